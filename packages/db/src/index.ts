@@ -1,0 +1,3 @@
+export * from "./connect.js";
+export * from "./embedded.js";
+export * from "./migrate.js";

@@ -1,0 +1,3 @@
+export * from "./bodies.js";
+export * from "./catalogue.js";
+export * from "./gateway-error.js";

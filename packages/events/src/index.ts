@@ -1,0 +1,3 @@
+export * from "./bus.js";
+export * from "./envelope.js";
+export * from "./in-process-bus.js";

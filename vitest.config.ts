@@ -1,0 +1,47 @@
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { defineConfig } from "vitest/config";
+import { SummaryReporter } from "./scripts/summary-reporter.ts";
+
+// One vitest run over every workspace package. Test tiers are told apart by file name:
+//   *.test.ts      unit (no I/O)
+//   *.int.test.ts  integration (real Postgres / Redis / Kafka, resolved by @gw/testing)
+//   *.e2e.test.ts  end-to-end (apps as separate processes, driven over HTTP and the official SDKs)
+// GW_TEST_TIER=unit|int|e2e narrows the run to one tier.
+const tierPatterns: Record<string, string[]> = {
+  unit: ["src/**/*.test.ts", "test/**/*.test.ts"],
+  int: ["src/**/*.int.test.ts", "test/**/*.int.test.ts"],
+  e2e: ["src/**/*.e2e.test.ts", "test/**/*.e2e.test.ts"],
+};
+const tier = process.env.GW_TEST_TIER;
+const include = tier ? (tierPatterns[tier] ?? []) : ["src/**/*.test.ts", "test/**/*.test.ts"];
+const exclude =
+  tier === "unit" ? ["**/*.int.test.ts", "**/*.e2e.test.ts", "**/node_modules/**"] : ["**/node_modules/**"];
+
+const workspaceDirs = ["packages", "apps", "bench"].flatMap((parent) =>
+  existsSync(parent)
+    ? readdirSync(parent, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && existsSync(join(parent, entry.name, "package.json")))
+        .map((entry) => join(parent, entry.name))
+    : parent === "bench" && existsSync("bench/package.json")
+      ? ["bench"]
+      : [],
+);
+
+export default defineConfig({
+  test: {
+    reporters: ["default", new SummaryReporter()],
+    globalSetup: ["./packages/testing/dist/global-setup.js"],
+    projects: workspaceDirs.map((dir) => ({
+      extends: true,
+      test: {
+        name: dir,
+        root: dir,
+        include,
+        exclude,
+        testTimeout: 60_000,
+        hookTimeout: 120_000,
+      },
+    })),
+  },
+});
