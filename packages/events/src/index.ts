@@ -1,3 +1,4 @@
 export * from "./bus.js";
 export * from "./envelope.js";
+export * from "./ids.js";
 export * from "./in-process-bus.js";

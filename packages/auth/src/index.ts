@@ -1,0 +1,4 @@
+export * from "./credentials.js";
+export * from "./middleware.js";
+export * from "./principal.js";
+export * from "./resolver.js";

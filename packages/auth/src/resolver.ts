@@ -1,0 +1,153 @@
+import type { EventSubscriber, Subscription } from "@gw/events";
+import { decodeEnvelope, decodePayload, KEY_CHANGED_V1 } from "@gw/events";
+import {
+  type AuthenticateRequest,
+  type AuthenticateResponse,
+  AuthFailureReason,
+  KeyServiceClient,
+} from "@gw/proto/keys/v1/keys";
+import { CHANNEL_OPTIONS, dependencyError, insecureCredentials, unaryCall } from "@gw/rpc";
+import { hashSecret, looksLikeServiceKey } from "./credentials.js";
+import { type AuthFailureCode, assertUsable, invalidKey, type Principal } from "./principal.js";
+
+export interface ResolverOptions {
+  /** Upper bound on how long a positive answer is trusted if a key-change event is lost. */
+  maxTtlMs?: number;
+  /** How long an unknown key is remembered, so a flood of bad keys cannot load the control plane. */
+  negativeTtlMs?: number;
+  maxEntries?: number;
+  timeoutMs?: number;
+  now?: () => number;
+}
+
+type CacheEntry =
+  | { principal: Principal; expiresAt: number }
+  | { failure: AuthFailureCode; expiresAt: number };
+
+export type Authenticate = (request: AuthenticateRequest) => Promise<AuthenticateResponse>;
+
+const FAILURE_CODES: Record<AuthFailureReason, AuthFailureCode> = {
+  [AuthFailureReason.AUTH_FAILURE_REASON_UNSPECIFIED]: "key_not_found",
+  [AuthFailureReason.AUTH_FAILURE_REASON_KEY_NOT_FOUND]: "key_not_found",
+  [AuthFailureReason.AUTH_FAILURE_REASON_KEY_DISABLED]: "key_disabled",
+  [AuthFailureReason.AUTH_FAILURE_REASON_KEY_EXPIRED]: "key_expired",
+  [AuthFailureReason.UNRECOGNIZED]: "key_not_found",
+};
+
+/**
+ * Secret → principal, through an in-process cache in front of KeyService.Authenticate. Entries are
+ * dropped when a key-change event arrives and are bounded by a short TTL; concurrent lookups of the
+ * same key share one RPC.
+ */
+export class PrincipalResolver {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly inFlight = new Map<string, Promise<CacheEntry>>();
+  private readonly maxTtlMs: number;
+  private readonly negativeTtlMs: number;
+  private readonly maxEntries: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly authenticate: Authenticate,
+    options: ResolverOptions = {},
+  ) {
+    this.maxTtlMs = options.maxTtlMs ?? 10_000;
+    this.negativeTtlMs = options.negativeTtlMs ?? 2_000;
+    this.maxEntries = options.maxEntries ?? 100_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  static connect(
+    keysAddress: string,
+    options: ResolverOptions = {},
+  ): { resolver: PrincipalResolver; close(): void } {
+    const client = new KeyServiceClient(keysAddress, insecureCredentials(), CHANNEL_OPTIONS);
+    const call = unaryCall(client, client.authenticate, { timeoutMs: options.timeoutMs ?? 3_000 });
+    return {
+      resolver: new PrincipalResolver((request) => call(request), options),
+      close: () => client.close(),
+    };
+  }
+
+  /** Resolves a secret to a usable principal or throws the spec's 401 with the reason in `code`. */
+  async resolveSecret(secret: string): Promise<Principal> {
+    if (!looksLikeServiceKey(secret)) throw invalidKey("key_not_found");
+    return this.resolveHash(hashSecret(secret));
+  }
+
+  async resolveHash(keyHash: string): Promise<Principal> {
+    const entry = await this.lookup(keyHash);
+    if ("failure" in entry) throw invalidKey(entry.failure);
+    return assertUsable(entry.principal, new Date(this.now()));
+  }
+
+  invalidate(keyHash: string): void {
+    this.cache.delete(keyHash);
+  }
+
+  clear(): void {
+    this.cache.clear();
+  }
+
+  size(): number {
+    return this.cache.size;
+  }
+
+  /**
+   * Drops cached principals as key-change events arrive. Every instance must see every event, so
+   * each subscribes with its own consumer group and starts at the latest offset.
+   */
+  subscribeToKeyChanges(bus: EventSubscriber, topic: string, instanceId: string): Promise<Subscription> {
+    return bus.subscribe({
+      topic,
+      groupId: `key-cache-${instanceId}`,
+      fromBeginning: false,
+      handler: async (message) => {
+        const change = decodePayload(KEY_CHANGED_V1, decodeEnvelope(message.value));
+        if (change) this.invalidate(change.keyHash);
+      },
+    });
+  }
+
+  private async lookup(keyHash: string): Promise<CacheEntry> {
+    const cached = this.cache.get(keyHash);
+    if (cached && cached.expiresAt > this.now()) return cached;
+    const pending = this.inFlight.get(keyHash);
+    if (pending) return pending;
+    const request = this.fetch(keyHash).finally(() => this.inFlight.delete(keyHash));
+    this.inFlight.set(keyHash, request);
+    return request;
+  }
+
+  private async fetch(keyHash: string): Promise<CacheEntry> {
+    let response: AuthenticateResponse;
+    try {
+      response = await this.authenticate({ keyHash });
+    } catch (error) {
+      throw dependencyError("key service", error);
+    }
+    const now = this.now();
+    const entry: CacheEntry =
+      response.result?.$case === "principal"
+        ? {
+            principal: response.result.value,
+            expiresAt: now + Math.min(response.cacheTtlMs || this.maxTtlMs, this.maxTtlMs),
+          }
+        : {
+            failure:
+              FAILURE_CODES[response.result?.value ?? AuthFailureReason.AUTH_FAILURE_REASON_KEY_NOT_FOUND],
+            expiresAt: now + this.negativeTtlMs,
+          };
+    this.remember(keyHash, entry);
+    return entry;
+  }
+
+  private remember(keyHash: string, entry: CacheEntry): void {
+    if (this.cache.size >= this.maxEntries) {
+      // Map iteration order is insertion order: dropping the first entry evicts the oldest.
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+    this.cache.set(keyHash, entry);
+  }
+}

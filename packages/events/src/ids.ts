@@ -1,0 +1,19 @@
+import { randomBytes } from "node:crypto";
+
+const PREFIX = "gen-";
+const TIME_DIGITS = 9; // base36 milliseconds: fixed width until the year 5188
+
+/**
+ * Generation ids are `gen-<9 base36 ms><16 hex random>`: unique, sortable by time, and they carry
+ * their creation time, so a lookup can tell "not ingested yet" (recent) from "never existed".
+ */
+export function newGenerationId(now: number = Date.now()): string {
+  return `${PREFIX}${now.toString(36).padStart(TIME_DIGITS, "0")}${randomBytes(8).toString("hex")}`;
+}
+
+/** Creation time of a generation id in epoch ms, or undefined when the id is not one of ours. */
+export function generationIdTime(id: string): number | undefined {
+  if (!/^gen-[0-9a-z]{9}[0-9a-f]{16}$/.test(id)) return undefined;
+  const time = Number.parseInt(id.slice(PREFIX.length, PREFIX.length + TIME_DIGITS), 36);
+  return Number.isFinite(time) ? time : undefined;
+}

@@ -1,0 +1,4 @@
+export * from "./errors.js";
+export * from "./json.js";
+export * from "./listen.js";
+export * from "./validate.js";
