@@ -1,0 +1,24 @@
+export type { CatalogIndex, ResolvedModel } from "./catalog.js";
+export { CATALOG, findModel, findProvider, indexCatalog, resolveModel } from "./catalog.js";
+export { MODELS } from "./models/index.js";
+export type { ListPrice } from "./pricing.js";
+export { listPrice } from "./pricing.js";
+export { PROVIDERS, providerEnvVars } from "./providers.js";
+export type { SnapshotOptions } from "./snapshot.js";
+export { fromCatalogSnapshot, toCatalogSnapshot } from "./snapshot.js";
+export type {
+  ApiFormat,
+  CatalogData,
+  Endpoint,
+  Model,
+  ModelKind,
+  ModelVariant,
+  Pricing,
+  ProviderInfo,
+  Quantization,
+  RequestLimit,
+} from "./types.js";
+export { validateCatalog } from "./validate.js";
+export type { ParsedModelId } from "./variants.js";
+export { parseModelId } from "./variants.js";
+export { canonicalJson, catalogVersion } from "./version.js";

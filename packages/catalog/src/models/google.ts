@@ -1,0 +1,81 @@
+import { listPrice, unixDay } from "../pricing.js";
+import type { Model } from "../types.js";
+import { endpoint, model } from "./build.js";
+import { GEMINI_CHAT, GEMINI_EMBEDDING } from "./parameters.js";
+
+// Source: Gemini Developer API pricing page (ai.google.dev/gemini-api/docs/pricing, paid tier, USD per 1M
+// tokens, text/image/video input), checked 2026-11-22. Thinking tokens are billed at the output price.
+// Gemini 2.5 Pro charges more for prompts over 200k tokens ($2.50 in / $15 out / $0.25 cached); the snapshot
+// has one price per field, so the <=200k tier is listed and long prompts are under-priced until
+// tiered prices exist. Audio input ($1.00 on Flash) and cache storage per hour are not modelled either.
+
+const CONTEXT = 1_048_576;
+const MAX_OUTPUT = 65_536;
+
+export const GOOGLE_MODELS: readonly Model[] = [
+  model({
+    id: "google/gemini-2.5-flash",
+    name: "Google: Gemini 2.5 Flash",
+    kind: "chat",
+    createdUnix: unixDay("2025-06-17"), // general availability
+    endpoints: [
+      endpoint({
+        providerId: "google",
+        upstreamModel: "gemini-2.5-flash",
+        contextLength: CONTEXT,
+        maxCompletionTokens: MAX_OUTPUT,
+        pricing: listPrice({ prompt: "0.30", completion: "2.50", cacheRead: "0.03", reasoning: "2.50" }),
+        supportedParameters: GEMINI_CHAT,
+      }),
+    ],
+  }),
+  model({
+    id: "google/gemini-2.5-pro",
+    name: "Google: Gemini 2.5 Pro",
+    kind: "chat",
+    createdUnix: unixDay("2025-06-17"), // general availability
+    endpoints: [
+      endpoint({
+        providerId: "google",
+        upstreamModel: "gemini-2.5-pro",
+        contextLength: CONTEXT,
+        maxCompletionTokens: MAX_OUTPUT,
+        pricing: listPrice({ prompt: "1.25", completion: "10", cacheRead: "0.125", reasoning: "10" }),
+        supportedParameters: GEMINI_CHAT,
+      }),
+    ],
+  }),
+  model({
+    id: "google/text-embedding-004",
+    name: "Google: Text Embedding 004",
+    kind: "embedding",
+    createdUnix: unixDay("2024-04-09"), // announced at Google Cloud Next '24
+    endpoints: [
+      endpoint({
+        providerId: "google",
+        upstreamModel: "text-embedding-004",
+        contextLength: 2_048,
+        maxCompletionTokens: 0,
+        // The Gemini Developer API lists this model as free of charge (it has no paid-tier price).
+        pricing: listPrice({ prompt: "0" }),
+        supportedParameters: GEMINI_EMBEDDING,
+      }),
+    ],
+  }),
+  model({
+    id: "google/gemini-embedding-001",
+    name: "Google: Gemini Embedding 001",
+    kind: "embedding",
+    createdUnix: unixDay("2025-07-14"), // general availability
+    endpoints: [
+      endpoint({
+        providerId: "google",
+        upstreamModel: "gemini-embedding-001",
+        contextLength: 2_048,
+        maxCompletionTokens: 0,
+        pricing: listPrice({ prompt: "0.15" }),
+        supportedParameters: GEMINI_EMBEDDING,
+      }),
+    ],
+  }),
+];

@@ -1,0 +1,54 @@
+import type { ProviderInfo } from "./types.js";
+
+// Base URLs are in the form each provider's SDK expects: OpenAI-compatible bases end in their version
+// segment (the client appends `/chat/completions`); Anthropic and Gemini bases do not (their clients add
+// `/v1/...` and `/v1beta/...`).
+export const PROVIDERS: readonly ProviderInfo[] = [
+  provider("openai", "OpenAI", "openai", "OPENAI", "https://api.openai.com/v1"),
+  provider("anthropic", "Anthropic", "anthropic", "ANTHROPIC", "https://api.anthropic.com"),
+  provider("google", "Google AI Studio", "gemini", "GEMINI", "https://generativelanguage.googleapis.com"),
+  provider("mistral", "Mistral", "openai", "MISTRAL", "https://api.mistral.ai/v1"),
+  provider("groq", "Groq", "openai", "GROQ", "https://api.groq.com/openai/v1"),
+  provider("deepseek", "DeepSeek", "openai", "DEEPSEEK", "https://api.deepseek.com/v1"),
+  provider("together", "Together", "openai", "TOGETHER", "https://api.together.xyz/v1"),
+  provider("fireworks", "Fireworks", "openai", "FIREWORKS", "https://api.fireworks.ai/inference/v1"),
+  provider("xai", "xAI", "openai", "XAI", "https://api.x.ai/v1"),
+  provider("openrouter", "OpenRouter", "openai", "OPENROUTER", "https://openrouter.ai/api/v1"),
+  // Local servers: no key, and the base URL is the usual default of a local install.
+  provider("ollama", "Ollama", "openai", "OLLAMA", "http://127.0.0.1:11434/v1", { requiresKey: false }),
+  provider("vllm", "vLLM", "openai", "VLLM", "http://127.0.0.1:8000/v1", { requiresKey: false }),
+  {
+    id: "demo",
+    name: "Built-in demo provider (not a real model)",
+    apiFormat: "openai",
+    isDemo: true,
+    envPrefix: "DEMO",
+    // The standalone app starts the fake OpenAI server in-process and points this provider at it.
+    defaultBaseUrl: null,
+    requiresKey: false,
+  },
+];
+
+function provider(
+  id: string,
+  name: string,
+  apiFormat: ProviderInfo["apiFormat"],
+  envPrefix: string,
+  defaultBaseUrl: string,
+  options: { requiresKey?: boolean } = {},
+): ProviderInfo {
+  return {
+    id,
+    name,
+    apiFormat,
+    isDemo: false,
+    envPrefix,
+    defaultBaseUrl,
+    requiresKey: options.requiresKey ?? true,
+  };
+}
+
+/** The environment variable names that configure a provider's credential and base URL. */
+export function providerEnvVars(info: ProviderInfo): { apiKey: string; baseUrl: string } {
+  return { apiKey: `${info.envPrefix}_API_KEY`, baseUrl: `${info.envPrefix}_BASE_URL` };
+}

@@ -1,0 +1,83 @@
+import type { Pico } from "@gw/money";
+
+/** Wire format a provider speaks; the edge picks its adapter from this. */
+export type ApiFormat = "openai" | "anthropic" | "gemini";
+
+export type ModelKind = "chat" | "embedding";
+
+/** The quantizations the spec allows; `null` where the provider does not publish one. */
+export type Quantization = "fp32" | "fp16" | "bf16" | "fp8" | "int8" | "int4";
+
+export type ModelVariant = "free" | "floor" | "nitro";
+
+/**
+ * One upstream. `id`, `name`, `apiFormat` and `isDemo` are the proto `catalog.v1.Provider`; the rest is
+ * local configuration the edge needs to reach the provider and never crosses the wire.
+ */
+export interface ProviderInfo {
+  readonly id: string;
+  readonly name: string;
+  readonly apiFormat: ApiFormat;
+  readonly isDemo: boolean;
+  /** Credentials come from `<envPrefix>_API_KEY` and `<envPrefix>_BASE_URL`. */
+  readonly envPrefix: string;
+  /** The real public API base in the form its SDK expects; `null` for the demo (the app supplies it). */
+  readonly defaultBaseUrl: string | null;
+  readonly requiresKey: boolean;
+}
+
+/**
+ * Prices in integer pico-dollars (1e-12 USD), named as in proto `catalog.v1.Pricing`. Per-token fields are per
+ * single token; `requestPico` per request; `imagePico` per input image. Cache and reasoning prices replace the
+ * prompt/completion price for those tokens (reasoning tokens are counted inside completion tokens, so a
+ * provider that bills them as output has `reasoningPico === completionPico`); 0 means the provider lists no
+ * such charge.
+ */
+export interface Pricing {
+  readonly promptPico: Pico;
+  readonly completionPico: Pico;
+  readonly requestPico: Pico;
+  readonly imagePico: Pico;
+  readonly cacheReadPico: Pico;
+  readonly cacheWritePico: Pico;
+  readonly reasoningPico: Pico;
+}
+
+/** Proto `catalog.v1.RequestLimit`: a model-specific cap that applies whatever the account. */
+export interface RequestLimit {
+  readonly requests: number;
+  readonly intervalSeconds: number;
+}
+
+/** Proto `catalog.v1.Endpoint`: one provider serving one model at its own price and limits. */
+export interface Endpoint {
+  readonly providerId: string;
+  /** The provider's own model name, sent upstream (native routes use it without an author prefix). */
+  readonly upstreamModel: string;
+  readonly contextLength: number;
+  /** 0 for embedding models, which produce no completion tokens. */
+  readonly maxCompletionTokens: number;
+  readonly pricing: Pricing;
+  readonly quantization: Quantization | null;
+  readonly isZdr: boolean;
+  readonly supportedParameters: readonly string[];
+}
+
+/** Proto `catalog.v1.Model`. */
+export interface Model {
+  /** `<author>/<slug>`, with `:free` for free-tier variants. */
+  readonly id: string;
+  readonly name: string;
+  readonly author: string;
+  readonly kind: ModelKind;
+  readonly createdUnix: bigint;
+  readonly contextLength: number;
+  readonly isFree: boolean;
+  readonly endpoints: readonly Endpoint[];
+  readonly modelLimit: RequestLimit | null;
+}
+
+export interface CatalogData {
+  readonly providers: readonly ProviderInfo[];
+  readonly models: readonly Model[];
+}
