@@ -1,0 +1,33 @@
+import { authenticate } from "@gw/auth";
+import { errorHandler, jsonBody, notFoundHandler } from "@gw/http";
+import express, { type Express } from "express";
+import { type KeysContext, type KeysDeps, keysContext } from "./deps.js";
+import { createKeyRoute } from "./routes/create-key.js";
+import { deleteKeyRoute } from "./routes/delete-key.js";
+import { getKeyRoute } from "./routes/get-key.js";
+import { healthRoute } from "./routes/health.js";
+import { listKeysRoute } from "./routes/list-keys.js";
+import { listModelsRoute } from "./routes/list-models.js";
+import { modelEndpointsRoute } from "./routes/model-endpoints.js";
+import { updateKeyRoute } from "./routes/update-key.js";
+
+export function createApp(deps: KeysDeps, context: KeysContext = keysContext(deps)): Express {
+  const management = authenticate(context.resolver, "management");
+  const anyKey = authenticate(context.resolver, "any");
+  const app = express();
+  app.disable("x-powered-by");
+  app.use(jsonBody());
+
+  app.get("/healthz", healthRoute(context));
+  app.post("/api/v1/keys", management, createKeyRoute(context));
+  app.get("/api/v1/keys", management, listKeysRoute(context));
+  app.get("/api/v1/keys/:hash", management, getKeyRoute(context));
+  app.patch("/api/v1/keys/:hash", management, updateKeyRoute(context));
+  app.delete("/api/v1/keys/:hash", management, deleteKeyRoute(context));
+  app.get("/api/v1/models", listModelsRoute(context));
+  app.get("/api/v1/models/:author/:slug/endpoints", anyKey, modelEndpointsRoute(context));
+
+  app.use(notFoundHandler());
+  app.use(errorHandler(deps.logger));
+  return app;
+}

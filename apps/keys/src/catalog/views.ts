@@ -1,0 +1,82 @@
+import { picoToUsdNumber } from "@gw/money";
+import type { Endpoint, Model, Pricing } from "@gw/proto/catalog/v1/catalog";
+
+export interface PricingJson {
+  prompt: number;
+  completion: number;
+  request: number;
+  image: number;
+}
+
+/** Prices are USD per token (not per 1k or 1M), per request and per image. */
+export function pricingJson(pricing: Pricing | undefined): PricingJson {
+  return {
+    prompt: picoToUsdNumber(pricing?.promptPico ?? 0n),
+    completion: picoToUsdNumber(pricing?.completionPico ?? 0n),
+    request: picoToUsdNumber(pricing?.requestPico ?? 0n),
+    image: picoToUsdNumber(pricing?.imagePico ?? 0n),
+  };
+}
+
+export interface ModelJson {
+  id: string;
+  object: "model";
+  created: number;
+  owned_by: string;
+  name: string;
+  context_length: number;
+  pricing: PricingJson;
+  supported_parameters: string[];
+}
+
+/** A model as the model lists show it: its primary (first) endpoint's price, every endpoint's parameters. */
+export function modelJson(model: Model): ModelJson {
+  return {
+    id: model.id,
+    object: "model",
+    created: Number(model.createdUnix),
+    owned_by: model.author,
+    name: model.name,
+    context_length: model.contextLength,
+    pricing: pricingJson(model.endpoints[0]?.pricing),
+    supported_parameters: [...new Set(model.endpoints.flatMap((endpoint) => endpoint.supportedParameters))],
+  };
+}
+
+export interface EndpointJson {
+  provider_id: string;
+  provider_name: string;
+  model: string;
+  context_length: number;
+  max_completion_tokens: number;
+  pricing: PricingJson;
+  quantization: string | null;
+  is_zdr: boolean;
+  supported_parameters: string[];
+  status: number | null;
+  uptime_last_30m: number | null;
+  latency_last_30m: { p50: number; p90: number; p99: number } | null;
+  throughput_last_30m: number | null;
+}
+
+/**
+ * One provider endpoint of a model. The measured fields (status, uptime, latency, throughput) are null
+ * until provider health is measured; null says "unknown", where a made-up number would mislead routing.
+ */
+export function endpointJson(model: Model, endpoint: Endpoint, providerName: string): EndpointJson {
+  return {
+    provider_id: endpoint.providerId,
+    provider_name: providerName,
+    model: model.id,
+    context_length: endpoint.contextLength,
+    max_completion_tokens: endpoint.maxCompletionTokens,
+    pricing: pricingJson(endpoint.pricing),
+    quantization: endpoint.quantization === "" ? null : endpoint.quantization,
+    is_zdr: endpoint.isZdr,
+    supported_parameters: endpoint.supportedParameters,
+    status: null,
+    uptime_last_30m: null,
+    latency_last_30m: null,
+    throughput_last_30m: null,
+  };
+}

@@ -1,0 +1,95 @@
+import type { ColumnType, Generated } from "kysely";
+
+/** timestamptz: read as Date, written as Date or an ISO string. */
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type DefaultedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+/** numeric(38,12) USD: pg returns the exact decimal text; written from @gw/money's decimal strings. */
+type Usd = ColumnType<string, string, string>;
+
+export type KeyTypeColumn = "management" | "regular";
+export type LimitResetColumn = "daily" | "weekly" | "monthly";
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  /** The tenant's scope: null = every provider/model; a key can only narrow it. */
+  allowed_providers: string[] | null;
+  allowed_models: string[] | null;
+  created_at: DefaultedTimestamp;
+}
+
+export interface ApiKeysTable {
+  /** sha256 hex of the secret; the secret itself is never stored. */
+  hash: string;
+  account_id: string;
+  key_type: KeyTypeColumn;
+  name: string;
+  label: string;
+  disabled: Generated<boolean>;
+  limit: Usd | null;
+  limit_reset: LimitResetColumn | null;
+  allowed_providers: string[] | null;
+  allowed_models: string[] | null;
+  include_byok_in_limit: Generated<boolean>;
+  expires_at: Timestamp | null;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+  deleted_at: Timestamp | null;
+  /** Hash of the management key that created this key; null when an operator created it. */
+  created_by: string | null;
+}
+
+export interface ProvidersTable {
+  id: string;
+  name: string;
+  api_format: string;
+  is_demo: boolean;
+  position: number;
+}
+
+export interface ModelsTable {
+  id: string;
+  name: string;
+  author: string;
+  kind: string;
+  created_unix: ColumnType<bigint, bigint, bigint>;
+  context_length: number;
+  is_free: boolean;
+  limit_requests: number | null;
+  limit_interval_seconds: number | null;
+  position: number;
+}
+
+export interface ModelEndpointsTable {
+  model_id: string;
+  provider_id: string;
+  upstream_model: string;
+  context_length: number;
+  max_completion_tokens: number;
+  prompt_price: Usd;
+  completion_price: Usd;
+  request_price: Usd;
+  image_price: Usd;
+  cache_read_price: Usd;
+  cache_write_price: Usd;
+  reasoning_price: Usd;
+  quantization: string | null;
+  is_zdr: boolean;
+  supported_parameters: string[];
+  position: number;
+}
+
+export interface CatalogMetaTable {
+  id: Generated<number>;
+  version: string;
+  updated_at: DefaultedTimestamp;
+}
+
+export interface KeysTables {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  providers: ProvidersTable;
+  models: ModelsTable;
+  model_endpoints: ModelEndpointsTable;
+  catalog_meta: CatalogMetaTable;
+}

@@ -1,0 +1,52 @@
+import { PrincipalResolver } from "@gw/auth";
+import type { TopicConfig } from "@gw/config";
+import type { Database } from "@gw/db";
+import type { EventBus } from "@gw/events";
+import type { Logger } from "@gw/logger";
+import type { Kysely } from "kysely";
+import type { CatalogContent } from "./catalog/content.js";
+import { CatalogSnapshots } from "./catalog/snapshots.js";
+import type { KeysTables } from "./db/schema.js";
+import { authenticateKey } from "./keys/authenticate.js";
+import type { KeyStore } from "./keys/service.js";
+import type { UsageSource } from "./usage/billing.js";
+
+/** What the keys app is given; the caller (main.ts, standalone, a test) owns every connection. */
+export interface KeysDeps {
+  database: Database<KeysTables>;
+  bus: EventBus;
+  topics: TopicConfig;
+  logger: Logger;
+  /** Billing's GetUsage, for the usage fields of the Key object. */
+  billing: UsageSource;
+  /** The catalogue to seed at start; defaults to @gw/catalog's. */
+  catalog?: CatalogContent;
+}
+
+/** Everything the routes share, built once per app. */
+export interface KeysContext {
+  db: Kysely<KeysTables>;
+  store: KeyStore;
+  billing: UsageSource;
+  snapshots: CatalogSnapshots;
+  resolver: PrincipalResolver;
+  logger: Logger;
+}
+
+export function keysContext(deps: KeysDeps): KeysContext {
+  const db = deps.database.db;
+  return {
+    db,
+    store: { db, publisher: deps.bus, keyChangesTopic: deps.topics.keyChanges },
+    billing: deps.billing,
+    snapshots: new CatalogSnapshots(db),
+    // This app owns the keys, so it authenticates its own callers against its tables, uncached: a key
+    // disabled here stops working here at once.
+    resolver: new PrincipalResolver((request) => authenticateKey(db, request.keyHash), {
+      maxTtlMs: 0,
+      negativeTtlMs: 0,
+      maxEntries: 1,
+    }),
+    logger: deps.logger,
+  };
+}

@@ -1,0 +1,17 @@
+export { createApp } from "./app.js";
+export type { CatalogContent } from "./catalog/content.js";
+export { bundledCatalog } from "./catalog/content.js";
+export { seedCatalog } from "./catalog/seed.js";
+export type { KeysConfig } from "./config.js";
+export { loadKeysConfig } from "./config.js";
+export type { KeysTables } from "./db/index.js";
+export { migrations, SCHEMA } from "./db/index.js";
+export type { KeysContext, KeysDeps } from "./deps.js";
+export { createGrpcServer } from "./grpc.js";
+export { authenticateKey } from "./keys/authenticate.js";
+export type { CreatedAccount, OperatorKeyInput } from "./operator.js";
+export { createAccount, createApiKey } from "./operator.js";
+export type { ListenOptions, RunningKeys } from "./start.js";
+export { startKeys } from "./start.js";
+export type { UsageSource } from "./usage/billing.js";
+export { connectBillingUsage } from "./usage/billing.js";

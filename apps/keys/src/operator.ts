@@ -1,0 +1,67 @@
+import type { Database } from "@gw/db";
+import { GatewayError } from "@gw/errors";
+import { usdToPico } from "@gw/money";
+import type { KeysTables, KeyTypeColumn, LimitResetColumn } from "./db/schema.js";
+import { createKey } from "./keys/service.js";
+import { DEFAULT_SETTINGS } from "./keys/settings.js";
+import { findAccount, insertAccount, newAccountId } from "./repositories/accounts.js";
+
+// Operator functions: what the CLI (and tests) use to bootstrap tenants, bypassing the REST API.
+
+export interface CreatedAccount {
+  accountId: string;
+  /** Plaintext management key: shown to the operator once. */
+  managementKey: string;
+  managementKeyHash: string;
+}
+
+/** Creates an account and its first management key in one transaction. */
+export async function createAccount(
+  database: Database<KeysTables>,
+  input: { name: string },
+): Promise<CreatedAccount> {
+  return database.db.transaction().execute(async (trx) => {
+    const account = await insertAccount(trx, { id: newAccountId(), name: input.name });
+    const { secret, row } = await createKey(trx, {
+      accountId: account.id,
+      keyType: "management",
+      settings: { ...DEFAULT_SETTINGS, name: `${input.name} management key` },
+    });
+    return { accountId: account.id, managementKey: secret, managementKeyHash: row.hash };
+  });
+}
+
+export interface OperatorKeyInput {
+  accountId: string;
+  name: string;
+  keyType?: KeyTypeColumn;
+  /** USD, as a decimal string or number; null/absent = no cap. */
+  limit?: string | number | null;
+  limitReset?: LimitResetColumn | null;
+  expiresAt?: Date | null;
+  allowedProviders?: string[] | null;
+  allowedModels?: string[] | null;
+  includeByokInLimit?: boolean;
+}
+
+export async function createApiKey(
+  database: Database<KeysTables>,
+  input: OperatorKeyInput,
+): Promise<{ key: string; hash: string }> {
+  const account = await findAccount(database.db, input.accountId);
+  if (!account) throw new GatewayError("not_found", `account ${input.accountId} not found`);
+  const { secret, row } = await createKey(database.db, {
+    accountId: account.id,
+    keyType: input.keyType ?? "regular",
+    settings: {
+      name: input.name,
+      limitPico: input.limit === undefined || input.limit === null ? null : usdToPico(input.limit),
+      limitReset: input.limitReset ?? null,
+      expiresAt: input.expiresAt ?? null,
+      allowedProviders: input.allowedProviders ?? null,
+      allowedModels: input.allowedModels ?? null,
+      includeByokInLimit: input.includeByokInLimit ?? false,
+    },
+  });
+  return { key: secret, hash: row.hash };
+}
