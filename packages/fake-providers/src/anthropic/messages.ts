@@ -1,0 +1,106 @@
+import { splitEvenly, streamPieces } from "../core/content.js";
+import { randomId } from "../core/ids.js";
+import { respondJson, respondStream } from "../core/respond.js";
+import type { ExchangeContext } from "../core/server.js";
+import { sendAnthropicError } from "./errors.js";
+import { countInputTokens, type MessagePlan, planMessage } from "./plan.js";
+import { parseMessagesRequest } from "./request.js";
+
+export async function handleMessages(ctx: ExchangeContext, demo: boolean): Promise<void> {
+  const request = parseMessagesRequest(ctx.body, true);
+  if ("status" in request) return sendAnthropicError(ctx, request);
+  if (ctx.options.knownModels && !ctx.options.knownModels.includes(request.model)) {
+    return sendAnthropicError(ctx, { status: 404, message: `model: ${request.model}` });
+  }
+  const plan = planMessage(request, demo);
+  const id = randomId("msg_01", 22);
+  const noUsage = ctx.steering.noUsage;
+  if (request.stream) {
+    await respondStream(ctx, streamEvents(id, request.model, plan, noUsage), {
+      contentType: "text/event-stream; charset=utf-8",
+    });
+    return;
+  }
+  await respondJson(ctx, 200, {
+    id,
+    type: "message",
+    role: "assistant",
+    model: request.model,
+    content: plan.content,
+    stop_reason: plan.stopReason,
+    stop_sequence: null,
+    ...(noUsage ? {} : { usage: fullUsage(plan.inputTokens, plan.outputTokens) }),
+  });
+}
+
+export async function handleCountTokens(ctx: ExchangeContext): Promise<void> {
+  const request = parseMessagesRequest(ctx.body, false);
+  if ("status" in request) return sendAnthropicError(ctx, request);
+  await respondJson(ctx, 200, { input_tokens: countInputTokens(request) });
+}
+
+function fullUsage(input: number, output: number) {
+  return {
+    input_tokens: input,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    output_tokens: output,
+    service_tier: "standard",
+  };
+}
+
+/**
+ * The event sequence of the streaming API, each as an `event:` line plus a `data:` line: message_start, then
+ * per block content_block_start / deltas / content_block_stop (a ping after the first start, as the API
+ * sends one), then message_delta with the stop reason and cumulative output usage, then message_stop.
+ */
+function streamEvents(id: string, model: string, plan: MessagePlan, noUsage: boolean): string[] {
+  const event = (type: string, data: Record<string, unknown>) =>
+    `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  const frames = [
+    event("message_start", {
+      message: {
+        id,
+        type: "message",
+        role: "assistant",
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        ...(noUsage ? {} : { usage: fullUsage(plan.inputTokens, 1) }),
+      },
+    }),
+  ];
+  plan.content.forEach((block, index) => {
+    if (block.type === "text") {
+      frames.push(event("content_block_start", { index, content_block: { type: "text", text: "" } }));
+      if (index === 0) frames.push(event("ping", {}));
+      for (const text of streamPieces(block.text)) {
+        frames.push(event("content_block_delta", { index, delta: { type: "text_delta", text } }));
+      }
+    } else {
+      frames.push(
+        event("content_block_start", {
+          index,
+          content_block: { type: "tool_use", id: block.id, name: block.name, input: {} },
+        }),
+      );
+      if (index === 0) frames.push(event("ping", {}));
+      // The API opens tool input with an empty partial_json before the pieces.
+      for (const partial_json of ["", ...splitEvenly(JSON.stringify(block.input), 3)]) {
+        frames.push(
+          event("content_block_delta", { index, delta: { type: "input_json_delta", partial_json } }),
+        );
+      }
+    }
+    frames.push(event("content_block_stop", { index }));
+  });
+  frames.push(
+    event("message_delta", {
+      delta: { stop_reason: plan.stopReason, stop_sequence: null },
+      ...(noUsage ? {} : { usage: { output_tokens: plan.outputTokens } }),
+    }),
+  );
+  frames.push(event("message_stop", {}));
+  return frames;
+}

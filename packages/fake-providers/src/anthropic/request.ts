@@ -1,0 +1,93 @@
+import { isRecord } from "../core/content.js";
+import type { ProviderError } from "../core/server.js";
+
+export interface AnthropicTool {
+  readonly name: string;
+  readonly inputSchema: unknown;
+}
+
+export interface MessagesRequest {
+  readonly model: string;
+  readonly maxTokens: number;
+  readonly system: string;
+  readonly messages: readonly { role: string; text: string; toolResult: string | null }[];
+  readonly stream: boolean;
+  readonly tools: readonly AnthropicTool[];
+  /** "auto" | "any" | "none" | "tool:<name>" */
+  readonly toolChoice: string;
+}
+
+/** Validates like the API (`max_tokens` is required for messages, not for count_tokens). */
+export function parseMessagesRequest(
+  body: unknown,
+  requireMaxTokens: boolean,
+): MessagesRequest | ProviderError {
+  if (!isRecord(body)) return invalid("body: Input should be a valid dictionary");
+  if (typeof body.model !== "string" || body.model === "") return invalid("model: Field required");
+  const maxTokens = body.max_tokens;
+  if (requireMaxTokens) {
+    if (maxTokens === undefined) return invalid("max_tokens: Field required");
+    if (!Number.isInteger(maxTokens) || (maxTokens as number) < 1) {
+      return invalid("max_tokens: Input should be greater than or equal to 1");
+    }
+  }
+  if (!Array.isArray(body.messages)) return invalid("messages: Field required");
+  const messages = [];
+  for (const [index, message] of body.messages.entries()) {
+    if (!isRecord(message) || (message.role !== "user" && message.role !== "assistant")) {
+      return invalid(`messages.${index}.role: Input should be 'user' or 'assistant'`);
+    }
+    messages.push({
+      role: message.role,
+      text: blocksText(message.content),
+      toolResult: toolResultText(message.content),
+    });
+  }
+  if (messages.length === 0) return invalid("messages: at least one message is required");
+  return {
+    model: body.model,
+    maxTokens: typeof maxTokens === "number" ? maxTokens : 0,
+    system: blocksText(body.system),
+    messages,
+    stream: body.stream === true,
+    tools: Array.isArray(body.tools) ? body.tools.flatMap(parseTool) : [],
+    toolChoice: parseToolChoice(body.tool_choice),
+  };
+}
+
+function invalid(message: string): ProviderError {
+  return { status: 400, message };
+}
+
+function parseTool(tool: unknown): AnthropicTool[] {
+  if (!isRecord(tool) || typeof tool.name !== "string") return [];
+  return [{ name: tool.name, inputSchema: tool.input_schema }];
+}
+
+function parseToolChoice(choice: unknown): string {
+  if (!isRecord(choice) || typeof choice.type !== "string") return "auto";
+  if (choice.type === "tool" && typeof choice.name === "string") return `tool:${choice.name}`;
+  return choice.type;
+}
+
+/** Text of a string or of content blocks, including tool inputs and results (they count as input tokens). */
+function blocksText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const parts: string[] = [];
+  for (const block of content) {
+    if (!isRecord(block)) continue;
+    if (typeof block.text === "string") parts.push(block.text);
+    else if (block.type === "tool_use") parts.push(JSON.stringify(block.input ?? {}));
+    else if (block.type === "tool_result") parts.push(blocksText(block.content));
+  }
+  return parts.join("\n");
+}
+
+function toolResultText(content: unknown): string | null {
+  if (!Array.isArray(content)) return null;
+  const results = content.filter((b) => isRecord(b) && b.type === "tool_result");
+  return results.length === 0
+    ? null
+    : results.map((b) => blocksText((b as Record<string, unknown>).content)).join("\n");
+}

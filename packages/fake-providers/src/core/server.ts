@@ -1,0 +1,230 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { parseJsonBody, readBody, sendJson, sleep, untilAborted } from "./http.js";
+import { type LoggedRequest, RequestLog } from "./request-log.js";
+import {
+  parseScenarioHeader,
+  parseServerScenarios,
+  ScenarioError,
+  ScenarioStore,
+  type ServerScenario,
+  type Steering,
+  steeringFor,
+} from "./scenario.js";
+
+export type ProviderName = "openai" | "anthropic" | "gemini";
+
+export interface FakeServerOptions {
+  /** Default 127.0.0.1: the fakes are for loopback use only. */
+  readonly host?: string;
+  /** Default 0 (an ephemeral port). */
+  readonly port?: number;
+  /** When set, only this credential is accepted; any other gets the provider's authentication error. */
+  readonly apiKey?: string;
+  /** Default true: a request without any credential is refused, as the real APIs do. */
+  readonly requireKey?: boolean;
+  /** When set, other model names get the provider's "model not found"; by default every name is served. */
+  readonly knownModels?: readonly string[];
+  /** How many requests `GET /__fake/requests` keeps. Default 100. */
+  readonly logLimit?: number;
+}
+
+export interface ResolvedOptions {
+  readonly apiKey: string | null;
+  readonly requireKey: boolean;
+  readonly knownModels: readonly string[] | null;
+}
+
+export interface ExchangeContext {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly url: URL;
+  readonly body: unknown;
+  readonly steering: Steering;
+  readonly requestId: string;
+  /** Aborts when the client disconnects or the server closes. */
+  readonly signal: AbortSignal;
+  readonly options: ResolvedOptions;
+}
+
+export interface ProviderError {
+  readonly status: number;
+  readonly message?: string;
+  readonly retryAfter?: number;
+  /** Provider-specific detail (OpenAI `code`, Gemini `reason`), when the error has one. */
+  readonly code?: string;
+  readonly param?: string;
+}
+
+/** What makes a fake server speak one provider's API. */
+export interface ProviderDefinition {
+  readonly name: ProviderName;
+  /** Appended to the origin to form the base URL the provider's SDK expects (`/v1` for OpenAI). */
+  readonly basePath: string;
+  readonly requestIdHeader: string | null;
+  newRequestId(): string;
+  /** The provider's refusal of a missing or wrong credential, or null to let the request through. */
+  authenticate(ctx: ExchangeContext): ProviderError | null;
+  /** Writes an error in the provider's shape (status, body, headers). */
+  sendError(ctx: ExchangeContext, error: ProviderError): void;
+  /** Answers a request that passed authentication and steering. */
+  handle(ctx: ExchangeContext): Promise<void>;
+}
+
+export interface FakeServer {
+  readonly provider: ProviderName;
+  readonly host: string;
+  readonly port: number;
+  /** The origin, e.g. `http://127.0.0.1:9101`. */
+  readonly url: string;
+  /** What to put in `<PROVIDER>_BASE_URL` or the SDK's `baseURL`. */
+  readonly baseUrl: string;
+  requests(limit?: number): LoggedRequest[];
+  clearRequests(): void;
+  /** Replaces the server-held scenarios (see `ServerScenario.times` and `.path`). */
+  setScenario(scenario: ServerScenario | readonly ServerScenario[]): void;
+  resetScenario(): void;
+  close(): Promise<void>;
+}
+
+const CONTROL_PREFIX = "/__fake/";
+
+export async function startFakeServer(
+  definition: ProviderDefinition,
+  options: FakeServerOptions = {},
+): Promise<FakeServer> {
+  const host = options.host ?? "127.0.0.1";
+  const resolved: ResolvedOptions = {
+    apiKey: options.apiKey ?? null,
+    requireKey: options.requireKey ?? true,
+    knownModels: options.knownModels ?? null,
+  };
+  const log = new RequestLog(options.logLimit ?? 100);
+  const scenarios = new ScenarioStore();
+  const inFlight = new Set<AbortController>();
+
+  const server = createServer((req, res) => {
+    const abort = new AbortController();
+    inFlight.add(abort);
+    res.on("close", () => {
+      inFlight.delete(abort);
+      abort.abort();
+    });
+    handleRequest(req, res, abort.signal).catch((error: unknown) => {
+      if (res.headersSent) res.destroy();
+      else sendJson(res, 500, { error: { message: `fake ${definition.name} failed: ${String(error)}` } });
+    });
+  });
+
+  async function handleRequest(
+    req: IncomingMessage,
+    res: ServerResponse,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://fake.invalid");
+    const raw = await readBody(req);
+    if (url.pathname.startsWith(CONTROL_PREFIX)) return control(req, res, url, raw);
+
+    const parsed = parseJsonBody(raw);
+    log.add(req.method ?? "GET", req.url ?? "/", req.headers, parsed.ok ? parsed.value : parsed.raw);
+    const requestId = definition.newRequestId();
+    if (definition.requestIdHeader) res.setHeader(definition.requestIdHeader, requestId);
+
+    const base = {
+      req,
+      res,
+      url,
+      body: parsed.ok ? parsed.value : null,
+      requestId,
+      signal,
+      options: resolved,
+    };
+    const header = req.headers["x-fake-scenario"];
+    let steering: Steering;
+    try {
+      // A request's own scenario replaces the server's for that request and leaves the server's unconsumed.
+      steering = steeringFor(
+        typeof header === "string" && header.trim() !== ""
+          ? parseScenarioHeader(header)
+          : scenarios.take(url.pathname),
+      );
+    } catch (error) {
+      if (!(error instanceof ScenarioError)) throw error;
+      definition.sendError({ ...base, steering: steeringFor([]) }, { status: 400, message: error.message });
+      return;
+    }
+    const ctx: ExchangeContext = { ...base, steering };
+
+    const authError = definition.authenticate(ctx);
+    if (authError) return definition.sendError(ctx, authError);
+    if (!parsed.ok)
+      return definition.sendError(ctx, { status: 400, message: "the request body is not valid JSON" });
+    if (steering.hang) return untilAborted(signal);
+    if (steering.delayMs > 0 && !(await sleep(steering.delayMs, signal))) return;
+    if (steering.failure) return definition.sendError(ctx, steering.failure);
+    await definition.handle(ctx);
+  }
+
+  function control(req: IncomingMessage, res: ServerResponse, url: URL, raw: string): void {
+    const route = `${req.method ?? "GET"} ${url.pathname}`;
+    if (route === "GET /__fake/requests") {
+      const limit = url.searchParams.get("limit");
+      sendJson(res, 200, { requests: log.list(limit === null ? undefined : Number(limit)) });
+    } else if (route === "DELETE /__fake/requests") {
+      log.clear();
+      res.writeHead(204).end();
+    } else if (route === "GET /__fake/scenario") {
+      sendJson(res, 200, { scenarios: scenarios.list() });
+    } else if (route === "POST /__fake/scenario") {
+      const parsed = parseJsonBody(raw);
+      try {
+        if (!parsed.ok) throw new ScenarioError("body is not valid JSON");
+        scenarios.set(parseServerScenarios(parsed.value));
+        sendJson(res, 200, { scenarios: scenarios.list() });
+      } catch (error) {
+        if (!(error instanceof ScenarioError)) throw error;
+        sendJson(res, 400, { error: { message: error.message } });
+      }
+    } else if (route === "DELETE /__fake/scenario") {
+      scenarios.reset();
+      res.writeHead(204).end();
+    } else if (route === "GET /__fake/health") {
+      sendJson(res, 200, { ok: true, provider: definition.name });
+    } else {
+      sendJson(res, 404, { error: { message: `unknown control route ${route}` } });
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  let closing: Promise<void> | undefined;
+
+  return {
+    provider: definition.name,
+    host,
+    port,
+    url,
+    baseUrl: `${url}${definition.basePath}`,
+    requests: (limit) => log.list(limit),
+    clearRequests: () => log.clear(),
+    setScenario: (scenario) =>
+      scenarios.set(Array.isArray(scenario) ? scenario : [scenario as ServerScenario]),
+    resetScenario: () => scenarios.reset(),
+    close: () => {
+      closing ??= new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Hung and streaming requests would otherwise keep the server open forever.
+        for (const abort of inFlight) abort.abort();
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

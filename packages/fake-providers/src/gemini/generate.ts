@@ -1,0 +1,150 @@
+import {
+  asksForTool,
+  limitReply,
+  replyText,
+  streamPieces,
+  toolArguments,
+  toolResultReply,
+} from "../core/content.js";
+import { randomId } from "../core/ids.js";
+import { respondJson, respondStream } from "../core/respond.js";
+import type { ExchangeContext } from "../core/server.js";
+import { estimateTokens } from "../core/tokens.js";
+import { GEMINI_JSON, sendGeminiError } from "./errors.js";
+import { type GenerateRequest, parseCountRequest, parseGenerateRequest } from "./request.js";
+
+type Part =
+  | { readonly text: string }
+  | { readonly functionCall: { name: string; args: Record<string, unknown> } };
+
+interface GeneratePlan {
+  readonly parts: readonly Part[];
+  readonly finishReason: "STOP" | "MAX_TOKENS";
+  readonly promptTokens: number;
+  readonly candidatesTokens: number;
+}
+
+// Prompt count: the text estimate of the system instruction, every content and the tool declarations.
+export function countPromptTokens(request: GenerateRequest): number {
+  return (
+    estimateTokens(request.system) +
+    request.contents.reduce((sum, c) => sum + estimateTokens(c.text), 0) +
+    (request.tools.length > 0 ? estimateTokens(JSON.stringify(request.tools)) : 0)
+  );
+}
+
+function plan(request: GenerateRequest, demo: boolean): GeneratePlan {
+  const promptTokens = countPromptTokens(request);
+  const last = request.contents.at(-1);
+  const lastText = last?.functionResponse ? "" : (last?.text ?? "");
+  const tool = chooseTool(
+    request,
+    last?.functionResponse !== null && last?.functionResponse !== undefined,
+    lastText,
+  );
+  if (tool) {
+    const args = toolArguments(tool.parameters, lastText);
+    return {
+      // Gemini has no "tool calls" finish reason: a call still finishes with STOP.
+      parts: [{ functionCall: { name: tool.name, args } }],
+      finishReason: "STOP",
+      promptTokens,
+      candidatesTokens: estimateTokens(tool.name) + estimateTokens(JSON.stringify(args)),
+    };
+  }
+  const full = last?.functionResponse
+    ? toolResultReply(last.functionResponse, { demo })
+    : replyText(lastText, { demo });
+  const { text, truncated } = limitReply(full, request.maxOutputTokens);
+  return {
+    parts: [{ text }],
+    finishReason: truncated ? "MAX_TOKENS" : "STOP",
+    promptTokens,
+    candidatesTokens: estimateTokens(text),
+  };
+}
+
+function chooseTool(request: GenerateRequest, afterResponse: boolean, text: string) {
+  if (request.tools.length === 0 || request.mode === "NONE") return undefined;
+  const allowed =
+    request.allowed.length > 0
+      ? request.tools.filter((t) => request.allowed.includes(t.name))
+      : request.tools;
+  const wanted = request.mode === "ANY" || (!afterResponse && asksForTool(text));
+  if (!wanted) return undefined;
+  return allowed.find((t) => /weather/i.test(t.name)) ?? allowed[0];
+}
+
+function usageMetadata(promptTokens: number, candidatesTokens: number | null) {
+  return {
+    promptTokenCount: promptTokens,
+    ...(candidatesTokens === null ? {} : { candidatesTokenCount: candidatesTokens }),
+    totalTokenCount: promptTokens + (candidatesTokens ?? 0),
+    promptTokensDetails: [{ modality: "TEXT", tokenCount: promptTokens }],
+  };
+}
+
+export async function handleGenerate(
+  ctx: ExchangeContext,
+  model: string,
+  demo: boolean,
+  stream: boolean,
+): Promise<void> {
+  const request = parseGenerateRequest(ctx.body);
+  if ("status" in request) return sendGeminiError(ctx, request);
+  const planned = plan(request, demo);
+  const responseId = randomId("", 22);
+  const noUsage = ctx.steering.noUsage;
+  const response = (parts: readonly Part[], final: boolean) => ({
+    candidates: [
+      {
+        content: { parts, role: "model" },
+        ...(final ? { finishReason: planned.finishReason } : {}),
+        index: 0,
+      },
+    ],
+    // Intermediate stream chunks carry the prompt count only; the last one has the full counts.
+    ...(noUsage
+      ? {}
+      : { usageMetadata: usageMetadata(planned.promptTokens, final ? planned.candidatesTokens : null) }),
+    modelVersion: model,
+    responseId,
+  });
+
+  if (!stream) return respondJson(ctx, 200, response(planned.parts, true), GEMINI_JSON);
+
+  const chunks: Part[][] = [];
+  for (const part of planned.parts) {
+    if ("text" in part) for (const text of streamPieces(part.text)) chunks.push([{ text }]);
+    // A function call arrives whole, in one chunk.
+    else chunks.push([part]);
+  }
+  const bodies = chunks.map((parts, i) => JSON.stringify(response(parts, i === chunks.length - 1)));
+  if (ctx.url.searchParams.get("alt") === "sse") {
+    // `data:` frames only, no event names and no end marker: the stream ends when the connection closes.
+    await respondStream(
+      ctx,
+      bodies.map((b) => `data: ${b}\r\n\r\n`),
+      { contentType: "text/event-stream" },
+    );
+    return;
+  }
+  // Without alt=sse the API writes one JSON array progressively.
+  await respondStream(
+    ctx,
+    bodies.map((b, i) => (i === 0 ? b : `,\r\n${b}`)),
+    { contentType: GEMINI_JSON, prefix: "[", suffix: "]" },
+  );
+}
+
+export async function handleCountTokens(ctx: ExchangeContext): Promise<void> {
+  const request = parseCountRequest(ctx.body);
+  if ("status" in request) return sendGeminiError(ctx, request);
+  const total = countPromptTokens(request);
+  await respondJson(
+    ctx,
+    200,
+    { totalTokens: total, promptTokensDetails: [{ modality: "TEXT", tokenCount: total }] },
+    GEMINI_JSON,
+  );
+}

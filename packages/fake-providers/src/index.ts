@@ -1,0 +1,14 @@
+export type { FakeAnthropicOptions } from "./anthropic/server.js";
+export { startFakeAnthropic } from "./anthropic/server.js";
+export { decodeFloat32Base64, embedText, float32Base64 } from "./core/embedding.js";
+export type { LoggedRequest } from "./core/request-log.js";
+export type { Scenario, ScenarioName, ServerScenario } from "./core/scenario.js";
+export { SCENARIO_NAMES } from "./core/scenario.js";
+export type { FakeServer, FakeServerOptions, ProviderName } from "./core/server.js";
+export { estimateTokens } from "./core/tokens.js";
+export type { FakeGeminiOptions } from "./gemini/server.js";
+export { startFakeGemini } from "./gemini/server.js";
+export type { FakeOpenAiOptions } from "./openai/server.js";
+export { startFakeOpenAi } from "./openai/server.js";
+export type { FakeProviders, StartFakeProvidersOptions } from "./start.js";
+export { startFakeProviders } from "./start.js";

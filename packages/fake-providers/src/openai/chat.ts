@@ -1,0 +1,142 @@
+import { splitEvenly, streamPieces } from "../core/content.js";
+import { randomId } from "../core/ids.js";
+import { respondJson, respondStream } from "../core/respond.js";
+import type { ExchangeContext } from "../core/server.js";
+import { type ChatPlan, planChat } from "./chat-plan.js";
+import { type ChatRequest, parseChatRequest } from "./chat-request.js";
+import { modelNotFound, sendOpenAiError } from "./errors.js";
+
+export interface OpenAiFlavour {
+  readonly demo: boolean;
+  readonly systemFingerprint: string;
+}
+
+export async function handleChatCompletion(ctx: ExchangeContext, flavour: OpenAiFlavour): Promise<void> {
+  const request = parseChatRequest(ctx.body);
+  if ("status" in request) return sendOpenAiError(ctx, request);
+  if (ctx.options.knownModels && !ctx.options.knownModels.includes(request.model)) {
+    return sendOpenAiError(ctx, modelNotFound(request.model));
+  }
+  const plan = planChat(request, flavour.demo);
+  const id = randomId("chatcmpl-", 29);
+  const created = Math.floor(Date.now() / 1000);
+  if (request.stream) {
+    await respondStream(
+      ctx,
+      streamFrames(request, plan, { id, created, flavour, noUsage: ctx.steering.noUsage }),
+      {
+        contentType: "text/event-stream; charset=utf-8",
+      },
+    );
+    return;
+  }
+  await respondJson(ctx, 200, {
+    id,
+    object: "chat.completion",
+    created,
+    model: request.model,
+    choices: Array.from({ length: request.n }, (_, index) => ({
+      index,
+      message: {
+        role: "assistant",
+        content: plan.content,
+        refusal: null,
+        annotations: [],
+        ...(plan.toolCall
+          ? {
+              tool_calls: [
+                {
+                  id: plan.toolCall.id,
+                  type: "function",
+                  function: { name: plan.toolCall.name, arguments: plan.toolCall.arguments },
+                },
+              ],
+            }
+          : {}),
+      },
+      logprobs: null,
+      finish_reason: plan.finishReason,
+    })),
+    ...(ctx.steering.noUsage ? {} : { usage: usage(plan, request.n) }),
+    service_tier: "default",
+    system_fingerprint: flavour.systemFingerprint,
+  });
+}
+
+function usage(plan: ChatPlan, n: number) {
+  const completion = plan.completionTokens * n;
+  return {
+    prompt_tokens: plan.promptTokens,
+    completion_tokens: completion,
+    total_tokens: plan.promptTokens + completion,
+    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: 0,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
+  };
+}
+
+interface StreamMeta {
+  readonly id: string;
+  readonly created: number;
+  readonly flavour: OpenAiFlavour;
+  readonly noUsage: boolean;
+}
+
+/**
+ * The chunk sequence the API sends: a role chunk, content (or tool-call) deltas, a finish chunk per choice,
+ * then (with `stream_options.include_usage`) a usage chunk with `choices: []` before `data: [DONE]`.
+ * With include_usage every other chunk carries `usage: null`; without it there is no usage key at all.
+ */
+function streamFrames(request: ChatRequest, plan: ChatPlan, meta: StreamMeta): string[] {
+  const withUsage = request.includeUsage && !meta.noUsage;
+  const chunk = (choices: unknown[], usageValue?: unknown) =>
+    `data: ${JSON.stringify({
+      id: meta.id,
+      object: "chat.completion.chunk",
+      created: meta.created,
+      model: request.model,
+      service_tier: "default",
+      system_fingerprint: meta.flavour.systemFingerprint,
+      choices,
+      ...(request.includeUsage ? { usage: usageValue ?? null } : {}),
+    })}\n\n`;
+  const delta = (index: number, value: unknown, finish: string | null = null) => ({
+    index,
+    delta: value,
+    logprobs: null,
+    finish_reason: finish,
+  });
+
+  const frames: string[] = [];
+  for (let index = 0; index < request.n; index++) {
+    frames.push(
+      chunk([delta(index, { role: "assistant", content: plan.content === null ? null : "", refusal: null })]),
+    );
+    if (plan.toolCall) {
+      const call = plan.toolCall;
+      frames.push(
+        chunk([
+          delta(index, {
+            tool_calls: [
+              { index: 0, id: call.id, type: "function", function: { name: call.name, arguments: "" } },
+            ],
+          }),
+        ]),
+      );
+      for (const piece of splitEvenly(call.arguments, 3)) {
+        frames.push(chunk([delta(index, { tool_calls: [{ index: 0, function: { arguments: piece } }] })]));
+      }
+    } else {
+      for (const piece of streamPieces(plan.content ?? ""))
+        frames.push(chunk([delta(index, { content: piece })]));
+    }
+    frames.push(chunk([delta(index, {}, plan.finishReason)]));
+  }
+  if (withUsage) frames.push(chunk([], usage(plan, request.n)));
+  frames.push("data: [DONE]\n\n");
+  return frames;
+}
