@@ -1,0 +1,21 @@
+import { authenticate } from "@gw/auth";
+import { errorHandler, jsonBody, notFoundHandler } from "@gw/http";
+import express, { type Express } from "express";
+import type { GenerationsDeps } from "./deps.js";
+import { getGenerationRoute } from "./routes/get-generation.js";
+import { healthRoute } from "./routes/health.js";
+
+export function createApp(deps: GenerationsDeps): Express {
+  const db = deps.database.db;
+  const anyKey = authenticate(deps.resolver, "any");
+  const app = express();
+  app.disable("x-powered-by");
+  app.use(jsonBody());
+
+  app.get("/healthz", healthRoute(db));
+  app.get("/api/v1/generation", anyKey, getGenerationRoute(db));
+
+  app.use(notFoundHandler());
+  app.use(errorHandler(deps.logger));
+  return app;
+}

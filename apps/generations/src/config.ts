@@ -1,0 +1,28 @@
+import { type Env, fragments, loadConfig, z } from "@gw/config";
+
+// fragments.port() types its key as `string`, which would erase the variable name from the config type.
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/** Generations app settings; a bad value stops start-up with a message naming the variable. */
+export function loadGenerationsConfig(env: Env = process.env) {
+  return loadConfig(
+    {
+      HOST: z.string().min(1).default("0.0.0.0"),
+      HTTP_PORT: port(8083),
+      GRPC_PORT: port(50053),
+      ...fragments.databaseUrl,
+      ...fragments.kafkaBrokers,
+      ...fragments.topics,
+      ...fragments.logLevel,
+      /** KeyService, which authenticates callers of the REST route. */
+      KEYS_GRPC_ADDRESS: z.string().min(1).default("127.0.0.1:50051"),
+      GENERATION_RETENTION_DAYS: positiveInt(90),
+      GENERATION_RETENTION_INTERVAL_MS: positiveInt(3_600_000),
+      GENERATION_RETENTION_BATCH_SIZE: positiveInt(1_000),
+    },
+    env,
+  );
+}
+
+export type GenerationsConfig = ReturnType<typeof loadGenerationsConfig>;

@@ -1,0 +1,11 @@
+import * as grpc from "@grpc/grpc-js";
+import { GenerationServiceService } from "@gw/proto/generations/v1/generations";
+import type { GenerationsDeps } from "./deps.js";
+import { generationService } from "./rpc/generation-service.js";
+
+/** GenerationService, added but not bound. */
+export function createGrpcServer(deps: GenerationsDeps): grpc.Server {
+  const server = new grpc.Server();
+  server.addService(GenerationServiceService, generationService(deps.database.db, deps.logger));
+  return server;
+}

@@ -1,0 +1,13 @@
+export { createApp } from "./app.js";
+export type { GenerationsConfig } from "./config.js";
+export { loadGenerationsConfig } from "./config.js";
+export { consumeUsage, USAGE_GROUP_ID } from "./consumers/usage.js";
+export type { GenerationsTables } from "./db/index.js";
+export { migrations, SCHEMA } from "./db/index.js";
+export type { GenerationsDeps } from "./deps.js";
+export { createGrpcServer } from "./grpc.js";
+export type { GenerationJson } from "./records/view.js";
+export type { RetentionJob, RetentionOptions } from "./retention/sweeper.js";
+export { DEFAULT_RETENTION, startRetention, sweepExpired } from "./retention/sweeper.js";
+export type { ListenOptions, RunningGenerations } from "./start.js";
+export { startGenerations } from "./start.js";

@@ -1,0 +1,42 @@
+import type { Envelope } from "@gw/events";
+import { describe, expect, it } from "vitest";
+import type { AttemptRecord } from "../db/schema.js";
+import { usageEvent } from "../test/usage-events.js";
+import { type GenerationRow, rowFromUsage, usageFromRow } from "./usage-row.js";
+
+function envelopeFor(id: string, accountId: string): Envelope {
+  return { eventId: id, eventType: "usage.recorded", eventVersion: 1, accountId, payload: Buffer.alloc(0) };
+}
+
+/** What Postgres hands back for an inserted row: jsonb parsed, defaults filled. */
+function asStored(insert: ReturnType<typeof rowFromUsage>): GenerationRow {
+  return {
+    ...insert,
+    created_at: insert.created_at as Date,
+    attempts: JSON.parse(insert.attempts) as AttemptRecord[],
+    ingested_at: new Date(),
+  } as GenerationRow;
+}
+
+describe("usage event ↔ generation row", () => {
+  it("keys the row by the envelope's event id and round-trips every field", () => {
+    const usage = usageEvent();
+    const row = rowFromUsage(envelopeFor(usage.generationId, usage.accountId), usage);
+    expect(row.id).toBe(usage.generationId);
+    expect(usageFromRow(asStored(row))).toEqual(usage);
+  });
+
+  it("sums the upstream prompt and completion costs exactly", () => {
+    const usage = usageEvent({ upstreamPromptCostPico: 1n, upstreamCompletionCostPico: 2n });
+    const row = rowFromUsage(envelopeFor(usage.generationId, usage.accountId), usage);
+    expect(row.upstream_inference_cost).toBe("0.000000000003");
+  });
+
+  it("falls back to the envelope's account and time when the payload leaves them unset", () => {
+    const usage = usageEvent({ accountId: "", createdAt: undefined });
+    const occurredAt = new Date("2026-11-22T10:00:00Z");
+    const row = rowFromUsage({ ...envelopeFor(usage.generationId, "acct_env"), occurredAt }, usage);
+    expect(row.account_id).toBe("acct_env");
+    expect(row.created_at).toEqual(occurredAt);
+  });
+});

@@ -1,0 +1,89 @@
+import type { Envelope, UsageRecorded } from "@gw/events";
+import { picoToDecimalString, usdToPico } from "@gw/money";
+import type { Insertable, Selectable } from "kysely";
+import type { AttemptRecord, GenerationsTable } from "../db/schema.js";
+
+export type GenerationRow = Selectable<GenerationsTable>;
+
+/**
+ * A usage event → one generation row. The id is the envelope's event id (the generation id), which is what
+ * makes ingestion idempotent; proto's empty strings become nulls so "not reported" is explicit.
+ */
+export function rowFromUsage(envelope: Envelope, usage: UsageRecorded): Insertable<GenerationsTable> {
+  const attempts: AttemptRecord[] = usage.attempts.map((attempt) => ({
+    provider: attempt.provider,
+    model: attempt.model,
+    status: attempt.status,
+    latency_ms: attempt.latencyMs,
+    is_byok: attempt.isByok,
+  }));
+  return {
+    id: envelope.eventId,
+    account_id: usage.accountId || envelope.accountId,
+    key_hash: usage.keyHash,
+    model: usage.model,
+    provider: usage.provider,
+    api_type: usage.apiType,
+    streamed: usage.streamed,
+    cancelled: usage.cancelled,
+    finish_reason: usage.finishReason || null,
+    native_finish_reason: usage.nativeFinishReason || null,
+    upstream_id: usage.upstreamId || null,
+    created_at: usage.createdAt ?? envelope.occurredAt ?? new Date(),
+    latency_ms: usage.latencyMs,
+    generation_time_ms: usage.generationTimeMs,
+    is_byok: usage.isByok,
+    estimated: usage.estimated,
+    prompt_tokens: usage.promptTokens,
+    completion_tokens: usage.completionTokens,
+    total_tokens: usage.totalTokens,
+    cached_tokens: usage.cachedTokens,
+    cache_write_tokens: usage.cacheWriteTokens,
+    reasoning_tokens: usage.reasoningTokens,
+    cost: picoToDecimalString(usage.costPico),
+    upstream_inference_cost: picoToDecimalString(
+      usage.upstreamPromptCostPico + usage.upstreamCompletionCostPico,
+    ),
+    upstream_inference_prompt_cost: picoToDecimalString(usage.upstreamPromptCostPico),
+    upstream_inference_completions_cost: picoToDecimalString(usage.upstreamCompletionCostPico),
+    attempts: JSON.stringify(attempts),
+  };
+}
+
+/** A stored row back in the event's shape, for GenerationService.Get. */
+export function usageFromRow(row: GenerationRow): UsageRecorded {
+  return {
+    generationId: row.id,
+    accountId: row.account_id,
+    keyHash: row.key_hash,
+    model: row.model,
+    provider: row.provider,
+    apiType: row.api_type,
+    streamed: row.streamed,
+    cancelled: row.cancelled,
+    finishReason: row.finish_reason ?? "",
+    nativeFinishReason: row.native_finish_reason ?? "",
+    upstreamId: row.upstream_id ?? "",
+    createdAt: row.created_at,
+    latencyMs: row.latency_ms,
+    generationTimeMs: row.generation_time_ms,
+    isByok: row.is_byok,
+    estimated: row.estimated,
+    promptTokens: row.prompt_tokens,
+    completionTokens: row.completion_tokens,
+    totalTokens: row.total_tokens,
+    cachedTokens: row.cached_tokens,
+    cacheWriteTokens: row.cache_write_tokens,
+    reasoningTokens: row.reasoning_tokens,
+    costPico: usdToPico(row.cost),
+    upstreamPromptCostPico: usdToPico(row.upstream_inference_prompt_cost),
+    upstreamCompletionCostPico: usdToPico(row.upstream_inference_completions_cost),
+    attempts: row.attempts.map((attempt) => ({
+      provider: attempt.provider,
+      model: attempt.model,
+      status: attempt.status,
+      latencyMs: attempt.latency_ms,
+      isByok: attempt.is_byok,
+    })),
+  };
+}

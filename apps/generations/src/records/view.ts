@@ -1,0 +1,72 @@
+import { picoToUsdNumber, usdToPico } from "@gw/money";
+import type { AttemptRecord } from "../db/schema.js";
+import type { GenerationRow } from "./usage-row.js";
+
+/** `GET /api/v1/generation` data: the spec's Generation fields plus the decisions' extras. */
+export interface GenerationJson {
+  id: string;
+  model: string;
+  provider: string;
+  created_at: string;
+  latency_ms: number;
+  usage: {
+    prompt_tokens: number;
+    completion_tokens: number;
+    total_tokens: number;
+    cost: number;
+    is_byok: boolean;
+    estimated: boolean;
+    prompt_tokens_details: { cached_tokens: number; cache_write_tokens: number };
+    completion_tokens_details: { reasoning_tokens: number };
+    cost_details: {
+      upstream_inference_cost: number;
+      upstream_inference_prompt_cost: number;
+      upstream_inference_completions_cost: number;
+    };
+  };
+  api_type: string;
+  streamed: boolean;
+  cancelled: boolean;
+  finish_reason: string | null;
+  native_finish_reason: string | null;
+  upstream_id: string | null;
+  generation_time_ms: number;
+  key_hash: string;
+  attempts: AttemptRecord[];
+}
+
+const usd = (amount: string): number => picoToUsdNumber(usdToPico(amount));
+
+export function generationJson(row: GenerationRow): GenerationJson {
+  return {
+    id: row.id,
+    model: row.model,
+    provider: row.provider,
+    created_at: row.created_at.toISOString(),
+    latency_ms: row.latency_ms,
+    usage: {
+      prompt_tokens: row.prompt_tokens,
+      completion_tokens: row.completion_tokens,
+      total_tokens: row.total_tokens,
+      cost: usd(row.cost),
+      is_byok: row.is_byok,
+      estimated: row.estimated,
+      prompt_tokens_details: { cached_tokens: row.cached_tokens, cache_write_tokens: row.cache_write_tokens },
+      completion_tokens_details: { reasoning_tokens: row.reasoning_tokens },
+      cost_details: {
+        upstream_inference_cost: usd(row.upstream_inference_cost),
+        upstream_inference_prompt_cost: usd(row.upstream_inference_prompt_cost),
+        upstream_inference_completions_cost: usd(row.upstream_inference_completions_cost),
+      },
+    },
+    api_type: row.api_type,
+    streamed: row.streamed,
+    cancelled: row.cancelled,
+    finish_reason: row.finish_reason,
+    native_finish_reason: row.native_finish_reason,
+    upstream_id: row.upstream_id,
+    generation_time_ms: row.generation_time_ms,
+    key_hash: row.key_hash,
+    attempts: row.attempts,
+  };
+}

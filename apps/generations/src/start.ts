@@ -1,0 +1,60 @@
+import { randomBytes } from "node:crypto";
+import { listen } from "@gw/http";
+import { bindGrpcServer, shutdownGrpcServer } from "@gw/rpc";
+import { createApp } from "./app.js";
+import { consumeUsage } from "./consumers/usage.js";
+import type { GenerationsDeps } from "./deps.js";
+import { createGrpcServer } from "./grpc.js";
+import { DEFAULT_RETENTION, startRetention } from "./retention/sweeper.js";
+
+export interface ListenOptions {
+  host: string;
+  /** 0 picks a free port. */
+  httpPort: number;
+  grpcPort: number;
+}
+
+export interface RunningGenerations {
+  httpUrl: string;
+  grpcAddress: string;
+  /** Consumers finish and commit, the retention job stops, servers close; the deps stay open. */
+  stop(): Promise<void>;
+}
+
+/** Serves REST and gRPC, consumes usage events, invalidates cached principals, sweeps expired records. */
+export async function startGenerations(
+  deps: GenerationsDeps,
+  options: ListenOptions,
+): Promise<RunningGenerations> {
+  const db = deps.database.db;
+  const usage = await consumeUsage(deps.bus, { topic: deps.topics.usage, db, logger: deps.logger });
+  const keyChanges = await deps.resolver.subscribeToKeyChanges(
+    deps.bus,
+    deps.topics.keyChanges,
+    `generations-${randomBytes(6).toString("hex")}`,
+  );
+  const retention = startRetention(db, deps.retention ?? DEFAULT_RETENTION, deps.logger);
+  const http = await listen(createApp(deps), options.host, options.httpPort);
+  const grpcServer = createGrpcServer(deps);
+  let grpcPort: number;
+  try {
+    grpcPort = await bindGrpcServer(grpcServer, options.host, options.grpcPort);
+  } catch (error) {
+    await Promise.all([http.close(), usage.stop(), keyChanges.stop(), retention.stop()]);
+    throw error;
+  }
+  const grpcAddress = `${loopbackFor(options.host)}:${grpcPort}`;
+  deps.logger.info({ httpUrl: http.url, grpcAddress }, "generations app listening");
+  return {
+    httpUrl: http.url,
+    grpcAddress,
+    stop: async () => {
+      await Promise.all([usage.stop(), keyChanges.stop(), retention.stop()]);
+      await Promise.all([http.close(), shutdownGrpcServer(grpcServer)]);
+    },
+  };
+}
+
+function loopbackFor(host: string): string {
+  return host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
+}
