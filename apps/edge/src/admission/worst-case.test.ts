@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { testEndpoint, testModel } from "../testing/catalog.js";
+import { endpointWorstCase, estimatePromptTokens, worstCaseCost } from "./worst-case.js";
+
+const input = { promptTokens: 100, maxTokens: undefined, choices: 1, imageCount: 0 };
+
+describe("estimatePromptTokens", () => {
+  it("over-estimates: two UTF-8 bytes per token plus message framing and images", () => {
+    expect(estimatePromptTokens({ texts: ["abcd"], messageCount: 1, imageCount: 0 })).toBe(2 + 3 + 3);
+    // "é" is two bytes; "👋" four.
+    expect(estimatePromptTokens({ texts: ["é👋"], messageCount: 2, imageCount: 0 })).toBe(3 + 6 + 3);
+    expect(estimatePromptTokens({ texts: [], messageCount: 1, imageCount: 2 })).toBe(3 + 3 + 2 * 765);
+  });
+});
+
+describe("endpointWorstCase", () => {
+  // 1 and 2 USD per million tokens = 1,000,000 and 2,000,000 pico per token.
+  const endpoint = testEndpoint("p", { prompt: "1", completion: "2", maxCompletionTokens: 1_000 });
+
+  it("is prompt estimate × prompt price + the endpoint's max output × completion price by default", () => {
+    expect(endpointWorstCase(endpoint, input)).toBe(100n * 1_000_000n + 1_000n * 2_000_000n);
+  });
+
+  it("uses max_tokens when given, capped at the endpoint's maximum, and multiplies by n", () => {
+    expect(endpointWorstCase(endpoint, { ...input, maxTokens: 50 })).toBe(100n * 1_000_000n + 50n * 2_000_000n);
+    expect(endpointWorstCase(endpoint, { ...input, maxTokens: 5_000 })).toBe(100n * 1_000_000n + 1_000n * 2_000_000n);
+    expect(endpointWorstCase(endpoint, { ...input, maxTokens: 50, choices: 3 })).toBe(
+      100n * 1_000_000n + 150n * 2_000_000n,
+    );
+  });
+
+  it("falls back to the rest of the context when the catalogue lists no maximum output", () => {
+    const open = testEndpoint("p", { maxCompletionTokens: 0, contextLength: 4_100 });
+    expect(endpointWorstCase(open, input)).toBe(100n * 1_000_000n + 4_000n * 2_000_000n);
+  });
+
+  it("takes the dearest input and output prices and adds request and image prices", () => {
+    const dear = testEndpoint("p", {
+      maxCompletionTokens: 10,
+      pricing: {
+        promptPico: 1n,
+        completionPico: 2n,
+        cacheWritePico: 5n,
+        reasoningPico: 7n,
+        cacheReadPico: 0n,
+        requestPico: 1_000n,
+        imagePico: 100n,
+      },
+    });
+    expect(endpointWorstCase(dear, { ...input, imageCount: 2 })).toBe(100n * 5n + 10n * 7n + 1_000n + 200n);
+  });
+});
+
+describe("worstCaseCost", () => {
+  it("is the largest worst case over every attempt in the plan", () => {
+    const cheap = testModel("a/cheap", [testEndpoint("x", { prompt: "1", completion: "1" })]);
+    const dear = testModel("a/dear", [testEndpoint("y", { prompt: "10", completion: "10" })]);
+    const attempts = [cheap, dear].map((model) => ({ model, endpoint: model.endpoints[0]! }));
+    expect(worstCaseCost(attempts, input)).toBe(endpointWorstCase(dear.endpoints[0]!, input));
+    expect(worstCaseCost([], input)).toBe(0n);
+  });
+});

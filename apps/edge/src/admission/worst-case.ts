@@ -1,0 +1,64 @@
+import type { PlannedAttempt } from "../planner/plan.js";
+import type { Endpoint } from "../planner/snapshot.js";
+import { IMAGE_TOKEN_ESTIMATE, type PromptText } from "../usage/estimate.js";
+
+/**
+ * Every token the o200k/cl100k BPEs produce is at least one byte and English averages about four, so
+ * two UTF-8 bytes per token over-estimates almost any prompt without running a tokenizer on the hot path.
+ */
+const BYTES_PER_TOKEN_FLOOR = 2;
+const TOKENS_PER_MESSAGE = 3;
+const REPLY_PRIMER_TOKENS = 3;
+
+/** A cheap, deliberately high prompt-token estimate for the spend hold. */
+export function estimatePromptTokens(prompt: PromptText): number {
+  let tokens = prompt.messageCount * TOKENS_PER_MESSAGE + REPLY_PRIMER_TOKENS;
+  for (const text of prompt.texts)
+    tokens += Math.ceil(Buffer.byteLength(text, "utf8") / BYTES_PER_TOKEN_FLOOR);
+  return tokens + prompt.imageCount * IMAGE_TOKEN_ESTIMATE;
+}
+
+export interface WorstCaseInput {
+  promptTokens: number;
+  /** `max_completion_tokens ?? max_tokens` from the request, if any. */
+  maxTokens: number | undefined;
+  /** `n`: each choice can use the whole output budget. */
+  choices: number;
+  imageCount: number;
+}
+
+/**
+ * The most one attempt can cost: the prompt at the dearest input price and the output budget at the
+ * dearest output price. Without `max_tokens` the budget is the endpoint's maximum output, or what is
+ * left of its context when the catalogue lists no maximum.
+ */
+export function endpointWorstCase(endpoint: Endpoint, input: WorstCaseInput): bigint {
+  const pricing = endpoint.pricing;
+  if (!pricing) return 0n;
+  const promptPrice = max(pricing.promptPico, pricing.cacheWritePico);
+  const outputPrice = max(pricing.completionPico, pricing.reasoningPico);
+  const outputTokens = BigInt(outputBudget(endpoint, input) * Math.max(1, input.choices));
+  return (
+    BigInt(input.promptTokens) * promptPrice +
+    outputTokens * outputPrice +
+    pricing.requestPico +
+    BigInt(input.imageCount) * pricing.imagePico
+  );
+}
+
+/** The hold covers whichever attempt ends up serving, so it is the largest over the plan. */
+export function worstCaseCost(attempts: readonly PlannedAttempt[], input: WorstCaseInput): bigint {
+  return attempts.reduce((worst, attempt) => max(worst, endpointWorstCase(attempt.endpoint, input)), 0n);
+}
+
+function outputBudget(endpoint: Endpoint, input: WorstCaseInput): number {
+  const endpointMax = endpoint.maxCompletionTokens;
+  if (input.maxTokens !== undefined)
+    return endpointMax > 0 ? Math.min(input.maxTokens, endpointMax) : input.maxTokens;
+  if (endpointMax > 0) return endpointMax;
+  return Math.max(0, endpoint.contextLength - input.promptTokens);
+}
+
+function max(a: bigint, b: bigint): bigint {
+  return a > b ? a : b;
+}

@@ -1,0 +1,52 @@
+import { errorHandler, jsonBody, notFoundHandler } from "@gw/http";
+import express, { type Express } from "express";
+import type { EdgeDeps } from "./deps.js";
+import { requestLog } from "./middleware/request-log.js";
+import { chatCompletionsRoute } from "./routes/chat-completions.js";
+import { healthzRoute } from "./routes/health.js";
+import { keyRoute } from "./routes/key.js";
+import { modelsRoute } from "./routes/models.js";
+import { passThrough } from "./routes/pass-through.js";
+import { readyzRoute } from "./routes/ready.js";
+import type { Route } from "./routes/route.js";
+import { createRuntime, type EdgeRuntime } from "./runtime.js";
+
+/**
+ * The edge's HTTP surface. Control-plane routes are forwarded before any body parsing (their owners
+ * parse and limit their own bodies); everything else gets `jsonBody()` first and the gateway's error
+ * envelope last.
+ */
+export function createApp(deps: EdgeDeps, runtime: EdgeRuntime = createRuntime(deps)): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.disable("etag");
+  app.use(requestLog(deps.logger, runtime.now));
+  const { keysHttpUrl, billingHttpUrl, generationsHttpUrl } = deps.controlPlane;
+  app.use(
+    passThrough(
+      { name: "key service", url: keysHttpUrl, paths: ["/api/v1/keys", "/api/v1/models", "/v1/x402/auth"] },
+      deps.logger,
+    ),
+  );
+  app.use(
+    passThrough({ name: "billing service", url: billingHttpUrl, paths: ["/api/v1/credits"] }, deps.logger),
+  );
+  app.use(
+    passThrough(
+      { name: "generation service", url: generationsHttpUrl, paths: ["/api/v1/generation"] },
+      deps.logger,
+    ),
+  );
+  app.use(jsonBody(runtime.settings.bodyLimit));
+  const routes: Route[] = [
+    healthzRoute(),
+    readyzRoute(deps),
+    chatCompletionsRoute(deps, runtime),
+    modelsRoute(deps),
+    keyRoute(deps),
+  ];
+  for (const route of routes) app[route.method](route.path, ...route.handlers);
+  app.use(notFoundHandler());
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,139 @@
+import { hostname } from "node:os";
+import { PROVIDERS, type ProviderInfo, providerEnvVars } from "@gw/catalog";
+import { ConfigError, type Env, fragments, loadConfig, type TopicConfig, topicsFrom, z } from "@gw/config";
+
+export interface UpstreamTimeouts {
+  /** TCP/TLS connect. */
+  connectMs: number;
+  /** Until the upstream's response headers arrive (for a non-streamed call that is the whole generation). */
+  firstByteMs: number;
+  /** The whole upstream call, body included. */
+  totalMs: number;
+}
+
+/** One provider this edge may call: its key is set, or it needs none and its base URL is set. */
+export interface ProviderSettings {
+  id: string;
+  apiFormat: ProviderInfo["apiFormat"];
+  baseUrl: string;
+  apiKey: string | undefined;
+  isDemo: boolean;
+}
+
+export interface ControlPlaneUrls {
+  keysHttpUrl: string;
+  billingHttpUrl: string;
+  generationsHttpUrl: string;
+}
+
+export interface EdgeConfig {
+  host: string;
+  httpPort: number;
+  keysGrpcAddress: string;
+  billingGrpcAddress: string;
+  controlPlane: ControlPlaneUrls;
+  topics: TopicConfig;
+  kafkaBrokers: string[] | undefined;
+  logLevel: string;
+  bodyLimit: string;
+  timeouts: UpstreamTimeouts;
+  rpcTimeoutMs: number;
+  catalogRefreshMs: number;
+  keepAliveMs: number;
+  instanceId: string;
+  providers: ProviderSettings[];
+}
+
+const milliseconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const shape = {
+  HOST: z.string().min(1).default("0.0.0.0"),
+  // Spelled out rather than fragments.port(): its computed key loses the variable name in the type.
+  HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  KEYS_GRPC_ADDRESS: z.string().min(1).default("127.0.0.1:50051"),
+  BILLING_GRPC_ADDRESS: z.string().min(1).default("127.0.0.1:50052"),
+  KEYS_HTTP_URL: z.url().default("http://127.0.0.1:8081"),
+  BILLING_HTTP_URL: z.url().default("http://127.0.0.1:8082"),
+  GENERATIONS_HTTP_URL: z.url().default("http://127.0.0.1:8083"),
+  ...fragments.topics,
+  ...fragments.kafkaBrokers,
+  ...fragments.logLevel,
+  BODY_LIMIT: z
+    .string()
+    .regex(/^\d+(b|kb|mb|gb)?$/i, "expected a size such as 10mb or 1048576")
+    .default("10mb"),
+  UPSTREAM_CONNECT_TIMEOUT_MS: milliseconds(10_000),
+  UPSTREAM_FIRST_BYTE_TIMEOUT_MS: milliseconds(180_000),
+  UPSTREAM_TOTAL_TIMEOUT_MS: milliseconds(600_000),
+  RPC_TIMEOUT_MS: milliseconds(3_000),
+  CATALOG_REFRESH_MS: milliseconds(5_000),
+  KEEP_ALIVE_MS: milliseconds(15_000),
+  EDGE_INSTANCE_ID: z.string().min(1).optional(),
+  DEMO_PROVIDER_URL: z.url().optional(),
+};
+
+/** Parses the edge's environment once at start-up; a bad value names the variable. */
+export function loadEdgeConfig(env: Env = process.env): EdgeConfig {
+  const parsed = loadConfig(shape, env);
+  return {
+    host: parsed.HOST,
+    httpPort: parsed.HTTP_PORT,
+    keysGrpcAddress: parsed.KEYS_GRPC_ADDRESS,
+    billingGrpcAddress: parsed.BILLING_GRPC_ADDRESS,
+    controlPlane: {
+      keysHttpUrl: parsed.KEYS_HTTP_URL,
+      billingHttpUrl: parsed.BILLING_HTTP_URL,
+      generationsHttpUrl: parsed.GENERATIONS_HTTP_URL,
+    },
+    topics: topicsFrom(parsed),
+    kafkaBrokers: parsed.KAFKA_BROKERS,
+    logLevel: parsed.LOG_LEVEL,
+    bodyLimit: parsed.BODY_LIMIT.toLowerCase(),
+    timeouts: {
+      connectMs: parsed.UPSTREAM_CONNECT_TIMEOUT_MS,
+      firstByteMs: parsed.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,
+      totalMs: parsed.UPSTREAM_TOTAL_TIMEOUT_MS,
+    },
+    rpcTimeoutMs: parsed.RPC_TIMEOUT_MS,
+    catalogRefreshMs: parsed.CATALOG_REFRESH_MS,
+    keepAliveMs: parsed.KEEP_ALIVE_MS,
+    instanceId: parsed.EDGE_INSTANCE_ID ?? `${hostname()}-${process.pid}`,
+    providers: providerSettings(env, parsed.DEMO_PROVIDER_URL),
+  };
+}
+
+/** Reads `<PREFIX>_API_KEY` / `<PREFIX>_BASE_URL` for every provider the catalogue package knows. */
+export function providerSettings(env: Env, demoUrl?: string): ProviderSettings[] {
+  const settings: ProviderSettings[] = [];
+  const issues: string[] = [];
+  for (const info of PROVIDERS) {
+    const names = providerEnvVars(info);
+    const apiKey = nonEmpty(env[names.apiKey]);
+    const explicitBase = nonEmpty(info.isDemo ? (demoUrl ?? env[names.baseUrl]) : env[names.baseUrl]);
+    const baseName = info.isDemo && demoUrl ? "DEMO_PROVIDER_URL" : names.baseUrl;
+    if (explicitBase !== undefined && !isHttpUrl(explicitBase)) {
+      issues.push(`${baseName}: expected an http(s) URL`);
+      continue;
+    }
+    const enabled = info.requiresKey ? apiKey !== undefined : explicitBase !== undefined;
+    const baseUrl = explicitBase ?? info.defaultBaseUrl;
+    if (!enabled || baseUrl === null) continue;
+    settings.push({ id: info.id, apiFormat: info.apiFormat, baseUrl, apiKey, isDemo: info.isDemo });
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+  return settings;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}

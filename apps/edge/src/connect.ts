@@ -1,0 +1,53 @@
+import { PrincipalResolver } from "@gw/auth";
+import type { EventPublisher, EventSubscriber } from "@gw/events";
+import type { Logger } from "@gw/logger";
+import { connectBillingClient } from "./clients/billing.js";
+import { connectCatalogSource } from "./clients/catalog.js";
+import type { EdgeConfig } from "./config.js";
+import type { EdgeDeps } from "./deps.js";
+import { CatalogHolder } from "./planner/catalog-holder.js";
+import { ProviderRegistry } from "./providers/registry.js";
+
+export interface ConnectedEdgeDeps {
+  deps: EdgeDeps;
+  /** Closes what this created (gRPC channels, provider pools); the bus stays with its owner. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the edge's deps from its config: gRPC clients to keys (auth, catalogue) and billing, the
+ * catalogue holder and the provider pools. main.ts and the standalone app share this.
+ */
+export function connectEdgeDeps(
+  config: EdgeConfig,
+  shared: { bus: EventPublisher & EventSubscriber; logger: Logger },
+): ConnectedEdgeDeps {
+  const auth = PrincipalResolver.connect(config.keysGrpcAddress, { timeoutMs: config.rpcTimeoutMs });
+  const billing = connectBillingClient(config.billingGrpcAddress, { timeoutMs: config.rpcTimeoutMs });
+  const catalogSource = connectCatalogSource(config.keysGrpcAddress);
+  const providers = ProviderRegistry.fromSettings(config.providers, config.timeouts);
+  const deps: EdgeDeps = {
+    principals: auth.resolver,
+    billing,
+    catalog: new CatalogHolder(catalogSource.source, {
+      refreshMs: config.catalogRefreshMs,
+      logger: shared.logger,
+    }),
+    bus: shared.bus,
+    topics: config.topics,
+    providers,
+    controlPlane: config.controlPlane,
+    logger: shared.logger,
+    instanceId: config.instanceId,
+    settings: { bodyLimit: config.bodyLimit, keepAliveMs: config.keepAliveMs },
+  };
+  return {
+    deps,
+    close: async () => {
+      await providers.close();
+      auth.close();
+      billing.close();
+      catalogSource.close();
+    },
+  };
+}

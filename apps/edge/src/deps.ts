@@ -1,0 +1,47 @@
+import type { PrincipalResolver } from "@gw/auth";
+import type { TopicConfig } from "@gw/config";
+import type { EventPublisher, EventSubscriber } from "@gw/events";
+import type { Logger } from "@gw/logger";
+import type { BillingClient } from "./clients/billing.js";
+import type { ControlPlaneUrls } from "./config.js";
+import type { CatalogHolder } from "./planner/catalog-holder.js";
+import type { ProviderRegistry } from "./providers/registry.js";
+
+export interface Clock {
+  now(): number;
+}
+
+/** Knobs with production defaults; tests shorten the timers and pin the routing draw. */
+export interface EdgeSettings {
+  /** Largest JSON body accepted (express/bytes syntax). Default 10mb. */
+  bodyLimit: string;
+  /** SSE keep-alive comment interval while the upstream is silent. Default 15 s. */
+  keepAliveMs: number;
+  /** Uniform in [0, 1), for the weighted provider draw. */
+  random: () => number;
+}
+
+/**
+ * Everything the edge runs on, as interfaces; the caller (main.ts or the standalone app) creates and
+ * owns the connections behind them.
+ */
+export interface EdgeDeps {
+  principals: PrincipalResolver;
+  billing: BillingClient;
+  catalog: CatalogHolder;
+  bus: EventPublisher & EventSubscriber;
+  topics: TopicConfig;
+  providers: ProviderRegistry;
+  controlPlane: ControlPlaneUrls;
+  logger: Logger;
+  clock?: Clock;
+  /** Names this edge's key-change consumer group; every edge must have its own. */
+  instanceId?: string;
+  settings?: Partial<EdgeSettings>;
+}
+
+export const DEFAULT_SETTINGS: EdgeSettings = {
+  bodyLimit: "10mb",
+  keepAliveMs: 15_000,
+  random: Math.random,
+};

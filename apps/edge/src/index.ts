@@ -1,0 +1,18 @@
+export type { Hold } from "./admission/admit.js";
+export { createApp } from "./app.js";
+export type { BillingClient, ConnectedBillingClient } from "./clients/billing.js";
+export { connectBillingClient } from "./clients/billing.js";
+export type { CatalogSource } from "./clients/catalog.js";
+export { connectCatalogSource } from "./clients/catalog.js";
+export type { ControlPlaneUrls, EdgeConfig, ProviderSettings, UpstreamTimeouts } from "./config.js";
+export { loadEdgeConfig, providerSettings } from "./config.js";
+export type { ConnectedEdgeDeps } from "./connect.js";
+export { connectEdgeDeps } from "./connect.js";
+export type { Clock, EdgeDeps, EdgeSettings } from "./deps.js";
+export type { CatalogHolderOptions, CatalogStatus } from "./planner/catalog-holder.js";
+export { CatalogHolder } from "./planner/catalog-holder.js";
+export { CatalogSnapshot } from "./planner/snapshot.js";
+export { PROVIDER_FACTORIES, ProviderRegistry } from "./providers/registry.js";
+export type { ProviderAdapter, ProviderFactory } from "./providers/types.js";
+export type { EdgeListenOptions, RunningEdge } from "./server.js";
+export { startEdge } from "./server.js";

@@ -1,0 +1,141 @@
+import type { PlannedAttempt } from "../planner/plan.js";
+import { cancelledFailure, networkFailure, type UpstreamFailure } from "../providers/failure.js";
+import type { CanonicalCompletion, ChatResult, StreamEvent } from "../providers/types.js";
+import type { ChatRequest } from "../translate/openai/chat-request.js";
+import type { AttemptRecord } from "../usage/generation.js";
+import type { PipelineDeps } from "./deps.js";
+
+export type Served =
+  | { stream: false; completion: CanonicalCompletion }
+  | { stream: true; events: AsyncIterable<StreamEvent> };
+
+export type AttemptsOutcome =
+  | { ok: true; attempt: PlannedAttempt; startedAt: number; served: Served; records: AttemptRecord[] }
+  | {
+      ok: false;
+      failure: UpstreamFailure;
+      lastAttempt: PlannedAttempt | undefined;
+      records: AttemptRecord[];
+    };
+
+export interface AttemptsInput {
+  attempts: readonly PlannedAttempt[];
+  request: ChatRequest;
+  stream: boolean;
+  signal: AbortSignal;
+}
+
+/**
+ * Tries the plan in order until one attempt produces a response. Before the first byte reaches the
+ * client a retryable failure moves on (a context-length error skips the rest of that model); for a
+ * stream the first event is awaited here, so an upstream that fails before sending anything still
+ * fails over.
+ */
+export async function runAttempts(input: AttemptsInput, deps: PipelineDeps): Promise<AttemptsOutcome> {
+  const records: AttemptRecord[] = [];
+  const skippedModels = new Set<string>();
+  let last: { failure: UpstreamFailure; attempt: PlannedAttempt } | undefined;
+  for (const attempt of input.attempts) {
+    if (skippedModels.has(attempt.model.id)) continue;
+    if (input.signal.aborted) return failed(cancelledFailure(), attempt, records);
+    const startedAt = deps.now();
+    const result = await callProvider(attempt, input, deps);
+    records.push({
+      provider: attempt.endpoint.providerId,
+      model: attempt.model.id,
+      status: result.ok ? result.status : result.failure.status,
+      latencyMs: Math.max(0, Math.round(deps.now() - startedAt)),
+      isByok: false,
+    });
+    if (result.ok) {
+      deps.health.recordSuccess(attempt.endpoint.providerId);
+      return { ok: true, attempt, startedAt, served: result.served, records };
+    }
+    const { failure } = result;
+    if (failure.kind === "cancelled") return failed(failure, attempt, records);
+    last = { failure, attempt };
+    if (failure.contextLength) {
+      skippedModels.add(attempt.model.id);
+      continue;
+    }
+    if (!failure.retryable) return failed(failure, attempt, records);
+    deps.health.recordFailure(attempt.endpoint.providerId);
+  }
+  return failed(
+    last?.failure ?? networkFailure("protocol", "no attempt could be made"),
+    last?.attempt,
+    records,
+  );
+}
+
+function failed(failure: UpstreamFailure, attempt: PlannedAttempt | undefined, records: AttemptRecord[]) {
+  return { ok: false as const, failure, lastAttempt: attempt, records };
+}
+
+type CallResult = { ok: true; status: number; served: Served } | { ok: false; failure: UpstreamFailure };
+
+async function callProvider(
+  attempt: PlannedAttempt,
+  input: AttemptsInput,
+  deps: PipelineDeps,
+): Promise<CallResult> {
+  const chat = deps.providers.get(attempt.endpoint.providerId)?.chat;
+  if (!chat) return { ok: false, failure: networkFailure("protocol", "provider adapter is gone") };
+  let result: ChatResult;
+  try {
+    result = await chat.complete({
+      request: input.request,
+      upstreamModel: attempt.endpoint.upstreamModel,
+      stream: input.stream,
+      signal: input.signal,
+    });
+  } catch (error) {
+    // Adapters report failures as values; a throw is a bug, but one provider's bug must not end the plan.
+    deps.logger.error({ err: error, provider: attempt.endpoint.providerId }, "provider adapter threw");
+    return { ok: false, failure: networkFailure("protocol", "provider adapter failed") };
+  }
+  if (!result.ok) return result;
+  if (!result.stream)
+    return { ok: true, status: result.status, served: { stream: false, completion: result.completion } };
+  return peekStream(result.status, result.events, input.signal);
+}
+
+/** Waits for the first event: a stream that errors or ends before any content is a failed attempt. */
+async function peekStream(
+  status: number,
+  events: AsyncIterable<StreamEvent>,
+  signal: AbortSignal,
+): Promise<CallResult> {
+  const iterator = events[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  if (signal.aborted) {
+    await iterator.return?.();
+    return { ok: false, failure: cancelledFailure() };
+  }
+  if (first.done)
+    return {
+      ok: false,
+      failure: networkFailure("protocol", "the provider ended the stream without content"),
+    };
+  if (first.value.type === "error") {
+    await iterator.return?.();
+    return {
+      ok: false,
+      failure: { ...networkFailure("protocol", first.value.message), code: first.value.code, status },
+    };
+  }
+  return { ok: true, status, served: { stream: true, events: prepend(first.value, iterator) } };
+}
+
+async function* prepend(first: StreamEvent, rest: AsyncIterator<StreamEvent>): AsyncGenerator<StreamEvent> {
+  try {
+    yield first;
+    for (;;) {
+      const next = await rest.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    await rest.return?.();
+  }
+}

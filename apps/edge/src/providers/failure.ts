@@ -1,0 +1,77 @@
+import { ERROR_KINDS, GatewayError, kindForHttpStatus } from "@gw/errors";
+
+export type FailureKind = "connect" | "timeout" | "http" | "protocol" | "cancelled";
+
+/** Why an upstream attempt failed, and whether the next attempt in the plan may be tried. */
+export interface UpstreamFailure {
+  kind: FailureKind;
+  /** HTTP status from the upstream, or 0 when none arrived. */
+  status: number;
+  message: string;
+  code: string | undefined;
+  retryable: boolean;
+  /** The prompt does not fit this model: skip its other endpoints and move to the next model. */
+  contextLength: boolean;
+}
+
+// Request errors are the caller's to fix and would fail the same way elsewhere (api-decisions: Routing).
+const FINAL_STATUSES = new Set([400, 413, 422]);
+const CONTEXT_LENGTH = /context[_ ]length|context window|maximum context|too many tokens|prompt is too long/i;
+
+export function httpFailure(status: number, message: string, code: string | undefined): UpstreamFailure {
+  const contextLength = status < 500 && (code === "context_length_exceeded" || CONTEXT_LENGTH.test(message));
+  return {
+    kind: "http",
+    status,
+    message,
+    code,
+    retryable: !FINAL_STATUSES.has(status),
+    contextLength,
+  };
+}
+
+export function networkFailure(kind: "connect" | "timeout" | "protocol", message: string): UpstreamFailure {
+  return { kind, status: 0, message, code: undefined, retryable: true, contextLength: false };
+}
+
+export function cancelledFailure(): UpstreamFailure {
+  return {
+    kind: "cancelled",
+    status: 0,
+    message: "client closed the request",
+    code: undefined,
+    retryable: false,
+    contextLength: false,
+  };
+}
+
+/**
+ * The client-facing error once no attempt is left. Request errors keep the upstream's status and
+ * message; timeouts are 504; an upstream rate limit stays a 429; anything else is a 502.
+ */
+export function finalError(failure: UpstreamFailure, metadata: Record<string, unknown>): GatewayError {
+  if (failure.kind === "timeout") {
+    return new GatewayError("gateway_timeout", "the provider did not answer in time", {
+      code: "upstream_timeout",
+      metadata,
+    });
+  }
+  if (failure.kind === "http" && (FINAL_STATUSES.has(failure.status) || failure.contextLength)) {
+    const kind = kindForHttpStatus(failure.status);
+    return new GatewayError(ERROR_KINDS[kind].status < 500 ? kind : "invalid_request", failure.message, {
+      code: failure.code ?? "upstream_rejected_request",
+      metadata,
+    });
+  }
+  if (failure.kind === "http" && failure.status === 429) {
+    return new GatewayError("rate_limit", "the provider is rate limiting requests; retry later", {
+      code: "upstream_rate_limited",
+      metadata,
+      headers: { "Retry-After": "1" },
+    });
+  }
+  return new GatewayError("upstream", `the provider failed: ${failure.message}`, {
+    code: "upstream_error",
+    metadata,
+  });
+}

@@ -1,0 +1,110 @@
+import type { IncomingHttpHeaders } from "node:http";
+import { type Dispatcher, Pool } from "undici";
+import type { UpstreamTimeouts } from "../config.js";
+import { cancelledFailure, networkFailure, type UpstreamFailure } from "./failure.js";
+
+export interface UpstreamResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Dispatcher.ResponseData["body"];
+}
+
+export interface UpstreamRequest {
+  method: "GET" | "POST";
+  /** Appended to the base URL's path, e.g. `/chat/completions` after `/v1`. */
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** The signals one attempt runs under, so a failure can tell "client left" from "took too long". */
+export interface AttemptSignals {
+  client: AbortSignal;
+  total: AbortSignal;
+  combined: AbortSignal;
+}
+
+const CONNECT_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EPIPE",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CLOSED",
+]);
+const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+
+/**
+ * One keep-alive connection pool per provider with the three timeouts of the hot path: connect,
+ * first byte (response headers) and total (the whole call, body included).
+ */
+export class UpstreamHttp {
+  private readonly pool: Pool;
+  private readonly basePath: string;
+
+  constructor(
+    baseUrl: string,
+    private readonly timeouts: UpstreamTimeouts,
+  ) {
+    const url = new URL(baseUrl);
+    this.basePath = url.pathname.replace(/\/+$/, "");
+    this.pool = new Pool(url.origin, {
+      connect: { timeout: timeouts.connectMs },
+      headersTimeout: timeouts.firstByteMs,
+      // The total timeout bounds the body; undici's own body timer would only measure gaps between chunks.
+      bodyTimeout: timeouts.totalMs,
+      keepAliveTimeout: 30_000,
+    });
+  }
+
+  signals(client: AbortSignal): AttemptSignals {
+    const total = AbortSignal.timeout(this.timeouts.totalMs);
+    return { client, total, combined: AbortSignal.any([client, total]) };
+  }
+
+  /** Resolves with the response, or with the failure when no response arrived. Never throws. */
+  async send(request: UpstreamRequest, signals: AttemptSignals): Promise<UpstreamResponse | UpstreamFailure> {
+    try {
+      const response = await this.pool.request({
+        method: request.method,
+        path: `${this.basePath}${request.path}`,
+        headers: request.headers,
+        body: request.body ?? null,
+        signal: signals.combined,
+      });
+      return { status: response.statusCode, headers: response.headers, body: response.body };
+    } catch (error) {
+      return classifyError(error, signals);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
+
+/** Maps whatever undici or an abort threw to a failure kind (also used for errors while reading a body). */
+export function classifyError(error: unknown, signals: AttemptSignals): UpstreamFailure {
+  if (signals.client.aborted) return cancelledFailure();
+  if (signals.total.aborted) return networkFailure("timeout", "the provider call exceeded its total timeout");
+  const code = errorCode(error);
+  const message = error instanceof Error ? error.message : String(error);
+  if (code && TIMEOUT_CODES.has(code)) return networkFailure("timeout", message);
+  if (code && CONNECT_CODES.has(code)) return networkFailure("connect", message);
+  return networkFailure("protocol", message);
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const code = "code" in error ? error.code : undefined;
+  if (typeof code === "string") return code;
+  const cause = "cause" in error ? error.cause : undefined;
+  return cause === undefined ? undefined : errorCode(cause);
+}
+
+export function isFailure(value: UpstreamResponse | UpstreamFailure): value is UpstreamFailure {
+  return "retryable" in value;
+}

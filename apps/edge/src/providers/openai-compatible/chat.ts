@@ -1,0 +1,40 @@
+import { type ChatRequest, GATEWAY_ONLY_FIELDS } from "../../translate/openai/chat-request.js";
+import { completionWireSchema, usageFromWire } from "../../translate/openai/wire.js";
+import { networkFailure, type UpstreamFailure } from "../failure.js";
+import type { CanonicalCompletion } from "../types.js";
+
+/**
+ * The client's request as the upstream should see it: our model id replaced by the provider's, the
+ * gateway's routing fields removed, and usage always requested on streams so metering never depends on
+ * what the client asked for.
+ */
+export function chatRequestBody(
+  request: ChatRequest,
+  upstreamModel: string,
+  stream: boolean,
+  streamUsage = true,
+): string {
+  const body: Record<string, unknown> = { ...request, model: upstreamModel };
+  for (const field of GATEWAY_ONLY_FIELDS) delete body[field];
+  if (stream) {
+    body.stream = true;
+    if (streamUsage) body.stream_options = { ...(request.stream_options ?? {}), include_usage: true };
+  } else {
+    delete body.stream_options;
+    if (body.stream !== undefined) body.stream = false;
+  }
+  return JSON.stringify(body);
+}
+
+/** A 2xx body that is not a chat completion is the provider's failure, not ours, so it can fail over. */
+export function parseCompletion(json: unknown): CanonicalCompletion | UpstreamFailure {
+  const parsed = completionWireSchema.safeParse(json);
+  if (!parsed.success) return networkFailure("protocol", "the provider returned a malformed chat completion");
+  const body = parsed.data;
+  return {
+    body,
+    upstreamId: body.id,
+    usage: usageFromWire(body.usage),
+    nativeFinishReason: body.choices.find((choice) => choice.finish_reason)?.finish_reason ?? undefined,
+  };
+}

@@ -1,0 +1,86 @@
+import { chunkWireSchema, usageFromWire } from "../../translate/openai/wire.js";
+import { type AttemptSignals, classifyError } from "../http.js";
+import { type SseEvent, SseParser } from "../sse.js";
+import type { StreamEvent } from "../types.js";
+
+/**
+ * Upstream SSE bytes → canonical stream events, pulled one network chunk at a time so the client's
+ * pace (backpressure) reaches the upstream socket. Ends at `[DONE]`; a network failure mid-stream
+ * becomes an error event, except when the client itself went away.
+ */
+export async function* openAiStreamEvents(
+  body: AsyncIterable<Uint8Array>,
+  signals: AttemptSignals,
+): AsyncGenerator<StreamEvent> {
+  const parser = new SseParser();
+  let finished = false;
+  try {
+    for await (const bytes of body) {
+      for (const event of parser.push(bytes)) {
+        const mapped = mapSseEvent(event);
+        if (mapped === "done") return;
+        finished ||= mapped.some(hasFinishReason);
+        yield* mapped;
+      }
+    }
+    for (const event of parser.end()) {
+      const mapped = mapSseEvent(event);
+      if (mapped === "done") return;
+      finished ||= mapped.some(hasFinishReason);
+      yield* mapped;
+    }
+    // Some hosts omit [DONE]; only a stream that stopped before any choice finished is broken.
+    if (!finished)
+      yield { type: "error", message: "the provider closed the stream before finishing", code: "protocol" };
+  } catch (error) {
+    const failure = classifyError(error, signals);
+    if (failure.kind === "cancelled") return;
+    yield { type: "error", message: failure.message, code: failure.kind };
+  }
+}
+
+/** One SSE event → zero or more canonical events; a usage report is split from any content it rides on. */
+export function mapSseEvent(event: SseEvent): StreamEvent[] | "done" {
+  if (event.data.trim() === "[DONE]") return "done";
+  let json: unknown;
+  try {
+    json = JSON.parse(event.data);
+  } catch {
+    return [{ type: "error", message: "the provider sent a malformed stream chunk", code: "protocol" }];
+  }
+  const parsed = chunkWireSchema.safeParse(json);
+  if (!parsed.success) {
+    return [{ type: "error", message: "the provider sent a malformed stream chunk", code: "protocol" }];
+  }
+  const chunk = parsed.data;
+  if (event.event === "error" || chunk.error !== undefined) {
+    return [{ type: "error", ...describeStreamError(chunk.error) }];
+  }
+  const events: StreamEvent[] = [];
+  const usage = usageFromWire(chunk.usage);
+  if (chunk.choices && chunk.choices.length > 0) {
+    const { usage: _dropped, ...content } = chunk;
+    events.push({ type: "chunk", chunk: content });
+  }
+  if (usage) events.push({ type: "usage", usage });
+  return events;
+}
+
+function describeStreamError(error: unknown): { message: string; code: string | undefined } {
+  if (typeof error === "object" && error !== null) {
+    const message = "message" in error && typeof error.message === "string" ? error.message : undefined;
+    const code =
+      "code" in error && error.code !== null && error.code !== undefined ? String(error.code) : undefined;
+    return { message: message ?? "the provider reported an error mid-stream", code };
+  }
+  return {
+    message: typeof error === "string" ? error : "the provider reported an error mid-stream",
+    code: undefined,
+  };
+}
+
+function hasFinishReason(event: StreamEvent): boolean {
+  return (
+    event.type === "chunk" && (event.chunk.choices ?? []).some((choice) => Boolean(choice.finish_reason))
+  );
+}

@@ -1,0 +1,59 @@
+import type { ProviderSettings, UpstreamTimeouts } from "../config.js";
+import type { ChatRequest } from "../translate/openai/chat-request.js";
+import type { ChunkWire, CompletionWire } from "../translate/openai/wire.js";
+import type { TokenUsage } from "../usage/tokens.js";
+import type { UpstreamFailure } from "./failure.js";
+
+export type ApiFormat = "openai" | "anthropic" | "gemini";
+
+/** One upstream chat call, already planned: the request in canonical (OpenAI) form and the provider's model name. */
+export interface ChatCall {
+  request: ChatRequest;
+  upstreamModel: string;
+  stream: boolean;
+  /** Aborted when the client goes away; the adapter adds its own timeouts. */
+  signal: AbortSignal;
+}
+
+/** A non-streamed answer in canonical form. */
+export interface CanonicalCompletion {
+  body: CompletionWire;
+  upstreamId: string | undefined;
+  usage: TokenUsage | undefined;
+  nativeFinishReason: string | undefined;
+}
+
+/** What a provider stream yields once mapped to canonical form. */
+export type StreamEvent =
+  /** A chunk with content for the client (never a usage-only chunk). */
+  | { type: "chunk"; chunk: ChunkWire }
+  /** The upstream's usage totals, however it reported them. */
+  | { type: "usage"; usage: TokenUsage }
+  /** The upstream reported an error inside the stream. */
+  | { type: "error"; message: string; code: string | undefined };
+
+export type ChatResult =
+  | { ok: true; stream: false; status: number; completion: CanonicalCompletion }
+  | { ok: true; stream: true; status: number; events: AsyncIterable<StreamEvent> }
+  | { ok: false; failure: UpstreamFailure };
+
+export interface ChatProvider {
+  complete(call: ChatCall): Promise<ChatResult>;
+}
+
+/**
+ * A provider adapter: one per configured upstream. Each surface it can serve is a capability; a
+ * missing capability is planned around (`unsupported` says why), never a crash.
+ */
+export interface ProviderAdapter {
+  readonly id: string;
+  readonly apiFormat: ApiFormat;
+  readonly isDemo: boolean;
+  readonly chat: ChatProvider | undefined;
+  /** Why a surface this adapter lacks is unavailable, for the planner's exclusion reasons. */
+  readonly unsupported: string | undefined;
+  close(): Promise<void>;
+}
+
+/** Builds a provider's adapter from its settings; one per provider id in the registry. */
+export type ProviderFactory = (settings: ProviderSettings, timeouts: UpstreamTimeouts) => ProviderAdapter;

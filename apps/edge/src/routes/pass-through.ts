@@ -1,0 +1,59 @@
+import type { ServerResponse } from "node:http";
+import { GatewayError, openAiErrorBody } from "@gw/errors";
+import type { Logger } from "@gw/logger";
+import type { RequestHandler } from "express";
+import { createProxyMiddleware } from "http-proxy-middleware";
+
+export interface PassThroughTarget {
+  /** Named in the 503 when the app cannot be reached. */
+  name: string;
+  url: string;
+  /** Path prefixes this app owns. */
+  paths: string[];
+}
+
+const PROXY_TIMEOUT_MS = 30_000;
+
+/**
+ * Forwards a control-plane route to the app that owns it (keys, billing, generations) unchanged:
+ * method, headers (Authorization included), body bytes and the app's status and body. It is mounted
+ * before body parsing so the body streams through untouched. An unreachable app is a 503 in our
+ * envelope, never a hung request or an HTML error.
+ */
+export function passThrough(target: PassThroughTarget, logger: Logger): RequestHandler {
+  const unavailable = new GatewayError("service_unavailable", `${target.name} is unavailable`, {
+    code: "dependency_unavailable",
+  });
+  const proxy = createProxyMiddleware({
+    target: target.url,
+    pathFilter: target.paths,
+    xfwd: true,
+    proxyTimeout: PROXY_TIMEOUT_MS,
+    on: {
+      error: (error, _request, response) => {
+        logger.warn({ err: error, target: target.name }, "pass-through failed");
+        if (!isResponse(response)) {
+          response.destroy();
+          return;
+        }
+        if (response.headersSent) {
+          response.destroy();
+          return;
+        }
+        response.writeHead(unavailable.status, { "content-type": "application/json; charset=utf-8" });
+        response.end(JSON.stringify(openAiErrorBody(unavailable)));
+      },
+    },
+  });
+  return (request, response, next) => {
+    void proxy(request, response, (error?: unknown) => {
+      // The error listener above has already answered; anything else continues down the chain.
+      if (error === undefined) next();
+      else if (!response.headersSent) next(unavailable);
+    });
+  };
+}
+
+function isResponse(value: unknown): value is ServerResponse {
+  return typeof value === "object" && value !== null && "writeHead" in value;
+}

@@ -1,0 +1,32 @@
+import { GatewayError } from "@gw/errors";
+import type { Request, Response } from "express";
+import type { EdgeDeps } from "../deps.js";
+import type { Route } from "./route.js";
+
+/**
+ * GET /readyz: ready once a catalogue snapshot is loaded (no request can be planned without one). The
+ * bus backlog is reported either way: events waiting for the broker are never dropped, only delayed.
+ */
+export function readyzRoute(deps: EdgeDeps): Route {
+  const handler = (_request: Request, response: Response): void => {
+    const catalog = deps.catalog.status();
+    const details = {
+      catalog: {
+        loaded: catalog.loaded,
+        version: catalog.version ?? null,
+        last_refresh_at:
+          catalog.lastRefreshAt === undefined ? null : new Date(catalog.lastRefreshAt).toISOString(),
+        last_error: catalog.lastError ?? null,
+      },
+      bus: { backlog: deps.bus.backlog() },
+    };
+    if (!catalog.loaded) {
+      throw new GatewayError("service_unavailable", "the model catalogue is not loaded yet", {
+        code: "not_ready",
+        metadata: details,
+      });
+    }
+    response.json({ status: "ready", ...details });
+  };
+  return { method: "get", path: "/readyz", handlers: [handler] };
+}

@@ -1,0 +1,42 @@
+import { randomUUID } from "node:crypto";
+import { listen } from "@gw/http";
+import { createApp } from "./app.js";
+import type { EdgeDeps } from "./deps.js";
+import { createRuntime } from "./runtime.js";
+
+export interface EdgeListenOptions {
+  host: string;
+  /** 0 picks a free port. */
+  httpPort: number;
+}
+
+export interface RunningEdge {
+  httpUrl: string;
+  /** Stops serving; in-flight requests finish and their settlements complete. The deps stay open. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Loads the catalogue, subscribes to key changes (each edge with its own consumer group, so every
+ * edge drops a changed key) and starts serving HTTP. The edge serves no gRPC.
+ */
+export async function startEdge(deps: EdgeDeps, options: EdgeListenOptions): Promise<RunningEdge> {
+  const runtime = createRuntime(deps);
+  await deps.catalog.start();
+  const subscription = await deps.principals.subscribeToKeyChanges(
+    deps.bus,
+    deps.topics.keyChanges,
+    deps.instanceId ?? `edge-${randomUUID()}`,
+  );
+  const listening = await listen(createApp(deps, runtime), options.host, options.httpPort);
+  deps.logger.info({ url: listening.url }, "edge listening");
+  return {
+    httpUrl: listening.url,
+    stop: async () => {
+      await listening.close();
+      await runtime.meter.drain();
+      await subscription.stop();
+      await deps.catalog.stop();
+    },
+  };
+}

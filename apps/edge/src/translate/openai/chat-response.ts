@@ -1,0 +1,37 @@
+import { renderUsage, type UsageRender } from "./usage.js";
+import type { CompletionWire } from "./wire.js";
+import { outputTexts } from "./wire.js";
+
+export interface ResponseIdentity {
+  generationId: string;
+  /** Our model id (`<author>/<slug>`), not the provider's name for it. */
+  model: string;
+  provider: string;
+  /** Unix seconds, used when the upstream sent none. */
+  created: number;
+}
+
+/**
+ * The upstream completion as the client sees it: the generation id as `id`, our model id, the
+ * provider that served it, and usage with its cost. Everything else the upstream sent passes through.
+ */
+export function renderCompletion(
+  body: CompletionWire,
+  identity: ResponseIdentity,
+  usage: UsageRender,
+): Record<string, unknown> {
+  return {
+    ...body,
+    id: identity.generationId,
+    object: "chat.completion",
+    created: typeof body.created === "number" ? body.created : identity.created,
+    model: identity.model,
+    provider: identity.provider,
+    usage: renderUsage(usage),
+  };
+}
+
+/** Generated text of every choice, for a token count when the upstream reported no usage. */
+export function completionTexts(body: CompletionWire): string[] {
+  return body.choices.flatMap((choice) => outputTexts(choice.message));
+}

@@ -1,0 +1,74 @@
+import { sseData } from "../sse.js";
+import type { ResponseIdentity } from "./chat-response.js";
+import { renderUsage, type UsageRender } from "./usage.js";
+import { type ChunkWire, outputTexts } from "./wire.js";
+
+/**
+ * Rewrites an upstream chunk stream for an OpenAI-surface client, one chunk at a time: our id, model
+ * and provider on every chunk; the upstream's usage chunk is replaced by ours at the end (with cost),
+ * then `[DONE]`. It also remembers what metering needs: the finish reason and the generated text.
+ */
+export class ChatStreamRewriter {
+  private nativeFinishReason: string | undefined;
+  private upstream: string | undefined;
+  private readonly texts: string[] = [];
+  private created: number;
+
+  constructor(private readonly identity: ResponseIdentity) {
+    this.created = identity.created;
+  }
+
+  /** One upstream content chunk → one SSE frame. */
+  chunk(chunk: ChunkWire): string {
+    if (typeof chunk.created === "number") this.created = chunk.created;
+    this.upstream ??= chunk.id;
+    for (const choice of chunk.choices ?? []) {
+      if (choice.finish_reason) this.nativeFinishReason = choice.finish_reason;
+      this.texts.push(...outputTexts(choice.delta));
+    }
+    const { usage: _usage, id: _id, object: _object, created: _created, model: _model, ...rest } = chunk;
+    return sseData({ ...this.envelope(), ...rest });
+  }
+
+  /** The final usage chunk: `choices: []`, as OpenAI sends it with `include_usage`. */
+  usageChunk(usage: UsageRender): string {
+    return sseData({ ...this.envelope(), choices: [], usage: renderUsage(usage) });
+  }
+
+  /**
+   * An error after the first byte cannot change the status any more, so it ends the stream in-band:
+   * a top-level `error` (openai-node throws on it) and a choice finishing with `error`.
+   */
+  errorChunk(message: string, code: string | undefined): string {
+    const error: Record<string, unknown> = { message, type: "upstream_error" };
+    if (code !== undefined) error.code = code;
+    return sseData({
+      ...this.envelope(),
+      error,
+      choices: [{ index: 0, delta: { content: "" }, finish_reason: "error" }],
+    });
+  }
+
+  finishReason(): string | undefined {
+    return this.nativeFinishReason;
+  }
+
+  /** The provider's own id for the generation (its chunks' `id`), kept for the usage record. */
+  upstreamId(): string | undefined {
+    return this.upstream;
+  }
+
+  outputTexts(): string[] {
+    return this.texts;
+  }
+
+  private envelope() {
+    return {
+      id: this.identity.generationId,
+      object: "chat.completion.chunk",
+      created: this.created,
+      model: this.identity.model,
+      provider: this.identity.provider,
+    };
+  }
+}

@@ -1,0 +1,45 @@
+import { picoToUsdNumber } from "@gw/money";
+import type { Cost } from "../../usage/cost.js";
+import { type TokenUsage, totalTokens } from "../../usage/tokens.js";
+
+/** OpenAI's usage object plus the gateway's cost fields (OpenRouter's names, which its SDKs read). */
+export interface UsageBody {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details: { cached_tokens: number; cache_write_tokens: number };
+  completion_tokens_details: { reasoning_tokens: number };
+  cost: number;
+  is_byok: boolean;
+  estimated: boolean;
+  cost_details: {
+    upstream_inference_cost: number;
+    upstream_inference_prompt_cost: number;
+    upstream_inference_completions_cost: number;
+  };
+}
+
+export interface UsageRender {
+  usage: TokenUsage;
+  cost: Cost;
+  estimated: boolean;
+  isByok: boolean;
+}
+
+export function renderUsage({ usage, cost, estimated, isByok }: UsageRender): UsageBody {
+  return {
+    prompt_tokens: usage.promptTokens,
+    completion_tokens: usage.completionTokens,
+    total_tokens: totalTokens(usage),
+    prompt_tokens_details: { cached_tokens: usage.cachedTokens, cache_write_tokens: usage.cacheWriteTokens },
+    completion_tokens_details: { reasoning_tokens: usage.reasoningTokens },
+    cost: picoToUsdNumber(cost.totalPico),
+    is_byok: isByok,
+    estimated,
+    cost_details: {
+      upstream_inference_cost: picoToUsdNumber(cost.totalPico),
+      upstream_inference_prompt_cost: picoToUsdNumber(cost.promptPico),
+      upstream_inference_completions_cost: picoToUsdNumber(cost.completionPico),
+    },
+  };
+}

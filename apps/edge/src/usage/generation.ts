@@ -1,0 +1,42 @@
+import type { Cost } from "./cost.js";
+import type { FinishReason } from "./finish-reason.js";
+import type { TokenUsage } from "./tokens.js";
+
+export type ApiType = "chat" | "embeddings" | "messages" | "generate_content" | "proxy";
+
+/** One try at one provider, fallbacks included. */
+export interface AttemptRecord {
+  provider: string;
+  model: string;
+  /** Upstream HTTP status, or 0 when no response arrived. */
+  status: number;
+  latencyMs: number;
+  isByok: boolean;
+}
+
+/** Everything known about a finished request: what the usage event and the settlement are built from. */
+export interface Generation {
+  generationId: string;
+  accountId: string;
+  keyHash: string;
+  apiType: ApiType;
+  streamed: boolean;
+  cancelled: boolean;
+  /** The model that served it (the requested one when nothing did) and the provider. */
+  model: string;
+  provider: string;
+  upstreamId: string | undefined;
+  finishReason: FinishReason;
+  nativeFinishReason: string | undefined;
+  usage: TokenUsage;
+  estimated: boolean;
+  cost: Cost;
+  isByok: boolean;
+  /** Epoch ms: request accepted, serving attempt started, response ended. */
+  startedAt: number;
+  generationStartedAt: number | undefined;
+  endedAt: number;
+  attempts: AttemptRecord[];
+  /** True when a provider produced a response (as opposed to every attempt failing). */
+  served: boolean;
+}
