@@ -1,0 +1,13 @@
+/**
+ * Every key of one account shares the hash tag `{acct:<id>}`, so a script touching all of them runs
+ * on one Redis Cluster slot. The prefix (before the tag) separates deployments and test runs.
+ */
+export function accountKeys(prefix: string, accountId: string): string[] {
+  const base = `${prefix}{acct:${accountId}}`;
+  return [`${base}:view`, `${base}:holds`, `${base}:expiry`, `${base}:pending`, `${base}:applied`];
+}
+
+export function checkPrefix(prefix: string): string {
+  if (/[{}]/.test(prefix)) throw new RangeError(`key prefix must not contain braces: ${prefix}`);
+  return prefix;
+}

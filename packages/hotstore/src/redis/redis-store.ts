@@ -1,0 +1,99 @@
+import {
+  type AccountView,
+  type AdmissionStore,
+  type AdmissionStoreOptions,
+  type AdmitRequest,
+  type AdmitResult,
+  type ApplyResult,
+  type LedgerEntryUpdate,
+  type LedgerSnapshot,
+  type LoadResult,
+  type ResolvedStoreOptions,
+  resolveStoreOptions,
+  type SettleResult,
+} from "../admission-store.js";
+import {
+  checkAccountId,
+  checkAdmitRequest,
+  checkAmount,
+  checkEntry,
+  checkRef,
+  checkSnapshot,
+  checkTime,
+} from "../validate.js";
+import { accountKeys, checkPrefix } from "./keys.js";
+import { ADMIT_LUA, APPLY_LUA, LOAD_LUA, RELEASE_LUA, SETTLE_LUA, VIEW_LUA } from "./lua.js";
+import { parseAdmit, parseApply, parseLoad, parseRelease, parseSettle, parseView } from "./replies.js";
+import { LuaScript, type RedisClient } from "./script.js";
+
+export interface RedisStoreOptions extends AdmissionStoreOptions {
+  /** Prepended to every key (e.g. `gw:billing:`); tests use a unique one each. */
+  keyPrefix?: string;
+}
+
+const SCRIPTS = {
+  admit: new LuaScript(ADMIT_LUA),
+  load: new LuaScript(LOAD_LUA),
+  settle: new LuaScript(SETTLE_LUA),
+  release: new LuaScript(RELEASE_LUA),
+  apply: new LuaScript(APPLY_LUA),
+  view: new LuaScript(VIEW_LUA),
+};
+
+/**
+ * The production admission store: each operation is one Lua script (one round trip, atomic per
+ * account). Works on a single Redis or a Redis Cluster since an account's keys share a slot.
+ */
+export class RedisAdmissionStore implements AdmissionStore {
+  private readonly options: ResolvedStoreOptions;
+  private readonly prefix: string;
+
+  constructor(
+    private readonly redis: RedisClient,
+    options: RedisStoreOptions = {},
+  ) {
+    this.options = resolveStoreOptions(options);
+    this.prefix = checkPrefix(options.keyPrefix ?? "gw:billing:");
+  }
+
+  async admit(request: AdmitRequest): Promise<AdmitResult> {
+    const { accountId, holdId, amountPico, ttlMs, now } = checkAdmitRequest(request);
+    const args = [holdId, amountPico, now + ttlMs, now, this.options.viewTtlMs, this.options.maxViewAgeMs];
+    return parseAdmit(await this.run(SCRIPTS.admit, accountId, args));
+  }
+
+  async load(accountId: string, snapshot: LedgerSnapshot, now: number = Date.now()): Promise<LoadResult> {
+    const { balancePico, seq } = checkSnapshot(snapshot);
+    const args = [balancePico, seq, checkTime(now), this.options.viewTtlMs];
+    return parseLoad(await this.run(SCRIPTS.load, accountId, args));
+  }
+
+  async settle(accountId: string, holdId: string, costPico: bigint): Promise<SettleResult> {
+    const args = [checkRef("hold id", holdId), checkAmount("cost", costPico), this.options.viewTtlMs];
+    return parseSettle(await this.run(SCRIPTS.settle, accountId, args));
+  }
+
+  async release(accountId: string, holdId: string): Promise<boolean> {
+    const args = [checkRef("hold id", holdId), this.options.viewTtlMs];
+    return parseRelease(await this.run(SCRIPTS.release, accountId, args));
+  }
+
+  async applyLedgerEntry(accountId: string, entry: LedgerEntryUpdate): Promise<ApplyResult> {
+    const { entryId, amountPico, pendingRef } = checkEntry(entry);
+    const args = [entryId, amountPico, pendingRef ?? "", this.options.viewTtlMs, this.options.coldEntryTtlMs];
+    return parseApply(await this.run(SCRIPTS.apply, accountId, args));
+  }
+
+  async invalidate(accountId: string): Promise<void> {
+    await this.redis.del(...accountKeys(this.prefix, checkAccountId(accountId)));
+  }
+
+  async view(accountId: string, now: number = Date.now()): Promise<AccountView | undefined> {
+    return parseView(await this.run(SCRIPTS.view, accountId, [checkTime(now)]));
+  }
+
+  private run(script: LuaScript, accountId: string, args: Array<string | number | bigint>): Promise<unknown> {
+    const keys = accountKeys(this.prefix, checkAccountId(accountId));
+    return script.run(this.redis, keys, args.map(String));
+  }
+}
