@@ -1,0 +1,39 @@
+import { type Env, fragments, loadConfig, z } from "@gw/config";
+import { DEFAULT_HOLD_TTL_MS } from "./deps.js";
+
+// fragments.port() types its key as `string`, which would erase the variable name from the config type.
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+const flag = z
+  .enum(["true", "false"], { message: "expected true or false" })
+  .default("false")
+  .transform((value) => value === "true");
+
+/** Billing app settings; a bad value stops start-up with a message naming the variable. */
+export function loadBillingConfig(env: Env = process.env) {
+  return loadConfig(
+    {
+      HOST: z.string().min(1).default("0.0.0.0"),
+      HTTP_PORT: port(8082),
+      GRPC_PORT: port(50052),
+      ...fragments.databaseUrl,
+      ...fragments.redisUrl,
+      ...fragments.kafkaBrokers,
+      ...fragments.topics,
+      ...fragments.logLevel,
+      /** KeyService, for authenticating management keys on /api/v1/credits. */
+      KEYS_GRPC_ADDRESS: z.string().min(1).default("127.0.0.1:50051"),
+      /** How long a spend hold pins budget if the edge never settles or releases it. */
+      HOLD_TTL_MS: z.coerce.number().int().min(1_000).default(DEFAULT_HOLD_TTL_MS),
+      /** `true`: Admit answers "admitted" (without a hold) when Redis is down, instead of UNAVAILABLE. */
+      ADMISSION_FAIL_OPEN: flag,
+      /** Prefix of billing's Redis keys (before the `{acct:<id>}` hash tag). */
+      REDIS_KEY_PREFIX: z
+        .string()
+        .regex(/^[^{}]*$/, "must not contain braces")
+        .default("gw:billing:"),
+    },
+    env,
+  );
+}
+
+export type BillingConfig = ReturnType<typeof loadBillingConfig>;

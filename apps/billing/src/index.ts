@@ -1,0 +1,17 @@
+export type { AdmissionSettings } from "./admission/admission.js";
+export { Admission } from "./admission/admission.js";
+export { createApp } from "./app.js";
+export type { BillingConfig } from "./config.js";
+export { loadBillingConfig } from "./config.js";
+export { USAGE_CONSUMER_GROUP, usageHandler } from "./consumers/usage.js";
+export type { BillingDatabase, BillingTables, CreditKind, LedgerKind } from "./db/index.js";
+export { migrations, SCHEMA } from "./db/index.js";
+export type { BillingContext, BillingDeps } from "./deps.js";
+export { billingContext, DEFAULT_HOLD_TTL_MS } from "./deps.js";
+export { createGrpcServer } from "./grpc.js";
+export { LEDGER_CHANNEL } from "./notifications/channel.js";
+export type { AddCreditsInput, AddedCredits, Credits } from "./operator/credits.js";
+export { addCredits, CreditsInputError, getCredits } from "./operator/credits.js";
+export type { ListenOptions, RunningBilling } from "./start.js";
+export { startBilling } from "./start.js";
+export { usageWindows, utcDayStart, utcMonthStart, utcWeekStart } from "./time/windows.js";

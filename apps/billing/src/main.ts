@@ -1,0 +1,61 @@
+import { PrincipalResolver } from "@gw/auth";
+import { topicsFrom } from "@gw/config";
+import { connectDatabase, migrateToLatest } from "@gw/db";
+import { type EventBus, InProcessEventBus } from "@gw/events";
+import { connectRedis, RedisAdmissionStore } from "@gw/hotstore";
+import { createLogger, type Logger } from "@gw/logger";
+import { type BillingConfig, loadBillingConfig } from "./config.js";
+import { migrations, SCHEMA } from "./db/index.js";
+import type { BillingTables } from "./db/schema.js";
+import { startBilling } from "./start.js";
+
+// TODO(@gw/kafka): `import { KafkaEventBus } from "@gw/kafka";` once that package is built, and
+// construct it in connectBus below. Until then KAFKA_BROKERS is refused rather than silently ignored.
+function connectBus(config: BillingConfig, logger: Logger): EventBus {
+  if (config.KAFKA_BROKERS) throw new Error("KAFKA_BROKERS is set but the Kafka event bus is not wired yet");
+  logger.warn("KAFKA_BROKERS is not set: usage events are only those published in this process");
+  return new InProcessEventBus();
+}
+
+/** Production entry: Postgres and Redis are required; the embedded default is apps/standalone. */
+async function main(): Promise<void> {
+  const config = loadBillingConfig();
+  const logger = createLogger("billing", config.LOG_LEVEL);
+  if (!config.DATABASE_URL) throw new Error("DATABASE_URL is required");
+  if (!config.REDIS_URL)
+    throw new Error("REDIS_URL is required (the in-memory store is for the embedded default)");
+  const database = connectDatabase<BillingTables>({ url: config.DATABASE_URL, schema: SCHEMA });
+  await migrateToLatest(database.db, SCHEMA, migrations);
+  const redis = await connectRedis(config.REDIS_URL);
+  const store = new RedisAdmissionStore(redis, { keyPrefix: config.REDIS_KEY_PREFIX });
+  const bus = connectBus(config, logger);
+  const keys = PrincipalResolver.connect(config.KEYS_GRPC_ADDRESS);
+  const running = await startBilling(
+    {
+      database,
+      bus,
+      topics: topicsFrom(config),
+      logger,
+      store,
+      resolver: keys.resolver,
+      admission: { holdTtlMs: config.HOLD_TTL_MS, failOpen: config.ADMISSION_FAIL_OPEN },
+    },
+    { host: config.HOST, httpPort: config.HTTP_PORT, grpcPort: config.GRPC_PORT },
+  );
+  const shutdown = async (signal: string): Promise<void> => {
+    logger.info({ signal }, "shutting down");
+    await running.stop();
+    keys.close();
+    await bus.close();
+    redis.disconnect();
+    await database.close();
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

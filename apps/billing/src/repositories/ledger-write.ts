@@ -1,0 +1,113 @@
+import { picoToDecimalString, usdToPico } from "@gw/money";
+import { type Kysely, sql, type Transaction } from "kysely";
+import type { BillingTables, CreditKind } from "../db/schema.js";
+
+export interface UsageEntryInput {
+  accountId: string;
+  eventId: string;
+  keyHash: string;
+  model: string;
+  isByok: boolean;
+  /** The credit charge, ≥ 0; recorded as a negative amount. */
+  costPico: bigint;
+  byokCostPico: bigint;
+  createdAt: Date;
+}
+
+export interface CreditEntryInput {
+  accountId: string;
+  kind: CreditKind;
+  amountPico: bigint;
+  reference: string | null;
+}
+
+export interface WrittenEntry {
+  id: bigint;
+  /** False when the idempotency key (event id / reference) was already in the ledger. */
+  inserted: boolean;
+}
+
+/**
+ * Ledger writes of one account are serialised by a transaction-scoped advisory lock. Ids come from a
+ * sequence when the row is inserted, so under the lock an account's ids are handed out in commit
+ * order: a snapshot's max(id) covers every row of the account with a smaller id. The hot view's
+ * reload-vs-apply reasoning (entry id ≤ snapshot seq ⇒ already counted) depends on this.
+ */
+async function lockAccount(trx: Transaction<BillingTables>, accountId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`billing.ledger:${accountId}`}, 0))`.execute(trx);
+}
+
+/** Inserts a usage debit unless the event is already in the ledger; either way returns its id. */
+export async function insertUsageEntry(
+  trx: Transaction<BillingTables>,
+  input: UsageEntryInput,
+): Promise<WrittenEntry> {
+  await lockAccount(trx, input.accountId);
+  const inserted = await trx
+    .insertInto("ledger_entries")
+    .values({
+      account_id: input.accountId,
+      kind: "usage",
+      amount: picoToDecimalString(-input.costPico),
+      event_id: input.eventId,
+      key_hash: input.keyHash || null,
+      is_byok: input.isByok,
+      byok_cost: picoToDecimalString(input.byokCostPico),
+      model: input.model || null,
+      created_at: input.createdAt,
+    })
+    .onConflict((conflict) => conflict.column("event_id").doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  if (inserted) return { id: inserted.id, inserted: true };
+  const existing = await trx
+    .selectFrom("ledger_entries")
+    .select("id")
+    .where("event_id", "=", input.eventId)
+    .executeTakeFirstOrThrow();
+  return { id: existing.id, inserted: false };
+}
+
+/** The outcome of a credit write; a replayed reference reports the row it already wrote. */
+export type CreditWrite =
+  | { id: bigint; inserted: true }
+  | { id: bigint; inserted: false; accountId: string; kind: string; amountPico: bigint };
+
+/** Inserts a credit unless its reference is already in the ledger, in which case returns that row. */
+export async function insertCreditEntry(
+  trx: Transaction<BillingTables>,
+  input: CreditEntryInput,
+): Promise<CreditWrite> {
+  await lockAccount(trx, input.accountId);
+  const inserted = await trx
+    .insertInto("ledger_entries")
+    .values({
+      account_id: input.accountId,
+      kind: input.kind,
+      amount: picoToDecimalString(input.amountPico),
+      reference: input.reference,
+    })
+    .onConflict((conflict) => conflict.column("reference").doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  if (inserted) return { id: inserted.id, inserted: true };
+  const existing = await trx
+    .selectFrom("ledger_entries")
+    .select(["id", "account_id", "kind", "amount"])
+    .where("reference", "=", input.reference)
+    .executeTakeFirstOrThrow();
+  return {
+    id: existing.id,
+    inserted: false,
+    accountId: existing.account_id,
+    kind: existing.kind,
+    amountPico: usdToPico(existing.amount),
+  };
+}
+
+export function inTransaction<T>(
+  db: Kysely<BillingTables>,
+  work: (trx: Transaction<BillingTables>) => Promise<T>,
+): Promise<T> {
+  return db.transaction().execute(work);
+}

@@ -1,0 +1,16 @@
+import type { BillingServiceServer } from "@gw/proto/billing/v1/billing";
+import { unaryHandler } from "@gw/rpc";
+import type { BillingContext } from "../deps.js";
+import { admit } from "./admit.js";
+import { getUsage } from "./get-usage.js";
+import { release } from "./release.js";
+import { settle } from "./settle.js";
+
+export function billingService(context: BillingContext): BillingServiceServer {
+  return {
+    admit: unaryHandler(admit(context), context.logger),
+    settle: unaryHandler(settle(context), context.logger),
+    release: unaryHandler(release(context), context.logger),
+    getUsage: unaryHandler(getUsage(context), context.logger),
+  };
+}
