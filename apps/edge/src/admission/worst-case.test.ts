@@ -22,8 +22,12 @@ describe("endpointWorstCase", () => {
   });
 
   it("uses max_tokens when given, capped at the endpoint's maximum, and multiplies by n", () => {
-    expect(endpointWorstCase(endpoint, { ...input, maxTokens: 50 })).toBe(100n * 1_000_000n + 50n * 2_000_000n);
-    expect(endpointWorstCase(endpoint, { ...input, maxTokens: 5_000 })).toBe(100n * 1_000_000n + 1_000n * 2_000_000n);
+    expect(endpointWorstCase(endpoint, { ...input, maxTokens: 50 })).toBe(
+      100n * 1_000_000n + 50n * 2_000_000n,
+    );
+    expect(endpointWorstCase(endpoint, { ...input, maxTokens: 5_000 })).toBe(
+      100n * 1_000_000n + 1_000n * 2_000_000n,
+    );
     expect(endpointWorstCase(endpoint, { ...input, maxTokens: 50, choices: 3 })).toBe(
       100n * 1_000_000n + 150n * 2_000_000n,
     );

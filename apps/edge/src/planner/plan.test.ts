@@ -21,8 +21,10 @@ const snapshot = testSnapshot([
 
 const configured = new Set(["openai", "azure", "groq", "together", "demo"]);
 const availability = (providerId: string): Availability => {
-  if (providerId === "anthropic") return { usable: false, code: "surface_not_supported", reason: "not supported on this surface yet" };
-  if (!configured.has(providerId)) return { usable: false, code: "provider_not_configured", reason: "no credentials" };
+  if (providerId === "anthropic")
+    return { usable: false, code: "surface_not_supported", reason: "not supported on this surface yet" };
+  if (!configured.has(providerId))
+    return { usable: false, code: "provider_not_configured", reason: "no credentials" };
   return { usable: true };
 };
 
@@ -40,7 +42,10 @@ function plan(overrides: Partial<PlanInput>) {
     random: () => 0.5,
     ...overrides,
   });
-  return { ...result, route: result.attempts.map((attempt) => `${attempt.model.id}@${attempt.endpoint.providerId}`) };
+  return {
+    ...result,
+    route: result.attempts.map((attempt) => `${attempt.model.id}@${attempt.endpoint.providerId}`),
+  };
 }
 
 function planError(overrides: Partial<PlanInput>): GatewayError {
@@ -64,7 +69,12 @@ describe("planRoute", () => {
       "demo/echo@demo",
     ]);
     expect(excluded).toEqual([
-      { model: "openai/gpt", provider: "anthropic", code: "surface_not_supported", reason: "not supported on this surface yet" },
+      {
+        model: "openai/gpt",
+        provider: "anthropic",
+        code: "surface_not_supported",
+        reason: "not supported on this surface yet",
+      },
     ]);
   });
 
@@ -75,15 +85,25 @@ describe("planRoute", () => {
   });
 
   it("puts recently failing providers last", () => {
-    expect(plan({ healthy: (id) => id !== "azure" }).route).toEqual(["openai/gpt@openai", "openai/gpt@azure"]);
+    expect(plan({ healthy: (id) => id !== "azure" }).route).toEqual([
+      "openai/gpt@openai",
+      "openai/gpt@azure",
+    ]);
   });
 
   it("honours provider.order, only, ignore and allow_fallbacks", () => {
-    expect(plan({ preferences: { order: ["openai"] } }).route).toEqual(["openai/gpt@openai", "openai/gpt@azure"]);
-    expect(plan({ preferences: { order: ["openai"], allow_fallbacks: false } }).route).toEqual(["openai/gpt@openai"]);
+    expect(plan({ preferences: { order: ["openai"] } }).route).toEqual([
+      "openai/gpt@openai",
+      "openai/gpt@azure",
+    ]);
+    expect(plan({ preferences: { order: ["openai"], allow_fallbacks: false } }).route).toEqual([
+      "openai/gpt@openai",
+    ]);
     expect(plan({ preferences: { only: ["openai"] } }).route).toEqual(["openai/gpt@openai"]);
     expect(plan({ preferences: { ignore: ["azure"] } }).route).toEqual(["openai/gpt@openai"]);
-    expect(plan({ preferences: { allow_fallbacks: false }, random: () => 0.1 }).route).toEqual(["openai/gpt@openai"]);
+    expect(plan({ preferences: { allow_fallbacks: false }, random: () => 0.1 }).route).toEqual([
+      "openai/gpt@openai",
+    ]);
   });
 
   it("sorts by price for provider.sort=price and the :floor variant", () => {
@@ -151,11 +171,30 @@ describe("planRoute", () => {
 
   it("answers 503 no_available_provider with every exclusion in metadata when nothing is left", () => {
     const error = planError({ model: "openai/gpt", preferences: { only: ["anthropic"] } });
-    expect([error.status, error.type, error.code]).toEqual([503, "service_unavailable", "no_available_provider"]);
+    expect([error.status, error.type, error.code]).toEqual([
+      503,
+      "service_unavailable",
+      "no_available_provider",
+    ]);
     expect(error.metadata?.excluded).toEqual([
-      { model: "openai/gpt", provider: "openai", code: "excluded_by_request", reason: "not listed in provider.only" },
-      { model: "openai/gpt", provider: "azure", code: "excluded_by_request", reason: "not listed in provider.only" },
-      { model: "openai/gpt", provider: "anthropic", code: "surface_not_supported", reason: "not supported on this surface yet" },
+      {
+        model: "openai/gpt",
+        provider: "openai",
+        code: "excluded_by_request",
+        reason: "not listed in provider.only",
+      },
+      {
+        model: "openai/gpt",
+        provider: "azure",
+        code: "excluded_by_request",
+        reason: "not listed in provider.only",
+      },
+      {
+        model: "openai/gpt",
+        provider: "anthropic",
+        code: "surface_not_supported",
+        reason: "not supported on this surface yet",
+      },
     ]);
   });
 });

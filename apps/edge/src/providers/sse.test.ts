@@ -18,7 +18,7 @@ function parseInPieces(text: string, sizes: (index: number) => number): string[]
 }
 
 const STREAM =
-  ': OPENROUTER PROCESSING\n\n' +
+  ": OPENROUTER PROCESSING\n\n" +
   'data: {"choices":[{"delta":{"content":"Grüße 👋"}}]}\n\n' +
   'data: {"choices":[{"delta":{"content":"second"}}]}\r\n\r\n' +
   'event: error\ndata: {"a":1}\ndata: {"b":2}\r\r' +
@@ -46,7 +46,9 @@ describe("SseParser", () => {
 
   it("keeps the event name and strips exactly one space after the colon", () => {
     const parser = new SseParser();
-    expect(parser.push("event: ping\ndata:  two spaces\n\n")).toEqual([{ event: "ping", data: " two spaces" }]);
+    expect(parser.push("event: ping\ndata:  two spaces\n\n")).toEqual([
+      { event: "ping", data: " two spaces" },
+    ]);
     expect(parser.push("data:no space\n\n")).toEqual([{ event: undefined, data: "no space" }]);
   });
 

@@ -3,7 +3,10 @@ import type { Endpoint, GetSnapshotResponse, Model } from "@gw/proto/catalog/v1/
 import { CatalogSnapshot } from "../planner/snapshot.js";
 
 /** Test catalogue builders in the proto shapes the edge receives over gRPC. */
-export function testEndpoint(providerId: string, overrides: Partial<Endpoint> & { prompt?: string; completion?: string } = {}): Endpoint {
+export function testEndpoint(
+  providerId: string,
+  overrides: Partial<Endpoint> & { prompt?: string; completion?: string } = {},
+): Endpoint {
   const { prompt = "1", completion = "2", ...rest } = overrides;
   return {
     providerId,
@@ -34,7 +37,9 @@ export function testModel(id: string, endpoints: Endpoint[], overrides: Partial<
 }
 
 export function testSnapshotResponse(models: Model[], version = "v1"): GetSnapshotResponse {
-  const providerIds = [...new Set(models.flatMap((model) => model.endpoints.map((endpoint) => endpoint.providerId)))];
+  const providerIds = [
+    ...new Set(models.flatMap((model) => model.endpoints.map((endpoint) => endpoint.providerId))),
+  ];
   return {
     version,
     notModified: false,

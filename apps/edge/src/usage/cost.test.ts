@@ -16,7 +16,10 @@ const usage = (parts: Partial<TokenUsage>): TokenUsage => ({
 describe("computeCost", () => {
   it("prices prompt and completion tokens exactly in pico-dollars", () => {
     // gpt-4o-mini list price: 0.15 / 0.60 USD per million tokens.
-    const cost = computeCost(listPrice({ prompt: "0.15", completion: "0.60" }), usage({ promptTokens: 1234, completionTokens: 567 }));
+    const cost = computeCost(
+      listPrice({ prompt: "0.15", completion: "0.60" }),
+      usage({ promptTokens: 1234, completionTokens: 567 }),
+    );
     expect(cost.promptPico).toBe(1234n * 150_000n);
     expect(cost.completionPico).toBe(567n * 600_000n);
     expect(picoToDecimalString(cost.totalPico)).toBe("0.000525300000");
@@ -35,10 +38,22 @@ describe("computeCost", () => {
   });
 
   it("charges cached reads, cache writes and reasoning at their own prices when listed", () => {
-    const pricing = listPrice({ prompt: "3", completion: "15", cacheRead: "0.30", cacheWrite: "3.75", reasoning: "20" });
+    const pricing = listPrice({
+      prompt: "3",
+      completion: "15",
+      cacheRead: "0.30",
+      cacheWrite: "3.75",
+      reasoning: "20",
+    });
     const cost = computeCost(
       pricing,
-      usage({ promptTokens: 1000, cachedTokens: 600, cacheWriteTokens: 100, completionTokens: 50, reasoningTokens: 30 }),
+      usage({
+        promptTokens: 1000,
+        cachedTokens: 600,
+        cacheWriteTokens: 100,
+        completionTokens: 50,
+        reasoningTokens: 30,
+      }),
     );
     expect(cost.promptPico).toBe(300n * 3_000_000n + 600n * 300_000n + 100n * 3_750_000n);
     expect(cost.completionPico).toBe(20n * 15_000_000n + 30n * 20_000_000n);
@@ -46,7 +61,10 @@ describe("computeCost", () => {
 
   it("charges special tokens at the plain price when the catalogue lists no separate price", () => {
     const pricing = listPrice({ prompt: "1", completion: "2" });
-    const special = computeCost(pricing, usage({ promptTokens: 100, cachedTokens: 40, completionTokens: 10, reasoningTokens: 5 }));
+    const special = computeCost(
+      pricing,
+      usage({ promptTokens: 100, cachedTokens: 40, completionTokens: 10, reasoningTokens: 5 }),
+    );
     const plain = computeCost(pricing, usage({ promptTokens: 100, completionTokens: 10 }));
     expect(special).toEqual(plain);
   });
@@ -60,7 +78,10 @@ describe("computeCost", () => {
 
   it("is zero without pricing and never negative for inconsistent provider counts", () => {
     expect(computeCost(undefined, usage({ promptTokens: 5 })).totalPico).toBe(0n);
-    const odd = computeCost(listPrice({ prompt: "1", completion: "1" }), usage({ promptTokens: 5, cachedTokens: 9, completionTokens: 2, reasoningTokens: 7 }));
+    const odd = computeCost(
+      listPrice({ prompt: "1", completion: "1" }),
+      usage({ promptTokens: 5, cachedTokens: 9, completionTokens: 2, reasoningTokens: 7 }),
+    );
     expect(odd.promptPico).toBeGreaterThanOrEqual(0n);
     expect(odd.completionPico).toBe(2n * 1_000_000n);
   });
@@ -68,8 +89,24 @@ describe("computeCost", () => {
 
 describe("normaliseUsage", () => {
   it("clamps parts to their whole and drops negatives and fractions", () => {
-    expect(normaliseUsage(usage({ promptTokens: 10.7, cachedTokens: 20, cacheWriteTokens: 5, completionTokens: -3, reasoningTokens: 4 }))).toEqual(
-      usage({ promptTokens: 10, cachedTokens: 10, cacheWriteTokens: 0, completionTokens: 0, reasoningTokens: 0 }),
+    expect(
+      normaliseUsage(
+        usage({
+          promptTokens: 10.7,
+          cachedTokens: 20,
+          cacheWriteTokens: 5,
+          completionTokens: -3,
+          reasoningTokens: 4,
+        }),
+      ),
+    ).toEqual(
+      usage({
+        promptTokens: 10,
+        cachedTokens: 10,
+        cacheWriteTokens: 0,
+        completionTokens: 0,
+        reasoningTokens: 0,
+      }),
     );
   });
 });

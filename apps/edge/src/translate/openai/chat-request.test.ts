@@ -26,8 +26,17 @@ describe("chat request schema", () => {
     const parsed = parseChatRequest({
       model: "m/x",
       messages: [
-        { role: "user", content: [{ type: "text", text: "look" }, { type: "image_url", image_url: { url: "x" } }] },
-        { role: "assistant", tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "look" },
+            { type: "image_url", image_url: { url: "x" } },
+          ],
+        },
+        {
+          role: "assistant",
+          tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }],
+        },
         { role: "tool", tool_call_id: "c1", content: "42" },
       ],
     });
@@ -66,7 +75,9 @@ describe("chat request schema", () => {
   });
 
   it("prefers max_completion_tokens over the deprecated max_tokens", () => {
-    expect(requestedMaxTokens(parseChatRequest({ ...valid, max_tokens: 10, max_completion_tokens: 20 }))).toBe(20);
+    expect(
+      requestedMaxTokens(parseChatRequest({ ...valid, max_tokens: 10, max_completion_tokens: 20 })),
+    ).toBe(20);
     expect(requestedMaxTokens(parseChatRequest({ ...valid, max_tokens: 10 }))).toBe(10);
     expect(requestedMaxTokens(parseChatRequest(valid))).toBeUndefined();
   });

@@ -1,0 +1,86 @@
+import { ConfigError } from "@gw/config";
+import { describe, expect, it } from "vitest";
+import { loadEdgeConfig } from "./config.js";
+
+describe("loadEdgeConfig", () => {
+  it("defaults to the documented ports, addresses, topics and limits", () => {
+    const config = loadEdgeConfig({});
+    expect(config.host).toBe("0.0.0.0");
+    expect(config.httpPort).toBe(8080);
+    expect(config.keysGrpcAddress).toBe("127.0.0.1:50051");
+    expect(config.billingGrpcAddress).toBe("127.0.0.1:50052");
+    expect(config.controlPlane).toEqual({
+      keysHttpUrl: "http://127.0.0.1:8081",
+      billingHttpUrl: "http://127.0.0.1:8082",
+      generationsHttpUrl: "http://127.0.0.1:8083",
+    });
+    expect(config.topics).toEqual({
+      usage: "gateway.usage.v1",
+      keyChanges: "gateway.key-changes.v1",
+      payments: "gateway.payments.v1",
+    });
+    expect(config.bodyLimit).toBe("10mb");
+    expect(config.keepAliveMs).toBe(15_000);
+    expect(config.providers).toEqual([]);
+  });
+
+  it("enables a provider when its key is set, at its public base URL unless overridden", () => {
+    const config = loadEdgeConfig({
+      OPENAI_API_KEY: "sk-1",
+      GROQ_API_KEY: "gsk",
+      GROQ_BASE_URL: "http://127.0.0.1:9/v1",
+    });
+    expect(config.providers).toEqual([
+      {
+        id: "openai",
+        apiFormat: "openai",
+        baseUrl: "https://api.openai.com/v1",
+        apiKey: "sk-1",
+        isDemo: false,
+      },
+      { id: "groq", apiFormat: "openai", baseUrl: "http://127.0.0.1:9/v1", apiKey: "gsk", isDemo: false },
+    ]);
+  });
+
+  it("maps Gemini's variables to the google provider", () => {
+    expect(loadEdgeConfig({ GEMINI_API_KEY: "g" }).providers.map((provider) => provider.id)).toEqual([
+      "google",
+    ]);
+  });
+
+  it("enables keyless local servers and the demo only when their URL is set", () => {
+    expect(loadEdgeConfig({ OLLAMA_API_KEY: "" }).providers).toEqual([]);
+    const config = loadEdgeConfig({
+      OLLAMA_BASE_URL: "http://127.0.0.1:11434/v1",
+      DEMO_PROVIDER_URL: "http://127.0.0.1:9101/v1",
+    });
+    expect(config.providers).toEqual([
+      {
+        id: "ollama",
+        apiFormat: "openai",
+        baseUrl: "http://127.0.0.1:11434/v1",
+        apiKey: undefined,
+        isDemo: false,
+      },
+      {
+        id: "demo",
+        apiFormat: "openai",
+        baseUrl: "http://127.0.0.1:9101/v1",
+        apiKey: undefined,
+        isDemo: true,
+      },
+    ]);
+  });
+
+  it.each([
+    [{ HTTP_PORT: "eighty" }, "HTTP_PORT"],
+    [{ KEYS_HTTP_URL: "not a url" }, "KEYS_HTTP_URL"],
+    [{ BODY_LIMIT: "ten megs" }, "BODY_LIMIT"],
+    [{ UPSTREAM_CONNECT_TIMEOUT_MS: "-1" }, "UPSTREAM_CONNECT_TIMEOUT_MS"],
+    [{ OPENAI_API_KEY: "k", OPENAI_BASE_URL: "ftp://x" }, "OPENAI_BASE_URL"],
+    [{ DEMO_PROVIDER_URL: "nope" }, "DEMO_PROVIDER_URL"],
+  ])("names the bad variable in %j", (env, name) => {
+    expect(() => loadEdgeConfig(env)).toThrow(ConfigError);
+    expect(() => loadEdgeConfig(env)).toThrow(name);
+  });
+});

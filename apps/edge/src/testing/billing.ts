@@ -1,0 +1,87 @@
+import type {
+  AdmitRequest,
+  AdmitResponse,
+  GetUsageRequest,
+  GetUsageResponse,
+  Refusal,
+  RefusalCode,
+  ReleaseRequest,
+  SettleRequest,
+} from "@gw/proto/billing/v1/billing";
+import type { BillingClient } from "../clients/billing.js";
+
+export const EMPTY_USAGE: GetUsageResponse = {
+  totalCreditsPico: 0n,
+  totalUsagePico: 0n,
+  isFreeTier: true,
+  keyUsagePico: 0n,
+  keyUsageDailyPico: 0n,
+  keyUsageWeeklyPico: 0n,
+  keyUsageMonthlyPico: 0n,
+  keyByokUsagePico: 0n,
+  keyByokUsageDailyPico: 0n,
+  keyByokUsageWeeklyPico: 0n,
+  keyByokUsageMonthlyPico: 0n,
+  freeRequestsToday: 0,
+};
+
+/**
+ * BillingService as the edge sees it, answered in memory: it admits unless told to refuse, remembers
+ * every call, and reports usage per key. It stands in for the billing app, which the edge never imports.
+ */
+export class RecordingBilling implements BillingClient {
+  readonly admits: AdmitRequest[] = [];
+  readonly settles: SettleRequest[] = [];
+  readonly releases: ReleaseRequest[] = [];
+  readonly usageRequests: GetUsageRequest[] = [];
+  refusal: Refusal | undefined;
+  unavailable = false;
+  usageByKey = new Map<string, GetUsageResponse>();
+
+  async admit(request: AdmitRequest): Promise<AdmitResponse> {
+    this.fail();
+    this.admits.push(request);
+    if (this.refusal) return { admitted: false, refusal: this.refusal, holdExpiresUnixMs: 0n };
+    return { admitted: true, refusal: undefined, holdExpiresUnixMs: BigInt(Date.now() + 60_000) };
+  }
+
+  async settle(request: SettleRequest) {
+    this.fail();
+    this.settles.push(request);
+    return {};
+  }
+
+  async release(request: ReleaseRequest) {
+    this.fail();
+    this.releases.push(request);
+    return {};
+  }
+
+  async getUsage(request: GetUsageRequest): Promise<GetUsageResponse> {
+    this.fail();
+    this.usageRequests.push(request);
+    return this.usageByKey.get(request.keyHash) ?? EMPTY_USAGE;
+  }
+
+  private fail(): void {
+    if (this.unavailable)
+      throw Object.assign(new Error("connect ECONNREFUSED"), {
+        code: 14,
+        details: "unavailable",
+        metadata: {},
+      });
+  }
+}
+
+export function refusal(code: RefusalCode, fields: Partial<Refusal> = {}): Refusal {
+  return {
+    code,
+    limitSource: "",
+    message: "",
+    retryAfterSeconds: 0,
+    rateLimit: 0,
+    rateRemaining: 0,
+    rateResetUnixMs: 0n,
+    ...fields,
+  };
+}

@@ -1,0 +1,160 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { listPrice } from "@gw/catalog";
+import {
+  type ConsumedMessage,
+  decodeEnvelope,
+  decodePayload,
+  InProcessEventBus,
+  USAGE_RECORDED_V1,
+  type UsageRecorded,
+} from "@gw/events";
+import { type FakeServer, startFakeOpenAi } from "@gw/fake-providers";
+import { silentLogger } from "@gw/logger";
+import type { Model } from "@gw/proto/catalog/v1/catalog";
+import { loadEdgeConfig } from "../config.js";
+import { connectEdgeDeps } from "../connect.js";
+import type { EdgeSettings } from "../deps.js";
+import { startEdge } from "../server.js";
+import { RecordingBilling } from "./billing.js";
+import { testEndpoint, testModel, testSnapshotResponse } from "./catalog.js";
+import { startControlPlane } from "./control-plane.js";
+import type { TestKey } from "./principals.js";
+
+export const FAKE_KEY = "sk-fake-upstream";
+
+/** The test catalogue: one model per situation the hot path must handle. */
+export function testModels(): Model[] {
+  return [
+    testModel("openai/gpt-4o-mini", [
+      testEndpoint("openai", {
+        upstreamModel: "gpt-4o-mini",
+        pricing: { ...listPrice({ prompt: "0.15", completion: "0.60" }) },
+        maxCompletionTokens: 16_384,
+        contextLength: 128_000,
+      }),
+    ]),
+    testModel("test/failover", [
+      testEndpoint("openai", { upstreamModel: "gpt-4o", prompt: "1", completion: "2" }),
+      testEndpoint("groq", { upstreamModel: "llama-3.3-70b", prompt: "1", completion: "2" }),
+    ]),
+    testModel("test/backup-only", [testEndpoint("groq", { upstreamModel: "llama-3.1-8b" })]),
+    testModel("anthropic/claude-test", [testEndpoint("anthropic", { upstreamModel: "claude-test" })]),
+    testModel("mistral/unconfigured", [testEndpoint("mistral", { upstreamModel: "mistral-small" })]),
+    testModel("demo/echo", [
+      testEndpoint("demo", { upstreamModel: "echo", prompt: "0.01", completion: "0.02" }),
+    ]),
+    testModel(
+      "test/embed",
+      [testEndpoint("openai", { upstreamModel: "text-embedding-3-small", maxCompletionTokens: 0 })],
+      {
+        kind: "embedding",
+      },
+    ),
+  ];
+}
+
+export interface HarnessOptions {
+  keys: TestKey[];
+  env?: Record<string, string>;
+  settings?: Partial<EdgeSettings>;
+  controlPlaneUrls?: { keys?: string; billing?: string; generations?: string };
+}
+
+export interface EdgeHarness {
+  url: string;
+  billing: RecordingBilling;
+  bus: InProcessEventBus;
+  /** `openai` in the catalogue; `backup` serves `groq`; `demo` is the built-in demo provider. */
+  primary: FakeServer;
+  backup: FakeServer;
+  demo: FakeServer;
+  usageEvents(): UsageRecorded[];
+  stop(): Promise<void>;
+}
+
+/**
+ * A whole edge on loopback, wired the production way (config → connectEdgeDeps → startEdge): gRPC to a
+ * control-plane double, fake OpenAI-compatible upstreams, and the in-process bus with the same
+ * interface as Kafka.
+ */
+export async function startEdgeHarness(options: HarnessOptions): Promise<EdgeHarness> {
+  const billing = new RecordingBilling();
+  const [primary, backup, demo] = await Promise.all([
+    startFakeOpenAi({ apiKey: FAKE_KEY }),
+    startFakeOpenAi({ apiKey: FAKE_KEY }),
+    startFakeOpenAi({ demo: true }),
+  ]);
+  const snapshot = testSnapshotResponse(testModels(), "test-1");
+  const controlPlane = await startControlPlane({ keys: options.keys, billing, snapshot: () => snapshot });
+  const bus = new InProcessEventBus();
+  const received: ConsumedMessage[] = [];
+  await bus.subscribe({
+    topic: "gateway.usage.v1",
+    groupId: "harness",
+    handler: async (message) => void received.push(message),
+  });
+  const config = loadEdgeConfig({
+    KEYS_GRPC_ADDRESS: controlPlane.address,
+    BILLING_GRPC_ADDRESS: controlPlane.address,
+    KEYS_HTTP_URL: options.controlPlaneUrls?.keys ?? "http://127.0.0.1:9",
+    BILLING_HTTP_URL: options.controlPlaneUrls?.billing ?? "http://127.0.0.1:9",
+    GENERATIONS_HTTP_URL: options.controlPlaneUrls?.generations ?? "http://127.0.0.1:9",
+    OPENAI_API_KEY: FAKE_KEY,
+    OPENAI_BASE_URL: primary.baseUrl,
+    GROQ_API_KEY: FAKE_KEY,
+    GROQ_BASE_URL: backup.baseUrl,
+    ANTHROPIC_API_KEY: "sk-ant-unused",
+    DEMO_PROVIDER_URL: demo.baseUrl,
+    EDGE_INSTANCE_ID: "harness",
+    ...options.env,
+  });
+  const connected = connectEdgeDeps(config, { bus, logger: silentLogger() });
+  connected.deps.settings = { ...connected.deps.settings, random: () => 0, ...options.settings };
+  const running = await startEdge(connected.deps, { host: "127.0.0.1", httpPort: 0 });
+  return {
+    url: running.httpUrl,
+    billing,
+    bus,
+    primary,
+    backup,
+    demo,
+    usageEvents: () =>
+      received.flatMap((message) => decodePayload(USAGE_RECORDED_V1, decodeEnvelope(message.value)) ?? []),
+    stop: async () => {
+      await running.stop();
+      await connected.close();
+      await bus.close();
+      await controlPlane.stop();
+      await Promise.all([primary.close(), backup.close(), demo.close()]);
+    },
+  };
+}
+
+/** An HTTP server that answers every request with what it received, standing in for a control-plane app. */
+export async function startEchoApp(name: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      const status = Number(request.headers["x-echo-status"] ?? 200);
+      response.writeHead(status, { "content-type": "application/json", "x-echo-app": name });
+      response.end(
+        JSON.stringify({
+          app: name,
+          method: request.method,
+          url: request.url,
+          authorization: request.headers.authorization ?? null,
+          contentType: request.headers["content-type"] ?? null,
+          body: Buffer.concat(chunks).toString("utf8"),
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
