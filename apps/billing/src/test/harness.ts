@@ -19,8 +19,16 @@ export function testTopics(): TopicConfig {
   return { usage: `usage.${run}`, keyChanges: `key-changes.${run}`, payments: `payments.${run}` };
 }
 
+const PREFIX_ROOT = "test:billing:";
+
 export function redisStore(redis: Redis, options: RedisStoreOptions = {}): RedisAdmissionStore {
-  return new RedisAdmissionStore(redis, { keyPrefix: `test:billing:${randomUUID()}:`, ...options });
+  return new RedisAdmissionStore(redis, { keyPrefix: `${PREFIX_ROOT}${randomUUID()}:`, ...options });
+}
+
+/** Deletes the keys of the stores this test file created (other files run concurrently). */
+async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
+  const keys = await redis.keys(`${prefix}*`);
+  if (keys.length > 0) await redis.del(...keys);
 }
 
 /** A settable clock for holds and usage windows. */
@@ -49,6 +57,8 @@ export interface Harness {
   clock: TestClock;
   running: RunningBilling;
   rpc: ReturnType<typeof billingRpc>;
+  /** A second Redis store under this harness's prefix (cleaned up on stop). */
+  newRedisStore(options?: RedisStoreOptions): RedisAdmissionStore;
   publishUsage(usage: Partial<UsageRecorded> & { accountId: string }, eventId?: string): string;
   stop(): Promise<void>;
 }
@@ -61,7 +71,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const bus = options.bus ?? new InProcessEventBus();
   const topics = testTopics();
   const clock = options.clock ?? new TestClock();
-  const store = (options.store ?? redisStore)(redis);
+  const prefix = `${PREFIX_ROOT}${randomUUID()}:`;
+  const newRedisStore = (storeOptions: RedisStoreOptions = {}) =>
+    new RedisAdmissionStore(redis, { ...storeOptions, keyPrefix: `${prefix}${randomUUID()}:` });
+  const store = options.store ? options.store(redis) : newRedisStore();
   const running = await startBilling(
     {
       database: db.database,
@@ -86,6 +99,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     clock,
     running,
     rpc,
+    newRedisStore,
     publishUsage: (usage, eventId = `gen-${randomUUID()}`) => {
       const payload = UsageRecorded.fromPartial({ generationId: eventId, ...usage });
       const event = encodeEvent(USAGE_RECORDED_V1, payload, { accountId: usage.accountId, eventId });
@@ -97,6 +111,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       rpc.close();
       await keys.stop();
       if (!options.bus) await bus.close();
+      await deleteKeys(redis, prefix);
       redis.disconnect();
       await db.drop();
     },

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addCredits } from "../operator/credits.js";
 import { ledgerSnapshot } from "../repositories/ledger-read.js";
 import { eventually } from "./eventually.js";
-import { type Harness, redisStore, startHarness, USD } from "./harness.js";
+import { type Harness, startHarness, USD } from "./harness.js";
 
 /**
  * The usage consumer's behaviour, parametrised by the event bus so the same suite runs on the
@@ -116,7 +116,7 @@ export function describeUsageConsumer(name: string, makeBus: () => Promise<Event
       harness.publishUsage({ accountId: account, keyHash: "k", costPico: 12_345n }, holdId);
       await eventually(async () => expect((await harness.store.view(account))?.pendingPico).toBe(0n));
       const live = await harness.store.view(account);
-      const fresh = redisStore(harness.redis);
+      const fresh = harness.newRedisStore();
       await fresh.load(account, await ledgerSnapshot(harness.db.database.db, account));
       const reloaded = await fresh.view(account);
       expect(live?.balancePico).toBe(USD - 12_345n);
