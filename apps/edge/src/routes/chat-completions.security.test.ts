@@ -1,0 +1,98 @@
+import { encodeEvent, KEY_CHANGED_V1 } from "@gw/events";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type EdgeHarness, startEdgeHarness } from "../testing/harness.js";
+import { readError } from "../testing/http.js";
+import { testKey } from "../testing/principals.js";
+
+const alice = testKey("acct-alice", { allowedModels: { values: ["demo/echo", "test/failover"] } });
+const bob = testKey("acct-bob", { allowedProviders: { values: ["groq"] } });
+const carol = testKey("acct-carol");
+let edge: EdgeHarness;
+
+beforeAll(async () => {
+  edge = await startEdgeHarness({ keys: [alice, bob, carol] });
+});
+
+afterAll(async () => {
+  await edge?.stop();
+});
+
+beforeEach(() => {
+  edge.primary.clearRequests();
+  edge.backup.clearRequests();
+});
+
+function chat(secret: string, body: Record<string, unknown>): Promise<Response> {
+  return fetch(`${edge.url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+    body: JSON.stringify({ messages: [{ role: "user", content: "hi" }], ...body }),
+  });
+}
+
+describe("chat completions stay inside the key's scope", () => {
+  it("refuses a model outside the key's allow-list with 403, before admission", async () => {
+    const admits = edge.billing.admits.length;
+    const error = await readError(await chat(alice.secret, { model: "openai/gpt-4o-mini" }));
+    expect([error.status, error.type, error.code]).toEqual([403, "permission_error", "model_not_allowed"]);
+    expect(edge.billing.admits.length).toBe(admits);
+    expect(edge.primary.requests()).toHaveLength(0);
+  });
+
+  it("never falls back to a model the key may not use", async () => {
+    const response = await chat(alice.secret, { model: "demo/echo", models: ["openai/gpt-4o-mini"] });
+    expect(response.status).toBe(200);
+    expect(edge.primary.requests()).toHaveLength(0);
+  });
+
+  it("only calls the providers the key allows", async () => {
+    const response = await chat(bob.secret, { model: "test/failover" });
+    expect(response.status).toBe(200);
+    expect(edge.primary.requests()).toHaveLength(0);
+    expect(edge.backup.requests()).toHaveLength(1);
+    const error = await readError(await chat(bob.secret, { model: "openai/gpt-4o-mini" }));
+    expect([error.status, error.code]).toEqual([403, "provider_not_allowed"]);
+  });
+
+  it("attributes holds, settlements and usage to the caller's account and key only", async () => {
+    const response = await chat(carol.secret, { model: "demo/echo" });
+    const id = response.headers.get("x-generation-id")!;
+    await expect.poll(() => edge.usageEvents().find((event) => event.generationId === id)).toBeDefined();
+    const event = edge.usageEvents().find((candidate) => candidate.generationId === id);
+    expect([event?.accountId, event?.keyHash]).toEqual(["acct-carol", carol.principal.keyHash]);
+    expect(edge.billing.admits.find((admit) => admit.holdId === id)).toMatchObject({
+      accountId: "acct-carol",
+      keyHash: carol.principal.keyHash,
+    });
+    await expect
+      .poll(() => edge.billing.settles.find((settle) => settle.holdId === id)?.accountId)
+      .toBe("acct-carol");
+  });
+
+  it("stops a disabled key as soon as the key-change event arrives, despite the cache", async () => {
+    const victim = testKey("acct-dave");
+    const local = await startEdgeHarness({ keys: [victim] });
+    try {
+      const send = () =>
+        fetch(`${local.url}/v1/chat/completions`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${victim.secret}`, "content-type": "application/json" },
+          body: JSON.stringify({ model: "demo/echo", messages: [{ role: "user", content: "hi" }] }),
+        });
+      expect((await send()).status).toBe(200);
+      victim.principal.disabled = true;
+      expect((await send()).status).toBe(200);
+      const event = encodeEvent(
+        KEY_CHANGED_V1,
+        { keyHash: victim.principal.keyHash, accountId: "acct-dave", change: "disabled" },
+        { accountId: "acct-dave" },
+      );
+      local.bus.publish("gateway.key-changes.v1", event.key, event.value, event.headers);
+      await expect.poll(async () => (await send()).status).toBe(401);
+      const error = await readError(await send());
+      expect([error.message, error.code]).toEqual(["invalid api key", "key_disabled"]);
+    } finally {
+      await local.stop();
+    }
+  });
+});

@@ -1,0 +1,61 @@
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type EdgeHarness, startEdgeHarness } from "../testing/harness.js";
+import { readError } from "../testing/http.js";
+import { testKey } from "../testing/principals.js";
+
+const key = testKey("acct-models");
+const admin = testKey("acct-models", { management: true });
+let edge: EdgeHarness;
+
+beforeAll(async () => {
+  edge = await startEdgeHarness({ keys: [key, admin] });
+});
+
+afterAll(async () => {
+  await edge?.stop();
+});
+
+describe("GET /v1/models", () => {
+  it("lists the models this gateway can serve in OpenAI's shape, through the SDK", async () => {
+    const client = new OpenAI({ apiKey: key.secret, baseURL: `${edge.url}/v1`, maxRetries: 0 });
+    const ids = [];
+    for await (const model of client.models.list()) ids.push(model.id);
+    // mistral has no credentials here, so its model is not usable and not listed.
+    expect(ids).toEqual([
+      "anthropic/claude-test",
+      "demo/echo",
+      "openai/gpt-4o-mini",
+      "test/backup-only",
+      "test/embed",
+      "test/failover",
+    ]);
+  });
+
+  it("carries name, context, per-token USD prices of the cheapest endpoint and supported parameters", async () => {
+    const response = await fetch(`${edge.url}/v1/models`, {
+      headers: { authorization: `Bearer ${key.secret}` },
+    });
+    const body = (await response.json()) as { object: string; data: Record<string, unknown>[] };
+    expect(body.object).toBe("list");
+    expect(body.data.find((model) => model.id === "openai/gpt-4o-mini")).toEqual({
+      id: "openai/gpt-4o-mini",
+      object: "model",
+      created: 1_700_000_000,
+      owned_by: "openai",
+      name: "openai/gpt-4o-mini",
+      context_length: 128_000,
+      pricing: { prompt: 0.00000015, completion: 0.0000006, request: 0, image: 0 },
+      supported_parameters: ["max_tokens", "stream", "temperature"],
+    });
+  });
+
+  it("needs an API key: 401 without one, 403 for a management key", async () => {
+    const missing = await readError(await fetch(`${edge.url}/v1/models`));
+    expect(missing).toMatchObject({ status: 401, message: "missing or invalid Authorization header" });
+    const management = await readError(
+      await fetch(`${edge.url}/v1/models`, { headers: { authorization: `Bearer ${admin.secret}` } }),
+    );
+    expect(management.status).toBe(403);
+  });
+});

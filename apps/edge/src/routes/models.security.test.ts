@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type EdgeHarness, startEdgeHarness } from "../testing/harness.js";
+import { testKey } from "../testing/principals.js";
+
+const narrowModels = testKey("acct-a", { allowedModels: { values: ["demo/echo", "test/failover"] } });
+const narrowProviders = testKey("acct-b", { allowedProviders: { values: ["groq"] } });
+const open = testKey("acct-c");
+let edge: EdgeHarness;
+
+beforeAll(async () => {
+  edge = await startEdgeHarness({ keys: [narrowModels, narrowProviders, open] });
+});
+
+afterAll(async () => {
+  await edge?.stop();
+});
+
+async function listFor(secret: string): Promise<string[]> {
+  const response = await fetch(`${edge.url}/v1/models`, { headers: { authorization: `Bearer ${secret}` } });
+  const body = (await response.json()) as { data: { id: string }[] };
+  return body.data.map((model) => model.id);
+}
+
+describe("GET /v1/models is scoped to the calling key", () => {
+  it("shows a key only the models in its allow-list", async () => {
+    expect(await listFor(narrowModels.secret)).toEqual(["demo/echo", "test/failover"]);
+  });
+
+  it("shows a key only models served by its allowed providers, priced from those providers", async () => {
+    expect(await listFor(narrowProviders.secret)).toEqual(["test/backup-only", "test/failover"]);
+  });
+
+  it("is not widened or narrowed by another account's key", async () => {
+    const [first, second] = await Promise.all([listFor(open.secret), listFor(narrowModels.secret)]);
+    expect(first.length).toBeGreaterThan(second.length);
+    expect(await listFor(narrowModels.secret)).toEqual(["demo/echo", "test/failover"]);
+  });
+});

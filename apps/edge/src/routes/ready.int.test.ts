@@ -1,0 +1,71 @@
+import { InProcessEventBus } from "@gw/events";
+import { listen } from "@gw/http";
+import { silentLogger } from "@gw/logger";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../app.js";
+import { CatalogHolder } from "../planner/catalog-holder.js";
+import { ProviderRegistry } from "../providers/registry.js";
+import { RecordingBilling } from "../testing/billing.js";
+import { type EdgeHarness, startEdgeHarness } from "../testing/harness.js";
+import { readError, readJson } from "../testing/http.js";
+import { resolverFor } from "../testing/principals.js";
+
+let edge: EdgeHarness;
+
+beforeAll(async () => {
+  edge = await startEdgeHarness({ keys: [] });
+});
+
+afterAll(async () => {
+  await edge?.stop();
+});
+
+describe("health and readiness", () => {
+  it("GET /healthz is 200 without a key", async () => {
+    const response = await fetch(`${edge.url}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await readJson(response)).toEqual({ status: "ok" });
+  });
+
+  it("GET /readyz reports the loaded catalogue version and the bus backlog", async () => {
+    const response = await fetch(`${edge.url}/readyz`);
+    expect(response.status).toBe(200);
+    expect(await readJson(response)).toMatchObject({
+      status: "ready",
+      catalog: { loaded: true, version: "test-1", last_error: null },
+      bus: { backlog: 0 },
+    });
+  });
+
+  it("GET /readyz is 503 until a catalogue is loaded, and inference is unavailable meanwhile", async () => {
+    const catalog = new CatalogHolder(async () => {
+      throw new Error("keys app down");
+    });
+    await catalog.refresh();
+    const app = createApp({
+      principals: resolverFor([]),
+      billing: new RecordingBilling(),
+      catalog,
+      bus: new InProcessEventBus(),
+      topics: { usage: "u", keyChanges: "k", payments: "p" },
+      providers: new ProviderRegistry([]),
+      controlPlane: {
+        keysHttpUrl: "http://127.0.0.1:9",
+        billingHttpUrl: "http://127.0.0.1:9",
+        generationsHttpUrl: "http://127.0.0.1:9",
+      },
+      logger: silentLogger(),
+    });
+    const server = await listen(app, "127.0.0.1", 0);
+    try {
+      const error = await readError(await fetch(`${server.url}/readyz`));
+      expect(error).toMatchObject({
+        status: 503,
+        code: "not_ready",
+        metadata: { catalog: { loaded: false, last_error: "keys app down" } },
+      });
+    } finally {
+      await server.close();
+    }
+  });
+});
