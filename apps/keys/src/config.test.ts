@@ -1,0 +1,20 @@
+import { ConfigError } from "@gw/config";
+import { describe, expect, it } from "vitest";
+import { loadKeysConfig } from "./config.js";
+
+describe("loadKeysConfig", () => {
+  it("defaults to the documented ports and topics", () => {
+    expect(loadKeysConfig({})).toMatchObject({
+      HOST: "0.0.0.0",
+      HTTP_PORT: 8081,
+      GRPC_PORT: 50051,
+      BILLING_GRPC_ADDRESS: "127.0.0.1:50052",
+      TOPIC_KEY_CHANGES: "gateway.key-changes.v1",
+    });
+  });
+
+  it("names the bad variable", () => {
+    expect(() => loadKeysConfig({ GRPC_PORT: "grpc" })).toThrow(ConfigError);
+    expect(() => loadKeysConfig({ GRPC_PORT: "grpc" })).toThrow(/GRPC_PORT/);
+  });
+});
