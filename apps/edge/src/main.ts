@@ -1,9 +1,13 @@
 import { ConfigError } from "@gw/config";
-import { KafkaEventBus } from "@gw/kafka";
-import { createLogger } from "@gw/logger";
-import { loadEdgeConfig } from "./config.js";
+import type { EventBus } from "@gw/events";
+import { createLogger, type Logger } from "@gw/logger";
+import { type EdgeConfig, loadEdgeConfig } from "./config.js";
 import { connectEdgeDeps } from "./connect.js";
 import { startEdge } from "./server.js";
+
+// TODO(@gw/kafka): import { KafkaEventBus } from "@gw/kafka";
+// The package is still being written. Until it is built and wired below (and added to package.json),
+// the production entry refuses to start rather than run without a durable bus.
 
 /**
  * Production entry of the data plane: config from the environment, gRPC to keys and billing, Kafka for
@@ -12,12 +16,7 @@ import { startEdge } from "./server.js";
 async function main(): Promise<void> {
   const config = loadEdgeConfig(process.env);
   const logger = createLogger("edge", config.logLevel);
-  if (!config.kafkaBrokers) throw new ConfigError(["KAFKA_BROKERS: required by the edge in production"]);
-  const bus = new KafkaEventBus({
-    brokers: config.kafkaBrokers,
-    clientId: `edge-${config.instanceId}`,
-    logger,
-  });
+  const bus = connectKafka(config, logger);
   const connected = connectEdgeDeps(config, { bus, logger });
   const running = await startEdge(connected.deps, { host: config.host, httpPort: config.httpPort });
   logger.info({ providers: config.providers.map((provider) => provider.id) }, "edge started");
@@ -35,6 +34,12 @@ async function main(): Promise<void> {
   };
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
+}
+
+function connectKafka(config: EdgeConfig, _logger: Logger): EventBus {
+  if (!config.kafkaBrokers) throw new ConfigError(["KAFKA_BROKERS: required by the edge in production"]);
+  // TODO(@gw/kafka): return new KafkaEventBus({ brokers: config.kafkaBrokers, clientId: `edge-${config.instanceId}`, logger: _logger });
+  throw new ConfigError(["KAFKA_BROKERS: the Kafka event bus (@gw/kafka) is not wired into the edge yet"]);
 }
 
 main().catch((error: unknown) => {
