@@ -53,6 +53,16 @@ export async function runAttempts(input: AttemptsInput, deps: PipelineDeps): Pro
     }
     const { failure } = result;
     if (failure.kind === "cancelled") return failed(failure, attempt, records);
+    deps.logger.warn(
+      {
+        provider: attempt.endpoint.providerId,
+        model: attempt.model.id,
+        status: failure.status,
+        kind: failure.kind,
+        error: failure.message,
+      },
+      "provider attempt failed",
+    );
     last = { failure, attempt };
     if (failure.contextLength) {
       skippedModels.add(attempt.model.id);

@@ -27,7 +27,8 @@ describe("upstream failures", () => {
   it("maps the last failure to the client's status", () => {
     expect(finalError(networkFailure("timeout", "slow"), {}).status).toBe(504);
     expect(finalError(networkFailure("connect", "refused"), {}).status).toBe(502);
-    expect(finalError(httpFailure(503, "overloaded", undefined), {}).status).toBe(502);
+    const overloaded = finalError(httpFailure(503, "overloaded", undefined), {});
+    expect([overloaded.status, overloaded.type]).toEqual([502, "upstream_error"]);
     const limited = finalError(httpFailure(429, "slow down", undefined), {});
     expect([limited.status, limited.headers["Retry-After"]]).toEqual([429, "1"]);
     const rejected = finalError(httpFailure(400, "messages[0]: bad", "invalid_value"), {
@@ -39,5 +40,15 @@ describe("upstream failures", () => {
       "invalid_value",
     ]);
     expect(finalError(httpFailure(413, "too big", undefined), {}).status).toBe(413);
+  });
+
+  it("keeps provider-side messages about the gateway's own credentials out of client errors", () => {
+    const error = finalError(
+      httpFailure(401, "Incorrect API key provided: sk-proj-****abcd", "invalid_api_key"),
+      {},
+    );
+    expect(error.status).toBe(502);
+    expect(error.message).toBe("no provider could serve the request: the last one answered HTTP 401");
+    expect(error.message).not.toContain("sk-");
   });
 });

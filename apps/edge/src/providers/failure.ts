@@ -47,7 +47,9 @@ export function cancelledFailure(): UpstreamFailure {
 
 /**
  * The client-facing error once no attempt is left. Request errors keep the upstream's status and
- * message; timeouts are 504; an upstream rate limit stays a 429; anything else is a 502.
+ * message (the caller has something to fix); timeouts are 504; an upstream rate limit stays a 429;
+ * anything else is a 502. Provider messages for other failures stay in the logs: they can describe
+ * the gateway's own provider credentials.
  */
 export function finalError(failure: UpstreamFailure, metadata: Record<string, unknown>): GatewayError {
   if (failure.kind === "timeout") {
@@ -70,8 +72,15 @@ export function finalError(failure: UpstreamFailure, metadata: Record<string, un
       headers: { "Retry-After": "1" },
     });
   }
-  return new GatewayError("upstream", `the provider failed: ${failure.message}`, {
+  const what = failure.kind === "http" ? `answered HTTP ${failure.status}` : describeKind(failure.kind);
+  return new GatewayError("upstream", `no provider could serve the request: the last one ${what}`, {
     code: "upstream_error",
     metadata,
   });
+}
+
+function describeKind(kind: FailureKind): string {
+  if (kind === "connect") return "could not be reached";
+  if (kind === "protocol") return "sent an invalid response";
+  return "failed";
 }
