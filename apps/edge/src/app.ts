@@ -5,6 +5,7 @@ import { requestLog } from "./middleware/request-log.js";
 import { chatCompletionsRoute } from "./routes/chat-completions.js";
 import { healthzRoute } from "./routes/health.js";
 import { keyRoute } from "./routes/key.js";
+import { modelRoute } from "./routes/model.js";
 import { modelsRoute } from "./routes/models.js";
 import { passThrough } from "./routes/pass-through.js";
 import { readyzRoute } from "./routes/ready.js";
@@ -43,6 +44,7 @@ export function createApp(deps: EdgeDeps, runtime: EdgeRuntime = createRuntime(d
     readyzRoute(deps),
     chatCompletionsRoute(deps, runtime),
     modelsRoute(deps),
+    modelRoute(deps),
     keyRoute(deps),
   ];
   for (const route of routes) app[route.method](route.path, ...route.handlers);

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { listen } from "@gw/http";
+import type { Subscription } from "@gw/events";
+import { type Listening, listen } from "@gw/http";
 import { createApp } from "./app.js";
 import type { EdgeDeps } from "./deps.js";
 import { createRuntime } from "./runtime.js";
@@ -23,19 +24,27 @@ export interface RunningEdge {
 export async function startEdge(deps: EdgeDeps, options: EdgeListenOptions): Promise<RunningEdge> {
   const runtime = createRuntime(deps);
   await deps.catalog.start();
-  const subscription = await deps.principals.subscribeToKeyChanges(
-    deps.bus,
-    deps.topics.keyChanges,
-    deps.instanceId ?? `edge-${randomUUID()}`,
-  );
-  const listening = await listen(createApp(deps, runtime), options.host, options.httpPort);
+  let subscription: Subscription | undefined;
+  let listening: Listening;
+  try {
+    subscription = await deps.principals.subscribeToKeyChanges(
+      deps.bus,
+      deps.topics.keyChanges,
+      deps.instanceId ?? `edge-${randomUUID()}`,
+    );
+    listening = await listen(createApp(deps, runtime), options.host, options.httpPort);
+  } catch (error) {
+    await subscription?.stop();
+    await deps.catalog.stop();
+    throw error;
+  }
   deps.logger.info({ url: listening.url }, "edge listening");
   return {
     httpUrl: listening.url,
     stop: async () => {
       await listening.close();
       await runtime.meter.drain();
-      await subscription.stop();
+      await subscription?.stop();
       await deps.catalog.stop();
     },
   };

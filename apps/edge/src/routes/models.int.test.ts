@@ -50,6 +50,23 @@ describe("GET /v1/models", () => {
     });
   });
 
+  it("retrieves one model by id, and 404s for an unknown or unusable one", async () => {
+    const client = new OpenAI({ apiKey: key.secret, baseURL: `${edge.url}/v1`, maxRetries: 0 });
+    const model = await client.models.retrieve("openai/gpt-4o-mini");
+    expect(model).toMatchObject({ id: "openai/gpt-4o-mini", object: "model", owned_by: "openai" });
+    await expect(client.models.retrieve("nope/missing")).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    const unusable = await readError(
+      await fetch(`${edge.url}/v1/models/mistral/unconfigured`, {
+        headers: { authorization: `Bearer ${key.secret}` },
+      }),
+    );
+    expect([unusable.status, unusable.type, unusable.code]).toEqual([
+      404,
+      "not_found_error",
+      "model_not_found",
+    ]);
+  });
+
   it("needs an API key: 401 without one, 403 for a management key", async () => {
     const missing = await readError(await fetch(`${edge.url}/v1/models`));
     expect(missing).toMatchObject({ status: 401, message: "missing or invalid Authorization header" });

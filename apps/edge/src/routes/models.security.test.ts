@@ -30,6 +30,17 @@ describe("GET /v1/models is scoped to the calling key", () => {
     expect(await listFor(narrowProviders.secret)).toEqual(["test/backup-only", "test/failover"]);
   });
 
+  it("answers 404 for a single model outside the key's scope, as if it did not exist", async () => {
+    const response = await fetch(`${edge.url}/v1/models/openai/gpt-4o-mini`, {
+      headers: { authorization: `Bearer ${narrowModels.secret}` },
+    });
+    expect(response.status).toBe(404);
+    const allowed = await fetch(`${edge.url}/v1/models/demo/echo`, {
+      headers: { authorization: `Bearer ${narrowModels.secret}` },
+    });
+    expect(allowed.status).toBe(200);
+  });
+
   it("is not widened or narrowed by another account's key", async () => {
     const [first, second] = await Promise.all([listFor(open.secret), listFor(narrowModels.secret)]);
     expect(first.length).toBeGreaterThan(second.length);

@@ -29,19 +29,21 @@ export function listModels(
   snapshot: CatalogSnapshot,
   scope: ModelListScope,
 ): { object: "list"; data: ModelEntry[] } {
-  const data: ModelEntry[] = [];
-  for (const model of snapshot.allModels()) {
-    if (scope.allowedModels && !scope.allowedModels.includes(model.id)) continue;
-    const endpoints = model.endpoints.filter(
-      (endpoint) =>
-        (!scope.allowedProviders || scope.allowedProviders.includes(endpoint.providerId)) &&
-        scope.configured(endpoint.providerId),
-    );
-    const cheapest = byPrice(endpoints)[0];
-    if (cheapest) data.push(modelEntry(model, endpoints, cheapest));
-  }
+  const data = snapshot.allModels().flatMap((model) => visibleModel(model, scope) ?? []);
   data.sort((a, b) => a.id.localeCompare(b.id));
   return { object: "list", data };
+}
+
+/** One model's entry, or undefined when the key cannot use it (it is then "not found" for that key). */
+export function visibleModel(model: Model, scope: ModelListScope): ModelEntry | undefined {
+  if (scope.allowedModels && !scope.allowedModels.includes(model.id)) return undefined;
+  const endpoints = model.endpoints.filter(
+    (endpoint) =>
+      (!scope.allowedProviders || scope.allowedProviders.includes(endpoint.providerId)) &&
+      scope.configured(endpoint.providerId),
+  );
+  const cheapest = byPrice(endpoints)[0];
+  return cheapest ? modelEntry(model, endpoints, cheapest) : undefined;
 }
 
 function modelEntry(model: Model, endpoints: readonly Endpoint[], cheapest: Endpoint): ModelEntry {
