@@ -19,7 +19,9 @@ export function loadConfig<Shape extends z.ZodRawShape>(
   shape: Shape,
   env: Env = process.env,
 ): z.infer<z.ZodObject<Shape>> {
-  const result = z.object(shape).safeParse(env);
+  // An empty variable means "not set" (as in `FOO= command`), never an empty value.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ""));
+  const result = z.object(shape).safeParse(present);
   if (result.success) return result.data;
   throw new ConfigError(
     result.error.issues.map((issue) => `${issue.path.join(".") || "(env)"}: ${issue.message}`),
