@@ -3,8 +3,10 @@ import { deadLetterTopic } from "./bus.js";
 
 interface Group {
   groupId: string;
-  /** Next offset to hand out, per topic (one partition in-process). */
+  /** Next offset to hand out (one partition per topic in-process). */
   committed: number;
+  /** The subscription currently consuming; a stale subscription's stop() must not stop a newer one. */
+  generation: number;
   running: boolean;
   draining: Promise<void> | undefined;
   options: SubscribeOptions;
@@ -23,9 +25,7 @@ export class InProcessEventBus implements EventBus {
 
   publish(topic: string, key: string, value: Uint8Array, headers: Record<string, string> = {}): void {
     if (this.closed) throw new Error("event bus is closed");
-    this.log(topic).push({ topic, key, value, headers });
-    // Deliver on a later tick: publishing never runs consumer code on the caller's stack.
-    for (const group of this.groups.get(topic) ?? []) queueMicrotask(() => this.drain(group));
+    this.append({ topic, key, value, headers });
   }
 
   async flush(): Promise<void> {}
@@ -35,6 +35,7 @@ export class InProcessEventBus implements EventBus {
   }
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
+    if (this.closed) throw new Error("event bus is closed");
     const groups = this.groups.get(options.topic) ?? [];
     this.groups.set(options.topic, groups);
     const existing = groups.find((group) => group.groupId === options.groupId);
@@ -43,27 +44,45 @@ export class InProcessEventBus implements EventBus {
     const group: Group = existing ?? {
       groupId: options.groupId,
       committed: options.fromBeginning === false ? this.log(options.topic).length : 0,
+      generation: 0,
       running: true,
       draining: undefined,
       options,
     };
+    // A restarted group waits for its previous run to finish its last message, like a rebalance.
+    await group.draining;
+    const generation = group.generation + 1;
+    group.generation = generation;
     group.running = true;
     group.options = options;
     if (!existing) groups.push(group);
     queueMicrotask(() => this.drain(group));
     return {
       stop: async () => {
-        group.running = false;
+        if (group.generation === generation) group.running = false;
         await group.draining;
       },
     };
   }
 
   async close(): Promise<void> {
-    this.closed = true;
     const all = [...this.groups.values()].flat();
     for (const group of all) group.running = false;
+    // Handlers still finishing may dead-letter a message, which appends to the log: close after them.
     await Promise.all(all.map((group) => group.draining));
+    this.closed = true;
+  }
+
+  private append(message: BusMessage): void {
+    // Copies, as a broker would: a caller that reuses its buffer must not change what was published.
+    this.log(message.topic).push({
+      topic: message.topic,
+      key: message.key,
+      value: message.value.slice(),
+      headers: { ...message.headers },
+    });
+    // Deliver on a later tick: publishing never runs consumer code on the caller's stack.
+    for (const group of this.groups.get(message.topic) ?? []) queueMicrotask(() => this.drain(group));
   }
 
   private log(topic: string): BusMessage[] {
@@ -88,28 +107,40 @@ export class InProcessEventBus implements EventBus {
     while (group.running && group.committed < log.length) {
       const offset = group.committed;
       const message = log[offset] as BusMessage;
-      const consumed: ConsumedMessage = { ...message, partition: 0, offset: String(offset) };
-      await this.deliver(group.options, consumed);
+      const consumed: ConsumedMessage = {
+        ...message,
+        value: message.value.slice(),
+        headers: { ...message.headers },
+        partition: 0,
+        offset: String(offset),
+      };
+      // Not done (stopped between attempts): the offset stays, the next run starts from this message.
+      if (!(await this.deliver(group, consumed))) return;
       group.committed = offset + 1;
     }
   }
 
-  private async deliver(options: SubscribeOptions, message: ConsumedMessage): Promise<void> {
+  /** True when the message is done with: handled, or dead-lettered after its last attempt. */
+  private async deliver(group: Group, message: ConsumedMessage): Promise<boolean> {
+    const { options } = group;
     const maxAttempts = options.maxAttempts ?? 5;
     for (let attempt = 1; ; attempt++) {
       try {
         await options.handler(message);
-        return;
+        return true;
       } catch (error) {
         if (attempt >= maxAttempts) {
           const reason = error instanceof Error ? error.message : String(error);
-          this.publish(deadLetterTopic(options.topic, options.groupId), message.key, message.value, {
-            ...message.headers,
-            "x-error": reason,
+          this.append({
+            topic: deadLetterTopic(options.topic, options.groupId),
+            key: message.key,
+            value: message.value,
+            headers: { ...message.headers, "x-error": reason },
           });
-          return;
+          return true;
         }
         await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 10 * 2 ** attempt)));
+        if (!group.running) return false;
       }
     }
   }
