@@ -21,6 +21,7 @@ describe("loadEdgeConfig", () => {
     });
     expect(config.bodyLimit).toBe("10mb");
     expect(config.keepAliveMs).toBe(15_000);
+    expect(config.spoolDir).toBe(".data/spool");
     expect(config.providers).toEqual([]);
   });
 

@@ -34,10 +34,14 @@ export interface EdgeConfig {
   controlPlane: ControlPlaneUrls;
   topics: TopicConfig;
   kafkaBrokers: string[] | undefined;
+  /** Where usage events wait on disk while the broker is unreachable. */
+  spoolDir: string;
   logLevel: string;
   bodyLimit: string;
   timeouts: UpstreamTimeouts;
   rpcTimeoutMs: number;
+  /** Upper bound on how long a cached principal is trusted should a key-change event be lost. */
+  authCacheMaxTtlMs: number;
   catalogRefreshMs: number;
   keepAliveMs: number;
   instanceId: string;
@@ -66,9 +70,11 @@ const shape = {
   UPSTREAM_FIRST_BYTE_TIMEOUT_MS: milliseconds(180_000),
   UPSTREAM_TOTAL_TIMEOUT_MS: milliseconds(600_000),
   RPC_TIMEOUT_MS: milliseconds(3_000),
+  AUTH_CACHE_MAX_TTL_MS: milliseconds(10_000),
   CATALOG_REFRESH_MS: milliseconds(5_000),
   KEEP_ALIVE_MS: milliseconds(15_000),
   EDGE_INSTANCE_ID: z.string().min(1).optional(),
+  EVENT_SPOOL_DIR: z.string().min(1).default(".data/spool"),
   DEMO_PROVIDER_URL: z.url().optional(),
 };
 
@@ -87,6 +93,7 @@ export function loadEdgeConfig(env: Env = process.env): EdgeConfig {
     },
     topics: topicsFrom(parsed),
     kafkaBrokers: parsed.KAFKA_BROKERS,
+    spoolDir: parsed.EVENT_SPOOL_DIR,
     logLevel: parsed.LOG_LEVEL,
     bodyLimit: parsed.BODY_LIMIT.toLowerCase(),
     timeouts: {
@@ -95,6 +102,7 @@ export function loadEdgeConfig(env: Env = process.env): EdgeConfig {
       totalMs: parsed.UPSTREAM_TOTAL_TIMEOUT_MS,
     },
     rpcTimeoutMs: parsed.RPC_TIMEOUT_MS,
+    authCacheMaxTtlMs: parsed.AUTH_CACHE_MAX_TTL_MS,
     catalogRefreshMs: parsed.CATALOG_REFRESH_MS,
     keepAliveMs: parsed.KEEP_ALIVE_MS,
     instanceId: parsed.EDGE_INSTANCE_ID ?? `${hostname()}-${process.pid}`,

@@ -22,7 +22,10 @@ export function connectEdgeDeps(
   config: EdgeConfig,
   shared: { bus: EventPublisher & EventSubscriber; logger: Logger },
 ): ConnectedEdgeDeps {
-  const auth = PrincipalResolver.connect(config.keysGrpcAddress, { timeoutMs: config.rpcTimeoutMs });
+  const auth = PrincipalResolver.connect(config.keysGrpcAddress, {
+    timeoutMs: config.rpcTimeoutMs,
+    maxTtlMs: config.authCacheMaxTtlMs,
+  });
   const billing = connectBillingClient(config.billingGrpcAddress, { timeoutMs: config.rpcTimeoutMs });
   const catalogSource = connectCatalogSource(config.keysGrpcAddress);
   const providers = ProviderRegistry.fromSettings(config.providers, config.timeouts);

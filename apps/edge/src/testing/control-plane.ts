@@ -19,9 +19,12 @@ export async function startControlPlane(options: {
   keys: TestKey[];
   billing: RecordingBilling;
   snapshot: () => GetSnapshotResponse;
+  cacheTtlMs?: number;
 }): Promise<ControlPlaneDouble> {
   const server = new grpc.Server();
-  server.addService(KeyServiceService, { authenticate: unaryHandler(authenticateFrom(options.keys)) });
+  server.addService(KeyServiceService, {
+    authenticate: unaryHandler(authenticateFrom(options.keys, options.cacheTtlMs)),
+  });
   server.addService(CatalogServiceService, {
     getSnapshot: unaryHandler(async (request: { knownVersion: string }) => {
       const snapshot = options.snapshot();

@@ -5,6 +5,7 @@ import {
   type ConsumedMessage,
   decodeEnvelope,
   decodePayload,
+  type EventBus,
   InProcessEventBus,
   USAGE_RECORDED_V1,
   type UsageRecorded,
@@ -56,6 +57,10 @@ export function testModels(): Model[] {
 
 export interface HarnessOptions {
   keys: TestKey[];
+  /** Default: the in-process bus. The harness closes whatever bus it is given. */
+  bus?: EventBus;
+  /** How long the keys double lets the edge cache a principal. */
+  cacheTtlMs?: number;
   env?: Record<string, string>;
   settings?: Partial<EdgeSettings>;
   controlPlaneUrls?: { keys?: string; billing?: string; generations?: string };
@@ -64,7 +69,7 @@ export interface HarnessOptions {
 export interface EdgeHarness {
   url: string;
   billing: RecordingBilling;
-  bus: InProcessEventBus;
+  bus: EventBus;
   /** `openai` in the catalogue; `backup` serves `groq`; `demo` is the built-in demo provider. */
   primary: FakeServer;
   backup: FakeServer;
@@ -75,8 +80,8 @@ export interface EdgeHarness {
 
 /**
  * A whole edge on loopback, wired the production way (config → connectEdgeDeps → startEdge): gRPC to a
- * control-plane double, fake OpenAI-compatible upstreams, and the in-process bus with the same
- * interface as Kafka.
+ * control-plane double, fake OpenAI-compatible upstreams, and the in-process bus (or a given one, such
+ * as Kafka's) for usage out and key changes in.
  */
 export async function startEdgeHarness(options: HarnessOptions): Promise<EdgeHarness> {
   const billing = new RecordingBilling();
@@ -86,14 +91,13 @@ export async function startEdgeHarness(options: HarnessOptions): Promise<EdgeHar
     startFakeOpenAi({ demo: true }),
   ]);
   const snapshot = testSnapshotResponse(testModels(), "test-1");
-  const controlPlane = await startControlPlane({ keys: options.keys, billing, snapshot: () => snapshot });
-  const bus = new InProcessEventBus();
-  const received: ConsumedMessage[] = [];
-  await bus.subscribe({
-    topic: "gateway.usage.v1",
-    groupId: "harness",
-    handler: async (message) => void received.push(message),
+  const controlPlane = await startControlPlane({
+    keys: options.keys,
+    billing,
+    snapshot: () => snapshot,
+    ...(options.cacheTtlMs === undefined ? {} : { cacheTtlMs: options.cacheTtlMs }),
   });
+  const bus = options.bus ?? new InProcessEventBus();
   const config = loadEdgeConfig({
     KEYS_GRPC_ADDRESS: controlPlane.address,
     BILLING_GRPC_ADDRESS: controlPlane.address,
@@ -108,6 +112,12 @@ export async function startEdgeHarness(options: HarnessOptions): Promise<EdgeHar
     DEMO_PROVIDER_URL: demo.baseUrl,
     EDGE_INSTANCE_ID: "harness",
     ...options.env,
+  });
+  const received: ConsumedMessage[] = [];
+  const collector = await bus.subscribe({
+    topic: config.topics.usage,
+    groupId: `harness-${config.instanceId}`,
+    handler: async (message) => void received.push(message),
   });
   const connected = connectEdgeDeps(config, { bus, logger: silentLogger() });
   connected.deps.settings = { ...connected.deps.settings, random: () => 0, ...options.settings };
@@ -124,6 +134,7 @@ export async function startEdgeHarness(options: HarnessOptions): Promise<EdgeHar
     stop: async () => {
       await running.stop();
       await connected.close();
+      await collector.stop();
       await bus.close();
       await controlPlane.stop();
       await Promise.all([primary.close(), backup.close(), demo.close()]);

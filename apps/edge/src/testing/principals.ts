@@ -44,7 +44,7 @@ export function testKey(
 }
 
 /** KeyService.Authenticate over a fixed set of keys, as the keys app answers it. */
-export function authenticateFrom(keys: readonly TestKey[]) {
+export function authenticateFrom(keys: readonly TestKey[], cacheTtlMs = 5_000) {
   return async ({ keyHash }: { keyHash: string }): Promise<AuthenticateResponse> => {
     const key = keys.find((candidate) => candidate.principal.keyHash === keyHash);
     if (!key) {
@@ -53,7 +53,7 @@ export function authenticateFrom(keys: readonly TestKey[]) {
         cacheTtlMs: 0,
       };
     }
-    return { result: { $case: "principal", value: key.principal }, cacheTtlMs: 5_000 };
+    return { result: { $case: "principal", value: key.principal }, cacheTtlMs };
   };
 }
 
