@@ -85,6 +85,7 @@ export class CatalogHolder {
     try {
       const response = await this.source({ knownVersion: this.snapshot?.version ?? "" });
       this.lastRefreshAt = this.now();
+      if (this.lastError !== undefined) this.options.logger?.info({}, "catalogue refresh recovered");
       this.lastError = undefined;
       if (response.notModified && this.snapshot) return false;
       this.snapshot = new CatalogSnapshot(response);
@@ -94,8 +95,11 @@ export class CatalogHolder {
       );
       return true;
     } catch (error) {
+      // One warning per outage, not one per poll.
+      if (this.lastError === undefined) {
+        this.options.logger?.warn({ err: error }, "catalogue refresh failed; keeping the previous snapshot");
+      }
       this.lastError = error instanceof Error ? error.message : String(error);
-      this.options.logger?.warn({ err: error }, "catalogue refresh failed; keeping the previous snapshot");
       return false;
     }
   }

@@ -1,4 +1,4 @@
-import { GatewayError } from "@gw/errors";
+import { GatewayError, openAiErrorBody } from "@gw/errors";
 import type { Request, Response } from "express";
 import type { EdgeDeps } from "../deps.js";
 import type { Route } from "./route.js";
@@ -21,10 +21,13 @@ export function readyzRoute(deps: EdgeDeps): Route {
       bus: { backlog: deps.bus.backlog() },
     };
     if (!catalog.loaded) {
-      throw new GatewayError("service_unavailable", "the model catalogue is not loaded yet", {
+      // Answered here rather than thrown: probes poll this, and the error handler logs every 5xx.
+      const error = new GatewayError("service_unavailable", "the model catalogue is not loaded yet", {
         code: "not_ready",
         metadata: details,
       });
+      response.status(error.status).json(openAiErrorBody(error));
+      return;
     }
     response.json({ status: "ready", ...details });
   };
