@@ -1,30 +1,29 @@
+import { hostname } from "node:os";
 import { PrincipalResolver } from "@gw/auth";
-import { topicsFrom } from "@gw/config";
+import { ConfigError, topicsFrom } from "@gw/config";
 import { connectDatabase, migrateToLatest } from "@gw/db";
-import { type EventBus, InProcessEventBus } from "@gw/events";
-import { createLogger, type Logger } from "@gw/logger";
-import { type GenerationsConfig, loadGenerationsConfig } from "./config.js";
+import { KafkaEventBus } from "@gw/kafka";
+import { createLogger } from "@gw/logger";
+import { loadGenerationsConfig } from "./config.js";
 import { migrations, SCHEMA } from "./db/index.js";
 import type { GenerationsTables } from "./db/schema.js";
 import { startGenerations } from "./start.js";
 
-// TODO(@gw/kafka): `import { KafkaEventBus } from "@gw/kafka";` once that package is built, and
-// construct it in connectBus below. Until then KAFKA_BROKERS is refused rather than silently ignored.
-function connectBus(config: GenerationsConfig, logger: Logger): EventBus {
-  if (config.KAFKA_BROKERS) throw new Error("KAFKA_BROKERS is set but the Kafka event bus is not wired yet");
-  logger.warn(
-    "KAFKA_BROKERS is not set: only usage events from this process are recorded (development only)",
-  );
-  return new InProcessEventBus();
-}
-
+/** Production entry: Postgres and Kafka are required; the embedded default is apps/standalone. */
 async function main(): Promise<void> {
   const config = loadGenerationsConfig();
   const logger = createLogger("generations", config.LOG_LEVEL);
-  if (!config.DATABASE_URL) throw new Error("DATABASE_URL is required");
+  if (!config.DATABASE_URL) throw new ConfigError(["DATABASE_URL: required by the generations app"]);
+  if (!config.KAFKA_BROKERS) {
+    throw new ConfigError(["KAFKA_BROKERS: required by the generations app in production"]);
+  }
   const database = connectDatabase<GenerationsTables>({ url: config.DATABASE_URL, schema: SCHEMA });
   await migrateToLatest(database.db, SCHEMA, migrations);
-  const bus = connectBus(config, logger);
+  const bus = new KafkaEventBus({
+    brokers: config.KAFKA_BROKERS,
+    clientId: `generations-${hostname()}`,
+    logger,
+  });
   const keys = PrincipalResolver.connect(config.KEYS_GRPC_ADDRESS);
   const running = await startGenerations(
     {
@@ -41,8 +40,12 @@ async function main(): Promise<void> {
     },
     { host: config.HOST, httpPort: config.HTTP_PORT, grpcPort: config.GRPC_PORT },
   );
+  let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
     logger.info({ signal }, "shutting down");
+    // Consumers finish and commit first, then the bus and the pool they used can close.
     await running.stop();
     keys.close();
     await bus.close();
@@ -54,6 +57,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

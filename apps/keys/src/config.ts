@@ -16,6 +16,8 @@ export function loadKeysConfig(env: Env = process.env) {
       ...fragments.logLevel,
       /** Billing's gRPC address, for the usage fields of the Key object. */
       BILLING_GRPC_ADDRESS: z.string().min(1).default("127.0.0.1:50052"),
+      /** Where key-change events wait while the broker is unreachable, so none is lost on restart. */
+      EVENT_SPOOL_DIR: z.string().min(1).default(".data/spool"),
     },
     env,
   );

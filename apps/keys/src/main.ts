@@ -1,37 +1,42 @@
-import { topicsFrom } from "@gw/config";
+import { hostname } from "node:os";
+import { ConfigError, topicsFrom } from "@gw/config";
 import { connectDatabase, migrateToLatest } from "@gw/db";
-import { type EventBus, InProcessEventBus } from "@gw/events";
-import { createLogger, type Logger } from "@gw/logger";
-import { type KeysConfig, loadKeysConfig } from "./config.js";
+import { KafkaEventBus } from "@gw/kafka";
+import { createLogger } from "@gw/logger";
+import { loadKeysConfig } from "./config.js";
 import { migrations, SCHEMA } from "./db/index.js";
 import type { KeysTables } from "./db/schema.js";
 import { startKeys } from "./start.js";
 import { connectBillingUsage } from "./usage/billing.js";
 
-// TODO(@gw/kafka): `import { KafkaEventBus } from "@gw/kafka";` once that package is built, and
-// construct it in connectBus below. Until then KAFKA_BROKERS is refused rather than silently ignored.
-function connectBus(config: KeysConfig, logger: Logger): EventBus {
-  if (config.KAFKA_BROKERS) throw new Error("KAFKA_BROKERS is set but the Kafka event bus is not wired yet");
-  logger.warn("KAFKA_BROKERS is not set: key-change events stay in this process (development only)");
-  return new InProcessEventBus();
-}
-
+/** Production entry: Postgres and Kafka are required; the embedded default is apps/standalone. */
 async function main(): Promise<void> {
   const config = loadKeysConfig();
   const logger = createLogger("keys", config.LOG_LEVEL);
-  if (!config.DATABASE_URL) throw new Error("DATABASE_URL is required");
+  if (!config.DATABASE_URL) throw new ConfigError(["DATABASE_URL: required by the keys app"]);
+  if (!config.KAFKA_BROKERS) throw new ConfigError(["KAFKA_BROKERS: required by the keys app in production"]);
   const database = connectDatabase<KeysTables>({ url: config.DATABASE_URL, schema: SCHEMA });
   await migrateToLatest(database.db, SCHEMA, migrations);
-  const bus = connectBus(config, logger);
+  // Key-change events keep edges from trusting a revoked key: a broker outage spools them to disk.
+  const bus = new KafkaEventBus({
+    brokers: config.KAFKA_BROKERS,
+    clientId: `keys-${hostname()}`,
+    logger,
+    spool: { directory: config.EVENT_SPOOL_DIR },
+  });
   const billing = connectBillingUsage(config.BILLING_GRPC_ADDRESS);
   const running = await startKeys(
     { database, bus, topics: topicsFrom(config), logger, billing: billing.usage },
     { host: config.HOST, httpPort: config.HTTP_PORT, grpcPort: config.GRPC_PORT },
   );
+  let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
     logger.info({ signal }, "shutting down");
     await running.stop();
     billing.close();
+    // close() waits a bounded time for the backlog and spools the rest.
     await bus.close();
     await database.close();
     process.exit(0);
@@ -41,6 +46,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

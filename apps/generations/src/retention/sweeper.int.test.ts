@@ -1,5 +1,6 @@
 import { newGenerationId } from "@gw/events";
 import { silentLogger } from "@gw/logger";
+import { describeWith } from "@gw/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { migrations, SCHEMA } from "../db/index.js";
 import type { GenerationsTables } from "../db/schema.js";
@@ -9,68 +10,74 @@ import { migratedTestDatabase, type TestDatabase } from "../test/database.js";
 import { usageEvent } from "../test/usage-events.js";
 import { startRetention, sweepExpired } from "./sweeper.js";
 
-const DAY_MS = 86_400_000;
-let test: TestDatabase<GenerationsTables>;
+describeWith(["postgres"], "generation retention", () => {
+  const DAY_MS = 86_400_000;
+  let test: TestDatabase<GenerationsTables>;
 
-beforeAll(async () => {
-  test = await migratedTestDatabase<GenerationsTables>(SCHEMA, migrations);
-});
-
-afterAll(async () => {
-  await test?.drop();
-});
-
-beforeEach(async () => {
-  await test.database.db.deleteFrom("generations").execute();
-});
-
-async function insertAged(ageMs: number): Promise<string> {
-  const createdAt = new Date(Date.now() - ageMs);
-  const usage = usageEvent({ generationId: newGenerationId(createdAt.getTime()), createdAt });
-  const envelope = {
-    eventId: usage.generationId,
-    eventType: "usage.recorded",
-    eventVersion: 1,
-    accountId: usage.accountId,
-    payload: Buffer.alloc(0),
-  };
-  await insertGeneration(test.database.db, rowFromUsage(envelope, usage));
-  return usage.generationId;
-}
-
-async function remaining(): Promise<string[]> {
-  const rows = await test.database.db.selectFrom("generations").select("id").orderBy("created_at").execute();
-  return rows.map((row) => row.id);
-}
-
-describe("generation retention", () => {
-  it("deletes records older than the retention period and keeps the rest", async () => {
-    const old = await insertAged(91 * DAY_MS);
-    const edge = await insertAged(89 * DAY_MS);
-    const fresh = await insertAged(60_000);
-    const deleted = await sweepExpired(test.database.db, { retentionDays: 90, batchSize: 1000 });
-    expect(deleted).toBe(1);
-    expect(await remaining()).not.toContain(old);
-    expect(await remaining()).toEqual([edge, fresh]);
+  beforeAll(async () => {
+    test = await migratedTestDatabase<GenerationsTables>(SCHEMA, migrations);
   });
 
-  it("works through a backlog in batches until nothing expired is left", async () => {
-    for (let index = 0; index < 5; index++) await insertAged((100 + index) * DAY_MS);
-    const keep = await insertAged(DAY_MS);
-    const deleted = await sweepExpired(test.database.db, { retentionDays: 90, batchSize: 2 });
-    expect(deleted).toBe(5);
-    expect(await remaining()).toEqual([keep]);
+  afterAll(async () => {
+    await test?.drop();
   });
 
-  it("runs a sweep as soon as the job starts, and stops cleanly", async () => {
-    await insertAged(120 * DAY_MS);
-    const keep = await insertAged(0);
-    const job = startRetention(
-      test.database.db,
-      { retentionDays: 90, intervalMs: 60_000, batchSize: 1000 },
-      silentLogger(),
-    );
-    await job.stop();
-    expect(await remaining()).toEqual([keep]);
+  beforeEach(async () => {
+    await test.database.db.deleteFrom("generations").execute();
+  });
+
+  async function insertAged(ageMs: number): Promise<string> {
+    const createdAt = new Date(Date.now() - ageMs);
+    const usage = usageEvent({ generationId: newGenerationId(createdAt.getTime()), createdAt });
+    const envelope = {
+      eventId: usage.generationId,
+      eventType: "usage.recorded",
+      eventVersion: 1,
+      accountId: usage.accountId,
+      payload: Buffer.alloc(0),
+    };
+    await insertGeneration(test.database.db, rowFromUsage(envelope, usage));
+    return usage.generationId;
+  }
+
+  async function remaining(): Promise<string[]> {
+    const rows = await test.database.db
+      .selectFrom("generations")
+      .select("id")
+      .orderBy("created_at")
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  describe("generation retention", () => {
+    it("deletes records older than the retention period and keeps the rest", async () => {
+      const old = await insertAged(91 * DAY_MS);
+      const edge = await insertAged(89 * DAY_MS);
+      const fresh = await insertAged(60_000);
+      const deleted = await sweepExpired(test.database.db, { retentionDays: 90, batchSize: 1000 });
+      expect(deleted).toBe(1);
+      expect(await remaining()).not.toContain(old);
+      expect(await remaining()).toEqual([edge, fresh]);
+    });
+
+    it("works through a backlog in batches until nothing expired is left", async () => {
+      for (let index = 0; index < 5; index++) await insertAged((100 + index) * DAY_MS);
+      const keep = await insertAged(DAY_MS);
+      const deleted = await sweepExpired(test.database.db, { retentionDays: 90, batchSize: 2 });
+      expect(deleted).toBe(5);
+      expect(await remaining()).toEqual([keep]);
+    });
+
+    it("runs a sweep as soon as the job starts, and stops cleanly", async () => {
+      await insertAged(120 * DAY_MS);
+      const keep = await insertAged(0);
+      const job = startRetention(
+        test.database.db,
+        { retentionDays: 90, intervalMs: 60_000, batchSize: 1000 },
+        silentLogger(),
+      );
+      await job.stop();
+      expect(await remaining()).toEqual([keep]);
+    });
   });
 });

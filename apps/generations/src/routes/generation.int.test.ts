@@ -1,156 +1,159 @@
 import { newGenerationId } from "@gw/events";
+import { describeWith } from "@gw/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually, type GenerationsHarness, startGenerationsHarness, TOPICS } from "../test/harness.js";
+import { eventually, type GenerationsHarness, startGenerationsHarness } from "../test/harness.js";
 import { publishUsage, usageEvent } from "../test/usage-events.js";
 
-let harness: GenerationsHarness;
-let ownerKey: string;
+describeWith(["postgres"], "generation lookup", () => {
+  let harness: GenerationsHarness;
+  let ownerKey: string;
 
-beforeAll(async () => {
-  harness = await startGenerationsHarness();
-  ownerKey = harness.keys.issue("acct_owner");
-});
-
-afterAll(async () => {
-  await harness?.close();
-});
-
-async function ingested(id: string): Promise<void> {
-  await eventually(async () => {
-    const row = await harness.database.db
-      .selectFrom("generations")
-      .select("id")
-      .where("id", "=", id)
-      .executeTakeFirst();
-    return row !== undefined;
+  beforeAll(async () => {
+    harness = await startGenerationsHarness();
+    ownerKey = harness.keys.issue("acct_owner");
   });
-}
 
-// The spec's Generation table, field by field, with the JSON type each must have.
-const SPEC_FIELDS: Array<[string, "string" | "number" | "boolean"]> = [
-  ["id", "string"],
-  ["model", "string"],
-  ["provider", "string"],
-  ["created_at", "string"],
-  ["latency_ms", "number"],
-  ["usage.prompt_tokens", "number"],
-  ["usage.completion_tokens", "number"],
-  ["usage.total_tokens", "number"],
-  ["usage.cost", "number"],
-  ["usage.is_byok", "boolean"],
-  ["usage.prompt_tokens_details.cached_tokens", "number"],
-  ["usage.prompt_tokens_details.cache_write_tokens", "number"],
-  ["usage.completion_tokens_details.reasoning_tokens", "number"],
-  ["usage.cost_details.upstream_inference_cost", "number"],
-  ["usage.cost_details.upstream_inference_prompt_cost", "number"],
-  ["usage.cost_details.upstream_inference_completions_cost", "number"],
-];
+  afterAll(async () => {
+    await harness?.close();
+  });
 
-function at(value: unknown, path: string): unknown {
-  return path
-    .split(".")
-    .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], value);
-}
+  async function ingested(id: string): Promise<void> {
+    await eventually(async () => {
+      const row = await harness.database.db
+        .selectFrom("generations")
+        .select("id")
+        .where("id", "=", id)
+        .executeTakeFirst();
+      return row !== undefined;
+    });
+  }
 
-describe("GET /api/v1/generation", () => {
-  it("answers with every field of the spec and the decisions' extras", async () => {
-    const usage = usageEvent({ accountId: "acct_owner", estimated: true, isByok: true });
-    publishUsage(harness.bus, TOPICS.usage, usage);
-    await ingested(usage.generationId);
+  // The spec's Generation table, field by field, with the JSON type each must have.
+  const SPEC_FIELDS: Array<[string, "string" | "number" | "boolean"]> = [
+    ["id", "string"],
+    ["model", "string"],
+    ["provider", "string"],
+    ["created_at", "string"],
+    ["latency_ms", "number"],
+    ["usage.prompt_tokens", "number"],
+    ["usage.completion_tokens", "number"],
+    ["usage.total_tokens", "number"],
+    ["usage.cost", "number"],
+    ["usage.is_byok", "boolean"],
+    ["usage.prompt_tokens_details.cached_tokens", "number"],
+    ["usage.prompt_tokens_details.cache_write_tokens", "number"],
+    ["usage.completion_tokens_details.reasoning_tokens", "number"],
+    ["usage.cost_details.upstream_inference_cost", "number"],
+    ["usage.cost_details.upstream_inference_prompt_cost", "number"],
+    ["usage.cost_details.upstream_inference_completions_cost", "number"],
+  ];
 
-    const response = await harness.get(`/api/v1/generation?id=${usage.generationId}`, ownerKey);
-    expect(response.status).toBe(200);
-    const data = response.body.data;
-    for (const [path, type] of SPEC_FIELDS) expect(typeof at(data, path), path).toBe(type);
-    expect(data).toEqual({
-      id: usage.generationId,
-      model: "openai/gpt-4o-mini",
-      provider: "openai",
-      created_at: usage.createdAt?.toISOString(),
-      latency_ms: 850,
-      usage: {
-        prompt_tokens: 11,
-        completion_tokens: 20,
-        total_tokens: 31,
-        cost: 0.00001365,
-        is_byok: true,
-        estimated: true,
-        prompt_tokens_details: { cached_tokens: 3, cache_write_tokens: 2 },
-        completion_tokens_details: { reasoning_tokens: 5 },
-        cost_details: {
-          upstream_inference_cost: 0.00001365,
-          upstream_inference_prompt_cost: 0.00000165,
-          upstream_inference_completions_cost: 0.000012,
+  function at(value: unknown, path: string): unknown {
+    return path
+      .split(".")
+      .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], value);
+  }
+
+  describe("GET /api/v1/generation", () => {
+    it("answers with every field of the spec and the decisions' extras", async () => {
+      const usage = usageEvent({ accountId: "acct_owner", estimated: true, isByok: true });
+      publishUsage(harness.bus, harness.topics.usage, usage);
+      await ingested(usage.generationId);
+
+      const response = await harness.get(`/api/v1/generation?id=${usage.generationId}`, ownerKey);
+      expect(response.status).toBe(200);
+      const data = response.body.data;
+      for (const [path, type] of SPEC_FIELDS) expect(typeof at(data, path), path).toBe(type);
+      expect(data).toEqual({
+        id: usage.generationId,
+        model: "openai/gpt-4o-mini",
+        provider: "openai",
+        created_at: usage.createdAt?.toISOString(),
+        latency_ms: 850,
+        usage: {
+          prompt_tokens: 11,
+          completion_tokens: 20,
+          total_tokens: 31,
+          cost: 0.00001365,
+          is_byok: true,
+          estimated: true,
+          prompt_tokens_details: { cached_tokens: 3, cache_write_tokens: 2 },
+          completion_tokens_details: { reasoning_tokens: 5 },
+          cost_details: {
+            upstream_inference_cost: 0.00001365,
+            upstream_inference_prompt_cost: 0.00000165,
+            upstream_inference_completions_cost: 0.000012,
+          },
         },
-      },
-      api_type: "chat",
-      streamed: true,
-      cancelled: false,
-      finish_reason: "stop",
-      native_finish_reason: "stop",
-      upstream_id: "chatcmpl-123",
-      generation_time_ms: 610,
-      key_hash: usage.keyHash,
-      attempts: [
-        { provider: "together", model: "openai/gpt-4o-mini", status: 429, latency_ms: 40, is_byok: false },
-        { provider: "openai", model: "openai/gpt-4o-mini", status: 200, latency_ms: 800, is_byok: false },
-      ],
+        api_type: "chat",
+        streamed: true,
+        cancelled: false,
+        finish_reason: "stop",
+        native_finish_reason: "stop",
+        upstream_id: "chatcmpl-123",
+        generation_time_ms: 610,
+        key_hash: usage.keyHash,
+        attempts: [
+          { provider: "together", model: "openai/gpt-4o-mini", status: 429, latency_ms: 40, is_byok: false },
+          { provider: "openai", model: "openai/gpt-4o-mini", status: 200, latency_ms: 800, is_byok: false },
+        ],
+      });
     });
-  });
 
-  it("renders fields the provider did not report as null", async () => {
-    const usage = usageEvent({
-      accountId: "acct_owner",
-      finishReason: "",
-      nativeFinishReason: "",
-      upstreamId: "",
+    it("renders fields the provider did not report as null", async () => {
+      const usage = usageEvent({
+        accountId: "acct_owner",
+        finishReason: "",
+        nativeFinishReason: "",
+        upstreamId: "",
+      });
+      publishUsage(harness.bus, harness.topics.usage, usage);
+      await ingested(usage.generationId);
+      const response = await harness.get(`/api/v1/generation?id=${usage.generationId}`, ownerKey);
+      expect(response.body.data).toMatchObject({
+        finish_reason: null,
+        native_finish_reason: null,
+        upstream_id: null,
+      });
     });
-    publishUsage(harness.bus, TOPICS.usage, usage);
-    await ingested(usage.generationId);
-    const response = await harness.get(`/api/v1/generation?id=${usage.generationId}`, ownerKey);
-    expect(response.body.data).toMatchObject({
-      finish_reason: null,
-      native_finish_reason: null,
-      upstream_id: null,
+
+    it("lets any key of the owning account read it, management keys included", async () => {
+      const usage = usageEvent({ accountId: "acct_owner" });
+      publishUsage(harness.bus, harness.topics.usage, usage);
+      await ingested(usage.generationId);
+      const management = harness.keys.issue("acct_owner", "management");
+      const response = await harness.get(`/api/v1/generation?id=${usage.generationId}`, management);
+      expect(response.status).toBe(200);
     });
-  });
 
-  it("lets any key of the owning account read it, management keys included", async () => {
-    const usage = usageEvent({ accountId: "acct_owner" });
-    publishUsage(harness.bus, TOPICS.usage, usage);
-    await ingested(usage.generationId);
-    const management = harness.keys.issue("acct_owner", "management");
-    const response = await harness.get(`/api/v1/generation?id=${usage.generationId}`, management);
-    expect(response.status).toBe(200);
-  });
+    it("requires id", async () => {
+      const response = await harness.get("/api/v1/generation", ownerKey);
+      expect(response.status).toBe(400);
+      expect(response.body.error).toMatchObject({ type: "invalid_request_error" });
+      expect((response.body.error as { message: string }).message).toMatch(/^id:/);
+    });
 
-  it("requires id", async () => {
-    const response = await harness.get("/api/v1/generation", ownerKey);
-    expect(response.status).toBe(400);
-    expect(response.body.error).toMatchObject({ type: "invalid_request_error" });
-    expect((response.body.error as { message: string }).message).toMatch(/^id:/);
-  });
+    it("answers an unknown id with a plain 404", async () => {
+      const old = newGenerationId(Date.now() - 10 * 60_000);
+      for (const id of [old, "gen-nonsense", "chatcmpl-xyz"]) {
+        const response = await harness.get(`/api/v1/generation?id=${id}`, ownerKey);
+        expect(response.status, id).toBe(404);
+        expect(response.body.error).toMatchObject({ type: "not_found_error", code: "generation_not_found" });
+        expect(response.headers.get("retry-after")).toBeNull();
+      }
+    });
 
-  it("answers an unknown id with a plain 404", async () => {
-    const old = newGenerationId(Date.now() - 10 * 60_000);
-    for (const id of [old, "gen-nonsense", "chatcmpl-xyz"]) {
-      const response = await harness.get(`/api/v1/generation?id=${id}`, ownerKey);
-      expect(response.status, id).toBe(404);
-      expect(response.body.error).toMatchObject({ type: "not_found_error", code: "generation_not_found" });
-      expect(response.headers.get("retry-after")).toBeNull();
-    }
-  });
+    it("answers a recent id not yet ingested with 404 generation_pending and Retry-After: 1, then with the record", async () => {
+      const usage = usageEvent({ accountId: "acct_owner" });
+      const pending = await harness.get(`/api/v1/generation?id=${usage.generationId}`, ownerKey);
+      expect(pending.status).toBe(404);
+      expect(pending.headers.get("retry-after")).toBe("1");
+      expect(pending.body.error).toMatchObject({ type: "not_found_error", code: "generation_pending" });
 
-  it("answers a recent id not yet ingested with 404 generation_pending and Retry-After: 1, then with the record", async () => {
-    const usage = usageEvent({ accountId: "acct_owner" });
-    const pending = await harness.get(`/api/v1/generation?id=${usage.generationId}`, ownerKey);
-    expect(pending.status).toBe(404);
-    expect(pending.headers.get("retry-after")).toBe("1");
-    expect(pending.body.error).toMatchObject({ type: "not_found_error", code: "generation_pending" });
-
-    publishUsage(harness.bus, TOPICS.usage, usage);
-    await ingested(usage.generationId);
-    const ready = await harness.get(`/api/v1/generation?id=${usage.generationId}`, ownerKey);
-    expect(ready.status).toBe(200);
+      publishUsage(harness.bus, harness.topics.usage, usage);
+      await ingested(usage.generationId);
+      const ready = await harness.get(`/api/v1/generation?id=${usage.generationId}`, ownerKey);
+      expect(ready.status).toBe(200);
+    });
   });
 });

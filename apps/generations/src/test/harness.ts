@@ -1,19 +1,14 @@
 import { PrincipalResolver } from "@gw/auth";
 import type { TopicConfig } from "@gw/config";
 import type { Database } from "@gw/db";
-import { InProcessEventBus } from "@gw/events";
+import { type EventBus, InProcessEventBus } from "@gw/events";
 import { silentLogger } from "@gw/logger";
+import { uniqueName } from "@gw/testing";
 import { migrations, SCHEMA } from "../db/index.js";
 import type { GenerationsTables } from "../db/schema.js";
 import { type RunningGenerations, startGenerations } from "../start.js";
 import { migratedTestDatabase } from "./database.js";
 import { type FixedKeys, startFixedKeys } from "./fixed-keys.js";
-
-export const TOPICS: TopicConfig = {
-  usage: "test.usage",
-  keyChanges: "test.key-changes",
-  payments: "test.payments",
-};
 
 export interface HttpResult {
   status: number;
@@ -23,26 +18,38 @@ export interface HttpResult {
 
 export interface GenerationsHarness {
   database: Database<GenerationsTables>;
-  bus: InProcessEventBus;
+  bus: EventBus;
+  topics: TopicConfig;
   keys: FixedKeys;
   running: RunningGenerations;
   get(path: string, key?: string): Promise<HttpResult>;
   close(): Promise<void>;
 }
 
-/** The generations app on ephemeral ports over a fresh database, the in-process bus and a fixed KeyService. */
-export async function startGenerationsHarness(): Promise<GenerationsHarness> {
+export interface HarnessOptions {
+  /** The bus to run on; default the in-process bus. The harness closes it. */
+  bus?: (topics: TopicConfig) => Promise<EventBus>;
+}
+
+/** The generations app on ephemeral ports over a fresh database, an event bus and a fixed KeyService. */
+export async function startGenerationsHarness(options: HarnessOptions = {}): Promise<GenerationsHarness> {
   const test = await migratedTestDatabase<GenerationsTables>(SCHEMA, migrations);
-  const bus = new InProcessEventBus();
+  const topics: TopicConfig = {
+    usage: uniqueName("test-usage"),
+    keyChanges: uniqueName("test-key-changes"),
+    payments: uniqueName("test-payments"),
+  };
+  const bus = options.bus ? await options.bus(topics) : new InProcessEventBus();
   const keys = await startFixedKeys();
   const connection = PrincipalResolver.connect(keys.address);
   const running = await startGenerations(
-    { database: test.database, bus, topics: TOPICS, logger: silentLogger(), resolver: connection.resolver },
+    { database: test.database, bus, topics, logger: silentLogger(), resolver: connection.resolver },
     { host: "127.0.0.1", httpPort: 0, grpcPort: 0 },
   );
   return {
     database: test.database,
     bus,
+    topics,
     keys,
     running,
     get: async (path, key) => {
@@ -62,7 +69,7 @@ export async function startGenerationsHarness(): Promise<GenerationsHarness> {
   };
 }
 
-/** Polls until the condition holds; the bus delivers on a later tick. */
+/** Polls until the condition holds; buses deliver on a later tick (or, on Kafka, a later poll). */
 export async function eventually(condition: () => Promise<boolean>, timeoutMs = 3_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {

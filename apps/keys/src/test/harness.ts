@@ -3,11 +3,13 @@ import type { Database } from "@gw/db";
 import {
   decodeEnvelope,
   decodePayload,
+  type EventBus,
   InProcessEventBus,
   KEY_CHANGED_V1,
   type KeyChanged,
 } from "@gw/events";
 import { silentLogger } from "@gw/logger";
+import { uniqueName } from "@gw/testing";
 import { migrations, SCHEMA } from "../db/index.js";
 import type { KeysTables } from "../db/schema.js";
 import { type CreatedAccount, createAccount } from "../operator.js";
@@ -16,12 +18,6 @@ import { connectBillingUsage } from "../usage/billing.js";
 import { fixtureCatalog } from "./catalog-fixture.js";
 import { migratedTestDatabase } from "./database.js";
 import { type FixedBilling, startFixedBilling } from "./fixed-billing.js";
-
-export const TOPICS: TopicConfig = {
-  usage: "test.usage",
-  keyChanges: "test.key-changes",
-  payments: "test.payments",
-};
 
 export interface HttpResult {
   status: number;
@@ -32,7 +28,8 @@ export interface HttpResult {
 
 export interface KeysHarness {
   database: Database<KeysTables>;
-  bus: InProcessEventBus;
+  bus: EventBus;
+  topics: TopicConfig;
   billing: FixedBilling;
   running: RunningKeys;
   /** Every key-change event published so far, decoded. */
@@ -42,14 +39,25 @@ export interface KeysHarness {
   close(): Promise<void>;
 }
 
-/** The keys app on ephemeral ports over a fresh database, the in-process bus and a fixed billing. */
-export async function startKeysHarness(): Promise<KeysHarness> {
+export interface HarnessOptions {
+  /** The bus to run on; default the in-process bus. The harness closes it. */
+  bus?: (topics: TopicConfig) => Promise<EventBus>;
+}
+
+/** The keys app on ephemeral ports over a fresh database, an event bus and a fixed billing. */
+export async function startKeysHarness(options: HarnessOptions = {}): Promise<KeysHarness> {
   const test = await migratedTestDatabase<KeysTables>(SCHEMA, migrations);
-  const bus = new InProcessEventBus();
+  const topics: TopicConfig = {
+    usage: uniqueName("test-usage"),
+    keyChanges: uniqueName("test-key-changes"),
+    payments: uniqueName("test-payments"),
+  };
+  const bus = options.bus ? await options.bus(topics) : new InProcessEventBus();
   const keyChanges: KeyChanged[] = [];
   const observer = await bus.subscribe({
-    topic: TOPICS.keyChanges,
-    groupId: "test-observer",
+    topic: topics.keyChanges,
+    groupId: uniqueName("test-observer"),
+    fromBeginning: true,
     handler: async (message) => {
       const change = decodePayload(KEY_CHANGED_V1, decodeEnvelope(message.value));
       if (change) keyChanges.push(change);
@@ -61,7 +69,7 @@ export async function startKeysHarness(): Promise<KeysHarness> {
     {
       database: test.database,
       bus,
-      topics: TOPICS,
+      topics,
       logger: silentLogger(),
       billing: billingClient.usage,
       catalog: fixtureCatalog(),
@@ -72,17 +80,18 @@ export async function startKeysHarness(): Promise<KeysHarness> {
   return {
     database: test.database,
     bus,
+    topics,
     billing,
     running,
     keyChanges,
-    request: async (method, path, options = {}) => {
+    request: async (method, path, requestOptions = {}) => {
       const headers: Record<string, string> = {};
-      if (options.key) headers.authorization = `Bearer ${options.key}`;
-      if (options.body !== undefined) headers["content-type"] = "application/json";
+      if (requestOptions.key) headers.authorization = `Bearer ${requestOptions.key}`;
+      if (requestOptions.body !== undefined) headers["content-type"] = "application/json";
       const response = await fetch(`${running.httpUrl}${path}`, {
         method,
         headers,
-        body: options.body === undefined ? null : JSON.stringify(options.body),
+        body: requestOptions.body === undefined ? null : JSON.stringify(requestOptions.body),
       });
       const text = await response.text();
       return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : {} };
@@ -99,7 +108,7 @@ export async function startKeysHarness(): Promise<KeysHarness> {
   };
 }
 
-/** Polls until the condition holds; the in-process bus delivers on a later tick. */
+/** Polls until the condition holds; buses deliver on a later tick (or, on Kafka, a later poll). */
 export async function eventually(condition: () => boolean, timeoutMs = 2_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
