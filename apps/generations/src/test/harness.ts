@@ -39,7 +39,13 @@ export async function startGenerationsHarness(options: HarnessOptions = {}): Pro
     keyChanges: uniqueName("test-key-changes"),
     payments: uniqueName("test-payments"),
   };
-  const bus = options.bus ? await options.bus(topics) : new InProcessEventBus();
+  // A broker that cannot be reached must not leave the test database behind.
+  const bus = await (options.bus ? options.bus(topics) : Promise.resolve(new InProcessEventBus())).catch(
+    async (error: unknown) => {
+      await test.drop();
+      throw error;
+    },
+  );
   const keys = await startFixedKeys();
   const connection = PrincipalResolver.connect(keys.address);
   const running = await startGenerations(

@@ -52,7 +52,13 @@ export async function startKeysHarness(options: HarnessOptions = {}): Promise<Ke
     keyChanges: uniqueName("test-key-changes"),
     payments: uniqueName("test-payments"),
   };
-  const bus = options.bus ? await options.bus(topics) : new InProcessEventBus();
+  // A broker that cannot be reached must not leave the test database behind.
+  const bus = await (options.bus ? options.bus(topics) : Promise.resolve(new InProcessEventBus())).catch(
+    async (error: unknown) => {
+      await test.drop();
+      throw error;
+    },
+  );
   const keyChanges: KeyChanged[] = [];
   const observer = await bus.subscribe({
     topic: topics.keyChanges,
