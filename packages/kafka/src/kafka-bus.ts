@@ -5,6 +5,7 @@ import { type Admin, type Kafka, type Message, Partitioners, type Producer } fro
 import { type BackoffOptions, backoffDelay, sleep } from "./backoff.js";
 import { createKafka } from "./client.js";
 import { type ConsumerSettings, startConsumer } from "./consumer.js";
+import { kafkaErrorType } from "./errors.js";
 import { BatchingPublisher } from "./publisher.js";
 import { DiskSpool } from "./spool.js";
 import { ensureTopicsWith } from "./topics.js";
@@ -34,6 +35,14 @@ export interface KafkaEventBusOptions {
 
 const DEFAULT_SPOOL_BYTES = 256 * 1024 * 1024;
 
+/** Answers meaning the broker lost this idempotent producer's state; only a new producer helps. */
+const PRODUCER_STATE_ERRORS = new Set([
+  "UNKNOWN_PRODUCER_ID",
+  "OUT_OF_ORDER_SEQUENCE_NUMBER",
+  "INVALID_PRODUCER_EPOCH",
+  "INVALID_PRODUCER_ID_MAPPING",
+]);
+
 /**
  * The production event bus on kafkajs. Publishing is fire-and-forget into a batching publisher
  * (acks=all, idempotent producer, one batch in flight so order survives retries); consuming
@@ -42,7 +51,7 @@ const DEFAULT_SPOOL_BYTES = 256 * 1024 * 1024;
 export class KafkaEventBus implements EventBus {
   private readonly kafka: Kafka;
   private readonly logger: Logger;
-  private readonly producer: Producer;
+  private producer: Producer;
   private readonly publisher: BatchingPublisher;
   private readonly consumerSettings: ConsumerSettings;
   private readonly retry: BackoffOptions;
@@ -55,14 +64,7 @@ export class KafkaEventBus implements EventBus {
     const clientId = options.clientId ?? "model-gateway";
     this.logger = (options.logger ?? silentLogger()).child({ component: "kafka-bus" });
     this.kafka = createKafka({ brokers: options.brokers, clientId, logger: this.logger });
-    this.producer = this.kafka.producer({
-      idempotent: true,
-      maxInFlightRequests: 1,
-      // Named explicitly (the Java client's murmur2 partitioner): it is kafkajs' default anyway,
-      // and naming it is what stops kafkajs printing its partitioner-change warning.
-      createPartitioner: Partitioners.DefaultPartitioner,
-      retry: { initialRetryTime: 100, maxRetryTime: 1000, retries: 3 },
-    });
+    this.producer = this.createProducer();
     this.retry = { initialMs: 100, maxMs: 5000, ...options.producer?.retry };
     this.consumerSettings = {
       retry: { initialMs: 100, maxMs: 5000 },
@@ -142,6 +144,29 @@ export class KafkaEventBus implements EventBus {
   }
 
   private async sendBatch(messages: BusMessage[]): Promise<void> {
+    try {
+      await this.sendBatchOnce(messages);
+    } catch (error) {
+      const type = kafkaErrorType(error);
+      if (type && PRODUCER_STATE_ERRORS.has(type)) await this.replaceProducer(type);
+      throw error;
+    }
+  }
+
+  /**
+   * kafkajs never re-initialises an idempotent producer whose id the broker has forgotten (after
+   * producer.id.expiration.ms of silence, or a broker that lost its data), so every resend would
+   * fail the same way. A new producer gets a new id; the batch is then resent by the publisher.
+   */
+  private async replaceProducer(reason: string): Promise<void> {
+    this.logger.warn({ reason }, "the broker no longer knows this producer; starting a new one");
+    const old = this.producer;
+    this.producer = this.createProducer();
+    this.producerConnected = undefined;
+    await old.disconnect().catch(() => {});
+  }
+
+  private async sendBatchOnce(messages: BusMessage[]): Promise<void> {
     await this.connectProducer();
     const byTopic = new Map<string, Message[]>();
     for (const message of messages) {
@@ -181,6 +206,17 @@ export class KafkaEventBus implements EventBus {
         await sleep(backoffDelay(attempt, this.retry), this.closing.signal);
       }
     }
+  }
+
+  private createProducer(): Producer {
+    return this.kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      // Named explicitly (the Java client's murmur2 partitioner): it is kafkajs' default anyway,
+      // and naming it is what stops kafkajs printing its partitioner-change warning.
+      createPartitioner: Partitioners.DefaultPartitioner,
+      retry: { initialRetryTime: 100, maxRetryTime: 1000, retries: 3 },
+    });
   }
 
   private connectProducer(): Promise<void> {

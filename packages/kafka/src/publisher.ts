@@ -1,6 +1,7 @@
 import type { BusMessage } from "@gw/events";
 import type { Logger } from "@gw/logger";
 import { type BackoffOptions, backoffDelay, sleep } from "./backoff.js";
+import { kafkaErrorType } from "./errors.js";
 import type { DiskSpool } from "./spool.js";
 
 /** Sends one batch and resolves when the broker acknowledged all of it (acks=all). */
@@ -266,13 +267,7 @@ export class BatchingPublisher {
   }
 }
 
-/** kafkajs wraps the protocol error when it gives up, so look along the cause chain for its type. */
 function isPermanent(error: unknown): boolean {
-  for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {
-    if (typeof current !== "object") return false;
-    const { type, cause } = current as { type?: unknown; cause?: unknown };
-    if (typeof type === "string" && PERMANENT_ERRORS.has(type)) return true;
-    current = cause;
-  }
-  return false;
+  const type = kafkaErrorType(error);
+  return type !== undefined && PERMANENT_ERRORS.has(type);
 }
