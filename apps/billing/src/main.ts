@@ -1,23 +1,27 @@
 import { PrincipalResolver } from "@gw/auth";
 import { topicsFrom } from "@gw/config";
 import { connectDatabase, migrateToLatest } from "@gw/db";
-import { type EventBus, InProcessEventBus } from "@gw/events";
+import type { EventBus } from "@gw/events";
 import { connectRedis, RedisAdmissionStore } from "@gw/hotstore";
+import { KafkaEventBus } from "@gw/kafka";
 import { createLogger, type Logger } from "@gw/logger";
 import { type BillingConfig, loadBillingConfig } from "./config.js";
 import { migrations, SCHEMA } from "./db/index.js";
 import type { BillingTables } from "./db/schema.js";
 import { startBilling } from "./start.js";
 
-// TODO(@gw/kafka): `import { KafkaEventBus } from "@gw/kafka";` once that package is built, and
-// construct it in connectBus below. Until then KAFKA_BROKERS is refused rather than silently ignored.
+/**
+ * Billing consumes the usage topic, so production needs the broker; the in-process bus would receive
+ * nothing here (the embedded default, apps/standalone, shares one bus with the edge instead).
+ */
 function connectBus(config: BillingConfig, logger: Logger): EventBus {
-  if (config.KAFKA_BROKERS) throw new Error("KAFKA_BROKERS is set but the Kafka event bus is not wired yet");
-  logger.warn("KAFKA_BROKERS is not set: usage events are only those published in this process");
-  return new InProcessEventBus();
+  if (!config.KAFKA_BROKERS || config.KAFKA_BROKERS.length === 0) {
+    throw new Error("KAFKA_BROKERS is required (usage events arrive over Kafka)");
+  }
+  return new KafkaEventBus({ brokers: config.KAFKA_BROKERS, clientId: "billing", logger });
 }
 
-/** Production entry: Postgres and Redis are required; the embedded default is apps/standalone. */
+/** Production entry: Postgres, Redis and Kafka are required; the embedded default is apps/standalone. */
 async function main(): Promise<void> {
   const config = loadBillingConfig();
   const logger = createLogger("billing", config.LOG_LEVEL);

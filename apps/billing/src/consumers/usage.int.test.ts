@@ -1,5 +1,12 @@
 import { InProcessEventBus } from "@gw/events";
+import { ensureTopics, KafkaEventBus } from "@gw/kafka";
+import { kafkaBrokers, uniqueName } from "@gw/testing";
 import { describeUsageConsumer } from "../test/usage-consumer.suite.js";
 
-// TODO(@gw/kafka): add `describeUsageConsumer("Kafka", ...)` with a KafkaEventBus once that package lands.
-describeUsageConsumer("the in-process bus", async () => new InProcessEventBus());
+describeUsageConsumer("the in-process bus", ["postgres", "redis"], async () => new InProcessEventBus());
+
+describeUsageConsumer("Kafka", ["postgres", "redis", "kafka"], async (topics) => {
+  const brokers = kafkaBrokers();
+  await ensureTopics(brokers, [topics.usage]);
+  return new KafkaEventBus({ brokers, clientId: uniqueName("billing-test") });
+});

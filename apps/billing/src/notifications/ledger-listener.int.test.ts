@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { MemoryAdmissionStore } from "@gw/hotstore";
 import { silentLogger } from "@gw/logger";
+import { describeWith } from "@gw/testing";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { addCredits } from "../operator/credits.js";
 import { createBillingTestDatabase, type TestDatabase } from "../test/database.js";
 import { eventually } from "../test/eventually.js";
@@ -10,7 +11,7 @@ import { USD } from "../test/harness.js";
 import { LEDGER_CHANNEL } from "./channel.js";
 import { type LedgerListener, startLedgerListener } from "./ledger-listener.js";
 
-describe("ledger listener", () => {
+describeWith(["postgres"], "ledger listener", () => {
   let test: TestDatabase;
   let listener: LedgerListener;
   const store = new MemoryAdmissionStore();

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { describeWith } from "@gw/testing";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { addCredits, CreditsInputError, getCredits } from "../operator/credits.js";
 import { createBillingTestDatabase, type TestDatabase } from "../test/database.js";
 import { USD } from "../test/harness.js";
@@ -8,14 +9,6 @@ import { ledgerSnapshot } from "./ledger-read.js";
 import { insertUsageEntry, inTransaction, type UsageEntryInput } from "./ledger-write.js";
 
 let test: TestDatabase;
-
-beforeAll(async () => {
-  test = await createBillingTestDatabase();
-});
-
-afterAll(async () => {
-  await test.drop();
-});
 
 const accountId = (): string => `acct_${randomUUID()}`;
 
@@ -35,7 +28,15 @@ function usage(account: string, costPico: bigint, eventId = `gen-${randomUUID()}
 const writeUsage = (input: UsageEntryInput) =>
   inTransaction(test.database.db, (trx) => insertUsageEntry(trx, input));
 
-describe("ledger", () => {
+describeWith(["postgres"], "ledger", () => {
+  beforeAll(async () => {
+    test = await createBillingTestDatabase();
+  });
+
+  afterAll(async () => {
+    await test.drop();
+  });
+
   it("records the same usage event once, returning the existing entry on a replay", async () => {
     const account = accountId();
     const event = usage(account, 1_500n);

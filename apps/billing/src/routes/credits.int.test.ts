@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeWith } from "@gw/testing";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { addCredits } from "../operator/credits.js";
 import { eventually } from "../test/eventually.js";
 import { type Harness, startHarness, USD } from "../test/harness.js";
 
-describe("GET /api/v1/credits", () => {
+describeWith(["postgres", "redis"], "GET /api/v1/credits", () => {
   let harness: Harness;
 
   beforeAll(async () => {

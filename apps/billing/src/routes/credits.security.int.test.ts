@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { INVALID_KEY_MESSAGE, MISSING_AUTH_MESSAGE } from "@gw/errors";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeWith } from "@gw/testing";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { addCredits } from "../operator/credits.js";
 import { type Harness, startHarness, USD } from "../test/harness.js";
 
-describe("GET /api/v1/credits: authentication and tenancy", () => {
+describeWith(["postgres", "redis"], "GET /api/v1/credits: authentication and tenancy", () => {
   let harness: Harness;
   const accountA = `acct_${randomUUID()}`;
   const accountB = `acct_${randomUUID()}`;

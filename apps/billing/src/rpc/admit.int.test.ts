@@ -2,11 +2,12 @@ import { randomUUID } from "node:crypto";
 import { status } from "@grpc/grpc-js";
 import { connectRedis, DEFAULT_MAX_VIEW_AGE_MS, MemoryAdmissionStore } from "@gw/hotstore";
 import { type AdmitRequest, RefusalCode } from "@gw/proto/billing/v1/billing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeWith, serviceUrl } from "@gw/testing";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { addCredits } from "../operator/credits.js";
 import { insertUsageEntry, inTransaction } from "../repositories/ledger-write.js";
 import { eventually } from "../test/eventually.js";
-import { type Harness, REDIS_URL, redisStore, startHarness, TestClock, USD } from "../test/harness.js";
+import { type Harness, redisStore, startHarness, TestClock, USD } from "../test/harness.js";
 
 const HOLD_TTL_MS = 60_000;
 
@@ -27,7 +28,7 @@ function admitRequest(
 
 const newAccount = (): string => `acct_${randomUUID()}`;
 
-describe("BillingService.Admit on Redis", () => {
+describeWith(["postgres", "redis"], "BillingService.Admit on Redis", () => {
   let harness: Harness;
   const clock = new TestClock();
 
@@ -168,9 +169,9 @@ describe("BillingService.Admit on Redis", () => {
   });
 });
 
-describe("BillingService.Admit when Redis is down", () => {
+describeWith(["postgres", "redis"], "BillingService.Admit when Redis is down", () => {
   const startDown = async (failOpen: boolean): Promise<Harness> => {
-    const down = await connectRedis(REDIS_URL);
+    const down = await connectRedis(serviceUrl("redis"));
     down.disconnect();
     return startHarness({ store: () => redisStore(down), admission: { failOpen } });
   };
@@ -202,7 +203,7 @@ describe("BillingService.Admit when Redis is down", () => {
   });
 });
 
-describe("BillingService.Admit on the embedded in-memory store", () => {
+describeWith(["postgres", "redis"], "BillingService.Admit on the embedded in-memory store", () => {
   it("admits and refuses from the same ledger", async () => {
     const harness = await startHarness({ store: () => new MemoryAdmissionStore() });
     try {

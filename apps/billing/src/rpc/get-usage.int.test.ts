@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeWith } from "@gw/testing";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { addCredits } from "../operator/credits.js";
 import { insertUsageEntry, inTransaction } from "../repositories/ledger-write.js";
 import { type Harness, startHarness, TestClock, USD } from "../test/harness.js";
@@ -8,7 +9,7 @@ import { type Harness, startHarness, TestClock, USD } from "../test/harness.js";
 const NOW = new Date("2026-03-11T12:00:00.000Z");
 const KEY = "b".repeat(64);
 
-describe("BillingService.GetUsage", () => {
+describeWith(["postgres", "redis"], "BillingService.GetUsage", () => {
   let harness: Harness;
   const account = `acct_${randomUUID()}`;
 

@@ -1,5 +1,5 @@
 /** Polls until `check` stops throwing (asynchronous effects: consumers, LISTEN), or rethrows. */
-export async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(check: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

@@ -5,24 +5,25 @@ import { type AdmissionStore, connectRedis, RedisAdmissionStore, type RedisStore
 import { silentLogger } from "@gw/logger";
 import { BillingServiceClient } from "@gw/proto/billing/v1/billing";
 import { CHANNEL_OPTIONS, insecureCredentials, unaryCall } from "@gw/rpc";
+import { serviceUrl, uniqueName } from "@gw/testing";
 import type { Redis } from "ioredis";
 import type { AdmissionSettings } from "../admission/admission.js";
 import { type RunningBilling, startBilling } from "../start.js";
 import { createBillingTestDatabase, type TestDatabase } from "./database.js";
 import { type KeysStub, startKeysStub } from "./keys-stub.js";
 
-export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 export const USD = 1_000_000_000_000n;
 
 export function testTopics(): TopicConfig {
-  const run = randomUUID();
-  return { usage: `usage.${run}`, keyChanges: `key-changes.${run}`, payments: `payments.${run}` };
+  return {
+    usage: uniqueName("test-usage"),
+    keyChanges: uniqueName("test-key-changes"),
+    payments: uniqueName("test-payments"),
+  };
 }
 
-const PREFIX_ROOT = "test:billing:";
-
 export function redisStore(redis: Redis, options: RedisStoreOptions = {}): RedisAdmissionStore {
-  return new RedisAdmissionStore(redis, { keyPrefix: `${PREFIX_ROOT}${randomUUID()}:`, ...options });
+  return new RedisAdmissionStore(redis, { keyPrefix: `${uniqueName("test-billing")}:`, ...options });
 }
 
 /** Deletes the keys of the stores this test file created (other files run concurrently). */
@@ -42,7 +43,8 @@ export class TestClock {
 
 export interface HarnessOptions {
   store?: (redis: Redis) => AdmissionStore;
-  bus?: EventBus;
+  /** The bus to run on (the caller closes it); it may create the run's topics first. */
+  bus?: (topics: TopicConfig) => Promise<EventBus>;
   clock?: TestClock;
   admission?: Partial<AdmissionSettings>;
 }
@@ -66,14 +68,14 @@ export interface Harness {
 /** The billing app on a real database and Redis, served over real HTTP and gRPC on loopback. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const db = await createBillingTestDatabase();
-  const redis = await connectRedis(REDIS_URL);
+  const redis = await connectRedis(serviceUrl("redis"));
   const keys = await startKeysStub();
-  const bus = options.bus ?? new InProcessEventBus();
   const topics = testTopics();
+  const bus = options.bus ? await options.bus(topics) : new InProcessEventBus();
   const clock = options.clock ?? new TestClock();
-  const prefix = `${PREFIX_ROOT}${randomUUID()}:`;
+  const prefix = `${uniqueName("test-billing")}:`;
   const newRedisStore = (storeOptions: RedisStoreOptions = {}) =>
-    new RedisAdmissionStore(redis, { ...storeOptions, keyPrefix: `${prefix}${randomUUID()}:` });
+    new RedisAdmissionStore(redis, { ...storeOptions, keyPrefix: `${prefix}${uniqueName("store")}:` });
   const store = options.store ? options.store(redis) : newRedisStore();
   const running = await startBilling(
     {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { TopicConfig } from "@gw/config";
 import {
   deadLetterTopic,
   type EventBus,
@@ -7,7 +8,8 @@ import {
   USAGE_RECORDED_V1,
   UsageRecorded,
 } from "@gw/events";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeWith, type ServiceName } from "@gw/testing";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { addCredits } from "../operator/credits.js";
 import { ledgerSnapshot } from "../repositories/ledger-read.js";
 import { eventually } from "./eventually.js";
@@ -17,14 +19,22 @@ import { type Harness, startHarness, USD } from "./harness.js";
  * The usage consumer's behaviour, parametrised by the event bus so the same suite runs on the
  * in-process bus and on Kafka.
  */
-export function describeUsageConsumer(name: string, makeBus: () => Promise<EventBus>): void {
-  describe(`usage consumer on ${name}`, () => {
+export function describeUsageConsumer(
+  name: string,
+  services: readonly ServiceName[],
+  makeBus: (topics: TopicConfig) => Promise<EventBus>,
+): void {
+  describeWith(services, `usage consumer on ${name}`, () => {
     let harness: Harness;
     let bus: EventBus;
 
     beforeAll(async () => {
-      bus = await makeBus();
-      harness = await startHarness({ bus });
+      harness = await startHarness({
+        bus: async (topics) => {
+          bus = await makeBus(topics);
+          return bus;
+        },
+      });
     });
 
     afterAll(async () => {
