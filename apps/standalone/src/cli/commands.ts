@@ -1,0 +1,48 @@
+import { addCredits } from "@gw/billing";
+import { createAccount } from "@gw/keys";
+import { usdToPico } from "@gw/money";
+import type { AppDatabases } from "../databases.js";
+
+export interface CreatedAccountOutput {
+  account_id: string;
+  management_key: string;
+}
+
+/**
+ * Creates an account with its management key and, when asked, credits it. Credits added by the
+ * operator are purchases (they end the free tier), idempotent on a reference derived from the account.
+ */
+export async function createAccountCommand(
+  databases: AppDatabases,
+  input: { name: string; creditsUsd?: string },
+): Promise<CreatedAccountOutput> {
+  const account = await createAccount(databases.keys, { name: input.name });
+  if (input.creditsUsd !== undefined && usdToPico(input.creditsUsd) > 0n) {
+    await addCredits(databases.billing, {
+      accountId: account.accountId,
+      amountPico: usdToPico(input.creditsUsd),
+      kind: "purchase",
+      reference: `operator:initial:${account.accountId}`,
+    });
+  }
+  return { account_id: account.accountId, management_key: account.managementKey };
+}
+
+export async function addCreditsCommand(
+  databases: AppDatabases,
+  input: { accountId: string; amountUsd: string; reference?: string },
+): Promise<{ account_id: string; amount: number; entry_id: string; created: boolean }> {
+  const amountPico = usdToPico(input.amountUsd);
+  const added = await addCredits(databases.billing, {
+    accountId: input.accountId,
+    amountPico,
+    kind: "purchase",
+    ...(input.reference === undefined ? {} : { reference: input.reference }),
+  });
+  return {
+    account_id: input.accountId,
+    amount: Number(input.amountUsd),
+    entry_id: String(added.entryId),
+    created: added.created,
+  };
+}

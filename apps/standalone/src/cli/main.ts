@@ -1,0 +1,81 @@
+import { parseArgs } from "node:util";
+import { loadConfig, z } from "@gw/config";
+import { dataDir } from "../data-dir.js";
+import { connectAppDatabases, resolvePostgres } from "../databases.js";
+import { addCreditsCommand, createAccountCommand } from "./commands.js";
+
+const USAGE = `Model Gateway operator CLI
+
+  gw accounts create --name NAME [--credits USD] [--json]
+  gw credits add --account ACCOUNT_ID --amount USD [--reference REF] [--json]
+
+Works against DATABASE_URL, or the embedded database under .data/ when it is not set.`;
+
+class UsageError extends Error {}
+
+function requireOption(values: Record<string, string | boolean | undefined>, name: string): string {
+  const value = values[name];
+  if (typeof value !== "string" || value.length === 0) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function usdAmount(value: string, name: string): string {
+  if (!/^\d+(\.\d{1,12})?$/.test(value))
+    throw new UsageError(`--${name} must be a non-negative USD amount, got ${value}`);
+  return value;
+}
+
+async function run(argv: string[]): Promise<unknown> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: "string" },
+      credits: { type: "string" },
+      account: { type: "string" },
+      amount: { type: "string" },
+      reference: { type: "string" },
+      json: { type: "boolean", default: false },
+      help: { type: "boolean", default: false },
+    },
+  });
+  const command = positionals.join(" ");
+  if (values.help || command === "") throw new UsageError("");
+  if (command !== "accounts create" && command !== "credits add")
+    throw new UsageError(`unknown command: ${command}`);
+
+  const env = loadConfig({ DATABASE_URL: z.string().url().optional() });
+  const postgres = await resolvePostgres(env.DATABASE_URL, dataDir());
+  const databases = await connectAppDatabases(postgres.url);
+  try {
+    if (command === "accounts create") {
+      return await createAccountCommand(databases, {
+        name: requireOption(values, "name"),
+        ...(values.credits === undefined ? {} : { creditsUsd: usdAmount(values.credits, "credits") }),
+      });
+    }
+    return await addCreditsCommand(databases, {
+      accountId: requireOption(values, "account"),
+      amountUsd: usdAmount(requireOption(values, "amount"), "amount"),
+      ...(values.reference === undefined ? {} : { reference: values.reference }),
+    });
+  } finally {
+    await databases.close();
+    await postgres.stop();
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (result) => {
+    console.log(JSON.stringify(result, null, process.argv.includes("--json") ? undefined : 2));
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      if (error.message) console.error(`error: ${error.message}\n`);
+      console.error(USAGE);
+      process.exit(2);
+    }
+    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,23 @@
+import { type Env, fragments, loadConfig, topicsFrom, z } from "@gw/config";
+import { dataDir } from "./data-dir.js";
+
+/** The embedded default's settings; every external service is optional here. */
+export function loadStandaloneConfig(env: Env = process.env) {
+  const parsed = loadConfig(
+    {
+      PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+      // Loopback by default: the embedded default prints working credentials.
+      HOST: z.string().min(1).default("127.0.0.1"),
+      GW_DATA_DIR: z.string().optional(),
+      ...fragments.databaseUrl,
+      ...fragments.redisUrl,
+      ...fragments.kafkaBrokers,
+      ...fragments.topics,
+      LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("warn"),
+    },
+    env,
+  );
+  return { ...parsed, topics: topicsFrom(parsed), dataDir: dataDir(env) };
+}
+
+export type StandaloneConfig = ReturnType<typeof loadStandaloneConfig>;

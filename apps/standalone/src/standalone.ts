@@ -1,0 +1,186 @@
+import { PrincipalResolver } from "@gw/auth";
+import { startBilling } from "@gw/billing";
+import type { Env, TopicConfig } from "@gw/config";
+import { freePort } from "@gw/db";
+import { connectEdgeDeps, loadEdgeConfig, startEdge } from "@gw/edge";
+import type { EventBus } from "@gw/events";
+import { startFakeOpenAi } from "@gw/fake-providers";
+import { startGenerations } from "@gw/generations";
+import { connectBillingUsage, startKeys } from "@gw/keys";
+import type { Logger } from "@gw/logger";
+import type { StandaloneConfig } from "./config.js";
+import { connectAppDatabases, resolvePostgres } from "./databases.js";
+import { type DevCredentials, ensureDevCredentials } from "./dev-credentials.js";
+import { admissionStore, eventBus } from "./infrastructure.js";
+
+const LOOPBACK = "127.0.0.1";
+
+export interface RunningStandalone {
+  url: string;
+  credentials: DevCredentials;
+  credentialsCreated: boolean;
+  /** What each dependency runs on, for the start-up banner. */
+  infrastructure: { postgres: string; bus: string; hotStore: string; demoProvider: string };
+  stop(): Promise<void>;
+}
+
+type Stopper = () => Promise<unknown> | unknown;
+
+/**
+ * The embedded default: all four apps in one process, still talking gRPC over loopback so the code
+ * path is the one production runs, on an embedded PostgreSQL (or DATABASE_URL), the in-process bus
+ * (or Kafka) and the in-process admission store (or Redis), plus the built-in demo provider.
+ */
+export async function startStandalone(
+  config: StandaloneConfig,
+  env: Env,
+  logger: Logger,
+): Promise<RunningStandalone> {
+  const stoppers: Stopper[] = [];
+  const stopAll = async () => {
+    for (const stop of stoppers.reverse()) await stop();
+  };
+  try {
+    const postgres = await resolvePostgres(config.DATABASE_URL, config.dataDir);
+    stoppers.push(() => postgres.stop());
+    const databases = await connectAppDatabases(postgres.url);
+    stoppers.push(() => databases.close());
+    const bus = eventBus(config.KAFKA_BROKERS, config.dataDir, logger);
+    stoppers.push(() => bus.close());
+    const store = await admissionStore(config.REDIS_URL);
+    stoppers.push(() => store.close());
+    const demo = await startFakeOpenAi({ demo: true, host: LOOPBACK, port: 0 });
+    stoppers.push(() => demo.close());
+
+    const ports = await grpcPorts();
+    const addresses = {
+      keys: `${LOOPBACK}:${ports.keys}`,
+      billing: `${LOOPBACK}:${ports.billing}`,
+      generations: `${LOOPBACK}:${ports.generations}`,
+    };
+    const shared = { bus: bus.value, topics: config.topics };
+
+    const billingUsage = connectBillingUsage(addresses.billing);
+    stoppers.push(() => billingUsage.close());
+    const keys = await startKeys(
+      {
+        ...shared,
+        database: databases.keys,
+        logger: logger.child({ app: "keys" }),
+        billing: billingUsage.usage,
+      },
+      { host: LOOPBACK, httpPort: 0, grpcPort: ports.keys },
+    );
+    stoppers.push(() => keys.stop());
+
+    const principals = PrincipalResolver.connect(addresses.keys);
+    stoppers.push(() => principals.close());
+    const billing = await startBilling(
+      {
+        ...shared,
+        database: databases.billing,
+        logger: logger.child({ app: "billing" }),
+        store: store.value,
+        resolver: principals.resolver,
+      },
+      { host: LOOPBACK, httpPort: 0, grpcPort: ports.billing },
+    );
+    stoppers.push(() => billing.stop());
+    const generations = await startGenerations(
+      {
+        ...shared,
+        database: databases.generations,
+        logger: logger.child({ app: "generations" }),
+        resolver: principals.resolver,
+      },
+      { host: LOOPBACK, httpPort: 0, grpcPort: ports.generations },
+    );
+    stoppers.push(() => generations.stop());
+
+    const edge = await startEdgeApp(config, env, {
+      bus: bus.value,
+      topics: config.topics,
+      logger,
+      keysGrpc: addresses.keys,
+      billingGrpc: addresses.billing,
+      http: { keys: keys.httpUrl, billing: billing.httpUrl, generations: generations.httpUrl },
+      demoBaseUrl: demo.baseUrl,
+    });
+    stoppers.push(() => edge.stop());
+
+    const { credentials, created } = await ensureDevCredentials(
+      config.dataDir,
+      databases.keys,
+      databases.billing,
+    );
+    return {
+      url: edge.url,
+      credentials,
+      credentialsCreated: created,
+      infrastructure: {
+        postgres:
+          postgres.origin === "configured" ? "DATABASE_URL" : `embedded PostgreSQL (${config.dataDir})`,
+        bus: bus.kind,
+        hotStore: store.kind,
+        demoProvider: demo.baseUrl,
+      },
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+async function grpcPorts(): Promise<{ keys: number; billing: number; generations: number }> {
+  const [keys, billing, generations] = [await freePort(), await freePort(), await freePort()];
+  if (keys === undefined || billing === undefined || generations === undefined)
+    throw new Error("no free ports");
+  return { keys, billing, generations };
+}
+
+interface EdgeWiring {
+  bus: EventBus;
+  topics: TopicConfig;
+  logger: Logger;
+  keysGrpc: string;
+  billingGrpc: string;
+  http: { keys: string; billing: string; generations: string };
+  demoBaseUrl: string;
+}
+
+/** The edge reads its provider credentials from the same environment as in production. */
+async function startEdgeApp(
+  config: StandaloneConfig,
+  env: Env,
+  wiring: EdgeWiring,
+): Promise<{ url: string; stop(): Promise<void> }> {
+  const edgeConfig = loadEdgeConfig({
+    ...env,
+    HOST: config.HOST,
+    HTTP_PORT: String(config.PORT),
+    KEYS_GRPC_ADDRESS: wiring.keysGrpc,
+    BILLING_GRPC_ADDRESS: wiring.billingGrpc,
+    KEYS_HTTP_URL: wiring.http.keys,
+    BILLING_HTTP_URL: wiring.http.billing,
+    GENERATIONS_HTTP_URL: wiring.http.generations,
+    DEMO_PROVIDER_URL: wiring.demoBaseUrl,
+  });
+  const connected = connectEdgeDeps(edgeConfig, {
+    bus: wiring.bus,
+    logger: wiring.logger.child({ app: "edge" }),
+  });
+  try {
+    const edge = await startEdge(connected.deps, { host: edgeConfig.host, httpPort: edgeConfig.httpPort });
+    return {
+      url: edge.httpUrl,
+      stop: async () => {
+        await edge.stop();
+        await connected.close();
+      },
+    };
+  } catch (error) {
+    await connected.close();
+    throw error;
+  }
+}
