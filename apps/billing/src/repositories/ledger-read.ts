@@ -27,6 +27,8 @@ export interface AccountTotals {
   creditsPico: bigint;
   /** Usage debits net of refunds, as a positive number. */
   usagePico: bigint;
+  /** Purchases only: the free-tier daily limit rises once they reach 5 USD. */
+  purchasedPico: bigint;
   /** No purchase yet (grants do not count). */
   isFreeTier: boolean;
 }
@@ -38,12 +40,14 @@ export async function accountTotals(db: Kysely<BillingTables>, accountId: string
       sql<string>`coalesce(sum(amount) filter (where kind in ('purchase', 'grant')), 0)::text`.as("credits"),
       sql<string>`coalesce(-sum(amount) filter (where kind in ('usage', 'refund')), 0)::text`.as("usage"),
       sql<boolean>`coalesce(bool_or(kind = 'purchase'), false)`.as("purchased"),
+      sql<string>`coalesce(sum(amount) filter (where kind = 'purchase'), 0)::text`.as("purchased_amount"),
     ])
     .where("account_id", "=", accountId)
     .executeTakeFirstOrThrow();
   return {
     creditsPico: usdToPico(row.credits),
     usagePico: usdToPico(row.usage),
+    purchasedPico: usdToPico(row.purchased_amount),
     isFreeTier: !row.purchased,
   };
 }

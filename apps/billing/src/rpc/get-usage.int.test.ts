@@ -70,6 +70,7 @@ describeWith(["postgres", "redis"], "BillingService.GetUsage", () => {
     const usage = await harness.rpc.getUsage({ accountId: account, keyHash: "" });
     expect(usage).toMatchObject({
       totalCreditsPico: 11n * USD,
+      totalPurchasedPico: 10n * USD,
       totalUsagePico: 1_111_111n,
       isFreeTier: false,
       keyUsagePico: 0n,

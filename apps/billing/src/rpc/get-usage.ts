@@ -18,6 +18,7 @@ export function getUsage(context: BillingContext) {
       totalCreditsPico: totals.creditsPico,
       totalUsagePico: totals.usagePico,
       isFreeTier: totals.isFreeTier,
+      totalPurchasedPico: totals.purchasedPico,
       keyUsagePico: key?.usage ?? 0n,
       keyUsageDailyPico: key?.daily ?? 0n,
       keyUsageWeeklyPico: key?.weekly ?? 0n,

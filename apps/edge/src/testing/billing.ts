@@ -23,6 +23,7 @@ export const EMPTY_USAGE: GetUsageResponse = {
   keyByokUsageWeeklyPico: 0n,
   keyByokUsageMonthlyPico: 0n,
   freeRequestsToday: 0,
+  totalPurchasedPico: 0n,
 };
 
 /**

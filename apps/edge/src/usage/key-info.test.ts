@@ -19,6 +19,7 @@ const usage: GetUsageResponse = {
   keyByokUsageWeeklyPico: USD,
   keyByokUsageMonthlyPico: 2n * USD,
   freeRequestsToday: 7,
+  totalPurchasedPico: 2n * USD,
 };
 
 describe("keyInfo", () => {
@@ -69,10 +70,20 @@ describe("keyInfo", () => {
   it("raises the free-model allowance to 1,000 a day once 5 USD were purchased", () => {
     const info = keyInfo(testKey("a").principal, {
       ...usage,
-      totalCreditsPico: 5n * USD,
+      totalPurchasedPico: 5n * USD,
       freeRequestsToday: 1_200,
     });
     expect(info.free_model_daily_requests).toEqual({ limit: 1_000, used: 1_200, remaining: 0 });
+  });
+
+  it("keeps the 50-a-day allowance when credits were granted, not purchased", () => {
+    const info = keyInfo(testKey("a").principal, {
+      ...usage,
+      totalCreditsPico: 10n * USD,
+      totalPurchasedPico: 4n * USD,
+      freeRequestsToday: 3,
+    });
+    expect(info.free_model_daily_requests).toEqual({ limit: 50, used: 3, remaining: 47 });
   });
 
   it("flags management keys under both names", () => {

@@ -61,7 +61,7 @@ export function keyInfo(principal: Principal, usage: GetUsageResponse): KeyInfo 
   const limitPico = principal.limitPico;
   const remainingPico = limitPico === undefined ? undefined : limitPico - windowUsagePico(principal, usage);
   const dailyLimit =
-    usage.totalCreditsPico >= PURCHASE_THRESHOLD_PICO
+    usage.totalPurchasedPico >= PURCHASE_THRESHOLD_PICO
       ? FREE_DAILY_REQUESTS_AFTER_PURCHASE
       : FREE_DAILY_REQUESTS;
   const management = isManagementKey(principal);

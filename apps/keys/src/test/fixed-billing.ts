@@ -31,6 +31,7 @@ const ZERO: GetUsageResponse = {
   keyByokUsageWeeklyPico: 0n,
   keyByokUsageMonthlyPico: 0n,
   freeRequestsToday: 0,
+  totalPurchasedPico: 0n,
 };
 
 export async function startFixedBilling(): Promise<FixedBilling> {

@@ -186,6 +186,8 @@ export interface GetUsageResponse {
   keyByokUsageWeeklyPico: bigint;
   keyByokUsageMonthlyPico: bigint;
   freeRequestsToday: number;
+  /** Purchases only (grants excluded): 5 USD purchased raises the free-model daily limit. */
+  totalPurchasedPico: bigint;
 }
 
 function createBaseKeyLimit(): KeyLimit {
@@ -1240,6 +1242,7 @@ function createBaseGetUsageResponse(): GetUsageResponse {
     keyByokUsageWeeklyPico: 0n,
     keyByokUsageMonthlyPico: 0n,
     freeRequestsToday: 0,
+    totalPurchasedPico: 0n,
   };
 }
 
@@ -1310,6 +1313,12 @@ export const GetUsageResponse: MessageFns<GetUsageResponse> = {
     }
     if (message.freeRequestsToday !== 0) {
       writer.uint32(96).uint32(message.freeRequestsToday);
+    }
+    if (message.totalPurchasedPico !== 0n) {
+      if (BigInt.asIntN(64, message.totalPurchasedPico) !== message.totalPurchasedPico) {
+        throw new globalThis.Error("value provided for field message.totalPurchasedPico of type int64 too large");
+      }
+      writer.uint32(104).int64(message.totalPurchasedPico);
     }
     return writer;
   },
@@ -1423,6 +1432,14 @@ export const GetUsageResponse: MessageFns<GetUsageResponse> = {
             message.freeRequestsToday = reader.uint32();
             continue;
           }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.totalPurchasedPico = reader.int64() as bigint;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1497,6 +1514,11 @@ export const GetUsageResponse: MessageFns<GetUsageResponse> = {
         : isSet(object.free_requests_today)
         ? globalThis.Number(object.free_requests_today)
         : 0,
+      totalPurchasedPico: isSet(object.totalPurchasedPico)
+        ? BigInt(object.totalPurchasedPico)
+        : isSet(object.total_purchased_pico)
+        ? BigInt(object.total_purchased_pico)
+        : 0n,
     };
   },
 
@@ -1537,6 +1559,9 @@ export const GetUsageResponse: MessageFns<GetUsageResponse> = {
     }
     if (message.freeRequestsToday !== 0) {
       obj.freeRequestsToday = Math.round(message.freeRequestsToday);
+    }
+    if (message.totalPurchasedPico !== 0n) {
+      obj.totalPurchasedPico = message.totalPurchasedPico.toString();
     }
     return obj;
   },
@@ -1581,6 +1606,9 @@ export const GetUsageResponse: MessageFns<GetUsageResponse> = {
         ? BigInt(object.keyByokUsageMonthlyPico)
         : 0n;
     message.freeRequestsToday = object.freeRequestsToday ?? 0;
+    message.totalPurchasedPico = (object.totalPurchasedPico !== undefined && object.totalPurchasedPico !== null)
+      ? BigInt(object.totalPurchasedPico)
+      : 0n;
     return message;
   },
 };
