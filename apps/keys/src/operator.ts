@@ -2,9 +2,10 @@ import type { Database } from "@gw/db";
 import { GatewayError } from "@gw/errors";
 import { usdToPico } from "@gw/money";
 import type { KeysTables, KeyTypeColumn, LimitResetColumn } from "./db/schema.js";
+import { assertKnownCatalogRefs } from "./keys/catalog-refs.js";
 import { createKey } from "./keys/service.js";
 import { DEFAULT_SETTINGS } from "./keys/settings.js";
-import { findAccount, insertAccount, newAccountId } from "./repositories/accounts.js";
+import { findAccount, insertAccount, newAccountId, updateAccountScope } from "./repositories/accounts.js";
 
 // Operator functions: what the CLI (and tests) use to bootstrap tenants, bypassing the REST API.
 
@@ -64,4 +65,33 @@ export async function createApiKey(
     },
   });
   return { key: secret, hash: row.hash };
+}
+
+export interface AccountScopeInput {
+  accountId: string;
+  /** null = every provider / model the catalogue has. */
+  allowedProviders: string[] | null;
+  allowedModels: string[] | null;
+}
+
+/**
+ * Sets the tenant's scope. Existing keys are narrowed at authentication time (never widened), so no key
+ * row changes; edges pick the new scope up when their cached principals lapse (the keys app's positive
+ * cache TTL, a few seconds).
+ */
+export async function setAccountScope(
+  database: Database<KeysTables>,
+  input: AccountScopeInput,
+): Promise<{ accountId: string; allowedProviders: string[] | null; allowedModels: string[] | null }> {
+  await assertKnownCatalogRefs(database.db, input);
+  const row = await updateAccountScope(database.db, input.accountId, {
+    allowed_providers: input.allowedProviders,
+    allowed_models: input.allowedModels,
+  });
+  if (!row) throw new GatewayError("not_found", `account ${input.accountId} not found`);
+  return {
+    accountId: row.id,
+    allowedProviders: row.allowed_providers,
+    allowedModels: row.allowed_models,
+  };
 }

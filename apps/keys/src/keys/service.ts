@@ -11,7 +11,7 @@ import {
   insertApiKey,
   updateManagedKey,
 } from "../repositories/api-keys.js";
-import { assertKnownCatalogRefs } from "./catalog-refs.js";
+import { assertAllowLists } from "./catalog-refs.js";
 import { changeKindOf, publishKeyChange } from "./changes.js";
 import { generateSecret } from "./secrets.js";
 import type { KeyPatch, KeySettings } from "./settings.js";
@@ -39,7 +39,7 @@ export interface CreatedKey {
 
 /** Validates and stores a new key. A new key changes no existing authentication answer: no event. */
 export async function createKey(db: Kysely<KeysTables>, input: CreateKeyInput): Promise<CreatedKey> {
-  await assertKnownCatalogRefs(db, input.settings);
+  await assertAllowLists(db, input.accountId, input.settings);
   const keyType = input.keyType ?? "regular";
   const { secret, hash, label } = generateSecret(keyType);
   const { settings } = input;
@@ -76,7 +76,7 @@ export async function updateKey(
   hash: string,
   patch: KeyPatch,
 ): Promise<ApiKeyRow> {
-  await assertKnownCatalogRefs(store.db, patch);
+  await assertAllowLists(store.db, accountId, patch);
   const changes = toChanges(patch);
   if (Object.keys(changes).length === 0) return getManagedKey(store.db, accountId, hash);
   const row = await updateManagedKey(store.db, accountId, hash, changes);

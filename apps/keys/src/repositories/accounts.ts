@@ -18,3 +18,11 @@ export async function insertAccount(
 export async function findAccount(db: Kysely<KeysTables>, id: string): Promise<AccountRow | undefined> {
   return db.selectFrom("accounts").selectAll().where("id", "=", id).executeTakeFirst();
 }
+
+export async function updateAccountScope(
+  db: Kysely<KeysTables>,
+  id: string,
+  scope: { allowed_providers: string[] | null; allowed_models: string[] | null },
+): Promise<AccountRow | undefined> {
+  return db.updateTable("accounts").set(scope).where("id", "=", id).returningAll().executeTakeFirst();
+}

@@ -1,5 +1,5 @@
 import { addCredits } from "@gw/billing";
-import { createAccount } from "@gw/keys";
+import { createAccount, setAccountScope } from "@gw/keys";
 import { usdToPico } from "@gw/money";
 import type { AppDatabases } from "../databases.js";
 
@@ -44,5 +44,22 @@ export async function addCreditsCommand(
     amount: Number(input.amountUsd),
     entry_id: String(added.entryId),
     created: added.created,
+  };
+}
+
+/** Sets the account's provider/model scope (null = unrestricted); every key of the account stays inside it. */
+export async function accountScopeCommand(
+  databases: AppDatabases,
+  input: { accountId: string; providers: string[] | null; models: string[] | null },
+): Promise<{ account_id: string; allowed_providers: string[] | null; allowed_models: string[] | null }> {
+  const scope = await setAccountScope(databases.keys, {
+    accountId: input.accountId,
+    allowedProviders: input.providers,
+    allowedModels: input.models,
+  });
+  return {
+    account_id: scope.accountId,
+    allowed_providers: scope.allowedProviders,
+    allowed_models: scope.allowedModels,
   };
 }

@@ -2,16 +2,19 @@ import { parseArgs } from "node:util";
 import { loadConfig, z } from "@gw/config";
 import { dataDir } from "../data-dir.js";
 import { connectAppDatabases, resolvePostgres } from "../databases.js";
-import { addCreditsCommand, createAccountCommand } from "./commands.js";
+import { accountScopeCommand, addCreditsCommand, createAccountCommand } from "./commands.js";
 
 const USAGE = `Model Gateway operator CLI
 
   gw accounts create --name NAME [--credits USD] [--json]
   gw credits add --account ACCOUNT_ID --amount USD [--reference REF] [--json]
+  gw accounts scope --account ACCOUNT_ID [--providers a,b|all] [--models x,y|all] [--json]
 
 Works against DATABASE_URL, or the embedded database under .data/ when it is not set.`;
 
 class UsageError extends Error {}
+
+const COMMANDS = ["accounts create", "credits add", "accounts scope"];
 
 function requireOption(values: Record<string, string | boolean | undefined>, name: string): string {
   const value = values[name];
@@ -25,6 +28,17 @@ function usdAmount(value: string, name: string): string {
   return value;
 }
 
+/** "all" (or leaving the option out) lifts the restriction; otherwise a comma-separated list of ids. */
+function scopeList(value: string | undefined): string[] | null {
+  if (value === undefined || value === "all") return null;
+  const ids = value
+    .split(",")
+    .map((id) => id.trim())
+    .filter((id) => id.length > 0);
+  if (ids.length === 0) throw new UsageError("a scope list must name at least one id, or be 'all'");
+  return ids;
+}
+
 async function run(argv: string[]): Promise<unknown> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -35,14 +49,15 @@ async function run(argv: string[]): Promise<unknown> {
       account: { type: "string" },
       amount: { type: "string" },
       reference: { type: "string" },
+      providers: { type: "string" },
+      models: { type: "string" },
       json: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
   });
   const command = positionals.join(" ");
   if (values.help || command === "") throw new UsageError("");
-  if (command !== "accounts create" && command !== "credits add")
-    throw new UsageError(`unknown command: ${command}`);
+  if (!COMMANDS.includes(command)) throw new UsageError(`unknown command: ${command}`);
 
   const env = loadConfig({ DATABASE_URL: z.string().url().optional() });
   const postgres = await resolvePostgres(env.DATABASE_URL, dataDir());
@@ -52,6 +67,13 @@ async function run(argv: string[]): Promise<unknown> {
       return await createAccountCommand(databases, {
         name: requireOption(values, "name"),
         ...(values.credits === undefined ? {} : { creditsUsd: usdAmount(values.credits, "credits") }),
+      });
+    }
+    if (command === "accounts scope") {
+      return await accountScopeCommand(databases, {
+        accountId: requireOption(values, "account"),
+        providers: scopeList(values.providers),
+        models: scopeList(values.models),
       });
     }
     return await addCreditsCommand(databases, {
