@@ -5,6 +5,7 @@ import { requestLog } from "./middleware/request-log.js";
 import { chatCompletionsRoute } from "./routes/chat-completions.js";
 import { healthzRoute } from "./routes/health.js";
 import { keyRoute } from "./routes/key.js";
+import { dropChangedKey } from "./routes/key-change-hook.js";
 import { modelRoute } from "./routes/model.js";
 import { modelsRoute } from "./routes/models.js";
 import { passThrough } from "./routes/pass-through.js";
@@ -25,7 +26,12 @@ export function createApp(deps: EdgeDeps, runtime: EdgeRuntime = createRuntime(d
   const { keysHttpUrl, billingHttpUrl, generationsHttpUrl } = deps.controlPlane;
   app.use(
     passThrough(
-      { name: "key service", url: keysHttpUrl, paths: ["/api/v1/keys", "/api/v1/models", "/v1/x402/auth"] },
+      {
+        name: "key service",
+        url: keysHttpUrl,
+        paths: ["/api/v1/keys", "/api/v1/byok", "/api/v1/models", "/v1/x402/auth"],
+        onResponse: dropChangedKey(deps.principals),
+      },
       deps.logger,
     ),
   );

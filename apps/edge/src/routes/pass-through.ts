@@ -1,4 +1,4 @@
-import type { ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { GatewayError, openAiErrorBody } from "@gw/errors";
 import type { Logger } from "@gw/logger";
 import type { RequestHandler } from "express";
@@ -10,6 +10,8 @@ export interface PassThroughTarget {
   url: string;
   /** Path prefixes this app owns. */
   paths: string[];
+  /** Called with each answered request and the owner's status, before the response reaches the client. */
+  onResponse?: (request: IncomingMessage, status: number) => void;
 }
 
 const PROXY_TIMEOUT_MS = 30_000;
@@ -30,6 +32,9 @@ export function passThrough(target: PassThroughTarget, logger: Logger): RequestH
     xfwd: true,
     proxyTimeout: PROXY_TIMEOUT_MS,
     on: {
+      proxyRes: (proxyResponse, request) => {
+        target.onResponse?.(request, proxyResponse.statusCode ?? 0);
+      },
       error: (error, _request, response) => {
         logger.warn({ err: error, target: target.name }, "pass-through failed");
         if (!isResponse(response)) {
