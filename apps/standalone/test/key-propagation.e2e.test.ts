@@ -1,0 +1,261 @@
+import { freePort } from "@gw/db";
+import { type FakeServer, startFakeOpenAi } from "@gw/fake-providers";
+import { ensureTopics } from "@gw/kafka";
+import {
+  createTestDatabase,
+  describeWith,
+  kafkaBrokers,
+  serviceUrl,
+  type TestDatabase,
+  uniqueName,
+} from "@gw/testing";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type AppProcess, eventually, runCli, startProcess, waitForHttp } from "./processes.js";
+
+// Key state changes across a fleet: two edge processes in front of keys, billing and generations on
+// PostgreSQL, Redis and Kafka. A change made through edge A must stop the key on edge A at once and on
+// edge B within one second (the key-change event), and expiry must bite at `expires_at` exactly.
+
+const PROPAGATION_BOUND_MS = 1_000;
+
+describeWith(["postgres", "redis", "kafka"], "key changes reach every edge", () => {
+  const apps: AppProcess[] = [];
+  let database: TestDatabase;
+  let upstream: FakeServer;
+  let edgeA: string;
+  let edgeB: string;
+  let managementKey: string;
+  let accountId: string;
+  const measured: Record<string, number[]> = { disable: [], enable: [], delete: [] };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    upstream = await startFakeOpenAi({ host: "127.0.0.1", port: 0, requireKey: "sk-upstream-test" });
+    const brokers = kafkaBrokers();
+    const topics = {
+      TOPIC_USAGE: uniqueName("prop.usage"),
+      TOPIC_KEY_CHANGES: uniqueName("prop.key-changes"),
+      TOPIC_PAYMENTS: uniqueName("prop.payments"),
+    };
+    await ensureTopics(
+      brokers,
+      Object.values(topics).map((name) => ({ name, partitions: 3 })),
+    );
+    const port = {
+      keysHttp: await freePort(),
+      keysGrpc: await freePort(),
+      billingHttp: await freePort(),
+      billingGrpc: await freePort(),
+      generationsHttp: await freePort(),
+      generationsGrpc: await freePort(),
+      edgeA: await freePort(),
+      edgeB: await freePort(),
+    };
+    const env = {
+      ...topics,
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      DATABASE_URL: database.url,
+      REDIS_URL: serviceUrl("redis"),
+      REDIS_KEY_PREFIX: uniqueName("prop"),
+      KAFKA_BROKERS: brokers.join(","),
+      KEYS_GRPC_ADDRESS: `127.0.0.1:${port.keysGrpc}`,
+      BILLING_GRPC_ADDRESS: `127.0.0.1:${port.billingGrpc}`,
+      GENERATIONS_GRPC_ADDRESS: `127.0.0.1:${port.generationsGrpc}`,
+    };
+    const controlPlane = [
+      startProcess("keys", "apps/keys/dist/main.js", {
+        ...env,
+        HTTP_PORT: String(port.keysHttp),
+        GRPC_PORT: String(port.keysGrpc),
+      }),
+      startProcess("billing", "apps/billing/dist/main.js", {
+        ...env,
+        HTTP_PORT: String(port.billingHttp),
+        GRPC_PORT: String(port.billingGrpc),
+      }),
+      startProcess("generations", "apps/generations/dist/main.js", {
+        ...env,
+        HTTP_PORT: String(port.generationsHttp),
+        GRPC_PORT: String(port.generationsGrpc),
+      }),
+    ];
+    apps.push(...controlPlane);
+    const [keysApp, billingApp, generationsApp] = controlPlane as [AppProcess, AppProcess, AppProcess];
+    await Promise.all([
+      waitForHttp(`http://127.0.0.1:${port.keysHttp}/healthz`, keysApp),
+      waitForHttp(`http://127.0.0.1:${port.billingHttp}/healthz`, billingApp),
+      waitForHttp(`http://127.0.0.1:${port.generationsHttp}/healthz`, generationsApp),
+    ]);
+    const edgeEnv = {
+      ...env,
+      KEYS_HTTP_URL: `http://127.0.0.1:${port.keysHttp}`,
+      BILLING_HTTP_URL: `http://127.0.0.1:${port.billingHttp}`,
+      GENERATIONS_HTTP_URL: `http://127.0.0.1:${port.generationsHttp}`,
+      OPENAI_API_KEY: "sk-upstream-test",
+      OPENAI_BASE_URL: upstream.baseUrl,
+    };
+    const a = startProcess("edge-a", "apps/edge/dist/main.js", {
+      ...edgeEnv,
+      HTTP_PORT: String(port.edgeA),
+      EDGE_INSTANCE_ID: uniqueName("edge-a"),
+    });
+    const b = startProcess("edge-b", "apps/edge/dist/main.js", {
+      ...edgeEnv,
+      HTTP_PORT: String(port.edgeB),
+      EDGE_INSTANCE_ID: uniqueName("edge-b"),
+    });
+    apps.push(a, b);
+    edgeA = `http://127.0.0.1:${port.edgeA}`;
+    edgeB = `http://127.0.0.1:${port.edgeB}`;
+    await Promise.all([waitForHttp(`${edgeA}/readyz`, a), waitForHttp(`${edgeB}/readyz`, b)]);
+
+    const created = JSON.parse(
+      await runCli("apps/standalone/dist/cli/main.js", ["accounts", "create", "--name", "fleet", "--json"], {
+        DATABASE_URL: database.url,
+      }),
+    ) as { account_id: string; management_key: string };
+    accountId = created.account_id;
+    managementKey = created.management_key;
+
+    // The edges' consumer groups join asynchronously after /readyz; wait until edge B demonstrably
+    // receives key changes before measuring anything.
+    const probe = await createKey({ name: "warm-up" });
+    expect((await models(edgeB, probe.key)).status).toBe(200);
+    await patchKey(probe.hash, { disabled: true });
+    await eventually(
+      async () => ((await models(edgeB, probe.key)).status === 401 ? true : undefined),
+      60_000,
+    );
+  }, 240_000);
+
+  afterAll(async () => {
+    await Promise.all(apps.map((app) => app.stop()));
+    await upstream?.close();
+    await database?.drop();
+    console.log(`key propagation to the other edge (ms): ${JSON.stringify(measured)}`);
+  });
+
+  const api = (base: string, path: string, key: string, init: RequestInit = {}) =>
+    fetch(`${base}${path}`, {
+      ...init,
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+    });
+  const models = (base: string, key: string) => api(base, "/v1/models", key);
+
+  async function createKey(body: Record<string, unknown>): Promise<{ key: string; hash: string }> {
+    const response = await api(edgeA, "/api/v1/keys", managementKey, {
+      method: "POST",
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBe(201);
+    const created = (await response.json()) as { key: string; data: { hash: string } };
+    return { key: created.key, hash: created.data.hash };
+  }
+
+  async function patchKey(hash: string, body: Record<string, unknown>): Promise<void> {
+    const response = await api(edgeA, `/api/v1/keys/${hash}`, managementKey, {
+      method: "PATCH",
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBe(200);
+  }
+
+  async function errorCode(response: Response): Promise<string | undefined> {
+    return ((await response.json()) as { error?: { code?: string } }).error?.code;
+  }
+
+  /** Polls edge B as fast as it answers until `done`; the time since the change was acknowledged. */
+  async function timeUntil(key: string, done: (status: number) => boolean, since: number): Promise<number> {
+    const deadline = since + 10_000;
+    for (;;) {
+      const response = await models(edgeB, key);
+      await response.arrayBuffer();
+      if (done(response.status)) return performance.now() - since;
+      if (performance.now() > deadline) throw new Error("edge B never saw the change");
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  }
+
+  it("disable stops the key on the serving edge at once and on the other edge within a second", async () => {
+    for (let round = 0; round < 5; round++) {
+      const { key, hash } = await createKey({ name: `disable ${round}` });
+      // Both edges cache the principal first, so only the event (or the hook) can change their answer.
+      expect((await models(edgeA, key)).status).toBe(200);
+      expect((await models(edgeB, key)).status).toBe(200);
+      await patchKey(hash, { disabled: true });
+      const acknowledged = performance.now();
+      const sameEdge = await models(edgeA, key);
+      expect(sameEdge.status).toBe(401);
+      expect(await errorCode(sameEdge)).toBe("key_disabled");
+      const elapsed = await timeUntil(key, (status) => status === 401, acknowledged);
+      measured.disable?.push(Math.round(elapsed));
+      expect(elapsed).toBeLessThan(PROPAGATION_BOUND_MS);
+
+      await patchKey(hash, { disabled: false });
+      const restored = performance.now();
+      expect((await models(edgeA, key)).status).toBe(200);
+      const back = await timeUntil(key, (status) => status === 200, restored);
+      measured.enable?.push(Math.round(back));
+      expect(back).toBeLessThan(PROPAGATION_BOUND_MS);
+    }
+  }, 120_000);
+
+  it("delete invalidates the key at once and for good, on both edges", async () => {
+    for (let round = 0; round < 3; round++) {
+      const { key, hash } = await createKey({ name: `delete ${round}` });
+      expect((await models(edgeA, key)).status).toBe(200);
+      expect((await models(edgeB, key)).status).toBe(200);
+      const response = await api(edgeA, `/api/v1/keys/${hash}`, managementKey, { method: "DELETE" });
+      expect(await response.json()).toEqual({ deleted: true, data: { deleted: true } });
+      const acknowledged = performance.now();
+      const sameEdge = await models(edgeA, key);
+      expect([sameEdge.status, await errorCode(sameEdge)]).toEqual([401, "key_not_found"]);
+      const elapsed = await timeUntil(key, (status) => status === 401, acknowledged);
+      measured.delete?.push(Math.round(elapsed));
+      expect(elapsed).toBeLessThan(PROPAGATION_BOUND_MS);
+      const again = await api(edgeA, `/api/v1/keys/${hash}`, managementKey, { method: "DELETE" });
+      expect(again.status).toBe(404);
+      const revived = await api(edgeA, `/api/v1/keys/${hash}`, managementKey, {
+        method: "PATCH",
+        body: JSON.stringify({ disabled: false }),
+      });
+      expect(revived.status).toBe(404);
+      expect((await models(edgeB, key)).status).toBe(401);
+    }
+  }, 60_000);
+
+  it("expiry bites at expires_at on every edge, without waiting for a cache entry to lapse", async () => {
+    const expiresAt = new Date(Date.now() + 3_000);
+    const { key } = await createKey({ name: "short-lived", expires_at: expiresAt.toISOString() });
+    expect((await models(edgeA, key)).status).toBe(200);
+    expect((await models(edgeB, key)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, expiresAt.getTime() - Date.now() + 20));
+    for (const edge of [edgeA, edgeB]) {
+      const response = await models(edge, key);
+      expect([response.status, await errorCode(response)]).toEqual([401, "key_expired"]);
+    }
+  }, 30_000);
+
+  it("the operator's account scope bounds the keys made through the edge", async () => {
+    await runCli(
+      "apps/standalone/dist/cli/main.js",
+      ["accounts", "scope", "--account", accountId, "--providers", "openai", "--json"],
+      { DATABASE_URL: database.url },
+    );
+    const refused = await api(edgeA, "/api/v1/keys", managementKey, {
+      method: "POST",
+      body: JSON.stringify({ name: "too wide", allowed_providers: ["openai", "groq"] }),
+    });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({
+      error: {
+        type: "permission_error",
+        message: "allowed_providers: outside this account's scope: provider groq",
+      },
+    });
+    const { key } = await createKey({ name: "in scope" });
+    const listed = (await (await models(edgeB, key)).json()) as { data: Array<{ id: string }> };
+    expect(listed.data.length).toBeGreaterThan(0);
+  }, 30_000);
+});
