@@ -25,6 +25,7 @@ describe("GET /v1/models", () => {
     expect(ids).toEqual([
       "anthropic/claude-test",
       "demo/echo",
+      "google/gemini-test",
       "openai/gpt-4o-mini",
       "test/backup-only",
       "test/embed",

@@ -10,7 +10,7 @@ import {
   USAGE_RECORDED_V1,
   type UsageRecorded,
 } from "@gw/events";
-import { type FakeServer, startFakeOpenAi } from "@gw/fake-providers";
+import { type FakeServer, startFakeAnthropic, startFakeGemini, startFakeOpenAi } from "@gw/fake-providers";
 import { silentLogger } from "@gw/logger";
 import type { Model } from "@gw/proto/catalog/v1/catalog";
 import { loadEdgeConfig } from "../config.js";
@@ -41,6 +41,7 @@ export function testModels(): Model[] {
     ]),
     testModel("test/backup-only", [testEndpoint("groq", { upstreamModel: "llama-3.1-8b" })]),
     testModel("anthropic/claude-test", [testEndpoint("anthropic", { upstreamModel: "claude-test" })]),
+    testModel("google/gemini-test", [testEndpoint("google", { upstreamModel: "gemini-2.5-flash" })]),
     testModel("mistral/unconfigured", [testEndpoint("mistral", { upstreamModel: "mistral-small" })]),
     testModel("demo/echo", [
       testEndpoint("demo", { upstreamModel: "echo", prompt: "0.01", completion: "0.02" }),
@@ -74,6 +75,9 @@ export interface EdgeHarness {
   primary: FakeServer;
   backup: FakeServer;
   demo: FakeServer;
+  /** Serves `anthropic` (Messages API) and `google` (Gemini API). */
+  anthropic: FakeServer;
+  gemini: FakeServer;
   usageEvents(): UsageRecorded[];
   stop(): Promise<void>;
 }
@@ -85,10 +89,12 @@ export interface EdgeHarness {
  */
 export async function startEdgeHarness(options: HarnessOptions): Promise<EdgeHarness> {
   const billing = new RecordingBilling();
-  const [primary, backup, demo] = await Promise.all([
+  const [primary, backup, demo, anthropic, gemini] = await Promise.all([
     startFakeOpenAi({ apiKey: FAKE_KEY }),
     startFakeOpenAi({ apiKey: FAKE_KEY }),
     startFakeOpenAi({ demo: true }),
+    startFakeAnthropic({ apiKey: FAKE_KEY }),
+    startFakeGemini({ apiKey: FAKE_KEY }),
   ]);
   const snapshot = testSnapshotResponse(testModels(), "test-1");
   const controlPlane = await startControlPlane({
@@ -108,7 +114,10 @@ export async function startEdgeHarness(options: HarnessOptions): Promise<EdgeHar
     OPENAI_BASE_URL: primary.baseUrl,
     GROQ_API_KEY: FAKE_KEY,
     GROQ_BASE_URL: backup.baseUrl,
-    ANTHROPIC_API_KEY: "sk-ant-unused",
+    ANTHROPIC_API_KEY: FAKE_KEY,
+    ANTHROPIC_BASE_URL: anthropic.baseUrl,
+    GEMINI_API_KEY: FAKE_KEY,
+    GEMINI_BASE_URL: gemini.baseUrl,
     DEMO_PROVIDER_URL: demo.baseUrl,
     EDGE_INSTANCE_ID: "harness",
     ...options.env,
@@ -129,6 +138,8 @@ export async function startEdgeHarness(options: HarnessOptions): Promise<EdgeHar
     primary,
     backup,
     demo,
+    anthropic,
+    gemini,
     usageEvents: () =>
       received.flatMap((message) => decodePayload(USAGE_RECORDED_V1, decodeEnvelope(message.value)) ?? []),
     stop: async () => {
@@ -137,7 +148,7 @@ export async function startEdgeHarness(options: HarnessOptions): Promise<EdgeHar
       await collector.stop();
       await bus.close();
       await controlPlane.stop();
-      await Promise.all([primary.close(), backup.close(), demo.close()]);
+      await Promise.all([primary.close(), backup.close(), demo.close(), anthropic.close(), gemini.close()]);
     },
   };
 }

@@ -1,15 +1,32 @@
+import { anthropicRequestBody } from "../../translate/anthropic/from-openai.js";
+import { exchangeChat, type WireDialect } from "../exchange.js";
+import { UpstreamHttp } from "../http.js";
 import type { ProviderFactory } from "../types.js";
+import { anthropicHeaders } from "./api.js";
+import { parseAnthropicMessage } from "./chat.js";
+import { anthropicStreamEvents } from "./stream.js";
 
-/**
- * Registered so the planner can name it, but its chat translation (OpenAI request → Messages API and
- * back, events included) lands with the Anthropic surface. Until then the planner skips it with this
- * reason and a request with no other provider gets a 503 that says why.
- */
-export const anthropicProvider: ProviderFactory = (settings) => ({
-  id: settings.id,
-  apiFormat: "anthropic",
-  isDemo: settings.isDemo,
-  chat: undefined,
-  unsupported: "the Anthropic Messages format is not supported on this surface yet",
-  close: async () => {},
-});
+export const MESSAGES_PATH = "/v1/messages";
+
+/** Anthropic's Messages API behind the canonical chat form, streaming included. */
+export const anthropicProvider: ProviderFactory = (settings, timeouts) => {
+  const http = new UpstreamHttp(settings.baseUrl, timeouts);
+  const headers = anthropicHeaders(settings.apiKey);
+  const dialect: WireDialect = {
+    request: (call) => ({
+      path: MESSAGES_PATH,
+      headers,
+      body: JSON.stringify(anthropicRequestBody(call.request, call.upstreamModel, call.stream)),
+    }),
+    parse: parseAnthropicMessage,
+    events: anthropicStreamEvents,
+  };
+  return {
+    id: settings.id,
+    apiFormat: "anthropic",
+    isDemo: settings.isDemo,
+    chat: { complete: (call) => exchangeChat(http, dialect, call) },
+    unsupported: undefined,
+    close: () => http.close(),
+  };
+};

@@ -1,11 +1,58 @@
-import type { ProviderFactory } from "../types.js";
+import { geminiRequestBody } from "../../translate/gemini/from-openai.js";
+import {
+  completionFromGemini,
+  type GeminiUsageWire,
+  geminiFinishReason,
+  usageFromGemini,
+} from "../../translate/gemini/to-openai.js";
+import { exchangeChat, type WireDialect } from "../exchange.js";
+import { networkFailure, type UpstreamFailure } from "../failure.js";
+import { UpstreamHttp } from "../http.js";
+import type { CanonicalCompletion, ProviderFactory } from "../types.js";
+import { geminiHeaders } from "./api.js";
+import { geminiStreamEvents } from "./stream.js";
 
-/** Registered for planning; its generateContent translation lands with the Gemini surface. */
-export const googleProvider: ProviderFactory = (settings) => ({
-  id: settings.id,
-  apiFormat: "gemini",
-  isDemo: settings.isDemo,
-  chat: undefined,
-  unsupported: "the Gemini generateContent format is not supported on this surface yet",
-  close: async () => {},
-});
+/** `/v1beta/models/{model}:{method}`: the model is a path segment, escaped so it cannot add one. */
+export function geminiPath(model: string, method: string, query = ""): string {
+  return `/v1beta/models/${encodeURIComponent(model)}:${method}${query}`;
+}
+
+/** The Gemini Developer API behind the canonical chat form; streams always use `alt=sse`. */
+export const googleProvider: ProviderFactory = (settings, timeouts) => {
+  const http = new UpstreamHttp(settings.baseUrl, timeouts);
+  const headers = geminiHeaders(settings.apiKey);
+  const dialect: WireDialect = {
+    request: (call) => ({
+      path: call.stream
+        ? geminiPath(call.upstreamModel, "streamGenerateContent", "?alt=sse")
+        : geminiPath(call.upstreamModel, "generateContent"),
+      headers,
+      body: JSON.stringify(geminiRequestBody(call.request)),
+    }),
+    parse: parseGeminiResponse,
+    events: geminiStreamEvents,
+  };
+  return {
+    id: settings.id,
+    apiFormat: "gemini",
+    isDemo: settings.isDemo,
+    chat: { complete: (call) => exchangeChat(http, dialect, call) },
+    unsupported: undefined,
+    close: () => http.close(),
+  };
+};
+
+export function parseGeminiResponse(json: unknown): CanonicalCompletion | UpstreamFailure {
+  if (typeof json !== "object" || json === null || Array.isArray(json))
+    return networkFailure("protocol", "the provider returned a malformed response");
+  const response = json as Record<string, unknown>;
+  if (!Array.isArray(response.candidates) && !response.promptFeedback)
+    return networkFailure("protocol", "the provider returned a response without candidates");
+  const body = completionFromGemini(response);
+  return {
+    body,
+    upstreamId: body.id,
+    usage: usageFromGemini(response.usageMetadata as GeminiUsageWire | undefined),
+    nativeFinishReason: geminiFinishReason(response),
+  };
+}

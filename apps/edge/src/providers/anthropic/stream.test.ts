@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import type { AttemptSignals } from "../http.js";
+import type { StreamEvent } from "../types.js";
+import { anthropicStreamEvents } from "./stream.js";
+
+function signals(): AttemptSignals {
+  const client = new AbortController().signal;
+  const total = new AbortController().signal;
+  return { client, total, combined: AbortSignal.any([client, total]) };
+}
+
+async function* bytes(text: string, size: number): AsyncGenerator<Uint8Array> {
+  const encoded = new TextEncoder().encode(text);
+  for (let offset = 0; offset < encoded.length; offset += size) yield encoded.subarray(offset, offset + size);
+}
+
+async function collect(text: string): Promise<StreamEvent[]> {
+  const events: StreamEvent[] = [];
+  for await (const event of anthropicStreamEvents(bytes(text, 11), signals())) events.push(event);
+  return events;
+}
+
+const frame = (name: string, data: object) =>
+  `event: ${name}\ndata: ${JSON.stringify({ type: name, ...data })}\n\n`;
+
+const toolStream =
+  frame("message_start", {
+    message: {
+      id: "msg_1",
+      model: "claude-sonnet-4",
+      content: [],
+      usage: {
+        input_tokens: 25,
+        output_tokens: 1,
+        cache_read_input_tokens: 5,
+        cache_creation_input_tokens: 0,
+      },
+    },
+  }) +
+  frame("content_block_start", { index: 0, content_block: { type: "text", text: "" } }) +
+  frame("ping", {}) +
+  frame("content_block_delta", { index: 0, delta: { type: "text_delta", text: "Hello" } }) +
+  frame("content_block_stop", { index: 0 }) +
+  frame("content_block_start", {
+    index: 1,
+    content_block: { type: "tool_use", id: "toolu_1", name: "get_weather", input: {} },
+  }) +
+  frame("content_block_delta", { index: 1, delta: { type: "input_json_delta", partial_json: '{"city":' } }) +
+  frame("content_block_delta", { index: 1, delta: { type: "input_json_delta", partial_json: '"Paris"}' } }) +
+  frame("content_block_stop", { index: 1 }) +
+  frame("message_delta", {
+    delta: { stop_reason: "tool_use", stop_sequence: null },
+    usage: { output_tokens: 40 },
+  }) +
+  frame("message_stop", {});
+
+describe("anthropicStreamEvents (Anthropic events → OpenAI chunks golden)", () => {
+  it("maps the event sequence to role, content, tool-call and finish chunks, then merged usage", async () => {
+    const events = await collect(toolStream);
+    const deltas = events.flatMap((event) => (event.type === "chunk" ? [event.chunk.choices?.[0]] : []));
+    expect(deltas).toEqual([
+      { index: 0, delta: { role: "assistant", content: "" }, finish_reason: null },
+      { index: 0, delta: { content: "Hello" }, finish_reason: null },
+      {
+        index: 0,
+        delta: {
+          tool_calls: [
+            { index: 0, id: "toolu_1", type: "function", function: { name: "get_weather", arguments: "" } },
+          ],
+        },
+        finish_reason: null,
+      },
+      {
+        index: 0,
+        delta: { tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] },
+        finish_reason: null,
+      },
+      {
+        index: 0,
+        delta: { tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] },
+        finish_reason: null,
+      },
+      { index: 0, delta: {}, finish_reason: "tool_calls" },
+    ]);
+    expect(events.every((event) => event.type !== "chunk" || event.chunk.id === "msg_1")).toBe(true);
+    expect(events.at(-1)).toEqual({
+      type: "usage",
+      usage: {
+        promptTokens: 30,
+        completionTokens: 40,
+        cachedTokens: 5,
+        cacheWriteTokens: 0,
+        reasoningTokens: 0,
+      },
+    });
+  });
+
+  it("ends with an error event on an in-band error or a stream cut before message_stop", async () => {
+    const errored = await collect(
+      frame("message_start", { message: { id: "m", usage: {} } }) +
+        frame("error", { error: { type: "overloaded_error", message: "Overloaded" } }),
+    );
+    expect(errored.at(-1)).toEqual({ type: "error", message: "Overloaded", code: "overloaded_error" });
+    const cut = await collect(frame("message_start", { message: { id: "m", usage: {} } }));
+    expect(cut.at(-1)).toMatchObject({ type: "error", code: "protocol" });
+  });
+});

@@ -1,0 +1,163 @@
+import {
+  type AnthropicUsageWire,
+  openAiFinishReason,
+  usageFromAnthropic,
+} from "../../translate/anthropic/to-openai.js";
+import type { ChunkWire } from "../../translate/openai/wire.js";
+import type { TokenUsage } from "../../usage/tokens.js";
+import { type AttemptSignals, classifyError } from "../http.js";
+import { type SseEvent, SseParser } from "../sse.js";
+import type { StreamEvent } from "../types.js";
+
+type Json = Record<string, unknown>;
+
+/**
+ * Anthropic stream events → canonical OpenAI chunks (wire-formats §4.7): text deltas become content,
+ * each tool_use block a tool call with streamed arguments, `message_delta` the finish reason. The
+ * input usage of `message_start` and the cumulative usage of `message_delta` are merged.
+ */
+export class AnthropicStreamMapper {
+  private id: string | undefined;
+  private model: string | undefined;
+  private readonly toolIndex = new Map<number, number>();
+  private nextTool = 0;
+  private usage: AnthropicUsageWire = {};
+  private stopped = false;
+
+  map(event: SseEvent): StreamEvent[] {
+    let data: Json;
+    try {
+      data = JSON.parse(event.data) as Json;
+    } catch {
+      return [{ type: "error", message: "the provider sent a malformed stream event", code: "protocol" }];
+    }
+    const type = event.event ?? (typeof data.type === "string" ? data.type : "");
+    switch (type) {
+      case "message_start":
+        return this.start(data.message as Json | undefined);
+      case "content_block_start":
+        return this.blockStart(Number(data.index), data.content_block as Json | undefined);
+      case "content_block_delta":
+        return this.blockDelta(Number(data.index), data.delta as Json | undefined);
+      case "message_delta":
+        return this.messageDelta(
+          data.delta as Json | undefined,
+          data.usage as AnthropicUsageWire | undefined,
+        );
+      case "message_stop":
+        this.stopped = true;
+        return this.usageEvent();
+      case "error":
+        return [{ type: "error", ...describe(data.error) }];
+      default:
+        return [];
+    }
+  }
+
+  get finished(): boolean {
+    return this.stopped;
+  }
+
+  private start(message: Json | undefined): StreamEvent[] {
+    this.id = typeof message?.id === "string" ? message.id : undefined;
+    this.model = typeof message?.model === "string" ? message.model : undefined;
+    this.mergeUsage(message?.usage as AnthropicUsageWire | undefined);
+    return [this.chunk({ role: "assistant", content: "" })];
+  }
+
+  private blockStart(index: number, block: Json | undefined): StreamEvent[] {
+    if (block?.type !== "tool_use") return [];
+    const toolIndex = this.nextTool++;
+    this.toolIndex.set(index, toolIndex);
+    return [
+      this.chunk({
+        tool_calls: [
+          { index: toolIndex, id: block.id, type: "function", function: { name: block.name, arguments: "" } },
+        ],
+      }),
+    ];
+  }
+
+  private blockDelta(index: number, delta: Json | undefined): StreamEvent[] {
+    if (delta?.type === "text_delta") return [this.chunk({ content: delta.text })];
+    if (delta?.type === "thinking_delta") return [this.chunk({ reasoning: delta.thinking })];
+    if (delta?.type === "signature_delta")
+      return [
+        this.chunk({
+          reasoning_details: [
+            { type: "reasoning.text", signature: delta.signature, format: "anthropic-claude-v1", index: 0 },
+          ],
+        }),
+      ];
+    if (delta?.type === "input_json_delta") {
+      const toolIndex = this.toolIndex.get(index);
+      if (toolIndex === undefined) return [];
+      return [
+        this.chunk({ tool_calls: [{ index: toolIndex, function: { arguments: delta.partial_json } }] }),
+      ];
+    }
+    return [];
+  }
+
+  private messageDelta(delta: Json | undefined, usage: AnthropicUsageWire | undefined): StreamEvent[] {
+    this.mergeUsage(usage);
+    const stopReason = typeof delta?.stop_reason === "string" ? delta.stop_reason : undefined;
+    if (!stopReason) return [];
+    return [this.chunk({}, openAiFinishReason(stopReason))];
+  }
+
+  private mergeUsage(usage: AnthropicUsageWire | undefined): void {
+    if (!usage) return;
+    for (const [name, value] of Object.entries(usage))
+      if (typeof value === "number") (this.usage as Record<string, number>)[name] = value;
+  }
+
+  private usageEvent(): StreamEvent[] {
+    const usage: TokenUsage | undefined = usageFromAnthropic(this.usage);
+    return usage ? [{ type: "usage", usage }] : [];
+  }
+
+  private chunk(delta: Json, finishReason: string | null = null): StreamEvent {
+    const chunk: ChunkWire = {
+      id: this.id,
+      object: "chat.completion.chunk",
+      model: this.model,
+      choices: [{ index: 0, delta, finish_reason: finishReason }],
+    };
+    return { type: "chunk", chunk };
+  }
+}
+
+function describe(error: unknown): { message: string; code: string | undefined } {
+  const record = typeof error === "object" && error !== null ? (error as Json) : {};
+  return {
+    message:
+      typeof record.message === "string" ? record.message : "the provider reported an error mid-stream",
+    code: typeof record.type === "string" ? record.type : undefined,
+  };
+}
+
+/** Upstream Anthropic SSE bytes → canonical stream events, one network chunk at a time. */
+export async function* anthropicStreamEvents(
+  body: AsyncIterable<Uint8Array>,
+  signals: AttemptSignals,
+): AsyncGenerator<StreamEvent> {
+  const parser = new SseParser();
+  const mapper = new AnthropicStreamMapper();
+  try {
+    for await (const bytes of body) {
+      for (const event of parser.push(bytes)) {
+        const mapped = mapper.map(event);
+        yield* mapped;
+        if (mapped.some((entry) => entry.type === "error")) return;
+      }
+    }
+    for (const event of parser.end()) yield* mapper.map(event);
+    if (!mapper.finished)
+      yield { type: "error", message: "the provider closed the stream before finishing", code: "protocol" };
+  } catch (error) {
+    const failure = classifyError(error, signals);
+    if (failure.kind === "cancelled") return;
+    yield { type: "error", message: failure.message, code: failure.kind };
+  }
+}

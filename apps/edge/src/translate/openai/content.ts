@@ -1,0 +1,133 @@
+import { untranslatable } from "../untranslatable.js";
+import type { ChatMessage } from "./chat-request.js";
+
+/** One piece of OpenAI message content in a provider-neutral form. */
+export type ContentPiece =
+  | { kind: "text"; text: string }
+  | { kind: "image"; mediaType: string; data: string }
+  | { kind: "image-url"; url: string };
+
+const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
+
+/** Message content as pieces; parts no other format can carry are refused with their path. */
+export function contentPieces(content: ChatMessage["content"], path: string): ContentPiece[] {
+  if (content === undefined || content === null) return [];
+  if (typeof content === "string") return content.length > 0 ? [{ kind: "text", text: content }] : [];
+  return content.map((part, index) => piece(part, `${path}[${index}]`));
+}
+
+function piece(part: Record<string, unknown> & { type: string }, path: string): ContentPiece {
+  if (part.type === "text" && typeof part.text === "string") return { kind: "text", text: part.text };
+  if (part.type === "refusal" && typeof part.refusal === "string")
+    return { kind: "text", text: part.refusal };
+  if (part.type === "image_url") {
+    const image = part.image_url;
+    const url =
+      typeof image === "string"
+        ? image
+        : typeof image === "object" && image !== null && "url" in image && typeof image.url === "string"
+          ? image.url
+          : undefined;
+    if (url === undefined) return untranslatable(path, "image_url.url is missing");
+    const data = DATA_URL.exec(url);
+    if (data) return { kind: "image", mediaType: data[1] ?? "", data: data[2] ?? "" };
+    return { kind: "image-url", url };
+  }
+  return untranslatable(`${path} (type ${part.type})`, "the provider has no equivalent content type");
+}
+
+/** Text-only content (system prompts, tool results): anything else is refused. */
+export function contentText(content: ChatMessage["content"], path: string): string {
+  return contentPieces(content, path)
+    .map((entry, index) =>
+      entry.kind === "text" ? entry.text : untranslatable(`${path}[${index}]`, "only text is allowed here"),
+    )
+    .join("");
+}
+
+/** System and developer messages, joined in order (a mid-conversation one loses its position). */
+export function systemPrompt(messages: readonly ChatMessage[]): string | undefined {
+  const parts = messages.flatMap((message, index) =>
+    message.role === "system" || message.role === "developer"
+      ? [contentText(message.content, `messages[${index}].content`)]
+      : [],
+  );
+  return parts.length > 0 ? parts.join("\n\n") : undefined;
+}
+
+export interface ToolCallWire {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** An assistant turn's tool calls; only function calls translate. */
+export function toolCalls(message: ChatMessage, path: string): ToolCallWire[] {
+  return (message.tool_calls ?? []).map((call, index) => {
+    const fn = call.function;
+    if (call.type !== undefined && call.type !== "function")
+      return untranslatable(`${path}.tool_calls[${index}]`, `tool call type ${String(call.type)}`);
+    if (typeof fn !== "object" || fn === null || !("name" in fn) || typeof fn.name !== "string")
+      return untranslatable(`${path}.tool_calls[${index}]`, "function.name is missing");
+    const args = "arguments" in fn && typeof fn.arguments === "string" ? fn.arguments : "{}";
+    const id = typeof call.id === "string" ? call.id : `call_${index}`;
+    return { id, name: fn.name, arguments: args };
+  });
+}
+
+/** Tool-call arguments as an object: the other formats carry objects, not JSON strings. */
+export function parseArguments(text: string, path: string): Record<string, unknown> {
+  if (text.trim() === "") return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === "object" && value !== null && !Array.isArray(value))
+      return value as Record<string, unknown>;
+  } catch {
+    // fall through to the refusal
+  }
+  return untranslatable(path, "function.arguments is not a JSON object");
+}
+
+export interface FunctionTool {
+  name: string;
+  description: string | undefined;
+  parameters: Record<string, unknown> | undefined;
+}
+
+/** Function tools of a request; other tool types (custom, server tools) are refused. */
+export function functionTools(tools: readonly Record<string, unknown>[] | undefined): FunctionTool[] {
+  return (tools ?? []).map((tool, index) => {
+    const fn = tool.function;
+    if (tool.type !== "function" || typeof fn !== "object" || fn === null)
+      return untranslatable(`tools[${index}] (type ${String(tool.type)})`, "only function tools translate");
+    const record = fn as Record<string, unknown>;
+    if (typeof record.name !== "string") return untranslatable(`tools[${index}]`, "function.name is missing");
+    return {
+      name: record.name,
+      description: typeof record.description === "string" ? record.description : undefined,
+      parameters:
+        typeof record.parameters === "object" && record.parameters !== null
+          ? (record.parameters as Record<string, unknown>)
+          : undefined,
+    };
+  });
+}
+
+export type ToolChoice = { mode: "auto" | "required" | "none" } | { mode: "function"; name: string };
+
+export function toolChoice(value: unknown): ToolChoice | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (value === "auto" || value === "required" || value === "none") return { mode: value };
+  if (typeof value === "object" && "function" in value) {
+    const fn = value.function;
+    if (typeof fn === "object" && fn !== null && "name" in fn && typeof fn.name === "string")
+      return { mode: "function", name: fn.name };
+  }
+  return untranslatable("tool_choice", "only auto, required, none or one named function translate");
+}
+
+/** `stop` as a list. */
+export function stopSequences(stop: string | string[] | null | undefined): string[] | undefined {
+  if (stop === undefined || stop === null) return undefined;
+  return typeof stop === "string" ? [stop] : stop;
+}
