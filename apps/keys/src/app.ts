@@ -2,6 +2,12 @@ import { authenticate } from "@gw/auth";
 import { errorHandler, jsonBody, notFoundHandler } from "@gw/http";
 import express, { type Express } from "express";
 import { type KeysContext, type KeysDeps, keysContext } from "./deps.js";
+import {
+  createCredentialRoute,
+  deleteCredentialRoute,
+  listCredentialsRoute,
+  updateCredentialRoute,
+} from "./routes/byok.js";
 import { createKeyRoute } from "./routes/create-key.js";
 import { deleteKeyRoute } from "./routes/delete-key.js";
 import { getKeyRoute } from "./routes/get-key.js";
@@ -24,6 +30,10 @@ export function createApp(deps: KeysDeps, context: KeysContext = keysContext(dep
   app.get("/api/v1/keys/:hash", management, getKeyRoute(context));
   app.patch("/api/v1/keys/:hash", management, updateKeyRoute(context));
   app.delete("/api/v1/keys/:hash", management, deleteKeyRoute(context));
+  app.post("/api/v1/byok", management, createCredentialRoute(context));
+  app.get("/api/v1/byok", management, listCredentialsRoute(context));
+  app.patch("/api/v1/byok/:id", management, updateCredentialRoute(context));
+  app.delete("/api/v1/byok/:id", management, deleteCredentialRoute(context));
   app.get("/api/v1/models", listModelsRoute(context));
   app.get("/api/v1/models/:author/:slug/endpoints", anyKey, modelEndpointsRoute(context));
 

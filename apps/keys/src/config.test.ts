@@ -17,4 +17,13 @@ describe("loadKeysConfig", () => {
     expect(() => loadKeysConfig({ GRPC_PORT: "grpc" })).toThrow(ConfigError);
     expect(() => loadKeysConfig({ GRPC_PORT: "grpc" })).toThrow(/GRPC_PORT/);
   });
+
+  it("accepts a 32-byte BYOK master key in hex or base64 and refuses anything else", () => {
+    const hex = "ab".repeat(32);
+    expect(loadKeysConfig({ BYOK_MASTER_KEY: hex }).BYOK_MASTER_KEY).toBe(hex);
+    const base64 = Buffer.alloc(32, 7).toString("base64");
+    expect(loadKeysConfig({ BYOK_MASTER_KEY: base64 }).BYOK_MASTER_KEY).toBe(base64);
+    expect(loadKeysConfig({}).BYOK_MASTER_KEY).toBeUndefined();
+    expect(() => loadKeysConfig({ BYOK_MASTER_KEY: "too-short" })).toThrow(/BYOK_MASTER_KEY/);
+  });
 });

@@ -18,9 +18,19 @@ export function loadKeysConfig(env: Env = process.env) {
       BILLING_GRPC_ADDRESS: z.string().min(1).default("127.0.0.1:50052"),
       /** Where key-change events wait while the broker is unreachable, so none is lost on restart. */
       EVENT_SPOOL_DIR: z.string().min(1).default(".data/spool"),
+      /** Seals BYOK provider keys (AES-256-GCM): 32 bytes as 64 hex characters or base64. Unset = no BYOK. */
+      BYOK_MASTER_KEY: z
+        .string()
+        .refine(isMasterKey, "must be 32 bytes as 64 hex characters or base64")
+        .optional(),
     },
     env,
   );
+}
+
+function isMasterKey(value: string): boolean {
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return true;
+  return /^[A-Za-z0-9+/]+={0,2}$/.test(value) && Buffer.from(value, "base64").length === 32;
 }
 
 export type KeysConfig = ReturnType<typeof loadKeysConfig>;

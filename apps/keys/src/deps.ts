@@ -4,6 +4,8 @@ import type { Database } from "@gw/db";
 import type { EventBus } from "@gw/events";
 import type { Logger } from "@gw/logger";
 import type { Kysely } from "kysely";
+import { CredentialCipher } from "./byok/cipher.js";
+import type { ByokStore } from "./byok/service.js";
 import type { CatalogContent } from "./catalog/content.js";
 import { CatalogSnapshots } from "./catalog/snapshots.js";
 import type { KeysTables } from "./db/schema.js";
@@ -21,12 +23,15 @@ export interface KeysDeps {
   billing: UsageSource;
   /** The catalogue to seed at start; defaults to @gw/catalog's. */
   catalog?: CatalogContent;
+  /** BYOK_MASTER_KEY (32 bytes, hex or base64). Without it the BYOK routes answer 503. */
+  byokMasterKey?: string | undefined;
 }
 
 /** Everything the routes share, built once per app. */
 export interface KeysContext {
   db: Kysely<KeysTables>;
   store: KeyStore;
+  byok: ByokStore;
   billing: UsageSource;
   snapshots: CatalogSnapshots;
   resolver: PrincipalResolver;
@@ -38,6 +43,12 @@ export function keysContext(deps: KeysDeps): KeysContext {
   return {
     db,
     store: { db, publisher: deps.bus, keyChangesTopic: deps.topics.keyChanges },
+    byok: {
+      db,
+      cipher: deps.byokMasterKey ? CredentialCipher.fromMasterKey(deps.byokMasterKey) : undefined,
+      publisher: deps.bus,
+      keyChangesTopic: deps.topics.keyChanges,
+    },
     billing: deps.billing,
     snapshots: new CatalogSnapshots(db),
     // This app owns the keys, so it authenticates its own callers against its tables, uncached: a key

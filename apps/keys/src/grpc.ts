@@ -8,7 +8,7 @@ import { keyService } from "./rpc/key-service.js";
 /** KeyService and CatalogService, added but not bound. */
 export function createGrpcServer(deps: KeysDeps, context: KeysContext = keysContext(deps)): grpc.Server {
   const server = new grpc.Server();
-  server.addService(KeyServiceService, keyService(context.db, deps.logger));
+  server.addService(KeyServiceService, keyService(context.db, context.byok, deps.logger));
   server.addService(CatalogServiceService, catalogService(context.snapshots, deps.logger));
   return server;
 }

@@ -26,7 +26,14 @@ async function main(): Promise<void> {
   });
   const billing = connectBillingUsage(config.BILLING_GRPC_ADDRESS);
   const running = await startKeys(
-    { database, bus, topics: topicsFrom(config), logger, billing: billing.usage },
+    {
+      database,
+      bus,
+      topics: topicsFrom(config),
+      logger,
+      billing: billing.usage,
+      byokMasterKey: config.BYOK_MASTER_KEY,
+    },
     { host: config.HOST, httpPort: config.HTTP_PORT, grpcPort: config.GRPC_PORT },
   );
   let stopping = false;

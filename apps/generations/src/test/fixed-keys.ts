@@ -37,6 +37,8 @@ export async function startFixedKeys(): Promise<FixedKeys> {
             },
       );
     },
+    // Generations never asks for provider credentials; the stub only completes the service.
+    getProviderCredentials: (_call, callback) => callback(null, { credentials: [], cacheTtlMs: 0 }),
   };
   const server = new grpc.Server();
   server.addService(KeyServiceService, service);

@@ -85,6 +85,22 @@ export interface CatalogMetaTable {
   updated_at: DefaultedTimestamp;
 }
 
+export interface ProviderCredentialsTable {
+  id: string;
+  account_id: string;
+  provider_id: string;
+  name: string;
+  /** Masked provider key, the only form ever shown. */
+  label: string;
+  /** AES-256-GCM under BYOK_MASTER_KEY, with account and provider as associated data. */
+  iv: Buffer;
+  auth_tag: Buffer;
+  ciphertext: Buffer;
+  position: number;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+}
+
 export interface KeysTables {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -92,4 +108,5 @@ export interface KeysTables {
   models: ModelsTable;
   model_endpoints: ModelEndpointsTable;
   catalog_meta: CatalogMetaTable;
+  provider_credentials: ProviderCredentialsTable;
 }

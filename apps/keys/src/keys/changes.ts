@@ -1,6 +1,7 @@
 import { type EventPublisher, encodeEvent, KEY_CHANGED_V1 } from "@gw/events";
 
-export type KeyChangeKind = "updated" | "disabled" | "enabled" | "deleted";
+/** "byok_changed" names an account whose provider credentials changed (key hash empty). */
+export type KeyChangeKind = "updated" | "disabled" | "enabled" | "deleted" | "byok_changed";
 
 export interface KeyChange {
   keyHash: string;

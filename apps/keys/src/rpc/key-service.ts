@@ -2,11 +2,19 @@ import type { Logger } from "@gw/logger";
 import type { KeyServiceServer } from "@gw/proto/keys/v1/keys";
 import { unaryHandler } from "@gw/rpc";
 import type { Kysely } from "kysely";
+import { type ByokStore, decryptedCredentials } from "../byok/service.js";
 import type { KeysTables } from "../db/schema.js";
 import { authenticateKey } from "../keys/authenticate.js";
 
-export function keyService(db: Kysely<KeysTables>, logger: Logger): KeyServiceServer {
+/** How long an edge may reuse an account's credentials; byok_changed events invalidate sooner. */
+export const CREDENTIALS_CACHE_TTL_MS = 5_000;
+
+export function keyService(db: Kysely<KeysTables>, byok: ByokStore, logger: Logger): KeyServiceServer {
   return {
     authenticate: unaryHandler((request) => authenticateKey(db, request.keyHash), logger),
+    getProviderCredentials: unaryHandler(async (request) => {
+      const credentials = await decryptedCredentials(byok, request.accountId);
+      return { credentials, cacheTtlMs: CREDENTIALS_CACHE_TTL_MS };
+    }, logger),
   };
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { TopicConfig } from "@gw/config";
 import type { Database } from "@gw/db";
 import {
@@ -42,6 +43,8 @@ export interface KeysHarness {
 export interface HarnessOptions {
   /** The bus to run on; default the in-process bus. The harness closes it. */
   bus?: (topics: TopicConfig) => Promise<EventBus>;
+  /** BYOK master key; default a random one, null to run without BYOK. */
+  byokMasterKey?: string | null;
 }
 
 /** The keys app on ephemeral ports over a fresh database, an event bus and a fixed billing. */
@@ -79,6 +82,10 @@ export async function startKeysHarness(options: HarnessOptions = {}): Promise<Ke
       logger: silentLogger(),
       billing: billingClient.usage,
       catalog: fixtureCatalog(),
+      byokMasterKey:
+        options.byokMasterKey === null
+          ? undefined
+          : (options.byokMasterKey ?? randomBytes(32).toString("hex")),
     },
     { host: "127.0.0.1", httpPort: 0, grpcPort: 0 },
   );

@@ -191,6 +191,24 @@ export interface AuthenticateResponse {
   cacheTtlMs: number;
 }
 
+export interface GetProviderCredentialsRequest {
+  accountId: string;
+}
+
+export interface ProviderCredential {
+  id: string;
+  providerId: string;
+  /** Plaintext provider key: only ever sent to an edge over the internal network, never logged. */
+  apiKey: string;
+  position: number;
+}
+
+export interface GetProviderCredentialsResponse {
+  credentials: ProviderCredential[];
+  /** How long the edge may cache this answer, in milliseconds. */
+  cacheTtlMs: number;
+}
+
 function createBaseAuthenticateRequest(): AuthenticateRequest {
   return { keyHash: "" };
 }
@@ -778,6 +796,295 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
   },
 };
 
+function createBaseGetProviderCredentialsRequest(): GetProviderCredentialsRequest {
+  return { accountId: "" };
+}
+
+export const GetProviderCredentialsRequest: MessageFns<GetProviderCredentialsRequest> = {
+  encode(message: GetProviderCredentialsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetProviderCredentialsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetProviderCredentialsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetProviderCredentialsRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetProviderCredentialsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetProviderCredentialsRequest>): GetProviderCredentialsRequest {
+    return GetProviderCredentialsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetProviderCredentialsRequest>): GetProviderCredentialsRequest {
+    const message = createBaseGetProviderCredentialsRequest();
+    message.accountId = object.accountId ?? "";
+    return message;
+  },
+};
+
+function createBaseProviderCredential(): ProviderCredential {
+  return { id: "", providerId: "", apiKey: "", position: 0 };
+}
+
+export const ProviderCredential: MessageFns<ProviderCredential> = {
+  encode(message: ProviderCredential, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.providerId !== "") {
+      writer.uint32(18).string(message.providerId);
+    }
+    if (message.apiKey !== "") {
+      writer.uint32(26).string(message.apiKey);
+    }
+    if (message.position !== 0) {
+      writer.uint32(32).uint32(message.position);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProviderCredential {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProviderCredential();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.providerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.apiKey = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.position = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProviderCredential {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      providerId: isSet(object.providerId)
+        ? globalThis.String(object.providerId)
+        : isSet(object.provider_id)
+        ? globalThis.String(object.provider_id)
+        : "",
+      apiKey: isSet(object.apiKey)
+        ? globalThis.String(object.apiKey)
+        : isSet(object.api_key)
+        ? globalThis.String(object.api_key)
+        : "",
+      position: isSet(object.position) ? globalThis.Number(object.position) : 0,
+    };
+  },
+
+  toJSON(message: ProviderCredential): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.providerId !== "") {
+      obj.providerId = message.providerId;
+    }
+    if (message.apiKey !== "") {
+      obj.apiKey = message.apiKey;
+    }
+    if (message.position !== 0) {
+      obj.position = Math.round(message.position);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ProviderCredential>): ProviderCredential {
+    return ProviderCredential.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ProviderCredential>): ProviderCredential {
+    const message = createBaseProviderCredential();
+    message.id = object.id ?? "";
+    message.providerId = object.providerId ?? "";
+    message.apiKey = object.apiKey ?? "";
+    message.position = object.position ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetProviderCredentialsResponse(): GetProviderCredentialsResponse {
+  return { credentials: [], cacheTtlMs: 0 };
+}
+
+export const GetProviderCredentialsResponse: MessageFns<GetProviderCredentialsResponse> = {
+  encode(message: GetProviderCredentialsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.credentials) {
+      ProviderCredential.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.cacheTtlMs !== 0) {
+      writer.uint32(16).uint32(message.cacheTtlMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetProviderCredentialsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetProviderCredentialsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.credentials.push(ProviderCredential.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.cacheTtlMs = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetProviderCredentialsResponse {
+    return {
+      credentials: globalThis.Array.isArray(object?.credentials)
+        ? object.credentials.map((e: any) => ProviderCredential.fromJSON(e))
+        : [],
+      cacheTtlMs: isSet(object.cacheTtlMs)
+        ? globalThis.Number(object.cacheTtlMs)
+        : isSet(object.cache_ttl_ms)
+        ? globalThis.Number(object.cache_ttl_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetProviderCredentialsResponse): unknown {
+    const obj: any = {};
+    if (message.credentials?.length) {
+      obj.credentials = message.credentials.map((e) => ProviderCredential.toJSON(e));
+    }
+    if (message.cacheTtlMs !== 0) {
+      obj.cacheTtlMs = Math.round(message.cacheTtlMs);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetProviderCredentialsResponse>): GetProviderCredentialsResponse {
+    return GetProviderCredentialsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetProviderCredentialsResponse>): GetProviderCredentialsResponse {
+    const message = createBaseGetProviderCredentialsResponse();
+    message.credentials = object.credentials?.map((e) => ProviderCredential.fromPartial(e)) || [];
+    message.cacheTtlMs = object.cacheTtlMs ?? 0;
+    return message;
+  },
+};
+
 /**
  * KeyService answers the edge's authentication question: which principal does this secret belong to?
  * The edge sends only the SHA-256 hex of the secret; the plaintext never leaves the edge.
@@ -794,10 +1101,31 @@ export const KeyServiceService = {
       Buffer.from(AuthenticateResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): AuthenticateResponse => AuthenticateResponse.decode(value),
   },
+  /**
+   * The account's own provider keys (BYOK), decrypted, in the account's order. Edges cache the answer
+   * briefly and drop it when a key-change event with change "byok_changed" names the account.
+   */
+  getProviderCredentials: {
+    path: "/keys.v1.KeyService/GetProviderCredentials" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetProviderCredentialsRequest): Buffer =>
+      Buffer.from(GetProviderCredentialsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetProviderCredentialsRequest => GetProviderCredentialsRequest.decode(value),
+    responseSerialize: (value: GetProviderCredentialsResponse): Buffer =>
+      Buffer.from(GetProviderCredentialsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetProviderCredentialsResponse =>
+      GetProviderCredentialsResponse.decode(value),
+  },
 } as const;
 
 export interface KeyServiceServer extends UntypedServiceImplementation {
   authenticate: handleUnaryCall<AuthenticateRequest, AuthenticateResponse>;
+  /**
+   * The account's own provider keys (BYOK), decrypted, in the account's order. Edges cache the answer
+   * briefly and drop it when a key-change event with change "byok_changed" names the account.
+   */
+  getProviderCredentials: handleUnaryCall<GetProviderCredentialsRequest, GetProviderCredentialsResponse>;
 }
 
 export interface KeyServiceClient extends Client {
@@ -815,6 +1143,25 @@ export interface KeyServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: AuthenticateResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The account's own provider keys (BYOK), decrypted, in the account's order. Edges cache the answer
+   * briefly and drop it when a key-change event with change "byok_changed" names the account.
+   */
+  getProviderCredentials(
+    request: GetProviderCredentialsRequest,
+    callback: (error: ServiceError | null, response: GetProviderCredentialsResponse) => void,
+  ): ClientUnaryCall;
+  getProviderCredentials(
+    request: GetProviderCredentialsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetProviderCredentialsResponse) => void,
+  ): ClientUnaryCall;
+  getProviderCredentials(
+    request: GetProviderCredentialsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetProviderCredentialsResponse) => void,
   ): ClientUnaryCall;
 }
 
