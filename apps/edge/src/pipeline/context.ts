@@ -8,6 +8,7 @@ import { estimateUsage, type PromptText } from "../usage/estimate.js";
 import type { FinishReason } from "../usage/finish-reason.js";
 import type { AttemptRecord, Generation } from "../usage/generation.js";
 import { type TokenUsage, ZERO_USAGE } from "../usage/tokens.js";
+import type { Surface } from "./surface.js";
 
 /** One admitted chat request on its way through the providers. */
 export interface ChatContext {
@@ -20,6 +21,8 @@ export interface ChatContext {
   startedAt: number;
   /** Aborted when the client disconnects. */
   signal: AbortSignal;
+  /** The API shape the client spoke, which the answer is rendered in. */
+  surface: Surface;
 }
 
 export interface Measured {
@@ -66,7 +69,7 @@ export function generation(context: ChatContext, outcome: GenerationOutcome): Ge
     generationId: context.generationId,
     accountId: context.principal.accountId,
     keyHash: context.principal.keyHash,
-    apiType: "chat",
+    apiType: context.surface.apiType,
     streamed: outcome.streamed,
     cancelled: outcome.cancelled,
     model: attempt?.model.id ?? context.request.model,

@@ -1,6 +1,6 @@
 import type { Response } from "express";
 import { finalError } from "../providers/failure.js";
-import { completionTexts, renderCompletion } from "../translate/openai/chat-response.js";
+import { completionTexts } from "../translate/openai/chat-response.js";
 import { computeCost } from "../usage/cost.js";
 import { normaliseFinishReason } from "../usage/finish-reason.js";
 import { type AttemptsOutcome, runAttempts } from "./attempts.js";
@@ -31,7 +31,7 @@ export async function respondJson(
   const cost = computeCost(outcome.attempt.endpoint.pricing, measured.usage);
   const endedAt = deps.now();
   response.status(200).json(
-    renderCompletion(completion.body, identity(context, outcome.attempt, endedAt), {
+    context.surface.renderJson(completion.body, identity(context, outcome.attempt, endedAt), {
       ...measured,
       cost,
       isByok: false,

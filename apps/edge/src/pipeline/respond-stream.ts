@@ -2,8 +2,6 @@ import type { Response } from "express";
 import type { PlannedAttempt } from "../planner/plan.js";
 import { finalError } from "../providers/failure.js";
 import type { StreamEvent } from "../providers/types.js";
-import { ChatStreamRewriter } from "../translate/openai/chat-stream.js";
-import { SSE_DONE } from "../translate/sse.js";
 import { computeCost, ZERO_COST } from "../usage/cost.js";
 import { normaliseFinishReason } from "../usage/finish-reason.js";
 import type { TokenUsage } from "../usage/tokens.js";
@@ -18,6 +16,7 @@ import {
 } from "./context.js";
 import type { PipelineDeps } from "./deps.js";
 import { SseWriter } from "./sse-writer.js";
+import type { StreamRenderer } from "./surface.js";
 
 interface Pumped {
   usage: TokenUsage | undefined;
@@ -41,14 +40,13 @@ export async function respondStream(
   );
   if (!outcome.ok) return failStream(writer, context, outcome, deps);
   if (!outcome.served.stream) throw new Error("a streamed attempt produced a single body");
-  const rewriter = new ChatStreamRewriter(identity(context, outcome.attempt, deps.now()));
+  const rewriter = context.surface.stream(identity(context, outcome.attempt, deps.now()));
   const pumped = await pump(outcome.served.events, writer, rewriter);
   const cancelled = writer.clientGone;
   const measured = await measure(pumped.usage, context.prompt, () => rewriter.outputTexts());
   const cost = computeCost(outcome.attempt.endpoint.pricing, measured.usage);
-  if (pumped.error) await writer.write(rewriter.errorChunk(pumped.error.message, pumped.error.code));
-  await writer.write(rewriter.usageChunk({ ...measured, cost, isByok: false }));
-  await writer.write(SSE_DONE);
+  if (pumped.error) await writer.write(rewriter.error(pumped.error.message, pumped.error.code));
+  await writer.write(rewriter.end({ ...measured, cost, isByok: false }));
   writer.end();
   const nativeFinishReason = rewriter.finishReason();
   deps.meter.record(
@@ -72,13 +70,15 @@ export async function respondStream(
 async function pump(
   events: AsyncIterable<StreamEvent>,
   writer: SseWriter,
-  rewriter: ChatStreamRewriter,
+  rewriter: StreamRenderer,
 ): Promise<Pumped> {
   const pumped: Pumped = { usage: undefined, error: undefined };
   for await (const event of events) {
     if (writer.clientGone) break;
-    if (event.type === "chunk") await writer.write(rewriter.chunk(event.chunk));
-    else if (event.type === "usage") pumped.usage = event.usage;
+    if (event.type === "chunk") {
+      const frames = rewriter.chunk(event.chunk);
+      if (frames) await writer.write(frames);
+    } else if (event.type === "usage") pumped.usage = event.usage;
     else {
       pumped.error = event;
       break;
@@ -124,10 +124,9 @@ async function failStream(
   }
   const attempt: PlannedAttempt | undefined = outcome.lastAttempt ?? context.attempts[0];
   if (attempt) {
-    const rewriter = new ChatStreamRewriter(identity(context, attempt, endedAt));
-    await writer.write(rewriter.errorChunk(error.message, error.code));
-    await writer.write(rewriter.usageChunk({ ...measured, cost: ZERO_COST, isByok: false }));
+    const rewriter = context.surface.stream(identity(context, attempt, endedAt));
+    await writer.write(rewriter.error(error.message, error.code));
+    await writer.write(rewriter.end({ ...measured, cost: ZERO_COST, isByok: false }));
   }
-  await writer.write(SSE_DONE);
   writer.end();
 }

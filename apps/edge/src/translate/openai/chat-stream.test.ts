@@ -52,20 +52,20 @@ describe("ChatStreamRewriter", () => {
 
   it("ends with our usage chunk (choices: [], cost in USD) before [DONE]", () => {
     const rewriter = new ChatStreamRewriter(identity);
-    const usage = frame(
-      rewriter.usageChunk({
-        usage: {
-          promptTokens: 10,
-          completionTokens: 5,
-          cachedTokens: 2,
-          cacheWriteTokens: 0,
-          reasoningTokens: 1,
-        },
-        cost: { promptPico: 1_500_000n, completionPico: 3_000_000n, requestPico: 0n, totalPico: 4_500_000n },
-        estimated: false,
-        isByok: false,
-      }),
-    );
+    const closing = rewriter.end({
+      usage: {
+        promptTokens: 10,
+        completionTokens: 5,
+        cachedTokens: 2,
+        cacheWriteTokens: 0,
+        reasoningTokens: 1,
+      },
+      cost: { promptPico: 1_500_000n, completionPico: 3_000_000n, requestPico: 0n, totalPico: 4_500_000n },
+      estimated: false,
+      isByok: false,
+    });
+    expect(closing.endsWith(SSE_DONE)).toBe(true);
+    const usage = frame(closing.slice(0, -SSE_DONE.length));
     expect(usage).toEqual({
       id: "gen-1",
       object: "chat.completion.chunk",
@@ -94,27 +94,25 @@ describe("ChatStreamRewriter", () => {
 
   it("ends a broken stream with an error chunk that openai-node throws on", () => {
     const rewriter = new ChatStreamRewriter(identity);
-    const error = frame(rewriter.errorChunk("the provider failed", "upstream_error"));
+    const error = frame(rewriter.error("the provider failed", "upstream_error"));
     expect(error.error).toEqual({
       message: "the provider failed",
       type: "upstream_error",
       code: "upstream_error",
     });
     expect(error.choices).toEqual([{ index: 0, delta: { content: "" }, finish_reason: "error" }]);
-    const usage = frame(
-      rewriter.usageChunk({
-        usage: {
-          promptTokens: 0,
-          completionTokens: 0,
-          cachedTokens: 0,
-          cacheWriteTokens: 0,
-          reasoningTokens: 0,
-        },
-        cost: ZERO_COST,
-        estimated: false,
-        isByok: false,
-      }),
-    );
-    expect(usage.choices).toEqual([]);
+    const closing = rewriter.end({
+      usage: {
+        promptTokens: 0,
+        completionTokens: 0,
+        cachedTokens: 0,
+        cacheWriteTokens: 0,
+        reasoningTokens: 0,
+      },
+      cost: ZERO_COST,
+      estimated: false,
+      isByok: false,
+    });
+    expect(frame(closing.slice(0, -SSE_DONE.length)).choices).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
-import { sseData } from "../sse.js";
-import type { ResponseIdentity } from "./chat-response.js";
+import type { StreamRenderer, Surface } from "../../pipeline/surface.js";
+import { SSE_DONE, sseData } from "../sse.js";
+import { type ResponseIdentity, renderCompletion } from "./chat-response.js";
 import { renderUsage, type UsageRender } from "./usage.js";
 import { type ChunkWire, outputTexts } from "./wire.js";
 
@@ -8,7 +9,7 @@ import { type ChunkWire, outputTexts } from "./wire.js";
  * and provider on every chunk; the upstream's usage chunk is replaced by ours at the end (with cost),
  * then `[DONE]`. It also remembers what metering needs: the finish reason and the generated text.
  */
-export class ChatStreamRewriter {
+export class ChatStreamRewriter implements StreamRenderer {
   private nativeFinishReason: string | undefined;
   private upstream: string | undefined;
   private readonly texts: string[] = [];
@@ -30,16 +31,16 @@ export class ChatStreamRewriter {
     return sseData({ ...this.envelope(), ...rest });
   }
 
-  /** The final usage chunk: `choices: []`, as OpenAI sends it with `include_usage`. */
-  usageChunk(usage: UsageRender): string {
-    return sseData({ ...this.envelope(), choices: [], usage: renderUsage(usage) });
+  /** The final usage chunk (`choices: []`, as OpenAI sends it with `include_usage`), then `[DONE]`. */
+  end(usage: UsageRender): string {
+    return sseData({ ...this.envelope(), choices: [], usage: renderUsage(usage) }) + SSE_DONE;
   }
 
   /**
    * An error after the first byte cannot change the status any more, so it ends the stream in-band:
    * a top-level `error` (openai-node throws on it) and a choice finishing with `error`.
    */
-  errorChunk(message: string, code: string | undefined): string {
+  error(message: string, code: string | undefined): string {
     const error: Record<string, unknown> = { message, type: "upstream_error" };
     if (code !== undefined) error.code = code;
     return sseData({
@@ -72,3 +73,10 @@ export class ChatStreamRewriter {
     };
   }
 }
+
+/** The OpenAI Chat Completions surface. */
+export const CHAT_SURFACE: Surface = {
+  apiType: "chat",
+  renderJson: renderCompletion,
+  stream: (identity) => new ChatStreamRewriter(identity),
+};

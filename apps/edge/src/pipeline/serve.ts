@@ -1,0 +1,94 @@
+import type { Principal } from "@gw/auth";
+import { newGenerationId } from "@gw/events";
+import type { Response } from "express";
+import { admit } from "../admission/admit.js";
+import { estimatePromptTokens, worstCaseCost } from "../admission/worst-case.js";
+import type { EdgeDeps } from "../deps.js";
+import { clientAbortSignal } from "../middleware/client-signal.js";
+import type { Availability } from "../planner/filters.js";
+import { planRoute } from "../planner/plan.js";
+import type { EdgeRuntime } from "../runtime.js";
+import { type ChatRequest, requestedMaxTokens } from "../translate/openai/chat-request.js";
+import { requestedParameters } from "../translate/openai/parameters.js";
+import { promptText } from "../translate/openai/prompt-text.js";
+import type { ChatContext } from "./context.js";
+import { respondJson } from "./respond-json.js";
+import { respondStream } from "./respond-stream.js";
+import type { Surface } from "./surface.js";
+
+/** What every inference request has before its body is read: an id, a start time, a disconnect signal. */
+export interface RequestStart {
+  generationId: string;
+  startedAt: number;
+  signal: AbortSignal;
+}
+
+export function startRequest(runtime: EdgeRuntime, response: Response): RequestStart {
+  const startedAt = runtime.now();
+  const generationId = newGenerationId(startedAt);
+  response.setHeader("X-Generation-Id", generationId);
+  return { generationId, startedAt, signal: clientAbortSignal(response) };
+}
+
+export interface Inference {
+  start: RequestStart;
+  principal: Principal;
+  /** The request in canonical (OpenAI chat) form, whatever surface it arrived on. */
+  request: ChatRequest;
+  surface: Surface;
+  availability: (providerId: string) => Availability;
+}
+
+/**
+ * The hot path shared by every chat-like surface (ARCHITECTURE "The hot path"): plan from the
+ * in-memory catalogue (the key's allow-lists apply) → one Admit → providers in plan order → the
+ * surface renders the answer → meter.
+ */
+export async function serveInference(
+  deps: EdgeDeps,
+  runtime: EdgeRuntime,
+  inference: Inference,
+  response: Response,
+): Promise<void> {
+  const { request, principal, start } = inference;
+  const plan = planRoute({
+    snapshot: deps.catalog.require(),
+    kind: "chat",
+    model: request.model,
+    fallbacks: request.models ?? [],
+    preferences: request.provider,
+    requestedParameters: requestedParameters(request),
+    allowedModels: principal.allowedModels?.values,
+    allowedProviders: principal.allowedProviders?.values,
+    availability: inference.availability,
+    random: runtime.settings.random,
+    healthy: (providerId) => runtime.health.isHealthy(providerId),
+  });
+  const prompt = promptText(request);
+  const first = plan.attempts[0]?.model;
+  const hold = await admit(deps.billing, {
+    generationId: start.generationId,
+    principal,
+    modelId: first?.id ?? request.model,
+    isFreeModel: first?.isFree ?? false,
+    worstCasePico: worstCaseCost(plan.attempts, {
+      promptTokens: estimatePromptTokens(prompt),
+      maxTokens: requestedMaxTokens(request),
+      choices: request.n ?? 1,
+      imageCount: prompt.imageCount,
+    }),
+  });
+  const context: ChatContext = {
+    generationId: start.generationId,
+    principal,
+    request,
+    prompt,
+    attempts: plan.attempts,
+    hold,
+    startedAt: start.startedAt,
+    signal: start.signal,
+    surface: inference.surface,
+  };
+  if (request.stream === true) await respondStream(response, context, runtime.pipeline);
+  else await respondJson(response, context, runtime.pipeline);
+}
