@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AdmissionStore, AdmissionStoreOptions, AdmitRequest } from "./admission-store.js";
+import { describeLimitsContract } from "./limits.contract.js";
 
 export type StoreFactory = (options: AdmissionStoreOptions) => Promise<AdmissionStore>;
 
@@ -20,6 +21,7 @@ function request(accountId: string, holdId: string, amountPico: bigint, now = T0
  */
 export function describeAdmissionStoreContract(name: string, factory: StoreFactory): void {
   const make = (options: AdmissionStoreOptions = {}) => factory({ maxViewAgeMs: 10 * TTL, ...options });
+  describeLimitsContract(name, make);
 
   describe(`${name}: admission`, () => {
     it("answers cold until a snapshot is loaded", async () => {
@@ -46,21 +48,23 @@ export function describeAdmissionStoreContract(name: string, factory: StoreFacto
       expect(view?.holds).toEqual({ a: 6n * USD });
     });
 
-    it("admits an amount equal to the remaining balance, then refuses even a free request", async () => {
+    it("admits an amount equal to the remaining balance, then a free request but no paid one", async () => {
       const store = await make();
       const id = account();
       await store.load(id, { balancePico: 3n, seq: 1n }, T0);
       expect((await store.admit(request(id, "exact", 3n))).status).toBe("admitted");
-      expect((await store.admit(request(id, "free", 0n))).status).toBe("refused");
+      expect((await store.admit(request(id, "free", 0n))).status).toBe("admitted");
+      expect((await store.admit(request(id, "paid", 1n))).status).toBe("refused");
     });
 
-    it("refuses any request, free ones too, when the balance is zero or negative", async () => {
+    it("refuses any request, free ones too, when the balance is negative; admits free ones at zero", async () => {
       const store = await make();
       const zero = account();
       const negative = account();
       await store.load(zero, { balancePico: 0n, seq: 0n }, T0);
       await store.load(negative, { balancePico: -5n, seq: 3n }, T0);
-      expect((await store.admit(request(zero, "h", 0n))).status).toBe("refused");
+      expect((await store.admit(request(zero, "h", 0n))).status).toBe("admitted");
+      expect((await store.admit(request(zero, "p", 1n))).status).toBe("refused");
       expect((await store.admit(request(negative, "h", 0n))).status).toBe("refused");
       expect((await store.view(negative, T0))?.availablePico).toBe(-5n);
     });

@@ -10,8 +10,10 @@
  *   crashed edge cannot pin budget.
  * - `pending`: costs settled on the hot path whose ledger entry has not been applied yet.
  *
- * Every operation is atomic per account. Key spend limits and rate windows will join `admit` as
- * further checks on the same account-scoped state.
+ * Per key with a spending limit, the view also keeps the key's spend in its current UTC window
+ * (`used` = ledger spend in the window + the key's holds + its pending debits), loaded from the ledger
+ * like the balance. Request-count windows (free-tier and model limits) are counters per account.
+ * Every operation is atomic per account: `admit` checks balance, key limit and rate windows at once.
  */
 export interface AdmissionStore {
   /** Places a hold if the account can afford it. Idempotent on holdId. */
@@ -26,6 +28,8 @@ export interface AdmissionStore {
   release(accountId: string, holdId: string): Promise<boolean>;
   /** Applies a committed ledger entry once and drops the pending debit / hold it replaces. */
   applyLedgerEntry(accountId: string, entry: LedgerEntryUpdate): Promise<ApplyResult>;
+  /** Installs a key's ledger spend for one window (after `admit` answered `cold_key`). */
+  loadKey(accountId: string, snapshot: KeySpendSnapshot): Promise<KeyLoadResult>;
   /** Drops the whole view, holds included; the next admit rebuilds it from Postgres. */
   invalidate(accountId: string): Promise<void>;
   /** The current view (expired holds purged), or undefined when nothing is loaded. */
@@ -40,23 +44,63 @@ export interface AdmitRequest {
   amountPico: bigint;
   ttlMs: number;
   now: number;
+  /** The key's spending cap for its current window; absent when the key has none. */
+  keyLimit?: KeyLimitCheck;
+  /** Request-count windows this request counts against; every one must have room. */
+  rates?: readonly RateCheck[];
+}
+
+export interface KeyLimitCheck {
+  keyHash: string;
+  limitPico: bigint;
+  /** Start of the key's current UTC window, ms (0 for a lifetime limit). */
+  windowStartMs: number;
+}
+
+export interface RateCheck {
+  /** Names the counter and the refusal's limit source, e.g. `free:minute` or `model:<id>`. */
+  name: string;
+  limit: number;
+  /** A higher limit once the account's purchases reach `minPurchasedPico` (the free-tier daily one). */
+  upgrade?: { minPurchasedPico: bigint; limit: number };
+  /** The fixed window holding `now`, ms; the counter expires at its end. */
+  windowStartMs: number;
+  windowEndMs: number;
 }
 
 export type AdmitResult =
   | { status: "admitted"; expiresAt: number }
   /** No usable view (never loaded, expired, or due for a reload): load a snapshot and retry. */
   | { status: "cold" }
-  | { status: "refused"; reason: RefusalReason; limitSource: LimitSource };
+  /** The account view is warm but the key's window is not loaded: `loadKey`, then retry. */
+  | { status: "cold_key" }
+  | { status: "refused"; reason: "insufficient_credits"; limitSource: "account" }
+  | { status: "refused"; reason: "quota_exceeded"; limitSource: "key" }
+  | { status: "rate_limited"; limitSource: string; limit: number; resetAtMs: number };
 
-export type RefusalReason = "insufficient_credits";
-export type LimitSource = "account";
+export type RefusalReason = "insufficient_credits" | "quota_exceeded";
+export type LimitSource = "account" | "key";
 
 export interface LedgerSnapshot {
   /** Sum of all ledger entries of the account with id ≤ seq. */
   balancePico: bigint;
   /** The highest ledger entry id of the account in the snapshot (0 when it has none). */
   seq: bigint;
+  /** Sum of the account's purchases with id ≤ seq (raises the free-tier daily limit). */
+  purchasedPico?: bigint;
 }
+
+export interface KeySpendSnapshot {
+  keyHash: string;
+  windowStartMs: number;
+  /** The key's usage debits net of refunds since the window start, entries with id ≤ seq. */
+  spentPico: bigint;
+  /** The account's highest ledger entry id when the spend was read. */
+  seq: bigint;
+}
+
+/** `stale`: the view has entries newer than the snapshot; read it again. `cold`: no account view. */
+export type KeyLoadResult = "loaded" | "ignored" | "stale" | "cold";
 
 export interface LedgerEntryUpdate {
   entryId: bigint;
@@ -64,6 +108,11 @@ export interface LedgerEntryUpdate {
   amountPico: bigint;
   /** The hold / pending debit this entry makes final (the usage event's generation id). */
   pendingRef?: string;
+  /** A usage or refund entry's key and time: counted in that key's loaded windows. */
+  keyHash?: string;
+  createdAtMs?: number;
+  /** A purchase: counts towards the free-tier upgrade. */
+  isPurchase?: boolean;
 }
 
 export type LoadResult = "loaded" | "ignored";
@@ -77,6 +126,9 @@ export interface AccountView {
   heldPico: bigint;
   pendingPico: bigint;
   availablePico: bigint;
+  purchasedPico: bigint;
+  /** Loaded key windows (`<keyHash>@<windowStartMs>`) → the key's used spend in it. */
+  keyUsed: Record<string, bigint>;
   holds: Record<string, bigint>;
   pendingDebits: Record<string, bigint>;
   loadedAt: number;

@@ -5,9 +5,12 @@ import {
   type AdmitRequest,
   type AdmitResult,
   type ApplyResult,
+  type KeyLoadResult,
+  type KeySpendSnapshot,
   type LedgerEntryUpdate,
   type LedgerSnapshot,
   type LoadResult,
+  type RateCheck,
   type ResolvedStoreOptions,
   resolveStoreOptions,
   type SettleResult,
@@ -17,6 +20,7 @@ import {
   checkAdmitRequest,
   checkAmount,
   checkEntry,
+  checkKeySnapshot,
   checkRef,
   checkSnapshot,
 } from "./validate.js";
@@ -24,6 +28,16 @@ import {
 interface Hold {
   amount: bigint;
   expiresAt: number;
+}
+
+interface KeyWindow {
+  used: bigint;
+  seq: bigint;
+}
+
+interface Counter {
+  count: number;
+  windowEndMs: number;
 }
 
 /** One account's state; mirrors the Redis keys of RedisAdmissionStore field for field. */
@@ -36,6 +50,13 @@ interface State {
   pending: Map<string, bigint>;
   /** Entries applied on top of the snapshot (id → amount), so each counts once and survives a rebase. */
   applied: Map<bigint, bigint>;
+  purchased: bigint;
+  /** Purchases applied on top of the snapshot. */
+  purchases: Map<bigint, bigint>;
+  /** Loaded key windows (`<keyHash>@<windowStart>`): ledger spend + holds + pending, and its seq. */
+  keys: Map<string, KeyWindow>;
+  /** Hold / pending ref → the key window its amount counts in. */
+  refKey: Map<string, string>;
   /** Wall-clock expiry of the whole view (the Redis key TTL). */
   expiresAt: number;
 }
@@ -51,6 +72,8 @@ export interface MemoryStoreOptions extends AdmissionStoreOptions {
  */
 export class MemoryAdmissionStore implements AdmissionStore {
   private readonly accounts = new Map<string, State>();
+  /** Rate counters live apart from the view: invalidating or expiring a view must not reset them. */
+  private readonly counters = new Map<string, Counter>();
   private readonly options: ResolvedStoreOptions;
   private readonly clock: () => number;
 
@@ -60,21 +83,66 @@ export class MemoryAdmissionStore implements AdmissionStore {
   }
 
   async admit(request: AdmitRequest): Promise<AdmitResult> {
-    const { accountId, holdId, amountPico, ttlMs, now } = checkAdmitRequest(request);
+    const { accountId, holdId, amountPico, ttlMs, now, keyLimit } = checkAdmitRequest(request);
     const state = this.live(accountId);
     if (!state?.loaded || now - state.loadedAt >= this.options.maxViewAgeMs) return { status: "cold" };
     purgeExpired(state, now);
     const existing = state.holds.get(holdId);
     if (existing) return { status: "admitted", expiresAt: existing.expiresAt };
-    const after = available(state) - amountPico;
-    if (after < 0n || (after === 0n && amountPico === 0n)) {
-      this.touch(state);
+    const window = keyLimit ? `${keyLimit.keyHash}@${keyLimit.windowStartMs}` : undefined;
+    const keyState = window === undefined ? undefined : state.keys.get(window);
+    this.touch(state);
+    if (window !== undefined && !keyState) return { status: "cold_key" };
+    // A negative balance refuses everything, free requests included; otherwise the hold must fit.
+    if (available(state) - amountPico < 0n) {
       return { status: "refused", reason: "insufficient_credits", limitSource: "account" };
     }
+    if (keyLimit && keyState && keyState.used + amountPico > keyLimit.limitPico) {
+      return { status: "refused", reason: "quota_exceeded", limitSource: "key" };
+    }
+    const limited = this.countRates(state, accountId, request.rates ?? [], now);
+    if (limited) return limited;
     const expiresAt = now + ttlMs;
     state.holds.set(holdId, { amount: amountPico, expiresAt });
-    this.touch(state);
+    if (window !== undefined && keyState) {
+      keyState.used += amountPico;
+      state.refKey.set(holdId, window);
+    }
     return { status: "admitted", expiresAt };
+  }
+
+  /** Checks every rate window first and counts the request in all of them only if each has room. */
+  private countRates(
+    state: State,
+    accountId: string,
+    rates: readonly RateCheck[],
+    now: number,
+  ): AdmitResult | undefined {
+    const counters: Counter[] = [];
+    for (const rate of rates) {
+      const id = `${accountId}:${rate.name}:${rate.windowStartMs}`;
+      let counter = this.counters.get(id);
+      if (!counter || counter.windowEndMs + 1_000 <= now) {
+        counter = { count: 0, windowEndMs: rate.windowEndMs };
+        this.counters.set(id, counter);
+      }
+      const limit =
+        rate.upgrade && state.purchased >= rate.upgrade.minPurchasedPico ? rate.upgrade.limit : rate.limit;
+      if (counter.count >= limit) {
+        return { status: "rate_limited", limitSource: rate.name, limit, resetAtMs: rate.windowEndMs };
+      }
+      counters.push(counter);
+    }
+    for (const counter of counters) counter.count += 1;
+    this.dropOldCounters(now);
+    return undefined;
+  }
+
+  private dropOldCounters(now: number): void {
+    if (this.counters.size < 10_000) return;
+    for (const [id, counter] of this.counters) {
+      if (counter.windowEndMs + 1_000 <= now) this.counters.delete(id);
+    }
   }
 
   async load(accountId: string, snapshot: LedgerSnapshot, now: number = Date.now()): Promise<LoadResult> {
@@ -90,7 +158,33 @@ export class MemoryAdmissionStore implements AdmissionStore {
       if (entryId <= seq) state.applied.delete(entryId);
       else balance += amount;
     }
-    Object.assign(state, { loaded: true, balance, seq, loadedAt: now });
+    let purchased = snapshot.purchasedPico ?? 0n;
+    for (const [entryId, amount] of state.purchases) {
+      if (entryId <= seq) state.purchases.delete(entryId);
+      else purchased += amount;
+    }
+    // A rebase drops the key windows too; each reloads from the ledger on its next admit.
+    state.keys.clear();
+    Object.assign(state, { loaded: true, balance, seq, loadedAt: now, purchased });
+    this.touch(state);
+    return "loaded";
+  }
+
+  async loadKey(accountId: string, snapshot: KeySpendSnapshot): Promise<KeyLoadResult> {
+    checkAccountId(accountId);
+    const { keyHash, windowStartMs, spentPico, seq } = checkKeySnapshot(snapshot);
+    const state = this.live(accountId);
+    if (!state?.loaded) return "cold";
+    const window = `${keyHash}@${windowStartMs}`;
+    if (state.keys.has(window)) return "ignored";
+    // Entries the view holds beyond the snapshot would be missing from it: read the ledger again.
+    if (state.seq > seq || [...state.applied.keys()].some((id) => id > seq)) return "stale";
+    let used = spentPico;
+    for (const [ref, refWindow] of state.refKey) {
+      if (refWindow !== window) continue;
+      used += state.holds.get(ref)?.amount ?? state.pending.get(ref) ?? 0n;
+    }
+    state.keys.set(window, { used, seq });
     this.touch(state);
     return "loaded";
   }
@@ -101,8 +195,11 @@ export class MemoryAdmissionStore implements AdmissionStore {
     checkAmount("cost", costPico);
     const state = this.live(accountId);
     if (!state?.loaded) return "cold";
-    if (!state.holds.delete(holdId)) return "no_hold";
+    const hold = state.holds.get(holdId);
+    if (!hold) return "no_hold";
+    state.holds.delete(holdId);
     state.pending.set(holdId, costPico);
+    this.moveKey(state, holdId, costPico - hold.amount);
     this.touch(state);
     return "settled";
   }
@@ -111,30 +208,47 @@ export class MemoryAdmissionStore implements AdmissionStore {
     checkAccountId(accountId);
     checkRef("hold id", holdId);
     const state = this.live(accountId);
-    if (!state?.holds.delete(holdId)) return false;
+    if (!state?.loaded || !dropHold(state, holdId)) return false;
     this.touch(state);
     return true;
   }
 
   async applyLedgerEntry(accountId: string, entry: LedgerEntryUpdate): Promise<ApplyResult> {
     checkAccountId(accountId);
-    const { entryId, amountPico, pendingRef } = checkEntry(entry);
+    const { entryId, amountPico, pendingRef, keyHash, createdAtMs, isPurchase } = checkEntry(entry);
     const state = this.live(accountId);
     if (!state?.loaded) {
       const cold = state ?? this.create(accountId);
       cold.applied.set(entryId, amountPico);
+      if (isPurchase) cold.purchases.set(entryId, amountPico);
       cold.expiresAt = this.clock() + this.options.coldEntryTtlMs;
       return "cold";
     }
     if (pendingRef !== undefined) {
-      state.pending.delete(pendingRef);
-      state.holds.delete(pendingRef);
+      const cost = state.pending.get(pendingRef);
+      if (cost !== undefined) {
+        state.pending.delete(pendingRef);
+        this.moveKey(state, pendingRef, -cost);
+        state.refKey.delete(pendingRef);
+      }
+      dropHold(state, pendingRef);
     }
     this.touch(state);
     if (entryId <= state.seq || state.applied.has(entryId)) return "included";
     state.applied.set(entryId, amountPico);
     state.balance += amountPico;
+    if (isPurchase) {
+      state.purchases.set(entryId, amountPico);
+      state.purchased += amountPico;
+    }
+    if (keyHash !== undefined) countInKeyWindows(state, keyHash, entryId, -amountPico, createdAtMs ?? 0);
     return "applied";
+  }
+
+  private moveKey(state: State, ref: string, delta: bigint): void {
+    const window = state.refKey.get(ref);
+    const keyState = window === undefined ? undefined : state.keys.get(window);
+    if (keyState) keyState.used += delta;
   }
 
   async invalidate(accountId: string): Promise<void> {
@@ -166,6 +280,10 @@ export class MemoryAdmissionStore implements AdmissionStore {
       holds: new Map(),
       pending: new Map(),
       applied: new Map(),
+      purchased: 0n,
+      purchases: new Map(),
+      keys: new Map(),
+      refKey: new Map(),
       expiresAt: this.clock() + this.options.viewTtlMs,
     };
     this.accounts.set(accountId, state);
@@ -179,7 +297,28 @@ export class MemoryAdmissionStore implements AdmissionStore {
 
 function purgeExpired(state: State, now: number): void {
   for (const [holdId, hold] of state.holds) {
-    if (hold.expiresAt <= now) state.holds.delete(holdId);
+    if (hold.expiresAt <= now) dropHold(state, holdId);
+  }
+}
+
+/** Drops a hold and its amount from the key window it was counted in. */
+function dropHold(state: State, holdId: string): boolean {
+  const hold = state.holds.get(holdId);
+  if (!hold) return false;
+  state.holds.delete(holdId);
+  const window = state.refKey.get(holdId);
+  const keyState = window === undefined ? undefined : state.keys.get(window);
+  if (keyState) keyState.used -= hold.amount;
+  state.refKey.delete(holdId);
+  return true;
+}
+
+/** A new ledger entry of a key counts in each of its loaded windows that it falls into. */
+function countInKeyWindows(state: State, keyHash: string, entryId: bigint, spend: bigint, at: number): void {
+  const prefix = `${keyHash}@`;
+  for (const [window, keyState] of state.keys) {
+    if (!window.startsWith(prefix)) continue;
+    if (Number(window.slice(prefix.length)) <= at && entryId > keyState.seq) keyState.used += spend;
   }
 }
 
@@ -206,6 +345,8 @@ function toView(state: State): AccountView {
     heldPico,
     pendingPico,
     availablePico: state.balance - pendingPico - heldPico,
+    purchasedPico: state.purchased,
+    keyUsed: Object.fromEntries([...state.keys].map(([window, keyState]) => [window, keyState.used])),
     holds: Object.fromEntries([...state.holds].map(([id, hold]) => [id, hold.amount])),
     pendingDebits: Object.fromEntries(state.pending),
     loadedAt: state.loadedAt,

@@ -1,4 +1,10 @@
-import type { AdmitRequest, LedgerEntryUpdate, LedgerSnapshot } from "./admission-store.js";
+import type {
+  AdmitRequest,
+  KeySpendSnapshot,
+  LedgerEntryUpdate,
+  LedgerSnapshot,
+  RateCheck,
+} from "./admission-store.js";
 
 /**
  * Pico amounts travel as int64 (protos, Redis INCRBY). One amount is capped at 1e18 pico (1M USD) so
@@ -41,7 +47,42 @@ export function checkAdmitRequest(request: AdmitRequest): AdmitRequest {
     throw new AdmissionInputError(`invalid hold ttl: ${request.ttlMs}`);
   }
   checkTime(request.now);
+  if (request.keyLimit) {
+    checkName("key hash", request.keyLimit.keyHash);
+    checkAmount("key limit", request.keyLimit.limitPico);
+    checkTime(request.keyLimit.windowStartMs);
+  }
+  for (const rate of request.rates ?? []) checkRate(rate);
   return request;
+}
+
+/** Key hashes and rate names become parts of Redis field and key names. */
+export function checkName(name: string, value: string): string {
+  if (value.length === 0 || value.length > 200 || /[{}@\s]/.test(value)) {
+    throw new AdmissionInputError(`invalid ${name}: ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function checkRate(rate: RateCheck): void {
+  checkName("rate name", rate.name);
+  const count = (value: number) => Number.isSafeInteger(value) && value >= 0;
+  if (!count(rate.limit) || (rate.upgrade && !count(rate.upgrade.limit))) {
+    throw new AdmissionInputError(`invalid rate limit for ${rate.name}`);
+  }
+  if (rate.upgrade) checkAmount("upgrade threshold", rate.upgrade.minPurchasedPico);
+  checkTime(rate.windowStartMs);
+  if (checkTime(rate.windowEndMs) <= rate.windowStartMs) {
+    throw new AdmissionInputError(`empty rate window for ${rate.name}`);
+  }
+}
+
+export function checkKeySnapshot(snapshot: KeySpendSnapshot): KeySpendSnapshot {
+  checkName("key hash", snapshot.keyHash);
+  checkTime(snapshot.windowStartMs);
+  checkAmount("key spend", snapshot.spentPico, true);
+  if (snapshot.seq < 0n || snapshot.seq > MAX_INT64) throw new AdmissionInputError("invalid snapshot seq");
+  return snapshot;
 }
 
 export function checkSnapshot(snapshot: LedgerSnapshot): LedgerSnapshot {
@@ -49,6 +90,8 @@ export function checkSnapshot(snapshot: LedgerSnapshot): LedgerSnapshot {
   if (snapshot.balancePico < -MAX_INT64 || snapshot.balancePico > MAX_INT64) {
     throw new AdmissionInputError("snapshot balance does not fit int64 pico-dollars");
   }
+  const purchased = snapshot.purchasedPico ?? 0n;
+  if (purchased < 0n || purchased > MAX_INT64) throw new AdmissionInputError("invalid purchased total");
   return snapshot;
 }
 
@@ -56,6 +99,8 @@ export function checkEntry(entry: LedgerEntryUpdate): LedgerEntryUpdate {
   if (entry.entryId <= 0n || entry.entryId > MAX_INT64) throw new AdmissionInputError("invalid entry id");
   checkAmount("entry amount", entry.amountPico, true);
   if (entry.pendingRef !== undefined) checkRef("pending ref", entry.pendingRef);
+  if (entry.keyHash !== undefined) checkName("key hash", entry.keyHash);
+  if (entry.createdAtMs !== undefined) checkTime(entry.createdAtMs);
   return entry;
 }
 

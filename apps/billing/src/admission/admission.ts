@@ -1,15 +1,12 @@
 import { GatewayError } from "@gw/errors";
-import { AdmissionInputError, type AdmissionStore, type AdmitResult } from "@gw/hotstore";
+import { AdmissionInputError, type AdmissionStore } from "@gw/hotstore";
 import type { Logger } from "@gw/logger";
-import {
-  type AdmitRequest,
-  type AdmitResponse,
-  type Refusal,
-  RefusalCode,
-} from "@gw/proto/billing/v1/billing";
+import type { AdmitRequest, AdmitResponse } from "@gw/proto/billing/v1/billing";
 import type { Kysely } from "kysely";
 import type { BillingTables } from "../db/schema.js";
-import { ledgerSnapshot } from "../repositories/ledger-read.js";
+import { keyWindowSpend, ledgerSnapshot } from "../repositories/ledger-read.js";
+import { keyLimitCheck, rateChecks } from "./limits.js";
+import { toResponse } from "./responses.js";
 
 export interface AdmissionSettings {
   holdTtlMs: number;
@@ -25,8 +22,9 @@ export interface AdmissionDeps {
   clock: () => number;
 }
 
-// A cold view is loaded and the admit retried; two rounds cover a load that lost a race to a newer one.
-const MAX_ROUNDS = 3;
+// A cold view (then a cold key window) is loaded and the admit retried; spare rounds cover a load
+// that lost a race to a newer entry.
+const MAX_ROUNDS = 5;
 
 /**
  * Admit: one store round trip on a warm view. A cold or aged view is (re)loaded from one ledger
@@ -53,28 +51,45 @@ export class Admission {
   private async admitWithReload(request: AdmitRequest): Promise<AdmitResponse> {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const now = this.deps.clock();
+      const keyLimit = keyLimitCheck(request, now);
       const result = await this.deps.store.admit({
         accountId: request.accountId,
         holdId: request.holdId,
         amountPico: request.worstCaseCostPico,
         ttlMs: this.deps.settings.holdTtlMs,
         now,
+        keyLimit,
+        rates: rateChecks(request, now),
       });
-      if (result.status !== "cold") return toResponse(result);
-      await this.reload(request.accountId);
+      if (result.status === "cold") await this.reload(request.accountId);
+      else if (result.status === "cold_key" && keyLimit) {
+        await this.reloadKey(request.accountId, keyLimit.keyHash, keyLimit.windowStartMs);
+      } else if (result.status !== "cold_key") return toResponse(result, now);
     }
     throw new Error(`admission view of ${request.accountId} stayed cold after ${MAX_ROUNDS} loads`);
   }
 
   /** Loads the ledger snapshot into the view; concurrent callers for one account share the load. */
   reload(accountId: string): Promise<void> {
-    const pending = this.loading.get(accountId);
-    if (pending) return pending;
-    const load = (async () => {
+    return this.shared(accountId, async () => {
       const snapshot = await ledgerSnapshot(this.deps.db, accountId);
       await this.deps.store.load(accountId, snapshot, this.deps.clock());
-    })().finally(() => this.loading.delete(accountId));
-    this.loading.set(accountId, load);
+    });
+  }
+
+  /** Loads a key's spend in one window; a `stale` answer is retried by the admit loop. */
+  private reloadKey(accountId: string, keyHash: string, windowStartMs: number): Promise<void> {
+    return this.shared(`${accountId}\u0000${keyHash}@${windowStartMs}`, async () => {
+      const spend = await keyWindowSpend(this.deps.db, accountId, keyHash, new Date(windowStartMs));
+      await this.deps.store.loadKey(accountId, { keyHash, windowStartMs, ...spend });
+    });
+  }
+
+  private shared(id: string, work: () => Promise<void>): Promise<void> {
+    const pending = this.loading.get(id);
+    if (pending) return pending;
+    const load = work().finally(() => this.loading.delete(id));
+    this.loading.set(id, load);
     return load;
   }
 
@@ -92,25 +107,6 @@ export class Admission {
       cause: error,
     });
   }
-}
-
-function toResponse(result: Exclude<AdmitResult, { status: "cold" }>): AdmitResponse {
-  if (result.status === "admitted") {
-    return { admitted: true, refusal: undefined, holdExpiresUnixMs: BigInt(result.expiresAt) };
-  }
-  return { admitted: false, refusal: insufficientCredits(), holdExpiresUnixMs: 0n };
-}
-
-function insufficientCredits(): Refusal {
-  return {
-    code: RefusalCode.REFUSAL_CODE_INSUFFICIENT_CREDITS,
-    limitSource: "account",
-    message: "insufficient credits: the account balance does not cover this request; add credits",
-    retryAfterSeconds: 0,
-    rateLimit: 0,
-    rateRemaining: 0,
-    rateResetUnixMs: 0n,
-  };
 }
 
 function checkRequest(request: AdmitRequest): void {

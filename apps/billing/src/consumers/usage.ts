@@ -55,7 +55,13 @@ async function applyToView(
   pendingRef: string,
 ): Promise<void> {
   try {
-    await deps.store.applyLedgerEntry(input.accountId, { entryId, amountPico: -input.costPico, pendingRef });
+    await deps.store.applyLedgerEntry(input.accountId, {
+      entryId,
+      amountPico: -input.costPico,
+      pendingRef,
+      // Counted in the key's loaded spend windows that the request falls into.
+      ...(input.keyHash ? { keyHash: input.keyHash, createdAtMs: input.createdAt.getTime() } : {}),
+    });
   } catch (error) {
     deps.logger.warn(
       { err: error, accountId: input.accountId, eventId: input.eventId },

@@ -19,6 +19,7 @@ export async function notifyLedgerEntry(
     accountId: notice.accountId,
     entryId: notice.entry.entryId.toString(),
     amountPico: notice.entry.amountPico.toString(),
+    isPurchase: notice.entry.isPurchase === true,
   });
   await sql`select pg_notify(${LEDGER_CHANNEL}, ${payload})`.execute(trx);
 }
@@ -28,11 +29,14 @@ export function parseLedgerNotice(payload: string | undefined): LedgerNotice | u
   try {
     const value: unknown = JSON.parse(payload);
     if (typeof value !== "object" || value === null) return undefined;
-    const { accountId, entryId, amountPico } = value as Record<string, unknown>;
+    const { accountId, entryId, amountPico, isPurchase } = value as Record<string, unknown>;
     if (typeof accountId !== "string" || typeof entryId !== "string" || typeof amountPico !== "string") {
       return undefined;
     }
-    return { accountId, entry: { entryId: BigInt(entryId), amountPico: BigInt(amountPico) } };
+    return {
+      accountId,
+      entry: { entryId: BigInt(entryId), amountPico: BigInt(amountPico), isPurchase: isPurchase === true },
+    };
   } catch {
     return undefined;
   }

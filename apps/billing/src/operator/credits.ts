@@ -50,7 +50,7 @@ export async function addCredits(
     }
     await notifyLedgerEntry(trx, {
       accountId: input.accountId,
-      entry: { entryId: written.id, amountPico: input.amountPico },
+      entry: { entryId: written.id, amountPico: input.amountPico, isPurchase: input.kind === "purchase" },
     });
     return { entryId: written.id, created: true };
   });

@@ -7,19 +7,49 @@ export interface LedgerSnapshot {
   balancePico: bigint;
   /** The highest entry id of the account (0 when it has none). */
   seq: bigint;
+  /** Purchases only: the free-tier daily limit rises once they reach 5 USD. */
+  purchasedPico: bigint;
 }
 
-/** Balance and max id in one statement, hence one snapshot: the pair the hot view loads. */
+/** Balance, purchases and max id in one statement, hence one snapshot: what the hot view loads. */
 export async function ledgerSnapshot(db: Kysely<BillingTables>, accountId: string): Promise<LedgerSnapshot> {
   const row = await db
     .selectFrom("ledger_entries")
     .select([
       sql<string>`coalesce(sum(amount), 0)::text`.as("balance"),
+      sql<string>`coalesce(sum(amount) filter (where kind = 'purchase'), 0)::text`.as("purchased"),
       sql<bigint>`coalesce(max(id), 0)::int8`.as("seq"),
     ])
     .where("account_id", "=", accountId)
     .executeTakeFirstOrThrow();
-  return { balancePico: usdToPico(row.balance), seq: row.seq };
+  return { balancePico: usdToPico(row.balance), seq: row.seq, purchasedPico: usdToPico(row.purchased) };
+}
+
+export interface KeyWindowSpend {
+  /** Usage debits net of refunds of the key since the window start, entries with id ≤ seq. */
+  spentPico: bigint;
+  /** The account's highest entry id in the same snapshot. */
+  seq: bigint;
+}
+
+/** A key's spend since `since` and the account's max id, read in one statement (one snapshot). */
+export async function keyWindowSpend(
+  db: Kysely<BillingTables>,
+  accountId: string,
+  keyHash: string,
+  since: Date,
+): Promise<KeyWindowSpend> {
+  const row = await db
+    .selectFrom("ledger_entries")
+    .select([
+      sql<string>`coalesce(-sum(amount) filter (where key_hash = ${keyHash} and kind in ('usage', 'refund') and created_at >= ${since}), 0)::text`.as(
+        "spent",
+      ),
+      sql<bigint>`coalesce(max(id), 0)::int8`.as("seq"),
+    ])
+    .where("account_id", "=", accountId)
+    .executeTakeFirstOrThrow();
+  return { spentPico: usdToPico(row.spent), seq: row.seq };
 }
 
 export interface AccountTotals {

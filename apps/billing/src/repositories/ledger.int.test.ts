@@ -108,13 +108,18 @@ describeWith(["postgres"], "ledger", () => {
 
   it("snapshots the balance and the highest entry id of one account", async () => {
     const account = accountId();
-    expect(await ledgerSnapshot(test.database.db, account)).toEqual({ balancePico: 0n, seq: 0n });
+    expect(await ledgerSnapshot(test.database.db, account)).toEqual({
+      balancePico: 0n,
+      seq: 0n,
+      purchasedPico: 0n,
+    });
     await addCredits(test.database, { accountId: account, amountPico: 2n * USD, kind: "grant" });
     const last = await writeUsage(usage(account, 123_456_789n));
     await writeUsage(usage(accountId(), 99n));
     expect(await ledgerSnapshot(test.database.db, account)).toEqual({
       balancePico: 2n * USD - 123_456_789n,
       seq: last.id,
+      purchasedPico: 0n,
     });
   });
 

@@ -61,6 +61,11 @@ export interface Harness {
   rpc: ReturnType<typeof billingRpc>;
   /** A second Redis store under this harness's prefix (cleaned up on stop). */
   newRedisStore(options?: RedisStoreOptions): RedisAdmissionStore;
+  /**
+   * Another billing instance on the same database and the same Redis keys (its own connection), as
+   * a second replica behind other edges runs in production.
+   */
+  startReplica(): Promise<{ rpc: ReturnType<typeof billingRpc>; stop(): Promise<void> }>;
   publishUsage(usage: Partial<UsageRecorded> & { accountId: string }, eventId?: string): string;
   stop(): Promise<void>;
 }
@@ -76,21 +81,45 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const prefix = `${uniqueName("test-billing")}:`;
   const newRedisStore = (storeOptions: RedisStoreOptions = {}) =>
     new RedisAdmissionStore(redis, { ...storeOptions, keyPrefix: `${prefix}${uniqueName("store")}:` });
-  const store = options.store ? options.store(redis) : newRedisStore();
-  const running = await startBilling(
-    {
-      database: db.database,
-      bus,
-      topics,
-      logger: silentLogger(),
-      store,
-      resolver: keys.resolver,
-      clock: clock.now,
-      ...(options.admission ? { admission: options.admission } : {}),
-    },
-    { host: "127.0.0.1", httpPort: 0, grpcPort: 0 },
-  );
+  const storePrefix = `${prefix}${uniqueName("store")}:`;
+  const store = options.store
+    ? options.store(redis)
+    : new RedisAdmissionStore(redis, { keyPrefix: storePrefix });
+  const start = (appStore: AdmissionStore, appBus: EventBus = bus) =>
+    startBilling(
+      {
+        database: db.database,
+        bus: appBus,
+        topics,
+        logger: silentLogger(),
+        store: appStore,
+        resolver: keys.resolver,
+        clock: clock.now,
+        ...(options.admission ? { admission: options.admission } : {}),
+      },
+      { host: "127.0.0.1", httpPort: 0, grpcPort: 0 },
+    );
+  const running = await start(store);
   const rpc = billingRpc(running.grpcAddress);
+  const startReplica = async () => {
+    const replicaRedis = await connectRedis(serviceUrl("redis"));
+    // Its own bus: usage events reach the primary, whose consumer updates the shared Redis view.
+    const replicaBus = new InProcessEventBus();
+    const replica = await start(
+      new RedisAdmissionStore(replicaRedis, { keyPrefix: storePrefix }),
+      replicaBus,
+    );
+    const replicaRpc = billingRpc(replica.grpcAddress);
+    return {
+      rpc: replicaRpc,
+      stop: async () => {
+        await replica.stop();
+        await replicaBus.close();
+        replicaRpc.close();
+        replicaRedis.disconnect();
+      },
+    };
+  };
   return {
     db,
     redis,
@@ -102,6 +131,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     running,
     rpc,
     newRedisStore,
+    startReplica,
     publishUsage: (usage, eventId = `gen-${randomUUID()}`) => {
       const payload = UsageRecorded.fromPartial({ generationId: eventId, ...usage });
       const event = encodeEvent(USAGE_RECORDED_V1, payload, { accountId: usage.accountId, eventId });

@@ -4,7 +4,21 @@
  */
 export function accountKeys(prefix: string, accountId: string): string[] {
   const base = `${prefix}{acct:${accountId}}`;
-  return [`${base}:view`, `${base}:holds`, `${base}:expiry`, `${base}:pending`, `${base}:applied`];
+  return [
+    `${base}:view`,
+    `${base}:holds`,
+    `${base}:expiry`,
+    `${base}:pending`,
+    `${base}:applied`,
+    `${base}:keys`,
+    `${base}:refkey`,
+    `${base}:purchases`,
+  ];
+}
+
+/** One counter per rate window, in the account's slot; it expires with its window. */
+export function rateKey(prefix: string, accountId: string, name: string, windowStartMs: number): string {
+  return `${prefix}{acct:${accountId}}:rate:${name}:${windowStartMs}`;
 }
 
 export function checkPrefix(prefix: string): string {

@@ -2,15 +2,22 @@
  * Lua for RedisAdmissionStore. Redis runs Lua 5.1, whose numbers are doubles: integers above 2^53
  * (≈ 9,007 USD in pico-dollars) lose precision. So no money is ever added in Lua: amounts stay
  * canonical decimal strings and all arithmetic is HINCRBY, which is exact int64 in Redis. A reply of
- * HINCRBY does pass through a double, which keeps its sign exactly, and the sign is all a check needs.
- * Ledger ids are compared as decimal strings for the same reason.
+ * HINCRBY does pass through a double, which keeps its sign exactly, and the sign is all a check needs
+ * (comparisons subtract in a scratch field and look at the sign). Ledger ids are compared as decimal
+ * strings for the same reason. Times (ms) and request counts are far below 2^53 and are plain numbers.
  *
  * KEYS (one account, one hash slot `{acct:<id>}`):
- *   1 view    HASH loaded, balance, seq, loadedAt, held, pending, avail (= balance − pending − held)
- *   2 holds   HASH holdId → amount
- *   3 expiry  ZSET holdId scored by expiry (ms)
- *   4 pending HASH ref → settled cost not yet in the ledger
- *   5 applied HASH entryId → amount of entries applied on top of the snapshot
+ *   1 view      HASH loaded, balance, seq, loadedAt, held, pending, avail (= balance − pending − held),
+ *                    purchased
+ *   2 holds     HASH holdId → amount
+ *   3 expiry    ZSET holdId scored by expiry (ms)
+ *   4 pending   HASH ref → settled cost not yet in the ledger
+ *   5 applied   HASH entryId → amount of entries applied on top of the snapshot
+ *   6 keys      HASH u:<keyHash>@<windowStart> → the key's used spend in that window (ledger + holds +
+ *                    pending), q:<keyHash>@<windowStart> → the ledger seq it was loaded at
+ *   7 refkey    HASH holdId/ref → the key window (<keyHash>@<windowStart>) its amount is counted in
+ *   8 purchases HASH entryId → amount of purchases applied on top of the snapshot
+ *   9… rate counters (admit only): one STRING per rate window, expiring at the window's end
  */
 const HELPERS = `
 local function neg(s)
@@ -26,15 +33,34 @@ end
 local function is_loaded() return redis.call('HGET', KEYS[1], 'loaded') == '1' end
 local function field(name) return redis.call('HGET', KEYS[1], name) or '0' end
 local function touch(ttl)
-  for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ttl) end
+  for i = 1, 8 do redis.call('PEXPIRE', KEYS[i], ttl) end
 end
-local function drop_hold(id)
+-- The sign of (a + b - c), exactly: int64 arithmetic in a scratch field.
+local function sign_of(a, b, c)
+  redis.call('HSET', KEYS[6], '_cmp', a)
+  redis.call('HINCRBY', KEYS[6], '_cmp', b)
+  local result = redis.call('HINCRBY', KEYS[6], '_cmp', neg(c))
+  redis.call('HDEL', KEYS[6], '_cmp')
+  if result > 0 then return 1 elseif result < 0 then return -1 end
+  return 0
+end
+-- Moves the key window that ref is counted in by delta (a decimal string), if that window is loaded.
+local function key_add(ref, delta)
+  local win = redis.call('HGET', KEYS[7], ref)
+  if win and redis.call('HEXISTS', KEYS[6], 'u:' .. win) == 1 then
+    redis.call('HINCRBY', KEYS[6], 'u:' .. win, delta)
+  end
+end
+-- keep_ref: the amount moves on to a pending debit (settle), so its key window mapping stays.
+local function drop_hold(id, keep_ref)
   local amount = redis.call('HGET', KEYS[2], id)
   redis.call('ZREM', KEYS[3], id)
   if not amount then return false end
   redis.call('HDEL', KEYS[2], id)
   redis.call('HINCRBY', KEYS[1], 'held', neg(amount))
   redis.call('HINCRBY', KEYS[1], 'avail', amount)
+  key_add(id, neg(amount))
+  if not keep_ref then redis.call('HDEL', KEYS[7], id) end
   return true
 end
 local function drop_pending(ref)
@@ -43,44 +69,85 @@ local function drop_pending(ref)
   redis.call('HDEL', KEYS[4], ref)
   redis.call('HINCRBY', KEYS[1], 'pending', neg(cost))
   redis.call('HINCRBY', KEYS[1], 'avail', cost)
+  key_add(ref, neg(cost))
+  redis.call('HDEL', KEYS[7], ref)
 end
 -- Bounded so one admit never runs long; leftovers stay held (the safe side) until the next call.
 local function purge(now)
   local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, 500)
-  for _, id in ipairs(expired) do drop_hold(id) end
+  for _, id in ipairs(expired) do drop_hold(id, false) end
 end
 `;
 
-/** ARGV: holdId, amount, expiresAt, now, viewTtlMs, maxViewAgeMs → {status, expiresAt?} */
+/**
+ * ARGV: holdId, amount, expiresAt, now, viewTtlMs, maxViewAgeMs, keyWindow ('' = no key limit),
+ * keyLimit, then per rate counter KEYS[9 + i]: limit, upgradeLimit ('' = none), upgradeMinPurchased,
+ * windowEndMs. Checks run before anything changes, so a refusal leaves no trace.
+ * → {'admitted', expiresAt} | {'cold'} | {'cold_key'} | {'refused', reason, source}
+ *   | {'rate_limited', rateIndex (1-based), limit}
+ */
 export const ADMIT_LUA = `${HELPERS}
 local hold_id, amount, expires_at, now = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local key_window, key_limit = ARGV[7], ARGV[8]
 if not is_loaded() then return {'cold'} end
 if tonumber(now) - tonumber(field('loadedAt')) >= tonumber(ARGV[6]) then return {'cold'} end
 purge(now)
 if redis.call('HEXISTS', KEYS[2], hold_id) == 1 then
   return {'admitted', redis.call('ZSCORE', KEYS[3], hold_id)}
 end
-local after = redis.call('HINCRBY', KEYS[1], 'avail', neg(amount))
-if after < 0 or (after == 0 and amount == '0') then
-  redis.call('HINCRBY', KEYS[1], 'avail', amount)
+if key_window ~= '' and redis.call('HEXISTS', KEYS[6], 'u:' .. key_window) == 0 then
   touch(ARGV[5])
+  return {'cold_key'}
+end
+touch(ARGV[5])
+-- A negative balance refuses everything, free requests included; otherwise the hold must fit.
+if sign_of(field('avail'), neg(amount), '0') < 0 then
   return {'refused', 'insufficient_credits', 'account'}
 end
+if key_window ~= '' then
+  local used = redis.call('HGET', KEYS[6], 'u:' .. key_window)
+  if sign_of(used, amount, key_limit) > 0 then return {'refused', 'quota_exceeded', 'key'} end
+end
+local rates = {}
+for i = 9, #KEYS do
+  local base = 9 + (i - 9) * 4
+  local limit = tonumber(ARGV[base])
+  if ARGV[base + 1] ~= '' and sign_of(field('purchased'), '0', ARGV[base + 2]) >= 0 then
+    limit = tonumber(ARGV[base + 1])
+  end
+  local count = tonumber(redis.call('GET', KEYS[i]) or '0')
+  if count >= limit then return {'rate_limited', tostring(i - 8), tostring(limit)} end
+  rates[#rates + 1] = {KEYS[i], ARGV[base + 3]}
+end
+-- Relative expiry: callers' clocks (tests pin them) need not agree with the Redis server's.
+for _, rate in ipairs(rates) do
+  redis.call('INCR', rate[1])
+  redis.call('PEXPIRE', rate[1], math.max(1, tonumber(rate[2]) - tonumber(now)) + 1000)
+end
+redis.call('HINCRBY', KEYS[1], 'avail', neg(amount))
 redis.call('HSET', KEYS[2], hold_id, amount)
 redis.call('ZADD', KEYS[3], expires_at, hold_id)
 redis.call('HINCRBY', KEYS[1], 'held', amount)
+if key_window ~= '' then
+  redis.call('HSET', KEYS[7], hold_id, key_window)
+  redis.call('HINCRBY', KEYS[6], 'u:' .. key_window, amount)
+end
 touch(ARGV[5])
 return {'admitted', expires_at}
 `;
 
-/** ARGV: balance, seq, now, viewTtlMs → 'loaded' | 'ignored' */
+/**
+ * ARGV: balance, seq, now, viewTtlMs, purchased → 'loaded' | 'ignored'. A rebase drops the key
+ * windows too: each reloads from the ledger on its next admit, which bounds their drift the same way.
+ */
 export const LOAD_LUA = `${HELPERS}
 local balance, seq = ARGV[1], ARGV[2]
 if is_loaded() and not id_le(field('seq'), seq) then
   touch(ARGV[4])
   return 'ignored'
 end
-redis.call('HSET', KEYS[1], 'loaded', '1', 'balance', balance, 'seq', seq, 'loadedAt', ARGV[3])
+redis.call('HSET', KEYS[1], 'loaded', '1', 'balance', balance, 'seq', seq, 'loadedAt', ARGV[3],
+  'purchased', ARGV[5])
 local applied = redis.call('HGETALL', KEYS[5])
 for i = 1, #applied, 2 do
   if id_le(applied[i], seq) then
@@ -89,9 +156,41 @@ for i = 1, #applied, 2 do
     redis.call('HINCRBY', KEYS[1], 'balance', applied[i + 1])
   end
 end
+local purchases = redis.call('HGETALL', KEYS[8])
+for i = 1, #purchases, 2 do
+  if id_le(purchases[i], seq) then
+    redis.call('HDEL', KEYS[8], purchases[i])
+  else
+    redis.call('HINCRBY', KEYS[1], 'purchased', purchases[i + 1])
+  end
+end
+redis.call('DEL', KEYS[6])
 redis.call('HSET', KEYS[1], 'avail', field('balance'))
 redis.call('HINCRBY', KEYS[1], 'avail', neg(field('held')))
 redis.call('HINCRBY', KEYS[1], 'avail', neg(field('pending')))
+touch(ARGV[4])
+return 'loaded'
+`;
+
+/** ARGV: keyWindow, spent, seq, viewTtlMs → 'loaded' | 'ignored' | 'stale' | 'cold' */
+export const LOAD_KEY_LUA = `${HELPERS}
+local win, spent, seq = ARGV[1], ARGV[2], ARGV[3]
+if not is_loaded() then return 'cold' end
+if redis.call('HEXISTS', KEYS[6], 'u:' .. win) == 1 then return 'ignored' end
+-- Entries the view holds beyond the snapshot would be missing from it: read the ledger again.
+if not id_le(field('seq'), seq) then return 'stale' end
+local applied = redis.call('HKEYS', KEYS[5])
+for _, id in ipairs(applied) do
+  if not id_le(id, seq) then return 'stale' end
+end
+redis.call('HSET', KEYS[6], 'u:' .. win, spent, 'q:' .. win, seq)
+local refs = redis.call('HGETALL', KEYS[7])
+for i = 1, #refs, 2 do
+  if refs[i + 1] == win then
+    local amount = redis.call('HGET', KEYS[2], refs[i]) or redis.call('HGET', KEYS[4], refs[i])
+    if amount then redis.call('HINCRBY', KEYS[6], 'u:' .. win, amount) end
+  end
+end
 touch(ARGV[4])
 return 'loaded'
 `;
@@ -100,10 +199,11 @@ return 'loaded'
 export const SETTLE_LUA = `${HELPERS}
 local hold_id, cost = ARGV[1], ARGV[2]
 if not is_loaded() then return 'cold' end
-if not drop_hold(hold_id) then return 'no_hold' end
+if not drop_hold(hold_id, true) then return 'no_hold' end
 redis.call('HSET', KEYS[4], hold_id, cost)
 redis.call('HINCRBY', KEYS[1], 'pending', cost)
 redis.call('HINCRBY', KEYS[1], 'avail', neg(cost))
+key_add(hold_id, cost)
 touch(ARGV[3])
 return 'settled'
 `;
@@ -111,23 +211,31 @@ return 'settled'
 /** ARGV: holdId, viewTtlMs → 1 | 0 */
 export const RELEASE_LUA = `${HELPERS}
 if not is_loaded() then return 0 end
-if not drop_hold(ARGV[1]) then return 0 end
+if not drop_hold(ARGV[1], false) then return 0 end
 touch(ARGV[2])
 return 1
 `;
 
-/** ARGV: entryId, amount, pendingRef ('' = none), viewTtlMs, coldEntryTtlMs → ApplyResult */
+/**
+ * ARGV: entryId, amount, pendingRef ('' = none), viewTtlMs, coldEntryTtlMs, keyHash ('' = none),
+ * createdAtMs, isPurchase ('1' | '0') → ApplyResult
+ */
 export const APPLY_LUA = `${HELPERS}
 local entry_id, amount, ref = ARGV[1], ARGV[2], ARGV[3]
+local key_hash, created, purchase = ARGV[6], tonumber(ARGV[7]), ARGV[8] == '1'
 if not is_loaded() then
   -- Remembered so that a load whose snapshot was read before this entry committed still counts it.
   redis.call('HSET', KEYS[5], entry_id, amount)
   redis.call('PEXPIRE', KEYS[5], ARGV[5])
+  if purchase then
+    redis.call('HSET', KEYS[8], entry_id, amount)
+    redis.call('PEXPIRE', KEYS[8], ARGV[5])
+  end
   return 'cold'
 end
 if ref ~= '' then
   drop_pending(ref)
-  drop_hold(ref)
+  drop_hold(ref, false)
 end
 touch(ARGV[4])
 if id_le(entry_id, field('seq')) or redis.call('HEXISTS', KEYS[5], entry_id) == 1 then
@@ -136,16 +244,38 @@ end
 redis.call('HSET', KEYS[5], entry_id, amount)
 redis.call('HINCRBY', KEYS[1], 'balance', amount)
 redis.call('HINCRBY', KEYS[1], 'avail', amount)
+if purchase then
+  redis.call('HSET', KEYS[8], entry_id, amount)
+  redis.call('HINCRBY', KEYS[1], 'purchased', amount)
+end
+if key_hash ~= '' then
+  -- Usage is negative in the ledger and positive as a key's spend.
+  local prefix = 'u:' .. key_hash .. '@'
+  for _, name in ipairs(redis.call('HKEYS', KEYS[6])) do
+    if string.sub(name, 1, #prefix) == prefix then
+      local win = string.sub(name, 3)
+      local start = tonumber(string.sub(name, #prefix + 1))
+      local seq = redis.call('HGET', KEYS[6], 'q:' .. win) or '0'
+      if start <= created and not id_le(entry_id, seq) then
+        redis.call('HINCRBY', KEYS[6], name, neg(amount))
+      end
+    end
+  end
+end
 touch(ARGV[4])
 return 'applied'
 `;
 
-/** ARGV: now → false | {balance, seq, held, pending, avail, loadedAt, holds[], pending[]} */
+/**
+ * ARGV: now → false | {balance, seq, held, pending, avail, loadedAt, purchased, holds[], pending[],
+ * keys[]}
+ */
 export const VIEW_LUA = `${HELPERS}
 if not is_loaded() then return false end
 purge(ARGV[1])
 return {
   field('balance'), field('seq'), field('held'), field('pending'), field('avail'), field('loadedAt'),
-  redis.call('HGETALL', KEYS[2]), redis.call('HGETALL', KEYS[4])
+  field('purchased'), redis.call('HGETALL', KEYS[2]), redis.call('HGETALL', KEYS[4]),
+  redis.call('HGETALL', KEYS[6])
 }
 `;

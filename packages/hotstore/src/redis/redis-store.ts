@@ -5,6 +5,8 @@ import {
   type AdmitRequest,
   type AdmitResult,
   type ApplyResult,
+  type KeyLoadResult,
+  type KeySpendSnapshot,
   type LedgerEntryUpdate,
   type LedgerSnapshot,
   type LoadResult,
@@ -17,13 +19,22 @@ import {
   checkAdmitRequest,
   checkAmount,
   checkEntry,
+  checkKeySnapshot,
   checkRef,
   checkSnapshot,
   checkTime,
 } from "../validate.js";
-import { accountKeys, checkPrefix } from "./keys.js";
-import { ADMIT_LUA, APPLY_LUA, LOAD_LUA, RELEASE_LUA, SETTLE_LUA, VIEW_LUA } from "./lua.js";
-import { parseAdmit, parseApply, parseLoad, parseRelease, parseSettle, parseView } from "./replies.js";
+import { accountKeys, checkPrefix, rateKey } from "./keys.js";
+import { ADMIT_LUA, APPLY_LUA, LOAD_KEY_LUA, LOAD_LUA, RELEASE_LUA, SETTLE_LUA, VIEW_LUA } from "./lua.js";
+import {
+  parseAdmit,
+  parseApply,
+  parseLoad,
+  parseLoadKey,
+  parseRelease,
+  parseSettle,
+  parseView,
+} from "./replies.js";
 import { LuaScript, type RedisClient } from "./script.js";
 
 export interface RedisStoreOptions extends AdmissionStoreOptions {
@@ -34,6 +45,7 @@ export interface RedisStoreOptions extends AdmissionStoreOptions {
 const SCRIPTS = {
   admit: new LuaScript(ADMIT_LUA),
   load: new LuaScript(LOAD_LUA),
+  loadKey: new LuaScript(LOAD_KEY_LUA),
   settle: new LuaScript(SETTLE_LUA),
   release: new LuaScript(RELEASE_LUA),
   apply: new LuaScript(APPLY_LUA),
@@ -57,15 +69,40 @@ export class RedisAdmissionStore implements AdmissionStore {
   }
 
   async admit(request: AdmitRequest): Promise<AdmitResult> {
-    const { accountId, holdId, amountPico, ttlMs, now } = checkAdmitRequest(request);
-    const args = [holdId, amountPico, now + ttlMs, now, this.options.viewTtlMs, this.options.maxViewAgeMs];
-    return parseAdmit(await this.run(SCRIPTS.admit, accountId, args));
+    const { accountId, holdId, amountPico, ttlMs, now, keyLimit } = checkAdmitRequest(request);
+    const rates = request.rates ?? [];
+    const args: Array<string | number | bigint> = [
+      holdId,
+      amountPico,
+      now + ttlMs,
+      now,
+      this.options.viewTtlMs,
+      this.options.maxViewAgeMs,
+      keyLimit ? keyWindow(keyLimit.keyHash, keyLimit.windowStartMs) : "",
+      keyLimit?.limitPico ?? 0n,
+    ];
+    for (const rate of rates) {
+      args.push(
+        rate.limit,
+        rate.upgrade?.limit ?? "",
+        rate.upgrade?.minPurchasedPico ?? 0n,
+        rate.windowEndMs,
+      );
+    }
+    const counters = rates.map((rate) => rateKey(this.prefix, accountId, rate.name, rate.windowStartMs));
+    return parseAdmit(await this.run(SCRIPTS.admit, accountId, args, counters), rates);
   }
 
   async load(accountId: string, snapshot: LedgerSnapshot, now: number = Date.now()): Promise<LoadResult> {
-    const { balancePico, seq } = checkSnapshot(snapshot);
-    const args = [balancePico, seq, checkTime(now), this.options.viewTtlMs];
+    const { balancePico, seq, purchasedPico } = checkSnapshot(snapshot);
+    const args = [balancePico, seq, checkTime(now), this.options.viewTtlMs, purchasedPico ?? 0n];
     return parseLoad(await this.run(SCRIPTS.load, accountId, args));
+  }
+
+  async loadKey(accountId: string, snapshot: KeySpendSnapshot): Promise<KeyLoadResult> {
+    const { keyHash, windowStartMs, spentPico, seq } = checkKeySnapshot(snapshot);
+    const args = [keyWindow(keyHash, windowStartMs), spentPico, seq, this.options.viewTtlMs];
+    return parseLoadKey(await this.run(SCRIPTS.loadKey, accountId, args));
   }
 
   async settle(accountId: string, holdId: string, costPico: bigint): Promise<SettleResult> {
@@ -79,8 +116,17 @@ export class RedisAdmissionStore implements AdmissionStore {
   }
 
   async applyLedgerEntry(accountId: string, entry: LedgerEntryUpdate): Promise<ApplyResult> {
-    const { entryId, amountPico, pendingRef } = checkEntry(entry);
-    const args = [entryId, amountPico, pendingRef ?? "", this.options.viewTtlMs, this.options.coldEntryTtlMs];
+    const { entryId, amountPico, pendingRef, keyHash, createdAtMs, isPurchase } = checkEntry(entry);
+    const args = [
+      entryId,
+      amountPico,
+      pendingRef ?? "",
+      this.options.viewTtlMs,
+      this.options.coldEntryTtlMs,
+      keyHash ?? "",
+      createdAtMs ?? 0,
+      isPurchase ? "1" : "0",
+    ];
     return parseApply(await this.run(SCRIPTS.apply, accountId, args));
   }
 
@@ -92,8 +138,18 @@ export class RedisAdmissionStore implements AdmissionStore {
     return parseView(await this.run(SCRIPTS.view, accountId, [checkTime(now)]));
   }
 
-  private run(script: LuaScript, accountId: string, args: Array<string | number | bigint>): Promise<unknown> {
-    const keys = accountKeys(this.prefix, checkAccountId(accountId));
+  private run(
+    script: LuaScript,
+    accountId: string,
+    args: Array<string | number | bigint>,
+    extraKeys: string[] = [],
+  ): Promise<unknown> {
+    const keys = [...accountKeys(this.prefix, checkAccountId(accountId)), ...extraKeys];
     return script.run(this.redis, keys, args.map(String));
   }
+}
+
+/** A key's spend window in the view: `<keyHash>@<windowStartMs>`. */
+export function keyWindow(keyHash: string, windowStartMs: number): string {
+  return `${keyHash}@${windowStartMs}`;
 }

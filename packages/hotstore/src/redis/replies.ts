@@ -1,4 +1,12 @@
-import type { AccountView, AdmitResult, ApplyResult, LoadResult, SettleResult } from "../admission-store.js";
+import type {
+  AccountView,
+  AdmitResult,
+  ApplyResult,
+  KeyLoadResult,
+  LoadResult,
+  RateCheck,
+  SettleResult,
+} from "../admission-store.js";
 
 /** Script replies are checked, not cast: a script/code version mismatch must fail loudly. */
 export class UnexpectedReplyError extends Error {
@@ -21,15 +29,24 @@ function oneOf<T extends string>(script: string, reply: unknown, allowed: readon
   return match;
 }
 
-export function parseAdmit(reply: unknown): AdmitResult {
-  const [status, detail] = strings("admit", reply);
-  if (status === "cold") return { status };
+export function parseAdmit(reply: unknown, rates: readonly RateCheck[] = []): AdmitResult {
+  const [status, detail, extra] = strings("admit", reply);
+  if (status === "cold" || status === "cold_key") return { status };
   if (status === "admitted" && detail !== undefined) return { status, expiresAt: Number(detail) };
   if (status === "refused" && detail === "insufficient_credits") {
     return { status, reason: detail, limitSource: "account" };
   }
+  if (status === "refused" && detail === "quota_exceeded")
+    return { status, reason: detail, limitSource: "key" };
+  const rate = rates[Number(detail) - 1];
+  if (status === "rate_limited" && rate && extra !== undefined) {
+    return { status, limitSource: rate.name, limit: Number(extra), resetAtMs: rate.windowEndMs };
+  }
   throw new UnexpectedReplyError("admit", reply);
 }
+
+export const parseLoadKey = (reply: unknown): KeyLoadResult =>
+  oneOf("loadKey", reply, ["loaded", "ignored", "stale", "cold"]);
 
 export const parseLoad = (reply: unknown): LoadResult => oneOf("load", reply, ["loaded", "ignored"]);
 export const parseSettle = (reply: unknown): SettleResult =>
@@ -44,8 +61,8 @@ export function parseRelease(reply: unknown): boolean {
 
 export function parseView(reply: unknown): AccountView | undefined {
   if (reply === null) return undefined;
-  if (!Array.isArray(reply) || reply.length !== 8) throw new UnexpectedReplyError("view", reply);
-  const [balance, seq, held, pending, available, loadedAt] = strings("view", reply.slice(0, 6));
+  if (!Array.isArray(reply) || reply.length !== 10) throw new UnexpectedReplyError("view", reply);
+  const [balance, seq, held, pending, available, loadedAt, purchased] = strings("view", reply.slice(0, 7));
   return {
     balancePico: BigInt(balance ?? "0"),
     seq: BigInt(seq ?? "0"),
@@ -53,8 +70,10 @@ export function parseView(reply: unknown): AccountView | undefined {
     pendingPico: BigInt(pending ?? "0"),
     availablePico: BigInt(available ?? "0"),
     loadedAt: Number(loadedAt),
-    holds: pairs(strings("view", reply[6])),
-    pendingDebits: pairs(strings("view", reply[7])),
+    purchasedPico: BigInt(purchased ?? "0"),
+    holds: pairs(strings("view", reply[7])),
+    pendingDebits: pairs(strings("view", reply[8])),
+    keyUsed: keyUsed(pairs(strings("view", reply[9]))),
   };
 }
 
@@ -62,6 +81,15 @@ function pairs(flat: string[]): Record<string, bigint> {
   const result: Record<string, bigint> = {};
   for (let index = 0; index + 1 < flat.length; index += 2) {
     result[flat[index] as string] = BigInt(flat[index + 1] as string);
+  }
+  return result;
+}
+
+/** Only the `u:` (used) fields of the keys hash, named by their window. */
+function keyUsed(fields: Record<string, bigint>): Record<string, bigint> {
+  const result: Record<string, bigint> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (name.startsWith("u:")) result[name.slice(2)] = value;
   }
   return result;
 }

@@ -129,7 +129,16 @@ export interface AdmitRequest {
   /** Worst-case cost of the request in pico-dollars (prompt estimate and max output at list price). */
   worstCaseCostPico: bigint;
   /** Absent when the key has no spending cap. */
-  keyLimit?: KeyLimit | undefined;
+  keyLimit?:
+    | KeyLimit
+    | undefined;
+  /** The model's own request limit from the catalogue, per account; absent when it has none. */
+  modelLimit?: ModelRateLimit | undefined;
+}
+
+export interface ModelRateLimit {
+  requests: number;
+  intervalSeconds: number;
 }
 
 export interface Refusal {
@@ -291,6 +300,7 @@ function createBaseAdmitRequest(): AdmitRequest {
     isFreeModel: false,
     worstCaseCostPico: 0n,
     keyLimit: undefined,
+    modelLimit: undefined,
   };
 }
 
@@ -319,6 +329,9 @@ export const AdmitRequest: MessageFns<AdmitRequest> = {
     }
     if (message.keyLimit !== undefined) {
       KeyLimit.encode(message.keyLimit, writer.uint32(58).fork()).join();
+    }
+    if (message.modelLimit !== undefined) {
+      ModelRateLimit.encode(message.modelLimit, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -392,6 +405,14 @@ export const AdmitRequest: MessageFns<AdmitRequest> = {
             message.keyLimit = KeyLimit.decode(reader, reader.uint32());
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.modelLimit = ModelRateLimit.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -441,6 +462,11 @@ export const AdmitRequest: MessageFns<AdmitRequest> = {
         : isSet(object.key_limit)
         ? KeyLimit.fromJSON(object.key_limit)
         : undefined,
+      modelLimit: isSet(object.modelLimit)
+        ? ModelRateLimit.fromJSON(object.modelLimit)
+        : isSet(object.model_limit)
+        ? ModelRateLimit.fromJSON(object.model_limit)
+        : undefined,
     };
   },
 
@@ -467,6 +493,9 @@ export const AdmitRequest: MessageFns<AdmitRequest> = {
     if (message.keyLimit !== undefined) {
       obj.keyLimit = KeyLimit.toJSON(message.keyLimit);
     }
+    if (message.modelLimit !== undefined) {
+      obj.modelLimit = ModelRateLimit.toJSON(message.modelLimit);
+    }
     return obj;
   },
 
@@ -486,6 +515,98 @@ export const AdmitRequest: MessageFns<AdmitRequest> = {
     message.keyLimit = (object.keyLimit !== undefined && object.keyLimit !== null)
       ? KeyLimit.fromPartial(object.keyLimit)
       : undefined;
+    message.modelLimit = (object.modelLimit !== undefined && object.modelLimit !== null)
+      ? ModelRateLimit.fromPartial(object.modelLimit)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseModelRateLimit(): ModelRateLimit {
+  return { requests: 0, intervalSeconds: 0 };
+}
+
+export const ModelRateLimit: MessageFns<ModelRateLimit> = {
+  encode(message: ModelRateLimit, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.requests !== 0) {
+      writer.uint32(8).uint32(message.requests);
+    }
+    if (message.intervalSeconds !== 0) {
+      writer.uint32(16).uint32(message.intervalSeconds);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ModelRateLimit {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseModelRateLimit();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.requests = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.intervalSeconds = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ModelRateLimit {
+    return {
+      requests: isSet(object.requests) ? globalThis.Number(object.requests) : 0,
+      intervalSeconds: isSet(object.intervalSeconds)
+        ? globalThis.Number(object.intervalSeconds)
+        : isSet(object.interval_seconds)
+        ? globalThis.Number(object.interval_seconds)
+        : 0,
+    };
+  },
+
+  toJSON(message: ModelRateLimit): unknown {
+    const obj: any = {};
+    if (message.requests !== 0) {
+      obj.requests = Math.round(message.requests);
+    }
+    if (message.intervalSeconds !== 0) {
+      obj.intervalSeconds = Math.round(message.intervalSeconds);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ModelRateLimit>): ModelRateLimit {
+    return ModelRateLimit.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ModelRateLimit>): ModelRateLimit {
+    const message = createBaseModelRateLimit();
+    message.requests = object.requests ?? 0;
+    message.intervalSeconds = object.intervalSeconds ?? 0;
     return message;
   },
 };

@@ -1,0 +1,78 @@
+import type { KeyLimitCheck, RateCheck } from "@gw/hotstore";
+import { usdToPico } from "@gw/money";
+import { type AdmitRequest, LimitReset } from "@gw/proto/billing/v1/billing";
+import { utcDayStart, utcMonthStart, utcWeekStart } from "../time/windows.js";
+
+/** Free-tier limits (spec "Limits"): per account, whatever key or edge the requests come through. */
+export const FREE_TIER = {
+  perMinute: 20,
+  perDay: 50,
+  perDayAfterPurchase: 1_000,
+  purchaseThresholdPico: usdToPico("5"),
+} as const;
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+/** Where the key's current spend window starts (0: a lifetime limit counts from the beginning). */
+export function keyWindowStart(reset: LimitReset, now: number): number {
+  const at = new Date(now);
+  switch (reset) {
+    case LimitReset.LIMIT_RESET_DAILY:
+      return utcDayStart(at).getTime();
+    case LimitReset.LIMIT_RESET_WEEKLY:
+      return utcWeekStart(at).getTime();
+    case LimitReset.LIMIT_RESET_MONTHLY:
+      return utcMonthStart(at).getTime();
+    default:
+      return 0;
+  }
+}
+
+export function keyLimitCheck(request: AdmitRequest, now: number): KeyLimitCheck | undefined {
+  if (!request.keyLimit || !request.keyHash) return undefined;
+  return {
+    keyHash: request.keyHash,
+    limitPico: request.keyLimit.limitPico,
+    windowStartMs: keyWindowStart(request.keyLimit.reset, now),
+  };
+}
+
+/**
+ * The request-count windows a request counts against: the free tier's minute and UTC day for `:free`
+ * models, and the model's own limit from the catalogue (a fixed window of its interval).
+ */
+export function rateChecks(request: AdmitRequest, now: number): RateCheck[] {
+  const checks: RateCheck[] = [];
+  if (request.isFreeModel) {
+    const minute = now - (now % MINUTE_MS);
+    const day = utcDayStart(new Date(now)).getTime();
+    checks.push(
+      {
+        name: "free:minute",
+        limit: FREE_TIER.perMinute,
+        windowStartMs: minute,
+        windowEndMs: minute + MINUTE_MS,
+      },
+      {
+        name: "free:day",
+        limit: FREE_TIER.perDay,
+        upgrade: { minPurchasedPico: FREE_TIER.purchaseThresholdPico, limit: FREE_TIER.perDayAfterPurchase },
+        windowStartMs: day,
+        windowEndMs: day + DAY_MS,
+      },
+    );
+  }
+  const model = request.modelLimit;
+  if (model && model.requests > 0 && model.intervalSeconds > 0 && request.modelId) {
+    const interval = model.intervalSeconds * 1_000;
+    const start = now - (now % interval);
+    checks.push({
+      name: `model:${request.modelId}`,
+      limit: model.requests,
+      windowStartMs: start,
+      windowEndMs: start + interval,
+    });
+  }
+  return checks;
+}

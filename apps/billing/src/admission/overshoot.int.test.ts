@@ -1,0 +1,168 @@
+import { randomUUID } from "node:crypto";
+import { picoToDecimalString } from "@gw/money";
+import { type KeyLimit, LimitReset } from "@gw/proto/billing/v1/billing";
+import { describeWith } from "@gw/testing";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { addCredits } from "../operator/credits.js";
+import { eventually } from "../test/eventually.js";
+import { type Harness, startHarness, USD } from "../test/harness.js";
+
+// Worst case of one request: 1,000 prompt tokens at 2.5 USD/M and 500 output tokens at 10 USD/M.
+const WORST = 1_000n * 2_500_000n + 500n * 10_000_000n;
+const KEY = "f".repeat(64);
+
+interface Wave {
+  admitted: number;
+  refused: number;
+  /** The actual cost of each admitted request, in admission order. */
+  costs: bigint[];
+  /** Σ max(0, actual − worst case): how far the estimates fell short. */
+  underEstimate: bigint;
+}
+
+/** Deterministic spread of actual costs: 30–100 % of the worst case, or up to 120 % when `short`. */
+function actualCost(index: number, short: boolean): bigint {
+  const percent = short && index % 10 === 0 ? 100n + BigInt(index % 21) : 30n + BigInt((index * 37) % 71);
+  return (WORST * percent) / 100n;
+}
+
+/**
+ * 200 requests of one key, all within ~200 ms: each is admitted (or refused), waits a moment as a
+ * provider call would, settles its hold to the actual cost and emits its usage event, as the edge does.
+ */
+async function fireWave(harness: Harness, account: string, keyLimit: KeyLimit | undefined, short: boolean) {
+  const wave: Wave = { admitted: 0, refused: 0, costs: [], underEstimate: 0n };
+  const request = async (index: number) => {
+    await sleep((index * 7) % 200);
+    const holdId = `gen-${randomUUID()}`;
+    const response = await harness.rpc.admit({
+      holdId,
+      accountId: account,
+      keyHash: KEY,
+      modelId: "openai/gpt-4o",
+      isFreeModel: false,
+      worstCaseCostPico: WORST,
+      keyLimit,
+    });
+    if (!response.admitted) {
+      wave.refused++;
+      return;
+    }
+    wave.admitted++;
+    const cost = actualCost(index, short);
+    wave.costs.push(cost);
+    if (cost > WORST) wave.underEstimate += cost - WORST;
+    await sleep(20 + (index % 5) * 10);
+    await harness.rpc.settle({ holdId, accountId: account, keyHash: KEY, actualCostPico: cost });
+    harness.publishUsage(
+      { accountId: account, keyHash: KEY, costPico: cost, model: "openai/gpt-4o" },
+      holdId,
+    );
+  };
+  await Promise.all(Array.from({ length: 200 }, (_, index) => request(index)));
+  return wave;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const usd = (pico: bigint) => `${picoToDecimalString(pico)} USD`;
+const sum = (values: bigint[]) => values.reduce((total, value) => total + value, 0n);
+
+/** Requests over: admitted ones beyond the longest admission-order prefix that fits the limit. */
+function requestsOver(costs: bigint[], limit: bigint): number {
+  let spent = 0n;
+  let fit = 0;
+  for (const cost of costs) {
+    if (spent + cost > limit) break;
+    spent += cost;
+    fit++;
+  }
+  return costs.length - fit;
+}
+
+describeWith(["postgres", "redis"], "spend under 200 concurrent requests", () => {
+  let harness: Harness;
+
+  beforeAll(async () => {
+    harness = await startHarness();
+  });
+
+  afterAll(async () => {
+    await harness.stop();
+  });
+
+  const ledgerSpend = async (account: string, expected: number) =>
+    eventually(async () => {
+      const rows = await harness.db.database.db
+        .selectFrom("ledger_entries")
+        .select("amount")
+        .where("account_id", "=", account)
+        .where("kind", "=", "usage")
+        .execute();
+      expect(rows).toHaveLength(expected);
+      const usage = await harness.rpc.getUsage({ accountId: account, keyHash: KEY });
+      return usage.keyUsageDailyPico;
+    });
+
+  const report = (name: string, limit: bigint, spent: bigint, wave: Wave) => {
+    const over = spent > limit ? spent - limit : 0n;
+    const figures = {
+      limit: usd(limit),
+      spent: usd(spent),
+      overshoot: usd(over),
+      overshootRequests: requestsOver(wave.costs, limit),
+      admitted: wave.admitted,
+      refused: wave.refused,
+      underEstimate: usd(wave.underEstimate),
+    };
+    console.log(`overshoot ${name}: ${JSON.stringify(figures)}`);
+    return over;
+  };
+
+  const limitedKey = (limitPico: bigint): KeyLimit => ({ limitPico, reset: LimitReset.LIMIT_RESET_DAILY });
+
+  it("never spends past a key's limit when estimates are high (limit ≈ 50 requests)", async () => {
+    const account = `acct_${randomUUID()}`;
+    const limit = 50n * WORST;
+    await addCredits(harness.db.database, { accountId: account, amountPico: 100n * USD, kind: "grant" });
+    const wave = await fireWave(harness, account, limitedKey(limit), false);
+    const spent = await ledgerSpend(account, wave.admitted);
+    expect(spent).toBe(sum(wave.costs));
+    expect(report("key, estimates high", limit, spent, wave)).toBe(0n);
+    // Settled slack is reused by requests arriving later, so more than 50 fit.
+    expect(wave.admitted).toBeGreaterThan(50);
+  });
+
+  it("lets a key's spend pass its limit by no more than the estimates fell short", async () => {
+    const account = `acct_${randomUUID()}`;
+    const limit = 50n * WORST;
+    await addCredits(harness.db.database, { accountId: account, amountPico: 100n * USD, kind: "grant" });
+    const wave = await fireWave(harness, account, limitedKey(limit), true);
+    const spent = await ledgerSpend(account, wave.admitted);
+    expect(report("key, some estimates 20 % low", limit, spent, wave)).toBeLessThanOrEqual(
+      wave.underEstimate,
+    );
+  });
+
+  it("never spends past the account balance when estimates are high (balance ≈ 50 requests)", async () => {
+    const account = `acct_${randomUUID()}`;
+    const balance = 50n * WORST;
+    await addCredits(harness.db.database, { accountId: account, amountPico: balance, kind: "purchase" });
+    const wave = await fireWave(harness, account, undefined, false);
+    await ledgerSpend(account, wave.admitted);
+    const usage = await harness.rpc.getUsage({ accountId: account, keyHash: "" });
+    expect(usage.totalUsagePico).toBe(sum(wave.costs));
+    expect(report("balance, estimates high", balance, usage.totalUsagePico, wave)).toBe(0n);
+    expect(wave.admitted).toBeGreaterThan(50);
+  });
+
+  it("lets the balance go negative by no more than the estimates fell short", async () => {
+    const account = `acct_${randomUUID()}`;
+    const balance = 50n * WORST;
+    await addCredits(harness.db.database, { accountId: account, amountPico: balance, kind: "purchase" });
+    const wave = await fireWave(harness, account, undefined, true);
+    await ledgerSpend(account, wave.admitted);
+    const usage = await harness.rpc.getUsage({ accountId: account, keyHash: "" });
+    const over = report("balance, some estimates 20 % low", balance, usage.totalUsagePico, wave);
+    expect(over).toBeLessThanOrEqual(wave.underEstimate);
+  });
+});
