@@ -36,6 +36,19 @@ describe("admit", () => {
     });
   });
 
+  it("passes the model's own request limit from the catalogue", async () => {
+    const billing = new RecordingBilling();
+    await admit(billing, {
+      generationId: "gen-2",
+      principal: testKey("acct-1").principal,
+      modelId: "openai/o1-pro",
+      isFreeModel: false,
+      worstCasePico: 1n,
+      modelLimit: { requests: 10, intervalSeconds: 60 },
+    });
+    expect(billing.admits[0]?.modelLimit).toEqual({ requests: 10, intervalSeconds: 60 });
+  });
+
   it("sends no key limit for an uncapped key", async () => {
     const billing = new RecordingBilling();
     await input(billing);

@@ -1,5 +1,6 @@
 import { GatewayError } from "@gw/errors";
 import { LimitReset as BillingLimitReset, type Refusal, RefusalCode } from "@gw/proto/billing/v1/billing";
+import type { RequestLimit } from "@gw/proto/catalog/v1/catalog";
 import { LimitReset as KeyLimitReset, type Principal } from "@gw/proto/keys/v1/keys";
 import { dependencyError } from "@gw/rpc";
 import type { BillingClient } from "../clients/billing.js";
@@ -17,6 +18,8 @@ export interface AdmitInput {
   modelId: string;
   isFreeModel: boolean;
   worstCasePico: bigint;
+  /** The model's own request limit from the catalogue (billing counts it per account). */
+  modelLimit?: RequestLimit | undefined;
 }
 
 const RESETS: Record<KeyLimitReset, BillingLimitReset> = {
@@ -47,6 +50,9 @@ export async function admit(billing: BillingClient, input: AdmitInput): Promise<
         principal.limitPico === undefined
           ? undefined
           : { limitPico: principal.limitPico, reset: RESETS[principal.limitReset] },
+      modelLimit: input.modelLimit
+        ? { requests: input.modelLimit.requests, intervalSeconds: input.modelLimit.intervalSeconds }
+        : undefined,
     });
   } catch (error) {
     throw dependencyError("billing service", error);
