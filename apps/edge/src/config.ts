@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import { PROVIDERS, type ProviderInfo, providerEnvVars } from "@gw/catalog";
 import { ConfigError, type Env, fragments, loadConfig, type TopicConfig, topicsFrom, z } from "@gw/config";
+import { byokProviderSettings } from "./byok/settings.js";
 
 export interface UpstreamTimeouts {
   /** TCP/TLS connect. */
@@ -46,6 +47,8 @@ export interface EdgeConfig {
   keepAliveMs: number;
   instanceId: string;
   providers: ProviderSettings[];
+  /** Every keyed provider's base URL, for calls made with an account's own key (BYOK). */
+  byokProviders: ProviderSettings[];
 }
 
 const milliseconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -107,6 +110,7 @@ export function loadEdgeConfig(env: Env = process.env): EdgeConfig {
     keepAliveMs: parsed.KEEP_ALIVE_MS,
     instanceId: parsed.EDGE_INSTANCE_ID ?? `${hostname()}-${process.pid}`,
     providers: providerSettings(env, parsed.DEMO_PROVIDER_URL),
+    byokProviders: byokProviderSettings(env),
   };
 }
 

@@ -1,6 +1,7 @@
 import { PrincipalResolver } from "@gw/auth";
 import type { EventPublisher, EventSubscriber } from "@gw/events";
 import type { Logger } from "@gw/logger";
+import { connectByokProviders } from "./byok/connect.js";
 import { connectBillingClient } from "./clients/billing.js";
 import { connectCatalogSource } from "./clients/catalog.js";
 import type { EdgeConfig } from "./config.js";
@@ -26,11 +27,13 @@ export function connectEdgeDeps(
     timeoutMs: config.rpcTimeoutMs,
     maxTtlMs: config.authCacheMaxTtlMs,
   });
+  const byok = connectByokProviders(config, shared.logger);
   const billing = connectBillingClient(config.billingGrpcAddress, { timeoutMs: config.rpcTimeoutMs });
   const catalogSource = connectCatalogSource(config.keysGrpcAddress);
   const providers = ProviderRegistry.fromSettings(config.providers, config.timeouts);
   const deps: EdgeDeps = {
     principals: auth.resolver,
+    byok: byok.providers,
     billing,
     catalog: new CatalogHolder(catalogSource.source, {
       refreshMs: config.catalogRefreshMs,
@@ -48,6 +51,7 @@ export function connectEdgeDeps(
     deps,
     close: async () => {
       await providers.close();
+      await byok.close();
       auth.close();
       billing.close();
       catalogSource.close();

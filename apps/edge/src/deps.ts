@@ -2,6 +2,7 @@ import type { PrincipalResolver } from "@gw/auth";
 import type { TopicConfig } from "@gw/config";
 import type { EventPublisher, EventSubscriber } from "@gw/events";
 import type { Logger } from "@gw/logger";
+import type { ByokProviders } from "./byok/providers.js";
 import type { BillingClient } from "./clients/billing.js";
 import type { ControlPlaneUrls } from "./config.js";
 import type { CatalogHolder } from "./planner/catalog-holder.js";
@@ -27,6 +28,8 @@ export interface EdgeSettings {
  */
 export interface EdgeDeps {
   principals: PrincipalResolver;
+  /** The accounts' own provider keys (BYOK); absent = the gateway's keys only. */
+  byok?: ByokProviders;
   billing: BillingClient;
   catalog: CatalogHolder;
   bus: EventPublisher & EventSubscriber;

@@ -25,16 +25,16 @@ export async function startEdge(deps: EdgeDeps, options: EdgeListenOptions): Pro
   const runtime = createRuntime(deps);
   await deps.catalog.start();
   let subscription: Subscription | undefined;
+  let byokSubscription: Subscription | undefined;
   let listening: Listening;
+  const instanceId = deps.instanceId ?? `edge-${randomUUID()}`;
   try {
-    subscription = await deps.principals.subscribeToKeyChanges(
-      deps.bus,
-      deps.topics.keyChanges,
-      deps.instanceId ?? `edge-${randomUUID()}`,
-    );
+    subscription = await deps.principals.subscribeToKeyChanges(deps.bus, deps.topics.keyChanges, instanceId);
+    byokSubscription = await deps.byok?.subscribe(deps.bus, deps.topics.keyChanges, instanceId);
     listening = await listen(createApp(deps, runtime), options.host, options.httpPort);
   } catch (error) {
     await subscription?.stop();
+    await byokSubscription?.stop();
     await deps.catalog.stop();
     throw error;
   }
@@ -45,6 +45,7 @@ export async function startEdge(deps: EdgeDeps, options: EdgeListenOptions): Pro
       await listening.close();
       await runtime.meter.drain();
       await subscription?.stop();
+      await byokSubscription?.stop();
       await deps.catalog.stop();
     },
   };

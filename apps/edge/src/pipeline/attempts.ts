@@ -45,7 +45,7 @@ export async function runAttempts(input: AttemptsInput, deps: PipelineDeps): Pro
       model: attempt.model.id,
       status: result.ok ? result.status : result.failure.status,
       latencyMs: Math.max(0, Math.round(deps.now() - startedAt)),
-      isByok: false,
+      isByok: attempt.byok !== undefined,
     });
     if (result.ok) {
       deps.health.recordSuccess(attempt.endpoint.providerId);
@@ -89,7 +89,7 @@ async function callProvider(
   input: AttemptsInput,
   deps: PipelineDeps,
 ): Promise<CallResult> {
-  const chat = deps.providers.get(attempt.endpoint.providerId)?.chat;
+  const chat = (attempt.byok ?? deps.providers.get(attempt.endpoint.providerId))?.chat;
   if (!chat) return { ok: false, failure: networkFailure("protocol", "provider adapter is gone") };
   let result: ChatResult;
   try {

@@ -83,7 +83,7 @@ export function generation(context: ChatContext, outcome: GenerationOutcome): Ge
       attempt && (outcome.served || measured.estimated)
         ? computeCost(attempt.endpoint.pricing, measured.usage)
         : ZERO_COST,
-    isByok: false,
+    isByok: attempt?.byok !== undefined,
     startedAt: context.startedAt,
     generationStartedAt: outcome.generationStartedAt,
     endedAt: outcome.endedAt,

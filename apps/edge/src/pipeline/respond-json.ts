@@ -34,7 +34,7 @@ export async function respondJson(
     context.surface.renderJson(completion.body, identity(context, outcome.attempt, endedAt), {
       ...measured,
       cost,
-      isByok: false,
+      isByok: outcome.attempt.byok !== undefined,
     }),
   );
   deps.meter.record(

@@ -46,7 +46,7 @@ export async function respondStream(
   const measured = await measure(pumped.usage, context.prompt, () => rewriter.outputTexts());
   const cost = computeCost(outcome.attempt.endpoint.pricing, measured.usage);
   if (pumped.error) await writer.write(rewriter.error(pumped.error.message, pumped.error.code));
-  await writer.write(rewriter.end({ ...measured, cost, isByok: false }));
+  await writer.write(rewriter.end({ ...measured, cost, isByok: outcome.attempt.byok !== undefined }));
   writer.end();
   const nativeFinishReason = rewriter.finishReason();
   deps.meter.record(

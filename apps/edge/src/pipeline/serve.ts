@@ -3,6 +3,8 @@ import { newGenerationId } from "@gw/events";
 import type { Response } from "express";
 import { admit } from "../admission/admit.js";
 import { estimatePromptTokens, worstCaseCost } from "../admission/worst-case.js";
+import { preferByok, withByok } from "../byok/plan.js";
+import type { AccountProviders } from "../byok/providers.js";
 import type { EdgeDeps } from "../deps.js";
 import { clientAbortSignal } from "../middleware/client-signal.js";
 import type { Availability } from "../planner/filters.js";
@@ -15,6 +17,8 @@ import type { ChatContext } from "./context.js";
 import { respondJson } from "./respond-json.js";
 import { respondStream } from "./respond-stream.js";
 import type { Surface } from "./surface.js";
+
+const NO_BYOK: AccountProviders = new Map();
 
 /** What every inference request has before its body is read: an id, a start time, a disconnect signal. */
 export interface RequestStart {
@@ -51,6 +55,7 @@ export async function serveInference(
   response: Response,
 ): Promise<void> {
   const { request, principal, start } = inference;
+  const byok = deps.byok ? await deps.byok.forAccount(principal.accountId) : NO_BYOK;
   const plan = planRoute({
     snapshot: deps.catalog.require(),
     kind: "chat",
@@ -60,18 +65,19 @@ export async function serveInference(
     requestedParameters: requestedParameters(request),
     allowedModels: principal.allowedModels?.values,
     allowedProviders: principal.allowedProviders?.values,
-    availability: inference.availability,
+    availability: withByok(inference.availability, byok),
     random: runtime.settings.random,
     healthy: (providerId) => runtime.health.isHealthy(providerId),
   });
+  const attempts = preferByok(plan.attempts, byok);
   const prompt = promptText(request);
-  const first = plan.attempts[0]?.model;
+  const first = attempts[0]?.model;
   const hold = await admit(deps.billing, {
     generationId: start.generationId,
     principal,
     modelId: first?.id ?? request.model,
     isFreeModel: first?.isFree ?? false,
-    worstCasePico: worstCaseCost(plan.attempts, {
+    worstCasePico: worstCaseCost(attempts, {
       promptTokens: estimatePromptTokens(prompt),
       maxTokens: requestedMaxTokens(request),
       choices: request.n ?? 1,
@@ -83,7 +89,7 @@ export async function serveInference(
     principal,
     request,
     prompt,
-    attempts: plan.attempts,
+    attempts,
     hold,
     startedAt: start.startedAt,
     signal: start.signal,

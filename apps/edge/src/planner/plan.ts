@@ -1,4 +1,5 @@
 import { GatewayError } from "@gw/errors";
+import type { ProviderAdapter } from "../providers/types.js";
 import type { ProviderPreferences } from "../translate/openai/chat-request.js";
 import {
   type Availability,
@@ -29,6 +30,8 @@ export interface PlanInput {
 export interface PlannedAttempt {
   model: Model;
   endpoint: Endpoint;
+  /** Set when the account's own key for this provider serves the attempt (BYOK); see byok/plan.ts. */
+  byok?: ProviderAdapter | undefined;
 }
 
 export interface RoutePlan {

@@ -1,7 +1,7 @@
 import * as grpc from "@grpc/grpc-js";
 import { BillingServiceService } from "@gw/proto/billing/v1/billing";
 import { CatalogServiceService, type GetSnapshotResponse } from "@gw/proto/catalog/v1/catalog";
-import { KeyServiceService } from "@gw/proto/keys/v1/keys";
+import { KeyServiceService, type ProviderCredential } from "@gw/proto/keys/v1/keys";
 import { bindGrpcServer, shutdownGrpcServer, unaryHandler } from "@gw/rpc";
 import type { RecordingBilling } from "./billing.js";
 import { authenticateFrom, type TestKey } from "./principals.js";
@@ -20,10 +20,16 @@ export async function startControlPlane(options: {
   billing: RecordingBilling;
   snapshot: () => GetSnapshotResponse;
   cacheTtlMs?: number;
+  /** BYOK: account id → its provider credentials, read at each call (tests may change it). */
+  credentials?: ReadonlyMap<string, ProviderCredential[]>;
 }): Promise<ControlPlaneDouble> {
   const server = new grpc.Server();
   server.addService(KeyServiceService, {
     authenticate: unaryHandler(authenticateFrom(options.keys, options.cacheTtlMs)),
+    getProviderCredentials: unaryHandler(async (request: { accountId: string }) => ({
+      credentials: options.credentials?.get(request.accountId) ?? [],
+      cacheTtlMs: 5_000,
+    })),
   });
   server.addService(CatalogServiceService, {
     getSnapshot: unaryHandler(async (request: { knownVersion: string }) => {

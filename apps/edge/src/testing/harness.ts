@@ -13,6 +13,7 @@ import {
 import { type FakeServer, startFakeAnthropic, startFakeGemini, startFakeOpenAi } from "@gw/fake-providers";
 import { silentLogger } from "@gw/logger";
 import type { Model } from "@gw/proto/catalog/v1/catalog";
+import type { ProviderCredential } from "@gw/proto/keys/v1/keys";
 import { loadEdgeConfig } from "../config.js";
 import { connectEdgeDeps } from "../connect.js";
 import type { EdgeSettings } from "../deps.js";
@@ -65,6 +66,8 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   settings?: Partial<EdgeSettings>;
   controlPlaneUrls?: { keys?: string; billing?: string; generations?: string };
+  /** BYOK credentials the keys double hands out, per account. */
+  credentials?: ReadonlyMap<string, ProviderCredential[]>;
 }
 
 export interface EdgeHarness {
@@ -102,6 +105,7 @@ export async function startEdgeHarness(options: HarnessOptions): Promise<EdgeHar
     billing,
     snapshot: () => snapshot,
     ...(options.cacheTtlMs === undefined ? {} : { cacheTtlMs: options.cacheTtlMs }),
+    ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
   });
   const bus = options.bus ?? new InProcessEventBus();
   const config = loadEdgeConfig({

@@ -1,0 +1,135 @@
+import {
+  decodeEnvelope,
+  decodePayload,
+  type EventSubscriber,
+  KEY_CHANGED_V1,
+  type Subscription,
+} from "@gw/events";
+import type { Logger } from "@gw/logger";
+import type { GetProviderCredentialsResponse } from "@gw/proto/keys/v1/keys";
+import type { ProviderSettings, UpstreamTimeouts } from "../config.js";
+import { ProviderRegistry } from "../providers/registry.js";
+import type { ProviderAdapter } from "../providers/types.js";
+
+export type CredentialSource = (accountId: string) => Promise<GetProviderCredentialsResponse>;
+
+/** An account's own provider adapters, keyed by provider id, in the account's order. */
+export type AccountProviders = ReadonlyMap<string, ProviderAdapter>;
+
+export interface ByokOptions {
+  settings: readonly ProviderSettings[];
+  timeouts: UpstreamTimeouts;
+  logger: Logger;
+  /** Upper bound on how long credentials are reused if a byok_changed event is lost. */
+  maxTtlMs?: number;
+  /** How long a failed lookup is remembered, so an outage of keys does not add an RPC per request. */
+  failureTtlMs?: number;
+  now?: () => number;
+}
+
+interface Entry {
+  providers: AccountProviders;
+  /** One adapter (and connection pool) per distinct credential; closed when the entry is dropped. */
+  adapters: ProviderAdapter[];
+  expiresAt: number;
+}
+
+const NONE: AccountProviders = new Map();
+
+/**
+ * Fetches an account's decrypted provider keys from KeyService, builds an adapter per key, and caches
+ * them briefly. A byok_changed event for the account drops the entry at once. Plaintext keys live only
+ * inside the adapters' headers; they are never logged.
+ */
+export class ByokProviders {
+  private readonly cache = new Map<string, Entry>();
+  private readonly inFlight = new Map<string, Promise<Entry>>();
+  private readonly bases: ReadonlyMap<string, ProviderSettings>;
+  private readonly maxTtlMs: number;
+  private readonly failureTtlMs: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly source: CredentialSource,
+    private readonly options: ByokOptions,
+  ) {
+    this.bases = new Map(options.settings.map((entry) => [entry.id, entry]));
+    this.maxTtlMs = options.maxTtlMs ?? 10_000;
+    this.failureTtlMs = options.failureTtlMs ?? 1_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  async forAccount(accountId: string): Promise<AccountProviders> {
+    const cached = this.cache.get(accountId);
+    if (cached && cached.expiresAt > this.now()) return cached.providers;
+    let pending = this.inFlight.get(accountId);
+    if (!pending) {
+      pending = this.load(accountId).finally(() => this.inFlight.delete(accountId));
+      this.inFlight.set(accountId, pending);
+    }
+    return (await pending).providers;
+  }
+
+  invalidate(accountId: string): void {
+    const entry = this.cache.get(accountId);
+    this.cache.delete(accountId);
+    if (entry) void this.closeAdapters(entry.adapters);
+  }
+
+  subscribe(bus: EventSubscriber, topic: string, instanceId: string): Promise<Subscription> {
+    return bus.subscribe({
+      topic,
+      groupId: `byok-cache-${instanceId}`,
+      fromBeginning: false,
+      handler: async (message) => {
+        const change = decodePayload(KEY_CHANGED_V1, decodeEnvelope(message.value));
+        if (change?.change === "byok_changed") this.invalidate(change.accountId);
+      },
+    });
+  }
+
+  async close(): Promise<void> {
+    const entries = [...this.cache.values()];
+    this.cache.clear();
+    await Promise.all(entries.map((entry) => this.closeAdapters(entry.adapters)));
+  }
+
+  private async load(accountId: string): Promise<Entry> {
+    let entry: Entry;
+    try {
+      const response = await this.source(accountId);
+      entry = this.build(response);
+    } catch (error) {
+      // Without the account's keys the gateway's own keys still serve the request; say so once per lapse.
+      this.options.logger.warn({ err: error, accountId }, "byok credentials unavailable; using gateway keys");
+      entry = { providers: NONE, adapters: [], expiresAt: this.now() + this.failureTtlMs };
+    }
+    const previous = this.cache.get(accountId);
+    this.cache.set(accountId, entry);
+    if (previous) void this.closeAdapters(previous.adapters);
+    return entry;
+  }
+
+  private build(response: GetProviderCredentialsResponse): Entry {
+    const providers = new Map<string, ProviderAdapter>();
+    const adapters: ProviderAdapter[] = [];
+    const ordered = [...response.credentials].sort((a, b) => a.position - b.position);
+    for (const credential of ordered) {
+      const base = this.bases.get(credential.providerId);
+      if (!base || providers.has(credential.providerId)) continue;
+      const adapter = ProviderRegistry.fromSettings(
+        [{ ...base, apiKey: credential.apiKey }],
+        this.options.timeouts,
+      ).get(base.id);
+      if (!adapter) continue;
+      providers.set(credential.providerId, adapter);
+      adapters.push(adapter);
+    }
+    const ttl = Math.min(response.cacheTtlMs || this.maxTtlMs, this.maxTtlMs);
+    return { providers, adapters, expiresAt: this.now() + ttl };
+  }
+
+  private async closeAdapters(adapters: readonly ProviderAdapter[]): Promise<void> {
+    await Promise.all(adapters.map((adapter) => adapter.close().catch(() => undefined)));
+  }
+}

@@ -1,0 +1,94 @@
+import { encodeEvent, KEY_CHANGED_V1 } from "@gw/events";
+import { type FakeServer, startFakeOpenAi } from "@gw/fake-providers";
+import type { ProviderCredential } from "@gw/proto/keys/v1/keys";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type EdgeHarness, FAKE_KEY, startEdgeHarness } from "../testing/harness.js";
+import { readError } from "../testing/http.js";
+import { testKey } from "../testing/principals.js";
+
+// BYOK on the hot path: the account's own provider key serves the call (its endpoints first), the
+// response and the usage event say is_byok, and allow-lists still apply.
+
+const USER_KEY = "sk-user-own-mistral-key-0001";
+const owner = testKey("acct-byok");
+const narrow = testKey("acct-byok", { allowedProviders: { values: ["openai"] } });
+const plain = testKey("acct-plain");
+const credentials = new Map<string, ProviderCredential[]>();
+let edge: EdgeHarness;
+let mistral: FakeServer;
+
+beforeAll(async () => {
+  mistral = await startFakeOpenAi({ apiKey: USER_KEY });
+  edge = await startEdgeHarness({
+    keys: [owner, narrow, plain],
+    credentials,
+    env: { MISTRAL_BASE_URL: mistral.baseUrl },
+  });
+});
+
+afterAll(async () => {
+  await edge?.stop();
+  await mistral?.close();
+});
+
+beforeEach(() => {
+  credentials.set("acct-byok", [
+    { id: "byok_m", providerId: "mistral", apiKey: USER_KEY, position: 0 },
+    { id: "byok_g", providerId: "groq", apiKey: FAKE_KEY, position: 1 },
+  ]);
+  for (const server of [edge.primary, edge.backup, mistral]) server.clearRequests();
+});
+
+function chat(secret: string, body: Record<string, unknown>): Promise<Response> {
+  return fetch(`${edge.url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+    body: JSON.stringify({ messages: [{ role: "user", content: "hi" }], ...body }),
+  });
+}
+
+async function changeCredentials(accountId: string, next: ProviderCredential[]): Promise<void> {
+  credentials.set(accountId, next);
+  const event = encodeEvent(
+    KEY_CHANGED_V1,
+    { keyHash: "", accountId, change: "byok_changed" },
+    { accountId },
+  );
+  edge.bus.publish("gateway.key-changes.v1", event.key, event.value, event.headers);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+describe("BYOK provider keys on chat completions", () => {
+  it("serves a provider the gateway has no key for with the account's own key, reporting is_byok", async () => {
+    const response = await chat(owner.secret, { model: "mistral/unconfigured" });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { usage: { is_byok: boolean }; provider: string };
+    expect(body.usage.is_byok).toBe(true);
+    expect(mistral.requests().at(-1)?.headers.authorization).toBe(`Bearer ${USER_KEY}`);
+    await expect.poll(() => edge.usageEvents().filter((event) => event.isByok).length).toBeGreaterThan(0);
+  });
+
+  it("tries the account's own endpoints first, and reports is_byok false on the gateway's keys", async () => {
+    const own = await chat(owner.secret, { model: "test/failover" });
+    expect(((await own.json()) as { usage: { is_byok: boolean } }).usage.is_byok).toBe(true);
+    expect(edge.backup.requests()).toHaveLength(1);
+    expect(edge.primary.requests()).toHaveLength(0);
+
+    const gateway = await chat(plain.secret, { model: "test/failover" });
+    expect(((await gateway.json()) as { usage: { is_byok: boolean } }).usage.is_byok).toBe(false);
+    expect(edge.primary.requests()).toHaveLength(1);
+  });
+
+  it("never reopens a provider the key's allow-list forbids", async () => {
+    const error = await readError(await chat(narrow.secret, { model: "mistral/unconfigured" }));
+    expect([error.status, error.type]).toEqual([403, "permission_error"]);
+    expect(mistral.requests()).toHaveLength(0);
+  });
+
+  it("stops using a withdrawn key as soon as the byok_changed event arrives", async () => {
+    expect((await chat(owner.secret, { model: "mistral/unconfigured" })).status).toBe(200);
+    await changeCredentials("acct-byok", []);
+    const error = await readError(await chat(owner.secret, { model: "mistral/unconfigured" }));
+    expect([error.status, error.code]).toEqual([503, "no_available_provider"]);
+  });
+});
