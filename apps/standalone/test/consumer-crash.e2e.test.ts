@@ -1,0 +1,163 @@
+import { randomUUID } from "node:crypto";
+import { connectDatabase, type Database, freePort } from "@gw/db";
+import { encodeEvent, newGenerationId, USAGE_RECORDED_V1, UsageRecorded } from "@gw/events";
+import { ensureTopics, KafkaEventBus } from "@gw/kafka";
+import { silentLogger } from "@gw/logger";
+import { picoToDecimalString } from "@gw/money";
+import {
+  createTestDatabase,
+  describeWith,
+  kafkaBrokers,
+  serviceUrl,
+  type TestDatabase,
+  uniqueName,
+} from "@gw/testing";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type AppProcess, eventually, startProcess, waitForHttp } from "./processes.js";
+
+// Exactly-once effects from at-least-once delivery: the billing and generations consumers are killed
+// with SIGKILL in the middle of a batch (offsets of handled messages not all committed), restarted,
+// and every event must end up applied once in the ledger and in the generation table.
+
+const EVENTS = 3_000;
+const ACCOUNTS = 6;
+/** Every 10th event is published twice, as a producer retry would. */
+const DUPLICATE_EVERY = 10;
+
+describeWith(["postgres", "redis", "kafka"], "usage consumers killed mid-batch", () => {
+  let database: TestDatabase;
+  let client: Database<unknown>;
+  let env: Record<string, string>;
+  const apps: AppProcess[] = [];
+  const accounts = Array.from({ length: ACCOUNTS }, () => `acct_${randomUUID()}`);
+  const expected = new Map<string, bigint>();
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const brokers = kafkaBrokers();
+    const topics = {
+      TOPIC_USAGE: uniqueName("crash.usage"),
+      TOPIC_KEY_CHANGES: uniqueName("crash.key-changes"),
+      TOPIC_PAYMENTS: uniqueName("crash.payments"),
+    };
+    await ensureTopics(
+      brokers,
+      Object.values(topics).map((name) => ({ name, partitions: 3 })),
+    );
+    env = {
+      ...topics,
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      DATABASE_URL: database.url,
+      REDIS_URL: serviceUrl("redis"),
+      REDIS_KEY_PREFIX: uniqueName("crash"),
+      KAFKA_BROKERS: brokers.join(","),
+      // Nothing here calls keys; its address only has to parse.
+      KEYS_GRPC_ADDRESS: `127.0.0.1:${await freePort()}`,
+    };
+    await publishEvents(brokers, topics.TOPIC_USAGE);
+    client = connectDatabase({ url: database.url, schema: "public" });
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(apps.map((app) => app.stop()));
+    await client?.close();
+    await database?.drop();
+  });
+
+  async function publishEvents(brokers: string[], topic: string): Promise<void> {
+    const bus = new KafkaEventBus({ brokers, clientId: "crash-test", logger: silentLogger() });
+    for (let index = 0; index < EVENTS; index++) {
+      const accountId = accounts[index % ACCOUNTS] as string;
+      const costPico = 1_000_003n * BigInt(index + 1);
+      expected.set(accountId, (expected.get(accountId) ?? 0n) + costPico);
+      const generationId = newGenerationId();
+      const usage = UsageRecorded.fromPartial({
+        generationId,
+        accountId,
+        keyHash: "c".repeat(64),
+        model: "openai/gpt-4o-mini",
+        provider: "openai",
+        apiType: "chat",
+        createdAt: new Date(),
+        promptTokens: 11,
+        completionTokens: 3,
+        totalTokens: 14,
+        costPico,
+        attempts: [{ provider: "openai", model: "openai/gpt-4o-mini", status: 200, latencyMs: 5 }],
+      });
+      const event = encodeEvent(USAGE_RECORDED_V1, usage, { accountId, eventId: generationId });
+      const copies = index % DUPLICATE_EVERY === 0 ? 2 : 1;
+      for (let copy = 0; copy < copies; copy++) bus.publish(topic, event.key, event.value, event.headers);
+    }
+    await bus.flush();
+    await bus.close();
+  }
+
+  const count = async (table: string): Promise<number> => {
+    const result = await client.pool.query<{ count: string }>(`select count(*)::text as count from ${table}`);
+    return Number(result.rows[0]?.count ?? 0);
+  };
+
+  async function startConsumers(round: number): Promise<AppProcess[]> {
+    const ports = [await freePort(), await freePort(), await freePort(), await freePort()].map(String);
+    const billing = startProcess(`billing-${round}`, "apps/billing/dist/main.js", {
+      ...env,
+      HTTP_PORT: ports[0] as string,
+      GRPC_PORT: ports[1] as string,
+    });
+    const generations = startProcess(`generations-${round}`, "apps/generations/dist/main.js", {
+      ...env,
+      HTTP_PORT: ports[2] as string,
+      GRPC_PORT: ports[3] as string,
+    });
+    apps.push(billing, generations);
+    await waitForHttp(`http://127.0.0.1:${ports[0]}/healthz`, billing);
+    await waitForHttp(`http://127.0.0.1:${ports[2]}/healthz`, generations);
+    return [billing, generations];
+  }
+
+  it("applies each event once after a SIGKILL in the middle of consuming", async () => {
+    const first = await startConsumers(1);
+    // Kill as soon as both are part-way through the topic.
+    const progress = await eventually(async () => {
+      const [ledger, records] = [
+        await count("billing.ledger_entries"),
+        await count("generations.generations"),
+      ];
+      return ledger >= 100 && records >= 100 ? { ledger, records } : undefined;
+    }, 60_000);
+    for (const app of first) app.child.kill("SIGKILL");
+    await Promise.all(first.map((app) => app.stop()));
+    const atKill = {
+      ledger: await count("billing.ledger_entries"),
+      records: await count("generations.generations"),
+    };
+    console.log(
+      `consumers killed at ${JSON.stringify(atKill)} of ${EVENTS} events (seen ${JSON.stringify(progress)})`,
+    );
+    expect(atKill.ledger).toBeLessThan(EVENTS);
+    expect(atKill.records).toBeLessThan(EVENTS);
+
+    await startConsumers(2);
+    await eventually(
+      async () =>
+        (await count("billing.ledger_entries")) === EVENTS &&
+        (await count("generations.generations")) === EVENTS
+          ? true
+          : undefined,
+      90_000,
+    );
+    // Give redeliveries a moment to show up if they were going to double anything.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await count("billing.ledger_entries")).toBe(EVENTS);
+    expect(await count("generations.generations")).toBe(EVENTS);
+    const sums = await client.pool.query<{ account_id: string; spent: string }>(
+      "select account_id, (-sum(amount))::text as spent from billing.ledger_entries group by account_id",
+    );
+    const spent = new Map(sums.rows.map((row) => [row.account_id, row.spent]));
+    for (const [account, pico] of expected) {
+      expect(spent.get(account)).toBe(picoToDecimalString(pico));
+    }
+  }, 240_000);
+});
