@@ -2,9 +2,12 @@ import { errorHandler, jsonBody, notFoundHandler } from "@gw/http";
 import express, { type Express } from "express";
 import type { EdgeDeps } from "./deps.js";
 import { requestLog } from "./middleware/request-log.js";
+import { renderSurfaceError } from "./pipeline/error-shape.js";
 import { chatCompletionsRoute } from "./routes/chat-completions.js";
+import { countTokensRoute } from "./routes/count-tokens.js";
 import { healthzRoute } from "./routes/health.js";
 import { keyRoute } from "./routes/key.js";
+import { messagesRoute } from "./routes/messages.js";
 import { dropChangedKey } from "./routes/key-change-hook.js";
 import { modelRoute } from "./routes/model.js";
 import { modelsRoute } from "./routes/models.js";
@@ -49,12 +52,14 @@ export function createApp(deps: EdgeDeps, runtime: EdgeRuntime = createRuntime(d
     healthzRoute(),
     readyzRoute(deps),
     chatCompletionsRoute(deps, runtime),
+    messagesRoute(deps, runtime),
+    countTokensRoute(deps, runtime),
     modelsRoute(deps),
     modelRoute(deps),
     keyRoute(deps),
   ];
   for (const route of routes) app[route.method](route.path, ...route.handlers);
   app.use(notFoundHandler());
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler(deps.logger, renderSurfaceError));
   return app;
 }

@@ -1,0 +1,31 @@
+import { anthropicErrorBody, geminiErrorBody, openAiErrorBody } from "@gw/errors";
+import type { ErrorRenderer } from "@gw/http";
+import type { Request } from "express";
+
+export type ErrorShape = "openai" | "anthropic" | "gemini";
+
+/** Gemini's method paths (`/v1beta/models/m:generateContent`, and `/v1/…` as @google/genai 3 calls it). */
+export function isGeminiPath(path: string): boolean {
+  return path.startsWith("/v1beta/") || /^\/v1\/models\/[^/]+:[A-Za-z]+$/.test(decodeURIComponent(path));
+}
+
+/** Which surface's error body a request gets: decided by its path (and, for /v1/models, the header). */
+export function errorShape(request: Pick<Request, "path" | "headers">): ErrorShape {
+  const path = request.path;
+  if (path === "/v1/messages" || path.startsWith("/v1/messages/")) return "anthropic";
+  if (isGeminiPath(path)) return "gemini";
+  if (path.startsWith("/v1/models") && request.headers["anthropic-version"] !== undefined) return "anthropic";
+  return "openai";
+}
+
+/** Every error in the shape of the surface that was called (api-decisions: Errors). */
+export const renderSurfaceError: ErrorRenderer = (error, response) => {
+  const shape = errorShape(response.req);
+  if (shape === "anthropic") {
+    // Anthropic's SDK surfaces request_id; ours is the generation id when one was assigned.
+    const id = response.getHeader("X-Generation-Id");
+    return anthropicErrorBody(error, typeof id === "string" ? id : undefined);
+  }
+  if (shape === "gemini") return geminiErrorBody(error);
+  return openAiErrorBody(error);
+};
