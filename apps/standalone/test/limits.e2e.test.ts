@@ -1,0 +1,259 @@
+import { freePort } from "@gw/db";
+import { type FakeServer, startFakeOpenAi } from "@gw/fake-providers";
+import { ensureTopics } from "@gw/kafka";
+import {
+  createTestDatabase,
+  describeWith,
+  kafkaBrokers,
+  serviceUrl,
+  type TestDatabase,
+  uniqueName,
+} from "@gw/testing";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type AppProcess, eventually, runCli, startProcess, waitForHttp } from "./processes.js";
+
+// Limits through the whole split plane: keys, generations, two billing replicas sharing one Redis and
+// one Postgres, and two edges (each on its own billing replica), all separate OS processes on real
+// Postgres, Redis and Kafka, with a fake OpenAI-compatible upstream (the only fake).
+
+const PRICE = { prompt: 150_000n, completion: 600_000n }; // gpt-4o-mini, pico-dollars per token
+const MAX_TOKENS = 40;
+const CONTENT = "count";
+// The edge's hold: (1 message × 3 + 3 primer + ⌈5 bytes / 2⌉) prompt tokens and max_tokens of output.
+const WORST = 9n * PRICE.prompt + BigInt(MAX_TOKENS) * PRICE.completion;
+const PICO = 1_000_000_000_000n;
+
+interface Outcome {
+  status: number;
+  costPico: bigint;
+  code?: string;
+  limitSource?: string;
+}
+
+describeWith(["postgres", "redis", "kafka"], "limits across two edges and two billing replicas", () => {
+  const apps: AppProcess[] = [];
+  let database: TestDatabase;
+  let upstream: FakeServer;
+  let edges: string[] = [];
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    upstream = await startFakeOpenAi({ host: "127.0.0.1", port: 0, requireKey: "sk-upstream-test" });
+    const brokers = kafkaBrokers();
+    const topics = {
+      TOPIC_USAGE: uniqueName("limits.usage"),
+      TOPIC_KEY_CHANGES: uniqueName("limits.key-changes"),
+      TOPIC_PAYMENTS: uniqueName("limits.payments"),
+    };
+    await ensureTopics(
+      brokers,
+      Object.values(topics).map((name) => ({ name, partitions: 3 })),
+    );
+    const port = async () => String(await freePort());
+    const keysHttp = await port();
+    const keysGrpc = await port();
+    const generationsHttp = await port();
+    const generationsGrpc = await port();
+    env = {
+      ...topics,
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      DATABASE_URL: database.url,
+      REDIS_URL: serviceUrl("redis"),
+      REDIS_KEY_PREFIX: uniqueName("limits"),
+      KAFKA_BROKERS: brokers.join(","),
+      KEYS_GRPC_ADDRESS: `127.0.0.1:${keysGrpc}`,
+      GENERATIONS_GRPC_ADDRESS: `127.0.0.1:${generationsGrpc}`,
+    };
+    const keys = startProcess("keys", "apps/keys/dist/main.js", {
+      ...env,
+      HTTP_PORT: keysHttp,
+      GRPC_PORT: keysGrpc,
+    });
+    const generations = startProcess("generations", "apps/generations/dist/main.js", {
+      ...env,
+      HTTP_PORT: generationsHttp,
+      GRPC_PORT: generationsGrpc,
+    });
+    apps.push(keys, generations);
+    // One after the other: replicas starting together race to create the consumer's dead-letter topic.
+    const replicas: Array<{ app: AppProcess; http: string; grpc: string }> = [];
+    for (const name of ["a", "b"]) {
+      const http = await port();
+      const grpc = await port();
+      const app = startProcess(`billing-${name}`, "apps/billing/dist/main.js", {
+        ...env,
+        HTTP_PORT: http,
+        GRPC_PORT: grpc,
+      });
+      apps.push(app);
+      await waitForHttp(`http://127.0.0.1:${http}/healthz`, app);
+      replicas.push({ app, http, grpc });
+    }
+    await waitForHttp(`http://127.0.0.1:${keysHttp}/healthz`, keys);
+    await waitForHttp(`http://127.0.0.1:${generationsHttp}/healthz`, generations);
+    edges = await Promise.all(
+      replicas.map(async (replica, index) => {
+        const edgePort = await port();
+        const edge = startProcess(`edge-${index}`, "apps/edge/dist/main.js", {
+          ...env,
+          HTTP_PORT: edgePort,
+          BILLING_GRPC_ADDRESS: `127.0.0.1:${replica.grpc}`,
+          KEYS_HTTP_URL: `http://127.0.0.1:${keysHttp}`,
+          BILLING_HTTP_URL: `http://127.0.0.1:${replica.http}`,
+          GENERATIONS_HTTP_URL: `http://127.0.0.1:${generationsHttp}`,
+          OPENAI_API_KEY: "sk-upstream-test",
+          OPENAI_BASE_URL: upstream.baseUrl,
+          TOGETHER_API_KEY: "sk-upstream-test",
+          TOGETHER_BASE_URL: upstream.baseUrl,
+        });
+        apps.push(edge);
+        const url = `http://127.0.0.1:${edgePort}`;
+        await waitForHttp(`${url}/readyz`, edge);
+        return url;
+      }),
+    );
+  }, 240_000);
+
+  afterAll(async () => {
+    await Promise.all(apps.map((app) => app.stop()));
+    await upstream?.close();
+    await database?.drop();
+  });
+
+  /** An account from the operator CLI (credits are purchases) and one API key on it. */
+  async function account(creditsUsd: string | undefined, keyLimitUsd?: number) {
+    const args = ["accounts", "create", "--name", "limits", "--json"];
+    if (creditsUsd) args.push("--credits", creditsUsd);
+    const created = JSON.parse(
+      await runCli("apps/standalone/dist/cli/main.js", args, { DATABASE_URL: database.url }),
+    ) as { account_id: string; management_key: string };
+    const response = await fetch(`${edges[0]}/api/v1/keys`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${created.management_key}` },
+      body: JSON.stringify({
+        name: "limited",
+        ...(keyLimitUsd === undefined ? {} : { limit: keyLimitUsd, limit_reset: "daily" }),
+      }),
+    });
+    expect(response.status).toBe(201);
+    return ((await response.json()) as { key: string }).key;
+  }
+
+  async function chat(edge: string, key: string, model: string): Promise<Outcome & { headers: Headers }> {
+    const response = await fetch(`${edge}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      body: JSON.stringify({ model, max_tokens: MAX_TOKENS, messages: [{ role: "user", content: CONTENT }] }),
+    });
+    const body = (await response.json()) as {
+      usage?: { cost: number };
+      error?: { code?: string; metadata?: { limit_source?: string } };
+    };
+    return {
+      status: response.status,
+      headers: response.headers,
+      costPico: body.usage ? BigInt(Math.round(body.usage.cost * 1e12)) : 0n,
+      ...(body.error?.code ? { code: body.error.code } : {}),
+      ...(body.error?.metadata?.limit_source ? { limitSource: body.error.metadata.limit_source } : {}),
+    };
+  }
+
+  /** 200 requests at once, alternating between the two edges. */
+  const fire = (key: string) =>
+    Promise.all(
+      Array.from({ length: 200 }, (_, i) => chat(edges[i % 2] as string, key, "openai/gpt-4o-mini")),
+    );
+
+  async function keyUsage(key: string, admitted: number, costs: bigint): Promise<bigint> {
+    // The ledger has every usage event once their sum shows up in /v1/key (exact to the pico).
+    return eventually(async () => {
+      const info = (await (
+        await fetch(`${edges[1]}/v1/key`, { headers: { authorization: `Bearer ${key}` } })
+      ).json()) as { data: { usage: number } };
+      const usage = BigInt(Math.round(info.data.usage * 1e12));
+      return admitted > 0 && usage === costs ? usage : undefined;
+    }, 60_000);
+  }
+
+  const report = (name: string, limit: bigint, spent: bigint, outcomes: Outcome[]) => {
+    const admitted = outcomes.filter((outcome) => outcome.status === 200);
+    const refused = outcomes.filter((outcome) => outcome.status === 402);
+    const figures = {
+      limitUsd: Number(limit) / 1e12,
+      spentUsd: Number(spent) / 1e12,
+      overshootUsd: Number(spent > limit ? spent - limit : 0n) / 1e12,
+      admitted: admitted.length,
+      refused402: refused.length,
+      worstCaseUsd: Number(WORST) / 1e12,
+      meanActualUsd: admitted.length ? Number(spent) / admitted.length / 1e12 : 0,
+    };
+    console.log(`overshoot through the edges, ${name}: ${JSON.stringify(figures)}`);
+  };
+
+  it("200 concurrent requests on a key whose daily limit covers ~50 worst cases never spend past it", async () => {
+    const limit = 50n * WORST;
+    const key = await account("10", Number(limit) / 1e12);
+    const outcomes = await fire(key);
+    const admitted = outcomes.filter((outcome) => outcome.status === 200);
+    const refused = outcomes.filter((outcome) => outcome.status !== 200);
+    expect(refused.every((outcome) => outcome.status === 402 && outcome.code === "quota_exceeded")).toBe(
+      true,
+    );
+    expect(refused.every((outcome) => outcome.limitSource === "key")).toBe(true);
+    const costs = admitted.reduce((sum, outcome) => sum + outcome.costPico, 0n);
+    const spent = await keyUsage(key, admitted.length, costs);
+    report("key limit", limit, spent, outcomes);
+    expect(admitted.length).toBeGreaterThanOrEqual(50);
+    expect(spent).toBeLessThanOrEqual(limit);
+  });
+
+  it("200 concurrent requests on an account whose balance covers ~50 worst cases never overdraw it", async () => {
+    const balance = 50n * WORST;
+    const credits = `${balance / PICO}.${(balance % PICO).toString().padStart(12, "0")}`;
+    const key = await account(credits);
+    const outcomes = await fire(key);
+    const admitted = outcomes.filter((outcome) => outcome.status === 200);
+    const refused = outcomes.filter((outcome) => outcome.status !== 200);
+    expect(
+      refused.every((outcome) => outcome.status === 402 && outcome.code === "insufficient_credits"),
+    ).toBe(true);
+    const costs = admitted.reduce((sum, outcome) => sum + outcome.costPico, 0n);
+    const spent = await keyUsage(key, admitted.length, costs);
+    report("account balance", balance, spent, outcomes);
+    expect(admitted.length).toBeGreaterThanOrEqual(50);
+    expect(spent).toBeLessThanOrEqual(balance);
+  });
+
+  it("admits 20 :free requests a minute across both edges and answers the 21st with 429 and headers", async () => {
+    // 21 requests must land in one UTC minute.
+    while (new Date().getUTCSeconds() > 40) await new Promise((resolve) => setTimeout(resolve, 500));
+    const key = await account(undefined);
+    const model = "meta-llama/llama-3.3-70b-instruct:free";
+    for (let index = 0; index < 20; index++) {
+      expect((await chat(edges[index % 2] as string, key, model)).status).toBe(200);
+    }
+    const refused = await chat(edges[0] as string, key, model);
+    expect(refused).toMatchObject({ status: 429, limitSource: "free:minute" });
+    expect(refused.headers.get("x-ratelimit-limit")).toBe("20");
+    expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
+    const reset = Number(refused.headers.get("x-ratelimit-reset"));
+    expect(reset % 60_000).toBe(0);
+    const retryAfter = Number(refused.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect((await chat(edges[1] as string, key, model)).status).toBe(429);
+  });
+
+  it("admits exactly 20 of 60 concurrent :free requests of one account across both edges", async () => {
+    while (new Date().getUTCSeconds() > 45) await new Promise((resolve) => setTimeout(resolve, 500));
+    const key = await account(undefined);
+    const model = "meta-llama/llama-3.3-70b-instruct:free";
+    const outcomes = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => chat(edges[i % 2] as string, key, model)),
+    );
+    expect(outcomes.filter((outcome) => outcome.status === 200)).toHaveLength(20);
+    expect(outcomes.filter((outcome) => outcome.status === 429)).toHaveLength(40);
+  });
+});
