@@ -8,12 +8,11 @@ import type { AccountProviders } from "../byok/providers.js";
 import type { EdgeDeps } from "../deps.js";
 import { clientAbortSignal } from "../middleware/client-signal.js";
 import type { Availability } from "../planner/filters.js";
-import { planRoute } from "../planner/plan.js";
 import type { EdgeRuntime } from "../runtime.js";
 import { type ChatRequest, requestedMaxTokens } from "../translate/openai/chat-request.js";
-import { requestedParameters } from "../translate/openai/parameters.js";
 import { promptText } from "../translate/openai/prompt-text.js";
 import type { ChatContext } from "./context.js";
+import { planFor } from "./plan-for.js";
 import { respondJson } from "./respond-json.js";
 import { respondStream } from "./respond-stream.js";
 import type { Surface } from "./surface.js";
@@ -56,19 +55,7 @@ export async function serveInference(
 ): Promise<void> {
   const { request, principal, start } = inference;
   const byok = deps.byok ? await deps.byok.forAccount(principal.accountId) : NO_BYOK;
-  const plan = planRoute({
-    snapshot: deps.catalog.require(),
-    kind: "chat",
-    model: request.model,
-    fallbacks: request.models ?? [],
-    preferences: request.provider,
-    requestedParameters: requestedParameters(request),
-    allowedModels: principal.allowedModels?.values,
-    allowedProviders: principal.allowedProviders?.values,
-    availability: withByok(inference.availability, byok),
-    random: runtime.settings.random,
-    healthy: (providerId) => runtime.health.isHealthy(providerId),
-  });
+  const plan = planFor(deps, runtime, { ...inference, availability: withByok(inference.availability, byok) });
   const attempts = preferByok(plan.attempts, byok);
   const prompt = promptText(request);
   const first = attempts[0]?.model;
