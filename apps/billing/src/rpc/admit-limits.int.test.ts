@@ -174,4 +174,38 @@ describeWith(["postgres", "redis"], "Admit limits across two billing replicas sh
     expect((await next().admit(paid(USD))).admitted).toBe(true);
     expect((await next().admit(paid(1n))).admitted).toBe(false);
   });
+
+  it("rebuilds a lost view from the ledger: balance and the key's window spend", async () => {
+    clock.value = START + DAY / 2;
+    const account = newAccount();
+    await addCredits(harness.db.database, { accountId: account, amountPico: 10n * USD, kind: "grant" });
+    harness.publishUsage({
+      accountId: account,
+      keyHash: KEY,
+      costPico: (USD * 6n) / 10n,
+      createdAt: new Date(clock.value),
+    });
+    await eventually(async () =>
+      expect((await harness.rpc.getUsage({ accountId: account, keyHash: KEY })).keyUsageDailyPico).toBe(
+        (USD * 6n) / 10n,
+      ),
+    );
+    const paid = (worstCaseCostPico: bigint): AdmitRequest => ({
+      ...freeRequest(account),
+      modelId: "openai/gpt-4o",
+      isFreeModel: false,
+      worstCaseCostPico,
+      keyLimit: { limitPico: USD, reset: LimitReset.LIMIT_RESET_DAILY },
+    });
+    expect((await next().admit(paid(USD / 10n))).admitted).toBe(true);
+    // Redis lost the account's keys (failover to an empty replica, eviction, FLUSHDB).
+    await harness.store.invalidate(account);
+    expect(await harness.store.view(account, clock.value)).toBeUndefined();
+    expect((await next().admit(paid(USD / 2n))).refusal?.code).toBe(RefusalCode.REFUSAL_CODE_QUOTA_EXCEEDED);
+    expect((await next().admit(paid((USD * 4n) / 10n))).admitted).toBe(true);
+    expect(await harness.store.view(account, clock.value)).toMatchObject({
+      balancePico: 10n * USD - (USD * 6n) / 10n,
+      heldPico: (USD * 4n) / 10n,
+    });
+  });
 });
