@@ -13,6 +13,8 @@ export function loadStandaloneConfig(env: Env = process.env) {
       ...fragments.redisUrl,
       ...fragments.kafkaBrokers,
       ...fragments.topics,
+      /** Seals accounts' own provider keys (BYOK); unset = the BYOK routes answer 503. */
+      BYOK_MASTER_KEY: z.string().min(1).optional(),
       LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("warn"),
     },
     env,

@@ -68,6 +68,7 @@ export async function startStandalone(
         database: databases.keys,
         logger: logger.child({ app: "keys" }),
         billing: billingUsage.usage,
+        byokMasterKey: config.BYOK_MASTER_KEY,
       },
       { host: LOOPBACK, httpPort: 0, grpcPort: ports.keys },
     );
