@@ -30,3 +30,13 @@ export function createLogger(name: string, level: string = process.env.LOG_LEVEL
 export function silentLogger(): Logger {
   return pino({ level: "silent" });
 }
+
+/** A logger that keeps every line in memory, with production redaction; for tests that audit log output. */
+export function memoryLogger(level = "trace"): { logger: Logger; lines(): string[] } {
+  const lines: string[] = [];
+  const logger = pino(
+    { level, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } },
+    { write: (line: string) => void lines.push(line) },
+  );
+  return { logger, lines: () => [...lines] };
+}

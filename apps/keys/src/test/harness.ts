@@ -9,7 +9,7 @@ import {
   KEY_CHANGED_V1,
   type KeyChanged,
 } from "@gw/events";
-import { silentLogger } from "@gw/logger";
+import { type Logger, silentLogger } from "@gw/logger";
 import { uniqueName } from "@gw/testing";
 import { migrations, SCHEMA } from "../db/index.js";
 import type { KeysTables } from "../db/schema.js";
@@ -43,6 +43,8 @@ export interface KeysHarness {
 export interface HarnessOptions {
   /** The bus to run on; default the in-process bus. The harness closes it. */
   bus?: (topics: TopicConfig) => Promise<EventBus>;
+  /** Default: silent. */
+  logger?: Logger;
   /** BYOK master key; default a random one, null to run without BYOK. */
   byokMasterKey?: string | null;
 }
@@ -79,7 +81,7 @@ export async function startKeysHarness(options: HarnessOptions = {}): Promise<Ke
       database: test.database,
       bus,
       topics,
-      logger: silentLogger(),
+      logger: options.logger ?? silentLogger(),
       billing: billingClient.usage,
       catalog: fixtureCatalog(),
       byokMasterKey:
