@@ -88,6 +88,18 @@ export interface LedgerSnapshot {
   seq: bigint;
   /** Sum of the account's purchases with id ≤ seq (raises the free-tier daily limit). */
   purchasedPico?: bigint;
+  /**
+   * Request counts the ledger knows for current rate windows: a counter below its floor is raised to
+   * it, so a lost Redis does not hand out a fresh free-tier allowance.
+   */
+  rateFloors?: readonly RateFloor[];
+}
+
+export interface RateFloor {
+  name: string;
+  windowStartMs: number;
+  windowEndMs: number;
+  count: number;
 }
 
 export interface KeySpendSnapshot {

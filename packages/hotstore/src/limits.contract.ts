@@ -173,6 +173,24 @@ export function describeLimitsContract(
       expect((await store.admit(rated(id, "two", [minute(T0, 1)]))).status).toBe("rate_limited");
     });
 
+    it("raises a counter to the ledger's count on load, never lowers it", async () => {
+      const { store, id } = await warm(0n);
+      const window = minute(T0, 5);
+      expect((await store.admit(rated(id, "one", [window]))).status).toBe("admitted");
+      const floor = {
+        name: window.name,
+        windowStartMs: window.windowStartMs,
+        windowEndMs: window.windowEndMs,
+      };
+      // A lost Redis: the view and the counters are gone; the ledger knows 3 requests of this window.
+      await store.load(id, { balancePico: 0n, seq: 11n, rateFloors: [{ ...floor, count: 3 }] }, T0);
+      expect((await store.admit(rated(id, "two", [window]))).status).toBe("admitted");
+      expect((await store.admit(rated(id, "three", [window]))).status).toBe("admitted");
+      expect((await store.admit(rated(id, "four", [window]))).status).toBe("rate_limited");
+      await store.load(id, { balancePico: 0n, seq: 12n, rateFloors: [{ ...floor, count: 1 }] }, T0);
+      expect((await store.admit(rated(id, "four", [window]))).status).toBe("rate_limited");
+    });
+
     it("admits exactly the limit of 100 concurrent requests in one window", async () => {
       const { store, id } = await warm(0n);
       const results = await Promise.all(

@@ -120,12 +120,7 @@ export class MemoryAdmissionStore implements AdmissionStore {
   ): AdmitResult | undefined {
     const counters: Counter[] = [];
     for (const rate of rates) {
-      const id = `${accountId}:${rate.name}:${rate.windowStartMs}`;
-      let counter = this.counters.get(id);
-      if (!counter || counter.windowEndMs + 1_000 <= now) {
-        counter = { count: 0, windowEndMs: rate.windowEndMs };
-        this.counters.set(id, counter);
-      }
+      const counter = this.counter(`${accountId}:${rate.name}:${rate.windowStartMs}`, rate.windowEndMs, now);
       const limit =
         rate.upgrade && state.purchased >= rate.upgrade.minPurchasedPico ? rate.upgrade.limit : rate.limit;
       if (counter.count >= limit) {
@@ -138,6 +133,15 @@ export class MemoryAdmissionStore implements AdmissionStore {
     return undefined;
   }
 
+  private counter(id: string, windowEndMs: number, now: number): Counter {
+    let counter = this.counters.get(id);
+    if (!counter || counter.windowEndMs + 1_000 <= now) {
+      counter = { count: 0, windowEndMs };
+      this.counters.set(id, counter);
+    }
+    return counter;
+  }
+
   private dropOldCounters(now: number): void {
     if (this.counters.size < 10_000) return;
     for (const [id, counter] of this.counters) {
@@ -148,6 +152,14 @@ export class MemoryAdmissionStore implements AdmissionStore {
   async load(accountId: string, snapshot: LedgerSnapshot, now: number = Date.now()): Promise<LoadResult> {
     checkAccountId(accountId);
     const { balancePico, seq } = checkSnapshot(snapshot);
+    for (const floor of snapshot.rateFloors ?? []) {
+      const counter = this.counter(
+        `${accountId}:${floor.name}:${floor.windowStartMs}`,
+        floor.windowEndMs,
+        now,
+      );
+      counter.count = Math.max(counter.count, floor.count);
+    }
     const state = this.live(accountId) ?? this.create(accountId);
     if (state.loaded && seq < state.seq) {
       this.touch(state);

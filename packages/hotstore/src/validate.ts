@@ -90,6 +90,17 @@ export function checkSnapshot(snapshot: LedgerSnapshot): LedgerSnapshot {
   if (snapshot.balancePico < -MAX_INT64 || snapshot.balancePico > MAX_INT64) {
     throw new AdmissionInputError("snapshot balance does not fit int64 pico-dollars");
   }
+  for (const floor of snapshot.rateFloors ?? []) {
+    checkName("rate name", floor.name);
+    checkTime(floor.windowStartMs);
+    if (
+      checkTime(floor.windowEndMs) <= floor.windowStartMs ||
+      !Number.isSafeInteger(floor.count) ||
+      floor.count < 0
+    ) {
+      throw new AdmissionInputError(`invalid rate floor for ${floor.name}`);
+    }
+  }
   const purchased = snapshot.purchasedPico ?? 0n;
   if (purchased < 0n || purchased > MAX_INT64) throw new AdmissionInputError("invalid purchased total");
   return snapshot;

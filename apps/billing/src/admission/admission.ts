@@ -4,8 +4,8 @@ import type { Logger } from "@gw/logger";
 import type { AdmitRequest, AdmitResponse } from "@gw/proto/billing/v1/billing";
 import type { Kysely } from "kysely";
 import type { BillingTables } from "../db/schema.js";
-import { keyWindowSpend, ledgerSnapshot } from "../repositories/ledger-read.js";
-import { keyLimitCheck, rateChecks } from "./limits.js";
+import { freeRequestCounts, keyWindowSpend, ledgerSnapshot } from "../repositories/ledger-read.js";
+import { freeRateFloors, freeWindows, keyLimitCheck, rateChecks } from "./limits.js";
 import { toResponse } from "./responses.js";
 
 export interface AdmissionSettings {
@@ -72,8 +72,16 @@ export class Admission {
   /** Loads the ledger snapshot into the view; concurrent callers for one account share the load. */
   reload(accountId: string): Promise<void> {
     return this.shared(accountId, async () => {
-      const snapshot = await ledgerSnapshot(this.deps.db, accountId);
-      await this.deps.store.load(accountId, snapshot, this.deps.clock());
+      const now = this.deps.clock();
+      const { minute, day } = freeWindows(now);
+      const [snapshot, counts] = await Promise.all([
+        ledgerSnapshot(this.deps.db, accountId),
+        freeRequestCounts(this.deps.db, accountId, {
+          minute: new Date(minute.windowStartMs),
+          day: new Date(day.windowStartMs),
+        }),
+      ]);
+      await this.deps.store.load(accountId, { ...snapshot, rateFloors: freeRateFloors(now, counts) }, now);
     });
   }
 

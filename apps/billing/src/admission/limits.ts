@@ -1,4 +1,4 @@
-import type { KeyLimitCheck, RateCheck } from "@gw/hotstore";
+import type { KeyLimitCheck, RateCheck, RateFloor } from "@gw/hotstore";
 import { usdToPico } from "@gw/money";
 import { type AdmitRequest, LimitReset } from "@gw/proto/billing/v1/billing";
 import { utcDayStart, utcMonthStart, utcWeekStart } from "../time/windows.js";
@@ -45,21 +45,14 @@ export function keyLimitCheck(request: AdmitRequest, now: number): KeyLimitCheck
 export function rateChecks(request: AdmitRequest, now: number): RateCheck[] {
   const checks: RateCheck[] = [];
   if (request.isFreeModel) {
-    const minute = now - (now % MINUTE_MS);
-    const day = utcDayStart(new Date(now)).getTime();
+    const { minute, day } = freeWindows(now);
     checks.push(
-      {
-        name: "free:minute",
-        limit: FREE_TIER.perMinute,
-        windowStartMs: minute,
-        windowEndMs: minute + MINUTE_MS,
-      },
+      { name: "free:minute", limit: FREE_TIER.perMinute, ...minute },
       {
         name: "free:day",
         limit: FREE_TIER.perDay,
         upgrade: { minPurchasedPico: FREE_TIER.purchaseThresholdPico, limit: FREE_TIER.perDayAfterPurchase },
-        windowStartMs: day,
-        windowEndMs: day + DAY_MS,
+        ...day,
       },
     );
   }
@@ -75,4 +68,28 @@ export function rateChecks(request: AdmitRequest, now: number): RateCheck[] {
     });
   }
   return checks;
+}
+
+interface Window {
+  windowStartMs: number;
+  windowEndMs: number;
+}
+
+/** The free tier's current minute and UTC day. */
+export function freeWindows(now: number): { minute: Window; day: Window } {
+  const minute = now - (now % MINUTE_MS);
+  const day = utcDayStart(new Date(now)).getTime();
+  return {
+    minute: { windowStartMs: minute, windowEndMs: minute + MINUTE_MS },
+    day: { windowStartMs: day, windowEndMs: day + DAY_MS },
+  };
+}
+
+/** What the ledger counted in the free-tier windows: the floors a rebuilt view starts from. */
+export function freeRateFloors(now: number, counts: { minute: number; day: number }): RateFloor[] {
+  const { minute, day } = freeWindows(now);
+  return [
+    { name: "free:minute", ...minute, count: counts.minute },
+    { name: "free:day", ...day, count: counts.day },
+  ];
 }

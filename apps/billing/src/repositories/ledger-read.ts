@@ -155,3 +155,23 @@ export async function freeRequestsSince(
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
+
+/** Requests to `:free` models since the start of each window, in one statement. */
+export async function freeRequestCounts(
+  db: Kysely<BillingTables>,
+  accountId: string,
+  since: { minute: Date; day: Date },
+): Promise<{ minute: number; day: number }> {
+  const row = await db
+    .selectFrom("ledger_entries")
+    .select([
+      sql<string>`count(*) filter (where created_at >= ${since.minute})::text`.as("minute"),
+      sql<string>`count(*)::text`.as("day"),
+    ])
+    .where("account_id", "=", accountId)
+    // Literal predicates, so the planner can use the matching partial index.
+    .where(sql<boolean>`kind = 'usage' and model like '%:free'`)
+    .where("created_at", ">=", since.day)
+    .executeTakeFirstOrThrow();
+  return { minute: Number(row.minute), day: Number(row.day) };
+}

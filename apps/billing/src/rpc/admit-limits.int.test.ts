@@ -208,4 +208,25 @@ describeWith(["postgres", "redis"], "Admit limits across two billing replicas sh
       heldPico: (USD * 4n) / 10n,
     });
   });
+
+  it("rebuilds lost free-tier counters from the ledger's :free requests of the day", async () => {
+    clock.value = START + 2 * 3_600_000;
+    const account = newAccount();
+    const servedAt = new Date(START + 3_600_000);
+    for (let index = 0; index < 50; index++) {
+      harness.publishUsage({
+        accountId: account,
+        keyHash: KEY,
+        costPico: 0n,
+        model: freeRequest(account).modelId,
+        createdAt: servedAt,
+      });
+    }
+    await eventually(async () =>
+      expect((await harness.rpc.getUsage({ accountId: account, keyHash: "" })).freeRequestsToday).toBe(50),
+    );
+    // No view and no counters in Redis (as after losing it): the first admit rebuilds both.
+    expect(await harness.store.view(account, clock.value)).toBeUndefined();
+    expect((await admitFree(account)).refusal).toMatchObject({ limitSource: "free:day", rateLimit: 50 });
+  });
 });

@@ -137,11 +137,19 @@ return {'admitted', expires_at}
 `;
 
 /**
- * ARGV: balance, seq, now, viewTtlMs, purchased → 'loaded' | 'ignored'. A rebase drops the key
- * windows too: each reloads from the ledger on its next admit, which bounds their drift the same way.
+ * ARGV: balance, seq, now, viewTtlMs, purchased, then per rate counter KEYS[9 + i]: floor, windowEndMs
+ * → 'loaded' | 'ignored'. A rebase drops the key windows too: each reloads from the ledger on its next
+ * admit, which bounds their drift the same way. Counters below the ledger's count are raised to it.
  */
 export const LOAD_LUA = `${HELPERS}
 local balance, seq = ARGV[1], ARGV[2]
+for i = 9, #KEYS do
+  local base = 6 + (i - 9) * 2
+  local floor = tonumber(ARGV[base])
+  if tonumber(redis.call('GET', KEYS[i]) or '0') < floor then
+    redis.call('SET', KEYS[i], floor, 'PX', math.max(1, tonumber(ARGV[base + 1]) - tonumber(ARGV[3])) + 1000)
+  end
+end
 if is_loaded() and not id_le(field('seq'), seq) then
   touch(ARGV[4])
   return 'ignored'

@@ -95,8 +95,17 @@ export class RedisAdmissionStore implements AdmissionStore {
 
   async load(accountId: string, snapshot: LedgerSnapshot, now: number = Date.now()): Promise<LoadResult> {
     const { balancePico, seq, purchasedPico } = checkSnapshot(snapshot);
-    const args = [balancePico, seq, checkTime(now), this.options.viewTtlMs, purchasedPico ?? 0n];
-    return parseLoad(await this.run(SCRIPTS.load, accountId, args));
+    const floors = snapshot.rateFloors ?? [];
+    const args: Array<string | number | bigint> = [
+      balancePico,
+      seq,
+      checkTime(now),
+      this.options.viewTtlMs,
+      purchasedPico ?? 0n,
+    ];
+    for (const floor of floors) args.push(floor.count, floor.windowEndMs);
+    const counters = floors.map((floor) => rateKey(this.prefix, accountId, floor.name, floor.windowStartMs));
+    return parseLoad(await this.run(SCRIPTS.load, accountId, args, counters));
   }
 
   async loadKey(accountId: string, snapshot: KeySpendSnapshot): Promise<KeyLoadResult> {
