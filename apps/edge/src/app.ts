@@ -5,6 +5,7 @@ import { requestLog } from "./middleware/request-log.js";
 import { renderSurfaceError } from "./pipeline/error-shape.js";
 import { chatCompletionsRoute } from "./routes/chat-completions.js";
 import { countTokensRoute } from "./routes/count-tokens.js";
+import { geminiRoute } from "./routes/gemini.js";
 import { healthzRoute } from "./routes/health.js";
 import { keyRoute } from "./routes/key.js";
 import { dropChangedKey } from "./routes/key-change-hook.js";
@@ -54,6 +55,7 @@ export function createApp(deps: EdgeDeps, runtime: EdgeRuntime = createRuntime(d
     chatCompletionsRoute(deps, runtime),
     messagesRoute(deps, runtime),
     countTokensRoute(deps, runtime),
+    geminiRoute(deps, runtime),
     modelsRoute(deps),
     modelRoute(deps),
     keyRoute(deps),

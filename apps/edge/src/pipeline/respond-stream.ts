@@ -32,7 +32,7 @@ export async function respondStream(
   context: ChatContext,
   deps: PipelineDeps,
 ): Promise<void> {
-  const writer = new SseWriter(response, deps.keepAliveMs);
+  const writer = new SseWriter(response, deps.keepAliveMs, context.surface.framing);
   writer.arm();
   const outcome = await runAttempts(
     { attempts: context.attempts, request: context.request, stream: true, signal: context.signal },

@@ -1,6 +1,15 @@
 import type { Response } from "express";
 import { SSE_HEADERS, SSE_KEEP_ALIVE } from "../translate/sse.js";
 
+/** How a streamed body is framed: SSE by default; Gemini without `alt=sse` streams a JSON array. */
+export interface StreamFraming {
+  headers: Readonly<Record<string, string>>;
+  /** Written while the upstream is silent; must be ignorable by the client's parser. */
+  keepAlive: string;
+}
+
+export const SSE_FRAMING: StreamFraming = { headers: SSE_HEADERS, keepAlive: SSE_KEEP_ALIVE };
+
 /**
  * Writes an SSE response with backpressure and keep-alives. Headers go out lazily, with the first
  * frame or the first keep-alive, so a request that fails before either still gets a proper error
@@ -15,6 +24,7 @@ export class SseWriter {
   constructor(
     private readonly response: Response,
     private readonly keepAliveMs: number,
+    private readonly framing: StreamFraming = SSE_FRAMING,
   ) {
     response.once("close", () => {
       if (!response.writableFinished) this.gone = true;
@@ -60,7 +70,7 @@ export class SseWriter {
     if (this.opened) return;
     this.opened = true;
     this.response.status(200);
-    for (const [name, value] of Object.entries(SSE_HEADERS)) this.response.setHeader(name, value);
+    for (const [name, value] of Object.entries(this.framing.headers)) this.response.setHeader(name, value);
     this.response.flushHeaders();
   }
 
@@ -70,7 +80,7 @@ export class SseWriter {
     this.timer = setTimeout(() => {
       if (this.finished || this.gone) return;
       this.open();
-      this.response.write(SSE_KEEP_ALIVE);
+      this.response.write(this.framing.keepAlive);
       this.schedule();
     }, this.keepAliveMs);
   }

@@ -2,6 +2,7 @@ import type { ResponseIdentity } from "../translate/openai/chat-response.js";
 import type { UsageRender } from "../translate/openai/usage.js";
 import type { ChunkWire, CompletionWire } from "../translate/openai/wire.js";
 import type { ApiType } from "../usage/generation.js";
+import type { StreamFraming } from "./sse-writer.js";
 
 /**
  * Renders canonical stream chunks in one client surface's stream format, remembering what metering
@@ -23,4 +24,6 @@ export interface Surface {
   apiType: ApiType;
   renderJson(body: CompletionWire, identity: ResponseIdentity, usage: UsageRender): unknown;
   stream(identity: ResponseIdentity): StreamRenderer;
+  /** Server-sent events unless set. */
+  framing?: StreamFraming;
 }

@@ -1,0 +1,247 @@
+import { parseOrThrow } from "@gw/http";
+import { z } from "zod";
+import type { ChatMessage, ChatRequest } from "../openai/chat-request.js";
+import { untranslatable } from "../untranslatable.js";
+import { GEMINI_REASONING_FORMAT } from "./to-openai.js";
+
+type Json = Record<string, unknown>;
+const part = z.looseObject({});
+const content = z.looseObject({ role: z.enum(["user", "model"]).optional(), parts: z.array(part) });
+const int = z.number().int();
+
+/** generateContent's body as the Gemini API validates it (the model is in the path). */
+export const generateContentSchema = z.looseObject({
+  contents: z.array(content).min(1),
+  systemInstruction: z.looseObject({ parts: z.array(part) }).optional(),
+  tools: z
+    .array(
+      z.looseObject({ functionDeclarations: z.array(z.looseObject({ name: z.string().min(1) })).optional() }),
+    )
+    .optional(),
+  toolConfig: z
+    .looseObject({
+      functionCallingConfig: z
+        .looseObject({
+          mode: z.enum(["AUTO", "ANY", "NONE", "VALIDATED", "MODE_UNSPECIFIED"]).optional(),
+          allowedFunctionNames: z.array(z.string()).optional(),
+        })
+        .optional(),
+    })
+    .optional(),
+  generationConfig: z
+    .looseObject({
+      temperature: z.number().min(0).max(2).optional(),
+      topP: z.number().min(0).max(1).optional(),
+      topK: int.nonnegative().optional(),
+      maxOutputTokens: int.positive().optional(),
+      candidateCount: int.min(1).max(8).optional(),
+      stopSequences: z.array(z.string()).optional(),
+      seed: int.optional(),
+      presencePenalty: z.number().optional(),
+      frequencyPenalty: z.number().optional(),
+      responseMimeType: z.string().optional(),
+    })
+    .optional(),
+  safetySettings: z.array(z.looseObject({})).optional(),
+});
+
+export type GenerateContentRequest = z.infer<typeof generateContentSchema>;
+
+export function parseGenerateContent(body: unknown): GenerateContentRequest {
+  return parseOrThrow(generateContentSchema, body);
+}
+
+/**
+ * A Gemini request in canonical (OpenAI chat) form (wire-formats §4.2–4.4): `systemInstruction` →
+ * system message, `model` → assistant, `functionCall` → tool calls (ids synthesized when absent,
+ * signatures kept in `reasoning_details`), `functionResponse` → tool messages matched to their call.
+ * Safety settings have no equivalent elsewhere and only apply when Gemini serves the request.
+ */
+export function chatRequestFromGemini(
+  request: GenerateContentRequest,
+  model: string,
+  stream: boolean,
+): ChatRequest {
+  const messages: ChatMessage[] = [];
+  const system = request.systemInstruction?.parts
+    .map((entry, index) => textOf(entry, `systemInstruction.parts[${index}]`))
+    .join("");
+  if (system) messages.push({ role: "system", content: system });
+  const calls = new CallLedger();
+  for (const [index, turn] of request.contents.entries()) {
+    const path = `contents[${index}]`;
+    if (turn.role === "model") messages.push(modelMessage(turn.parts, path, calls));
+    else messages.push(...userMessages(turn.parts, path, calls));
+  }
+  const chat: ChatRequest = { model, messages, stream };
+  applyConfig(request.generationConfig, chat);
+  const tools = functionTools(request.tools);
+  if (tools.length > 0) chat.tools = tools;
+  const choice = toolChoice(request.toolConfig?.functionCallingConfig);
+  if (choice !== undefined) chat.tool_choice = choice;
+  return chat;
+}
+
+/** Function-call ids, so a `functionResponse` (matched by id, else by name) answers the right call. */
+class CallLedger {
+  private next = 0;
+  private readonly open: { id: string; name: string }[] = [];
+  record(call: Json): string {
+    const id = typeof call.id === "string" && call.id ? call.id : `call_${this.next++}`;
+    this.open.push({ id, name: String(call.name ?? "") });
+    return id;
+  }
+  answer(response: Json, path: string): string {
+    const index = this.open.findIndex((entry) =>
+      typeof response.id === "string" && response.id
+        ? entry.id === response.id
+        : entry.name === response.name,
+    );
+    if (index === -1) return untranslatable(path, `no earlier functionCall matches ${String(response.name)}`);
+    const [entry] = this.open.splice(index, 1);
+    return entry?.id ?? "";
+  }
+}
+
+function textOf(entry: Json, path: string): string {
+  if (typeof entry.text === "string") return entry.text;
+  return untranslatable(path, "only text parts are allowed here");
+}
+
+function userMessages(parts: Json[], path: string, calls: CallLedger): ChatMessage[] {
+  const tools: ChatMessage[] = [];
+  const pieces: Json[] = [];
+  for (const [index, entry] of parts.entries()) {
+    const where = `${path}.parts[${index}]`;
+    const response = entry.functionResponse as Json | undefined;
+    if (response) {
+      tools.push({
+        role: "tool",
+        tool_call_id: calls.answer(response, where),
+        content: JSON.stringify(response.response ?? {}),
+      });
+    } else pieces.push(userPiece(entry, where));
+  }
+  if (pieces.length === 0) return tools;
+  const only = pieces.length === 1 ? pieces[0] : undefined;
+  return [
+    ...tools,
+    { role: "user", content: only?.type === "text" ? String(only.text) : (pieces as ChatMessage["content"]) },
+  ];
+}
+
+function userPiece(entry: Json, where: string): Json {
+  if (typeof entry.text === "string") return { type: "text", text: entry.text };
+  const inline = entry.inlineData as Json | undefined;
+  if (inline && typeof inline.mimeType === "string" && typeof inline.data === "string") {
+    if (!inline.mimeType.startsWith("image/"))
+      return untranslatable(`${where}.inlineData (${inline.mimeType})`, "only inline images translate");
+    return { type: "image_url", image_url: { url: `data:${inline.mimeType};base64,${inline.data}` } };
+  }
+  return untranslatable(
+    `${where} (${Object.keys(entry).join(", ")})`,
+    "only text, inline images and function responses translate",
+  );
+}
+
+function modelMessage(parts: Json[], path: string, calls: CallLedger): ChatMessage {
+  const texts: string[] = [];
+  const toolCalls: Json[] = [];
+  const details: Json[] = [];
+  for (const [index, entry] of parts.entries()) {
+    const call = entry.functionCall as Json | undefined;
+    if (call) {
+      const id = calls.record(call);
+      toolCalls.push({
+        id,
+        type: "function",
+        function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) },
+      });
+      if (typeof entry.thoughtSignature === "string")
+        details.push({
+          type: "reasoning.encrypted",
+          id,
+          data: entry.thoughtSignature,
+          format: GEMINI_REASONING_FORMAT,
+        });
+    } else if (typeof entry.text === "string") {
+      // Thought summaries are the model's own notes: they are not sent back as the answer.
+      if (entry.thought !== true) texts.push(entry.text);
+    } else
+      untranslatable(
+        `${path}.parts[${index}] (${Object.keys(entry).join(", ")})`,
+        "only text and function calls translate",
+      );
+  }
+  const message: ChatMessage = { role: "assistant", content: texts.length > 0 ? texts.join("") : null };
+  if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  if (details.length > 0) message.reasoning_details = details;
+  return message;
+}
+
+function applyConfig(config: GenerateContentRequest["generationConfig"], chat: ChatRequest): void {
+  if (!config) return;
+  const set = (name: string, value: unknown) => {
+    if (value !== undefined) chat[name] = value;
+  };
+  set("temperature", config.temperature);
+  set("top_p", config.topP);
+  set("top_k", config.topK);
+  set("max_tokens", config.maxOutputTokens);
+  set("n", config.candidateCount);
+  if (config.stopSequences && config.stopSequences.length > 0) chat.stop = config.stopSequences;
+  set("seed", config.seed);
+  set("presence_penalty", config.presencePenalty);
+  set("frequency_penalty", config.frequencyPenalty);
+  const schema =
+    config.responseJsonSchema ?? (config.responseSchema ? lowerTypes(config.responseSchema) : undefined);
+  if (schema) chat.response_format = { type: "json_schema", json_schema: { name: "response", schema } };
+  else if (config.responseMimeType === "application/json") chat.response_format = { type: "json_object" };
+}
+
+function functionTools(tools: GenerateContentRequest["tools"]): NonNullable<ChatRequest["tools"]> {
+  return (tools ?? []).flatMap((tool, index) => {
+    const { functionDeclarations, ...others } = tool;
+    const other = Object.keys(others)[0];
+    if (other)
+      return untranslatable(`tools[${index}].${other}`, "Gemini's built-in tools only run on Gemini");
+    return (functionDeclarations ?? []).map((declaration) => ({
+      type: "function",
+      function: {
+        name: declaration.name,
+        ...(typeof declaration.description === "string" ? { description: declaration.description } : {}),
+        parameters:
+          declaration.parametersJsonSchema ??
+          lowerTypes(declaration.parameters ?? { type: "OBJECT", properties: {} }),
+      },
+    }));
+  });
+}
+
+/** Gemini's OpenAPI-subset schemas spell types in upper case; JSON Schema wants lower case. */
+function lowerTypes(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(lowerTypes);
+  if (typeof schema !== "object" || schema === null) return schema;
+  return Object.fromEntries(
+    Object.entries(schema).map(([name, value]) => [
+      name,
+      name === "type" && typeof value === "string" ? value.toLowerCase() : lowerTypes(value),
+    ]),
+  );
+}
+
+function toolChoice(config: { mode?: string; allowedFunctionNames?: string[] } | undefined): unknown {
+  if (!config?.mode) return undefined;
+  if (config.mode === "NONE") return "none";
+  if (config.mode === "ANY" || config.mode === "VALIDATED") {
+    const names = config.allowedFunctionNames ?? [];
+    if (names.length === 1) return { type: "function", function: { name: names[0] } };
+    if (names.length > 1)
+      return untranslatable(
+        "toolConfig.functionCallingConfig.allowedFunctionNames",
+        "only one name translates",
+      );
+    return "required";
+  }
+  return "auto";
+}
