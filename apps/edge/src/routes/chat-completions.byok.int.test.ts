@@ -31,8 +31,8 @@ afterAll(async () => {
   await mistral?.close();
 });
 
-beforeEach(() => {
-  credentials.set("acct-byok", [
+beforeEach(async () => {
+  await changeCredentials("acct-byok", [
     { id: "byok_m", providerId: "mistral", apiKey: USER_KEY, position: 0 },
     { id: "byok_g", providerId: "groq", apiKey: FAKE_KEY, position: 1 },
   ]);
@@ -90,5 +90,23 @@ describe("BYOK provider keys on chat completions", () => {
     await changeCredentials("acct-byok", []);
     const error = await readError(await chat(owner.secret, { model: "mistral/unconfigured" }));
     expect([error.status, error.code]).toEqual([503, "no_available_provider"]);
+  });
+});
+
+describe("BYOK providers in /v1/models", () => {
+  it("lists a model only the account's own key can serve, and only for that account", async () => {
+    const ids = async (secret: string) => {
+      const response = await fetch(`${edge.url}/v1/models`, {
+        headers: { authorization: `Bearer ${secret}` },
+      });
+      return ((await response.json()) as { data: Array<{ id: string }> }).data.map((model) => model.id);
+    };
+    expect(await ids(owner.secret)).toContain("mistral/unconfigured");
+    expect(await ids(plain.secret)).not.toContain("mistral/unconfigured");
+    expect(await ids(narrow.secret)).not.toContain("mistral/unconfigured");
+    const single = await fetch(`${edge.url}/v1/models/mistral/unconfigured`, {
+      headers: { authorization: `Bearer ${owner.secret}` },
+    });
+    expect(single.status).toBe(200);
   });
 });

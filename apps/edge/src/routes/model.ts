@@ -11,11 +11,11 @@ import type { Route } from "./route.js";
  * answered exactly like one that does not exist.
  */
 export function modelRoute(deps: EdgeDeps): Route {
-  const handler = (request: Request, response: Response): void => {
+  const handler = async (request: Request, response: Response): Promise<void> => {
     const segments = request.params.id;
     const id = Array.isArray(segments) ? segments.join("/") : String(segments);
     const model = deps.catalog.require().model(id);
-    const entry = model && visibleModel(model, modelScope(deps, principalOf(request)));
+    const entry = model && visibleModel(model, await modelScope(deps, principalOf(request)));
     if (!entry)
       throw new GatewayError("not_found", `model ${id} does not exist`, { code: "model_not_found" });
     response.json(entry);

@@ -6,16 +6,20 @@ import type { Route } from "./route.js";
 
 /** GET /v1/models: the models the calling API key may use, from the in-memory catalogue. */
 export function modelsRoute(deps: EdgeDeps): Route {
-  const handler = (request: Request, response: Response): void => {
-    response.json(listModels(deps.catalog.require(), modelScope(deps, principalOf(request))));
+  const handler = async (request: Request, response: Response): Promise<void> => {
+    const scope = await modelScope(deps, principalOf(request));
+    response.json(listModels(deps.catalog.require(), scope));
   };
   return { method: "get", path: "/v1/models", handlers: [authenticate(deps.principals, "regular"), handler] };
 }
 
-export function modelScope(deps: EdgeDeps, principal: Principal): ModelListScope {
+/** The key's allow-lists; a provider counts as configured when the gateway or the account (BYOK) has a key. */
+export async function modelScope(deps: EdgeDeps, principal: Principal): Promise<ModelListScope> {
+  const byok = deps.byok ? await deps.byok.forAccount(principal.accountId) : undefined;
   return {
     allowedModels: principal.allowedModels?.values,
     allowedProviders: principal.allowedProviders?.values,
-    configured: (providerId) => deps.providers.get(providerId) !== undefined,
+    configured: (providerId) =>
+      deps.providers.get(providerId) !== undefined || byok?.has(providerId) === true,
   };
 }
