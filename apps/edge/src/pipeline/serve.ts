@@ -64,6 +64,7 @@ export async function serveInference(
     principal,
     modelId: first?.id ?? request.model,
     isFreeModel: first?.isFree ?? false,
+    modelLimit: first?.modelLimit,
     worstCasePico: worstCaseCost(attempts, {
       promptTokens: estimatePromptTokens(prompt),
       maxTokens: requestedMaxTokens(request),
