@@ -1,6 +1,8 @@
-import { freePort } from "@gw/db";
+import { connectDatabase, type Database, freePort } from "@gw/db";
+import { encodeEvent, newGenerationId, USAGE_RECORDED_V1, UsageRecorded } from "@gw/events";
 import { type FakeServer, startFakeOpenAi } from "@gw/fake-providers";
-import { ensureTopics } from "@gw/kafka";
+import { ensureTopics, KafkaEventBus } from "@gw/kafka";
+import { silentLogger } from "@gw/logger";
 import {
   createTestDatabase,
   describeWith,
@@ -22,6 +24,7 @@ const CONTENT = "count";
 // The edge's hold: (1 message × 3 + 3 primer + ⌈5 bytes / 2⌉) prompt tokens and max_tokens of output.
 const WORST = 9n * PRICE.prompt + BigInt(MAX_TOKENS) * PRICE.completion;
 const PICO = 1_000_000_000_000n;
+const FREE = "meta-llama/llama-3.3-70b-instruct:free";
 
 interface Outcome {
   status: number;
@@ -36,6 +39,9 @@ describeWith(["postgres", "redis", "kafka"], "limits across two edges and two bi
   let upstream: FakeServer;
   let edges: string[] = [];
   let env: Record<string, string>;
+  let ledger: Database<unknown>;
+  /** API key → its account. */
+  const accountIds = new Map<string, string>();
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -93,6 +99,7 @@ describeWith(["postgres", "redis", "kafka"], "limits across two edges and two bi
     }
     await waitForHttp(`http://127.0.0.1:${keysHttp}/healthz`, keys);
     await waitForHttp(`http://127.0.0.1:${generationsHttp}/healthz`, generations);
+    ledger = connectDatabase({ url: database.url, schema: "billing" });
     edges = await Promise.all(
       replicas.map(async (replica, index) => {
         const edgePort = await port();
@@ -119,6 +126,7 @@ describeWith(["postgres", "redis", "kafka"], "limits across two edges and two bi
   afterAll(async () => {
     await Promise.all(apps.map((app) => app.stop()));
     await upstream?.close();
+    await ledger?.close();
     await database?.drop();
   });
 
@@ -138,6 +146,7 @@ describeWith(["postgres", "redis", "kafka"], "limits across two edges and two bi
       }),
     });
     expect(response.status).toBe(201);
+    accountIds.set(((await response.clone().json()) as { key: string }).key, created.account_id);
     return ((await response.json()) as { key: string }).key;
   }
 
@@ -230,7 +239,7 @@ describeWith(["postgres", "redis", "kafka"], "limits across two edges and two bi
     // 21 requests must land in one UTC minute.
     while (new Date().getUTCSeconds() > 40) await new Promise((resolve) => setTimeout(resolve, 500));
     const key = await account(undefined);
-    const model = "meta-llama/llama-3.3-70b-instruct:free";
+    const model = FREE;
     for (let index = 0; index < 20; index++) {
       expect((await chat(edges[index % 2] as string, key, model)).status).toBe(200);
     }
@@ -249,11 +258,67 @@ describeWith(["postgres", "redis", "kafka"], "limits across two edges and two bi
   it("admits exactly 20 of 60 concurrent :free requests of one account across both edges", async () => {
     while (new Date().getUTCSeconds() > 45) await new Promise((resolve) => setTimeout(resolve, 500));
     const key = await account(undefined);
-    const model = "meta-llama/llama-3.3-70b-instruct:free";
+    const model = FREE;
     const outcomes = await Promise.all(
       Array.from({ length: 60 }, (_, i) => chat(edges[i % 2] as string, key, model)),
     );
     expect(outcomes.filter((outcome) => outcome.status === 200)).toHaveLength(20);
     expect(outcomes.filter((outcome) => outcome.status === 429)).toHaveLength(40);
+  });
+
+  /**
+   * Records `count` :free requests served earlier today for the key's account, as usage events on
+   * Kafka (what the edges would have emitted), and waits until billing has them in the ledger.
+   */
+  async function servedEarlierToday(key: string, count: number): Promise<void> {
+    const accountId = accountIds.get(key) as string;
+    // Earlier today but not this minute (the day must be older than a minute: wait if it is not).
+    while (Date.now() % 86_400_000 < 70_000) await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const createdAt = new Date(Date.now() - 65_000);
+    const bus = new KafkaEventBus({
+      brokers: env.KAFKA_BROKERS?.split(",") ?? [],
+      clientId: "seed",
+      logger: silentLogger(),
+    });
+    for (let index = 0; index < count; index++) {
+      const generationId = newGenerationId();
+      const usage = UsageRecorded.fromPartial({
+        generationId,
+        accountId,
+        keyHash: "d".repeat(64),
+        model: FREE,
+        provider: "together",
+        createdAt,
+      });
+      const event = encodeEvent(USAGE_RECORDED_V1, usage, { accountId, eventId: generationId });
+      bus.publish(env.TOPIC_USAGE as string, event.key, event.value, event.headers);
+    }
+    await bus.flush();
+    await bus.close();
+    await eventually(async () => {
+      const result = await ledger.pool.query<{ count: string }>(
+        "select count(*)::text as count from ledger_entries where account_id = $1 and kind = 'usage'",
+        [accountId],
+      );
+      return Number(result.rows[0]?.count) === count ? true : undefined;
+    }, 60_000);
+  }
+
+  it("answers the 51st :free request of a UTC day with 429 free:day, the 50th admitted, on another edge", async () => {
+    const key = await account(undefined);
+    await servedEarlierToday(key, 49);
+    expect((await chat(edges[0] as string, key, FREE)).status).toBe(200);
+    const refused = await chat(edges[1] as string, key, FREE);
+    expect(refused).toMatchObject({ status: 429, limitSource: "free:day" });
+    expect(refused.headers.get("x-ratelimit-limit")).toBe("50");
+  });
+
+  it("answers the 1,001st :free request of a day with 429 after 5 USD purchased through the CLI", async () => {
+    const key = await account("5");
+    await servedEarlierToday(key, 999);
+    expect((await chat(edges[1] as string, key, FREE)).status).toBe(200);
+    const refused = await chat(edges[0] as string, key, FREE);
+    expect(refused).toMatchObject({ status: 429, limitSource: "free:day" });
+    expect(refused.headers.get("x-ratelimit-limit")).toBe("1000");
   });
 });
