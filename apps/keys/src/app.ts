@@ -5,6 +5,7 @@ import { type KeysContext, type KeysDeps, keysContext } from "./deps.js";
 import {
   createCredentialRoute,
   deleteCredentialRoute,
+  getCredentialRoute,
   listCredentialsRoute,
   updateCredentialRoute,
 } from "./routes/byok.js";
@@ -32,6 +33,7 @@ export function createApp(deps: KeysDeps, context: KeysContext = keysContext(dep
   app.delete("/api/v1/keys/:hash", management, deleteKeyRoute(context));
   app.post("/api/v1/byok", management, createCredentialRoute(context));
   app.get("/api/v1/byok", management, listCredentialsRoute(context));
+  app.get("/api/v1/byok/:id", management, getCredentialRoute(context));
   app.patch("/api/v1/byok/:id", management, updateCredentialRoute(context));
   app.delete("/api/v1/byok/:id", management, deleteCredentialRoute(context));
   app.get("/api/v1/models", listModelsRoute(context));

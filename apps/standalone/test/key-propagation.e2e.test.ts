@@ -10,6 +10,7 @@ import {
   type TestDatabase,
   uniqueName,
 } from "@gw/testing";
+import { OpenRouter } from "@openrouter/sdk";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type AppProcess, eventually, runCli, startProcess, waitForHttp } from "./processes.js";
 
@@ -296,6 +297,55 @@ describeWith(["postgres", "redis", "kafka"], "key changes reach every edge", () 
     const removed = await api(edgeA, `/api/v1/byok/${credential.id}`, managementKey, { method: "DELETE" });
     expect(removed.status).toBe(200);
     await eventually(async () => ((await chat(edgeB)).status === 503 ? true : undefined), 5_000);
+  }, 60_000);
+
+  it("OpenRouter's official SDK manages keys and BYOK keys through the edge unchanged", async () => {
+    const sdk = new OpenRouter({ apiKey: managementKey, serverURL: `${edgeA}/api/v1` });
+    const expiresAt = new Date(Date.now() + 86_400_000);
+    const created = await sdk.apiKeys.create({
+      requestBody: { name: "sdk key", limit: 2.5, limitReset: "weekly", expiresAt, includeByokInLimit: true },
+    });
+    expect(created.key).toMatch(/^lr_live_[0-9a-f]{48}$/);
+    expect(created.data).toMatchObject({
+      name: "sdk key",
+      limit: 2.5,
+      limitReset: "weekly",
+      disabled: false,
+    });
+    const hash = created.data.hash;
+    expect((await sdk.apiKeys.get({ hash })).data.name).toBe("sdk key");
+    const listed = await sdk.apiKeys.list({ includeDisabled: true });
+    expect(listed.data.map((key) => key.hash)).toContain(hash);
+    const updated = await sdk.apiKeys.update({ hash, requestBody: { name: "renamed", disabled: true } });
+    expect(updated.data).toMatchObject({ name: "renamed", disabled: true });
+    expect((await models(edgeB, created.key)).status).toBe(401);
+
+    const own = new OpenRouter({
+      apiKey: (await createKey({ name: "self" })).key,
+      serverURL: `${edgeB}/api/v1`,
+    });
+    const current = await own.apiKeys.getCurrentKeyMetadata();
+    expect(current.data).toMatchObject({ label: expect.stringMatching(/^lr_live_/), isManagementKey: false });
+
+    const byok = await sdk.byok.create({
+      createBYOKKeyRequest: { provider: "openai", key: "sk-sdk-own-key-00000001" },
+    });
+    expect(byok.data).toMatchObject({
+      provider: "openai",
+      label: "sk-...0001",
+      disabled: false,
+      sortOrder: 0,
+    });
+    expect((await sdk.byok.get({ id: byok.data.id })).data.id).toBe(byok.data.id);
+    const page = await sdk.byok.list();
+    expect(page.result.data.map((entry) => entry.id)).toContain(byok.data.id);
+    const switched = await sdk.byok.update({ id: byok.data.id, updateBYOKKeyRequest: { disabled: true } });
+    expect(switched.data.disabled).toBe(true);
+    expect((await sdk.byok.delete({ id: byok.data.id })).deleted).toBe(true);
+
+    expect((await sdk.apiKeys.delete({ hash })).deleted).toBe(true);
+    const gone = await api(edgeA, `/api/v1/keys/${hash}`, managementKey);
+    expect(gone.status).toBe(404);
   }, 60_000);
 
   it("the operator's account scope bounds the keys made through the edge", async () => {

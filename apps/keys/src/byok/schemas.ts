@@ -1,19 +1,36 @@
 import { z } from "zod";
 
-// Request bodies of the BYOK routes. Unknown fields are ignored, like the key routes.
+// Request bodies of the BYOK routes, field for field what OpenRouter's SDK sends (its `byok` client works
+// against these routes unchanged). Fields we do not act on (allowed_user_ids, is_fallback, ...) are
+// ignored, like unknown fields on the key routes.
 
 const name = z.string().trim().min(1, "must not be empty").max(200);
+const providerKey = z.string().trim().min(1, "must not be empty").max(4_096);
+/** 0-based place in the order the edge tries the account's own keys. */
+const position = z.number().int().min(0).max(10_000);
 
 export const createCredentialBody = z.object({
   provider: z.string().trim().min(1, "must not be empty"),
-  key: z.string().trim().min(1, "must not be empty").max(4_096),
-  name: name.optional(),
+  key: providerKey,
+  name: name.nullable().optional(),
+  disabled: z.boolean().optional(),
 });
 
 export const updateCredentialBody = z.object({
-  name: name.optional(),
-  /** 0-based place in the order the edge tries the account's own keys. */
-  position: z.number().int().min(0).max(10_000).optional(),
+  name: name.nullable().optional(),
+  /** A new provider key for the same provider: re-sealed, the old one is gone. */
+  key: providerKey.optional(),
+  disabled: z.boolean().optional(),
+  position: position.optional(),
+  /** OpenRouter's name for the position. */
+  sort_order: position.optional(),
+});
+
+export const listCredentialsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+  provider: z.string().min(1).optional(),
+  workspace_id: z.string().optional(),
 });
 
 export type CreateCredentialBody = z.infer<typeof createCredentialBody>;

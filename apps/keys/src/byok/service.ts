@@ -7,6 +7,7 @@ import { assertWithinScope } from "../keys/catalog-refs.js";
 import { publishKeyChange } from "../keys/changes.js";
 import { findAccount } from "../repositories/accounts.js";
 import {
+  type CredentialChanges,
   type CredentialRow,
   deleteCredential,
   findCredential,
@@ -51,6 +52,7 @@ export async function addCredential(
     provider_id: body.provider,
     name: body.name ?? body.provider,
     label: maskProviderKey(body.key),
+    disabled: body.disabled ?? false,
     iv: sealed.iv,
     auth_tag: sealed.authTag,
     ciphertext: sealed.ciphertext,
@@ -59,23 +61,38 @@ export async function addCredential(
   return row;
 }
 
-/** Renames and/or moves a credential; a move shifts the others so positions stay 0..n-1. */
+/**
+ * Renames, re-keys, switches and/or moves a credential; a move shifts the others so positions stay
+ * 0..n-1. Anything that changes what an edge would use is announced.
+ */
 export async function changeCredential(
   store: ByokStore,
   accountId: string,
   id: string,
   body: UpdateCredentialBody,
 ): Promise<CredentialRow> {
-  requireCipher(store);
+  const cipher = requireCipher(store);
+  const position = body.position ?? body.sort_order;
   const row = await store.db.transaction().execute(async (trx) => {
     const existing = await findCredential(trx, accountId, id);
     if (!existing) throw credentialNotFound();
-    if (body.name !== undefined) await updateCredential(trx, accountId, id, { name: body.name });
-    if (body.position !== undefined) await move(trx, accountId, id, body.position);
+    const changes: CredentialChanges = {};
+    if (body.name !== undefined) changes.name = body.name ?? existing.provider_id;
+    if (body.disabled !== undefined) changes.disabled = body.disabled;
+    if (body.key !== undefined) {
+      const sealed = cipher.seal(body.key, associatedData(accountId, existing.provider_id));
+      changes.label = maskProviderKey(body.key);
+      changes.iv = sealed.iv;
+      changes.auth_tag = sealed.authTag;
+      changes.ciphertext = sealed.ciphertext;
+    }
+    if (Object.keys(changes).length > 0) await updateCredential(trx, accountId, id, changes);
+    if (position !== undefined) await move(trx, accountId, id, position);
     return findCredential(trx, accountId, id);
   });
   if (!row) throw credentialNotFound();
-  if (body.position !== undefined) announce(store, accountId);
+  if (position !== undefined || body.disabled !== undefined || body.key !== undefined)
+    announce(store, accountId);
   return row;
 }
 
@@ -93,7 +110,7 @@ export async function decryptedCredentials(
 ): Promise<DecryptedCredential[]> {
   const { cipher } = store;
   if (!cipher) return [];
-  const rows = await listCredentials(store.db, accountId);
+  const rows = (await listCredentials(store.db, accountId)).filter((row) => !row.disabled);
   return rows.map((row) => ({
     id: row.id,
     providerId: row.provider_id,

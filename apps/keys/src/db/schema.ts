@@ -97,6 +97,8 @@ export interface ProviderCredentialsTable {
   auth_tag: Buffer;
   ciphertext: Buffer;
   position: number;
+  /** A disabled credential is kept but never handed to an edge. */
+  disabled: Generated<boolean>;
   created_at: DefaultedTimestamp;
   updated_at: DefaultedTimestamp;
 }

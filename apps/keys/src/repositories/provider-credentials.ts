@@ -4,6 +4,11 @@ import { sql } from "kysely";
 import type { KeysTables, ProviderCredentialsTable } from "../db/schema.js";
 
 export type CredentialRow = Selectable<ProviderCredentialsTable>;
+export type CredentialChanges = Partial<
+  Pick<ProviderCredentialsTable, "name" | "label" | "iv" | "auth_tag" | "ciphertext" | "position"> & {
+    disabled: boolean;
+  }
+>;
 
 export function newCredentialId(): string {
   return `byok_${randomBytes(12).toString("hex")}`;
@@ -68,7 +73,7 @@ export async function updateCredential(
   db: Kysely<KeysTables>,
   accountId: string,
   id: string,
-  changes: { name?: string; position?: number },
+  changes: CredentialChanges,
 ): Promise<CredentialRow | undefined> {
   return db
     .updateTable("provider_credentials")
@@ -91,4 +96,22 @@ export async function deleteCredential(
     .where("account_id", "=", accountId)
     .returningAll()
     .executeTakeFirst();
+}
+
+/** One page of the account's credentials, optionally for one provider, and how many there are in all. */
+export async function pageCredentials(
+  db: Kysely<KeysTables>,
+  query: { accountId: string; provider?: string | undefined; offset: number; limit: number },
+): Promise<{ rows: CredentialRow[]; total: number }> {
+  let select = db.selectFrom("provider_credentials").where("account_id", "=", query.accountId);
+  if (query.provider !== undefined) select = select.where("provider_id", "=", query.provider);
+  const rows = await select
+    .selectAll()
+    .orderBy("position")
+    .orderBy("created_at")
+    .offset(query.offset)
+    .limit(query.limit)
+    .execute();
+  const count = await select.select(sql<string>`count(*)`.as("total")).executeTakeFirstOrThrow();
+  return { rows, total: Number(count.total) };
 }

@@ -7,7 +7,26 @@ import type { CredentialJson } from "../byok/view.js";
 import { type CreatedAccount, setAccountScope } from "../operator.js";
 import { eventually, type KeysHarness, startKeysHarness } from "../test/harness.js";
 
-const CREDENTIAL_FIELDS = ["created_at", "id", "label", "name", "position", "provider", "updated_at"];
+// OpenRouter's BYOK key object, plus our position and updated_at.
+const CREDENTIAL_FIELDS = [
+  "allowed_api_key_hashes",
+  "allowed_models",
+  "allowed_user_ids",
+  "created_at",
+  "declared_zdr",
+  "disabled",
+  "id",
+  "is_byok_only",
+  "is_fallback",
+  "is_required",
+  "label",
+  "name",
+  "position",
+  "provider",
+  "sort_order",
+  "updated_at",
+  "workspace_id",
+];
 const OPENAI_KEY = `sk-proj-${"a1".repeat(20)}wxyz`;
 
 describeWith(["postgres"], "BYOK provider credentials", () => {
@@ -60,7 +79,8 @@ describeWith(["postgres"], "BYOK provider credentials", () => {
       expect(row.auth_tag.length).toBe(16);
 
       const listed = await call("GET", "/api/v1/byok");
-      expect(listed.body).toEqual({ data: [data] });
+      expect(listed.body).toEqual({ data: [data], total_count: 1 });
+      expect((await call("GET", `/api/v1/byok/${data.id}`)).body).toEqual({ data });
       expect(await credentialsOf(owner.accountId)).toEqual([
         { id: data.id, providerId: "openai", apiKey: OPENAI_KEY, position: 0 },
       ]);
@@ -127,6 +147,53 @@ describeWith(["postgres"], "BYOK provider credentials", () => {
       expect(
         (await call("PATCH", "/api/v1/byok/byok_unknown", { name: "x" }, account.managementKey)).status,
       ).toBe(404);
+    });
+
+    it("switches a key off and on, rotates it, and accepts OpenRouter's sort_order", async () => {
+      const account = await harness.account("switch");
+      const created = await call(
+        "POST",
+        "/api/v1/byok",
+        { provider: "openai", key: "sk-first-key-000000000001", disabled: true },
+        account.managementKey,
+      );
+      const id = (created.body.data as CredentialJson).id;
+      expect(created.body.data).toMatchObject({ disabled: true, workspace_id: account.accountId });
+      expect(await credentialsOf(account.accountId)).toEqual([]);
+
+      const enabled = await call(
+        "PATCH",
+        `/api/v1/byok/${id}`,
+        { disabled: false, key: "sk-second-key-00000000002", sort_order: 0 },
+        account.managementKey,
+      );
+      expect(enabled.body.data).toMatchObject({ disabled: false, label: "sk-...0002", sort_order: 0 });
+      expect((await credentialsOf(account.accountId)).map((entry) => entry.apiKey)).toEqual([
+        "sk-second-key-00000000002",
+      ]);
+    });
+
+    it("pages the list with limit and offset and filters by provider", async () => {
+      const account = await harness.account("pages");
+      for (const provider of ["openai", "together", "demo"]) {
+        await call(
+          "POST",
+          "/api/v1/byok",
+          { provider, key: `sk-${provider}-00000000000000` },
+          account.managementKey,
+        );
+      }
+      const page = await call("GET", "/api/v1/byok?limit=2&offset=1", undefined, account.managementKey);
+      expect((page.body.data as CredentialJson[]).map((entry) => entry.provider)).toEqual([
+        "together",
+        "demo",
+      ]);
+      expect(page.body.total_count).toBe(3);
+      const filtered = await call("GET", "/api/v1/byok?provider=together", undefined, account.managementKey);
+      expect(filtered.body).toMatchObject({ total_count: 1, data: [{ provider: "together" }] });
+      const bad = await call("GET", "/api/v1/byok?limit=501", undefined, account.managementKey);
+      expect(bad.status).toBe(400);
+      expect((bad.body.error as { message: string }).message).toMatch(/^limit/);
     });
 
     it("refuses a provider outside the account's scope with 403", async () => {

@@ -36,7 +36,18 @@ describeWith(["postgres"], "BYOK tenancy and key types", () => {
   describe("another account's management key", () => {
     it("does not see the credential in its list", async () => {
       const listed = await harness.request("GET", "/api/v1/byok", { key: intruder.managementKey });
-      expect(listed.body).toEqual({ data: [] });
+      expect(listed.body).toEqual({ data: [], total_count: 0 });
+    });
+
+    it("gets 404 reading it, exactly as for a credential that does not exist", async () => {
+      const foreign = await harness.request("GET", `/api/v1/byok/${credential.id}`, {
+        key: intruder.managementKey,
+      });
+      const missing = await harness.request("GET", "/api/v1/byok/byok_missing", {
+        key: intruder.managementKey,
+      });
+      expect(foreign.status).toBe(404);
+      expect(foreign.body).toEqual(missing.body);
     });
 
     it("gets 404 changing it, and nothing changes", async () => {
@@ -62,6 +73,7 @@ describeWith(["postgres"], "BYOK tenancy and key types", () => {
   it("refuses an API key on every BYOK route with 403 permission_error", async () => {
     const routes: Array<[string, string, unknown]> = [
       ["GET", "/api/v1/byok", undefined],
+      ["GET", `/api/v1/byok/${credential.id}`, undefined],
       ["POST", "/api/v1/byok", { provider: "together", key: "sk-x" }],
       ["PATCH", `/api/v1/byok/${credential.id}`, { position: 0 }],
       ["DELETE", `/api/v1/byok/${credential.id}`, undefined],

@@ -1,11 +1,11 @@
 import { principalOf } from "@gw/auth";
 import { parseOrThrow } from "@gw/http";
 import type { RequestHandler } from "express";
-import { createCredentialBody, updateCredentialBody } from "../byok/schemas.js";
-import { addCredential, changeCredential, removeCredential } from "../byok/service.js";
+import { createCredentialBody, listCredentialsQuery, updateCredentialBody } from "../byok/schemas.js";
+import { addCredential, changeCredential, credentialNotFound, removeCredential } from "../byok/service.js";
 import { credentialView } from "../byok/view.js";
 import type { KeysContext } from "../deps.js";
-import { listCredentials } from "../repositories/provider-credentials.js";
+import { findCredential, pageCredentials } from "../repositories/provider-credentials.js";
 
 // /api/v1/byok: the account's own provider keys. The key goes in once and never comes back out; every
 // response shows only its masked label.
@@ -21,15 +21,30 @@ export function createCredentialRoute(context: KeysContext): RequestHandler {
   };
 }
 
-/** GET /api/v1/byok → {data: Credential[]} in the order the edge tries them. */
+/** GET /api/v1/byok?limit&offset&provider → {data: Credential[], total_count}, in the order the edge tries them. */
 export function listCredentialsRoute(context: KeysContext): RequestHandler {
   return async (request, response) => {
-    const rows = await listCredentials(context.db, principalOf(request).accountId);
-    response.json({ data: rows.map(credentialView) });
+    const query = parseOrThrow(listCredentialsQuery, request.query, "query");
+    const page = await pageCredentials(context.db, {
+      accountId: principalOf(request).accountId,
+      provider: query.provider,
+      offset: query.offset,
+      limit: query.limit,
+    });
+    response.json({ data: page.rows.map(credentialView), total_count: page.total });
   };
 }
 
-/** PATCH /api/v1/byok/:id {name?, position?} → {data: Credential}; a position re-orders the list. */
+/** GET /api/v1/byok/:id → {data: Credential}; another account's credential is a 404. */
+export function getCredentialRoute(context: KeysContext): RequestHandler<{ id: string }> {
+  return async (request, response) => {
+    const row = await findCredential(context.db, principalOf(request).accountId, request.params.id);
+    if (!row) throw credentialNotFound();
+    response.json({ data: credentialView(row) });
+  };
+}
+
+/** PATCH /api/v1/byok/:id {name?, key?, disabled?, position? | sort_order?} → {data: Credential}. */
 export function updateCredentialRoute(context: KeysContext): RequestHandler<{ id: string }> {
   return async (request, response) => {
     const accountId = principalOf(request).accountId;
