@@ -5,7 +5,9 @@ import { requestLog } from "./middleware/request-log.js";
 import { renderSurfaceError } from "./pipeline/error-shape.js";
 import { chatCompletionsRoute } from "./routes/chat-completions.js";
 import { countTokensRoute } from "./routes/count-tokens.js";
+import { embeddingsRoute } from "./routes/embeddings.js";
 import { geminiRoute } from "./routes/gemini.js";
+import { geminiEmbedMethods } from "./routes/gemini-embed.js";
 import { healthzRoute } from "./routes/health.js";
 import { keyRoute } from "./routes/key.js";
 import { dropChangedKey } from "./routes/key-change-hook.js";
@@ -55,7 +57,8 @@ export function createApp(deps: EdgeDeps, runtime: EdgeRuntime = createRuntime(d
     chatCompletionsRoute(deps, runtime),
     messagesRoute(deps, runtime),
     countTokensRoute(deps, runtime),
-    geminiRoute(deps, runtime),
+    embeddingsRoute(deps, runtime),
+    geminiRoute(deps, runtime, geminiEmbedMethods(deps, runtime)),
     modelsRoute(deps),
     modelRoute(deps),
     keyRoute(deps),

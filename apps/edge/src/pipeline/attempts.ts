@@ -9,8 +9,8 @@ export type Served =
   | { stream: false; completion: CanonicalCompletion }
   | { stream: true; events: AsyncIterable<StreamEvent> };
 
-export type AttemptsOutcome =
-  | { ok: true; attempt: PlannedAttempt; startedAt: number; served: Served; records: AttemptRecord[] }
+export type AttemptsOutcome<T = Served> =
+  | { ok: true; attempt: PlannedAttempt; startedAt: number; served: T; records: AttemptRecord[] }
   | {
       ok: false;
       failure: UpstreamFailure;
@@ -31,15 +31,30 @@ export interface AttemptsInput {
  * stream the first event is awaited here, so an upstream that fails before sending anything still
  * fails over.
  */
-export async function runAttempts(input: AttemptsInput, deps: PipelineDeps): Promise<AttemptsOutcome> {
+export function runAttempts(input: AttemptsInput, deps: PipelineDeps): Promise<AttemptsOutcome> {
+  return tryInOrder(input.attempts, input.signal, (attempt) => callProvider(attempt, input, deps), deps);
+}
+
+/** One call of one planned attempt; failures are values. */
+export type Invoke<T> = (
+  attempt: PlannedAttempt,
+) => Promise<{ ok: true; status: number; served: T } | { ok: false; failure: UpstreamFailure }>;
+
+/** The failover loop behind every surface (chat-like and embeddings): see runAttempts. */
+export async function tryInOrder<T>(
+  attempts: readonly PlannedAttempt[],
+  signal: AbortSignal,
+  invoke: Invoke<T>,
+  deps: PipelineDeps,
+): Promise<AttemptsOutcome<T>> {
   const records: AttemptRecord[] = [];
   const skippedModels = new Set<string>();
   let last: { failure: UpstreamFailure; attempt: PlannedAttempt } | undefined;
-  for (const attempt of input.attempts) {
+  for (const attempt of attempts) {
     if (skippedModels.has(attempt.model.id)) continue;
-    if (input.signal.aborted) return failed(cancelledFailure(), attempt, records);
+    if (signal.aborted) return failed(cancelledFailure(), attempt, records);
     const startedAt = deps.now();
-    const result = await callProvider(attempt, input, deps);
+    const result = await invoke(attempt);
     records.push({
       provider: attempt.endpoint.providerId,
       model: attempt.model.id,

@@ -1,6 +1,17 @@
 import type { Availability } from "../planner/filters.js";
 import type { ProviderRegistry } from "../providers/registry.js";
 
+/** Whether this edge can send an embeddings request to a provider, and why not. */
+export function embeddingsAvailability(providers: ProviderRegistry): (providerId: string) => Availability {
+  return (providerId) => {
+    const adapter = providers.get(providerId);
+    if (!adapter) return chatAvailability(providers)(providerId);
+    if (!adapter.embeddings)
+      return { usable: false, code: "surface_not_supported", reason: "the provider has no embeddings API" };
+    return { usable: true };
+  };
+}
+
 /** Whether this edge can send a chat request to a provider, and why not. */
 export function chatAvailability(providers: ProviderRegistry): (providerId: string) => Availability {
   return (providerId) => {

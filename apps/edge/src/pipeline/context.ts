@@ -40,7 +40,11 @@ export async function measure(
   return { usage: await estimateUsage(prompt, completionTexts()), estimated: true };
 }
 
-export function identity(context: ChatContext, attempt: PlannedAttempt, now: number): ResponseIdentity {
+export function identity(
+  context: Pick<ChatContext, "generationId">,
+  attempt: PlannedAttempt,
+  now: number,
+): ResponseIdentity {
   return {
     generationId: context.generationId,
     model: attempt.model.id,
@@ -63,7 +67,13 @@ export interface GenerationOutcome {
   records: AttemptRecord[];
 }
 
-export function generation(context: ChatContext, outcome: GenerationOutcome): Generation {
+/** What a generation record needs of its request, whichever surface (chat-like or embeddings) served it. */
+export type GenerationSubject = Pick<ChatContext, "generationId" | "principal" | "startedAt"> & {
+  surface: Pick<Surface, "apiType">;
+  request: Pick<ChatRequest, "model">;
+};
+
+export function generation(context: GenerationSubject, outcome: GenerationOutcome): Generation {
   const { attempt, measured } = outcome;
   return {
     generationId: context.generationId,
@@ -97,7 +107,7 @@ export function generation(context: ChatContext, outcome: GenerationOutcome): Ge
  * provider was already working on it — that provider read the prompt, so the prompt is metered.
  */
 export async function unservedMeasure(
-  context: ChatContext,
+  context: Pick<ChatContext, "prompt">,
   cancelled: boolean,
   attempted: boolean,
 ): Promise<Measured> {

@@ -11,6 +11,8 @@ export interface PlanRequest {
   /** The request in canonical (OpenAI chat) form, whatever surface it arrived on. */
   request: ChatRequest;
   availability: (providerId: string) => Availability;
+  /** `chat` unless said otherwise. */
+  kind?: "chat" | "embedding";
 }
 
 /** The ordered attempts for a canonical request (the key's allow-lists apply); throws 4xx/503 when none. */
@@ -18,7 +20,7 @@ export function planFor(deps: EdgeDeps, runtime: EdgeRuntime, input: PlanRequest
   const { request, principal } = input;
   return planRoute({
     snapshot: deps.catalog.require(),
-    kind: "chat",
+    kind: input.kind ?? "chat",
     model: request.model,
     fallbacks: request.models ?? [],
     preferences: request.provider,

@@ -41,6 +41,32 @@ export interface ChatProvider {
   complete(call: ChatCall): Promise<ChatResult>;
 }
 
+/** One upstream embeddings call: texts (or, where the host takes them, token arrays). */
+export interface EmbedCall {
+  input: readonly (string | readonly number[])[];
+  upstreamModel: string;
+  dimensions: number | undefined;
+  user: string | undefined;
+  /** Gemini's retrieval hints; other providers have no such field and ignore them. */
+  taskType: string | undefined;
+  title: string | undefined;
+  signal: AbortSignal;
+}
+
+/** Vectors in input order, with the provider's usage when it reported any. */
+export interface CanonicalEmbeddings {
+  vectors: number[][];
+  usage: TokenUsage | undefined;
+}
+
+export type EmbedResult =
+  | { ok: true; status: number; embeddings: CanonicalEmbeddings }
+  | { ok: false; failure: UpstreamFailure };
+
+export interface EmbeddingsProvider {
+  embed(call: EmbedCall): Promise<EmbedResult>;
+}
+
 /**
  * A provider adapter: one per configured upstream. Each surface it can serve is a capability; a
  * missing capability is planned around (`unsupported` says why), never a crash.
@@ -50,6 +76,8 @@ export interface ProviderAdapter {
   readonly apiFormat: ApiFormat;
   readonly isDemo: boolean;
   readonly chat: ChatProvider | undefined;
+  /** Absent for providers without an embeddings API (Anthropic). */
+  readonly embeddings?: EmbeddingsProvider;
   /** Why a surface this adapter lacks is unavailable, for the planner's exclusion reasons. */
   readonly unsupported: string | undefined;
   close(): Promise<void>;

@@ -25,10 +25,12 @@ describe("GET /v1/models", () => {
     expect(ids).toEqual([
       "anthropic/claude-test",
       "demo/echo",
+      "google/embed-test",
       "google/gemini-test",
       "openai/gpt-4o-mini",
       "test/backup-only",
       "test/embed",
+      "test/embed-compat",
       "test/failover",
     ]);
   });

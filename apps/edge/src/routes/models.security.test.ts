@@ -27,7 +27,11 @@ describe("GET /v1/models is scoped to the calling key", () => {
   });
 
   it("shows a key only models served by its allowed providers, priced from those providers", async () => {
-    expect(await listFor(narrowProviders.secret)).toEqual(["test/backup-only", "test/failover"]);
+    expect(await listFor(narrowProviders.secret)).toEqual([
+      "test/backup-only",
+      "test/embed-compat",
+      "test/failover",
+    ]);
   });
 
   it("answers 404 for a single model outside the key's scope, as if it did not exist", async () => {

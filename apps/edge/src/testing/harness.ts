@@ -48,6 +48,16 @@ export function testModels(): Model[] {
       testEndpoint("demo", { upstreamModel: "echo", prompt: "0.01", completion: "0.02" }),
     ]),
     testModel(
+      "google/embed-test",
+      [testEndpoint("google", { upstreamModel: "text-embedding-004", maxCompletionTokens: 0 })],
+      { kind: "embedding" },
+    ),
+    testModel(
+      "test/embed-compat",
+      [testEndpoint("groq", { upstreamModel: "text-embedding-3-small", maxCompletionTokens: 0 })],
+      { kind: "embedding" },
+    ),
+    testModel(
       "test/embed",
       [testEndpoint("openai", { upstreamModel: "text-embedding-3-small", maxCompletionTokens: 0 })],
       {

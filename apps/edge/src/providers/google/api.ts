@@ -4,3 +4,8 @@ export function geminiHeaders(apiKey: string | undefined): Record<string, string
   if (apiKey) headers["x-goog-api-key"] = apiKey;
   return headers;
 }
+
+/** `/v1beta/models/{model}:{method}`: the model is a path segment, escaped so it cannot add one. */
+export function geminiPath(model: string, method: string, query = ""): string {
+  return `/v1beta/models/${encodeURIComponent(model)}:${method}${query}`;
+}

@@ -5,17 +5,14 @@ import {
   geminiFinishReason,
   usageFromGemini,
 } from "../../translate/gemini/to-openai.js";
+import { exchangeEmbeddings } from "../embed-exchange.js";
 import { exchangeChat, type WireDialect } from "../exchange.js";
 import { networkFailure, type UpstreamFailure } from "../failure.js";
 import { UpstreamHttp } from "../http.js";
 import type { CanonicalCompletion, ProviderFactory } from "../types.js";
-import { geminiHeaders } from "./api.js";
+import { geminiHeaders, geminiPath } from "./api.js";
+import { geminiEmbedDialect } from "./embeddings.js";
 import { geminiStreamEvents } from "./stream.js";
-
-/** `/v1beta/models/{model}:{method}`: the model is a path segment, escaped so it cannot add one. */
-export function geminiPath(model: string, method: string, query = ""): string {
-  return `/v1beta/models/${encodeURIComponent(model)}:${method}${query}`;
-}
 
 /** The Gemini Developer API behind the canonical chat form; streams always use `alt=sse`. */
 export const googleProvider: ProviderFactory = (settings, timeouts) => {
@@ -32,11 +29,13 @@ export const googleProvider: ProviderFactory = (settings, timeouts) => {
     parse: parseGeminiResponse,
     events: geminiStreamEvents,
   };
+  const embed = geminiEmbedDialect(headers);
   return {
     id: settings.id,
     apiFormat: "gemini",
     isDemo: settings.isDemo,
     chat: { complete: (call) => exchangeChat(http, dialect, call) },
+    embeddings: { embed: (call) => exchangeEmbeddings(http, embed, call) },
     unsupported: undefined,
     close: () => http.close(),
   };

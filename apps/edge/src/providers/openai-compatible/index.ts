@@ -1,9 +1,11 @@
 import type { ProviderSettings, UpstreamTimeouts } from "../../config.js";
+import { exchangeEmbeddings } from "../embed-exchange.js";
 import { exchangeChat, type WireDialect } from "../exchange.js";
 import { UpstreamHttp } from "../http.js";
 import type { ProviderAdapter } from "../types.js";
 import { CHAT_COMPLETIONS_PATH, type OpenAiCompatibleOptions, openAiHeaders } from "./api.js";
 import { chatRequestBody, parseCompletion } from "./chat.js";
+import { openAiEmbedDialect } from "./embeddings.js";
 import { openAiStreamEvents } from "./stream.js";
 
 export type { OpenAiCompatibleOptions } from "./api.js";
@@ -29,11 +31,13 @@ export function openAiCompatibleProvider(
     parse: parseCompletion,
     events: openAiStreamEvents,
   };
+  const embed = openAiEmbedDialect(headers);
   return {
     id: settings.id,
     apiFormat: "openai",
     isDemo: settings.isDemo,
     chat: { complete: (call) => exchangeChat(http, dialect, call) },
+    embeddings: { embed: (call) => exchangeEmbeddings(http, embed, call) },
     unsupported: undefined,
     close: () => http.close(),
   };
