@@ -137,6 +137,24 @@ describe("PrincipalResolver", () => {
     await bus.close();
   });
 
+  it("does not cache an answer that a key change overtook while it was in flight", async () => {
+    let release: (answer: AuthenticateResponse) => void = () => {};
+    let calls = 0;
+    const resolver = new PrincipalResolver(() => {
+      calls++;
+      if (calls === 1) return new Promise<AuthenticateResponse>((resolve) => (release = resolve));
+      return Promise.resolve(fail(AuthFailureReason.AUTH_FAILURE_REASON_KEY_DISABLED));
+    });
+    const before = resolver.resolveSecret(SECRET);
+    await Promise.resolve();
+    resolver.invalidate(HASH);
+    release(ok(principal()));
+    await expect(before).resolves.toMatchObject({ accountId: "acct_1" });
+    expect(resolver.size()).toBe(0);
+    await expect(resolver.resolveSecret(SECRET)).rejects.toMatchObject({ code: "key_disabled" });
+    expect(calls).toBe(2);
+  });
+
   it("turns an unreachable key service into a 503", async () => {
     const resolver = new PrincipalResolver(async () => {
       throw new Error("connect ECONNREFUSED");

@@ -20,6 +20,12 @@ export interface ResolverOptions {
   now?: () => number;
 }
 
+/** One RPC in flight; `stale` once a key change overtook it, so its answer is used but not cached. */
+interface Lookup {
+  promise: Promise<CacheEntry>;
+  state: { stale: boolean };
+}
+
 type CacheEntry =
   | { principal: Principal; expiresAt: number }
   | { failure: AuthFailureCode; expiresAt: number };
@@ -41,7 +47,7 @@ const FAILURE_CODES: Record<AuthFailureReason, AuthFailureCode> = {
  */
 export class PrincipalResolver {
   private readonly cache = new Map<string, CacheEntry>();
-  private readonly inFlight = new Map<string, Promise<CacheEntry>>();
+  private readonly inFlight = new Map<string, Lookup>();
   private readonly maxTtlMs: number;
   private readonly negativeTtlMs: number;
   private readonly maxEntries: number;
@@ -81,8 +87,17 @@ export class PrincipalResolver {
     return assertUsable(entry.principal, new Date(this.now()));
   }
 
+  /**
+   * Drops the cached answer, and keeps an answer already on its way (read before the change was
+   * committed) from being cached: the next request asks again.
+   */
   invalidate(keyHash: string): void {
     this.cache.delete(keyHash);
+    const pending = this.inFlight.get(keyHash);
+    if (pending) {
+      pending.state.stale = true;
+      this.inFlight.delete(keyHash);
+    }
   }
 
   clear(): void {
@@ -113,13 +128,16 @@ export class PrincipalResolver {
     const cached = this.cache.get(keyHash);
     if (cached && cached.expiresAt > this.now()) return cached;
     const pending = this.inFlight.get(keyHash);
-    if (pending) return pending;
-    const request = this.fetch(keyHash).finally(() => this.inFlight.delete(keyHash));
-    this.inFlight.set(keyHash, request);
-    return request;
+    if (pending) return pending.promise;
+    const state = { stale: false };
+    const promise = this.fetch(keyHash, state).finally(() => {
+      if (this.inFlight.get(keyHash)?.state === state) this.inFlight.delete(keyHash);
+    });
+    this.inFlight.set(keyHash, { promise, state });
+    return promise;
   }
 
-  private async fetch(keyHash: string): Promise<CacheEntry> {
+  private async fetch(keyHash: string, state: { stale: boolean }): Promise<CacheEntry> {
     let response: AuthenticateResponse;
     try {
       response = await this.authenticate({ keyHash });
@@ -138,7 +156,7 @@ export class PrincipalResolver {
               FAILURE_CODES[response.result?.value ?? AuthFailureReason.AUTH_FAILURE_REASON_KEY_NOT_FOUND],
             expiresAt: now + this.negativeTtlMs,
           };
-    this.remember(keyHash, entry);
+    if (!state.stale) this.remember(keyHash, entry);
     return entry;
   }
 
