@@ -43,7 +43,9 @@ const NONE: AccountProviders = new Map();
  */
 export class ByokProviders {
   private readonly cache = new Map<string, Entry>();
-  private readonly inFlight = new Map<string, Promise<Entry>>();
+  private readonly inFlight = new Map<string, { promise: Promise<Entry>; state: { stale: boolean } }>();
+  /** Adapters dropped from the cache, closed once no call can still be using them. */
+  private readonly retired = new Map<ReturnType<typeof setTimeout>, readonly ProviderAdapter[]>();
   private readonly bases: ReadonlyMap<string, ProviderSettings>;
   private readonly maxTtlMs: number;
   private readonly failureTtlMs: number;
@@ -62,18 +64,26 @@ export class ByokProviders {
   async forAccount(accountId: string): Promise<AccountProviders> {
     const cached = this.cache.get(accountId);
     if (cached && cached.expiresAt > this.now()) return cached.providers;
-    let pending = this.inFlight.get(accountId);
-    if (!pending) {
-      pending = this.load(accountId).finally(() => this.inFlight.delete(accountId));
-      this.inFlight.set(accountId, pending);
-    }
-    return (await pending).providers;
+    const pending = this.inFlight.get(accountId);
+    if (pending) return (await pending.promise).providers;
+    const state = { stale: false };
+    const promise = this.load(accountId, state).finally(() => {
+      if (this.inFlight.get(accountId)?.state === state) this.inFlight.delete(accountId);
+    });
+    this.inFlight.set(accountId, { promise, state });
+    return (await promise).providers;
   }
 
+  /** Drops the account's adapters; an answer already on its way is used once but not cached. */
   invalidate(accountId: string): void {
     const entry = this.cache.get(accountId);
     this.cache.delete(accountId);
-    if (entry) void this.closeAdapters(entry.adapters);
+    if (entry) this.retire(entry.adapters);
+    const pending = this.inFlight.get(accountId);
+    if (pending) {
+      pending.state.stale = true;
+      this.inFlight.delete(accountId);
+    }
   }
 
   subscribe(bus: EventSubscriber, topic: string, instanceId: string): Promise<Subscription> {
@@ -89,12 +99,17 @@ export class ByokProviders {
   }
 
   async close(): Promise<void> {
-    const entries = [...this.cache.values()];
+    const adapters = [...this.cache.values()].flatMap((entry) => entry.adapters);
     this.cache.clear();
-    await Promise.all(entries.map((entry) => this.closeAdapters(entry.adapters)));
+    for (const [timer, retired] of this.retired) {
+      clearTimeout(timer);
+      adapters.push(...retired);
+    }
+    this.retired.clear();
+    await this.closeAdapters(adapters);
   }
 
-  private async load(accountId: string): Promise<Entry> {
+  private async load(accountId: string, state: { stale: boolean }): Promise<Entry> {
     let entry: Entry;
     try {
       const response = await this.source(accountId);
@@ -104,9 +119,13 @@ export class ByokProviders {
       this.options.logger.warn({ err: error, accountId }, "byok credentials unavailable; using gateway keys");
       entry = { providers: NONE, adapters: [], expiresAt: this.now() + this.failureTtlMs };
     }
+    if (state.stale) {
+      this.retire(entry.adapters);
+      return entry;
+    }
     const previous = this.cache.get(accountId);
     this.cache.set(accountId, entry);
-    if (previous) void this.closeAdapters(previous.adapters);
+    if (previous) this.retire(previous.adapters);
     return entry;
   }
 
@@ -127,6 +146,17 @@ export class ByokProviders {
     }
     const ttl = Math.min(response.cacheTtlMs || this.maxTtlMs, this.maxTtlMs);
     return { providers, adapters, expiresAt: this.now() + ttl };
+  }
+
+  /** Calls may still be running on these adapters: close them after the longest a call can take. */
+  private retire(adapters: readonly ProviderAdapter[]): void {
+    if (adapters.length === 0) return;
+    const timer = setTimeout(() => {
+      this.retired.delete(timer);
+      void this.closeAdapters(adapters);
+    }, this.options.timeouts.totalMs);
+    timer.unref();
+    this.retired.set(timer, adapters);
   }
 
   private async closeAdapters(adapters: readonly ProviderAdapter[]): Promise<void> {
