@@ -15,6 +15,7 @@ export function errorShape(request: Pick<Request, "path" | "headers">): ErrorSha
   if (path === "/v1/messages" || path.startsWith("/v1/messages/")) return "anthropic";
   if (isGeminiPath(path)) return "gemini";
   if (path.startsWith("/v1/models") && request.headers["anthropic-version"] !== undefined) return "anthropic";
+  if (path.startsWith("/v1/models") && request.headers["x-goog-api-key"] !== undefined) return "gemini";
   return "openai";
 }
 

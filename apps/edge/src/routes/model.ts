@@ -2,6 +2,8 @@ import { authenticate, principalOf } from "@gw/auth";
 import { GatewayError } from "@gw/errors";
 import type { Request, Response } from "express";
 import type { EdgeDeps } from "../deps.js";
+import { nativeModelId } from "../planner/native-model.js";
+import { anthropicModel, geminiModel, modelsDialect } from "../translate/native-models.js";
 import { visibleModel } from "../translate/openai/models.js";
 import { modelScope } from "./models.js";
 import type { Route } from "./route.js";
@@ -13,16 +15,25 @@ import type { Route } from "./route.js";
 export function modelRoute(deps: EdgeDeps): Route {
   const handler = async (request: Request, response: Response): Promise<void> => {
     const segments = request.params.id;
-    const id = Array.isArray(segments) ? segments.join("/") : String(segments);
-    const model = deps.catalog.require().model(id);
+    const requested = Array.isArray(segments) ? segments.join("/") : String(segments);
+    const dialect = modelsDialect(request);
+    const snapshot = deps.catalog.require();
+    // Native SDKs name models their own way (`claude-sonnet-4`, `models/gemini-2.5-flash`).
+    const id =
+      dialect === "openai"
+        ? requested
+        : nativeModelId(snapshot, requested, [dialect === "gemini" ? "google" : "anthropic"]);
+    const model = snapshot.model(id);
     const entry = model && visibleModel(model, await modelScope(deps, principalOf(request)));
     if (!entry)
-      throw new GatewayError("not_found", `model ${id} does not exist`, { code: "model_not_found" });
-    response.json(entry);
+      throw new GatewayError("not_found", `model ${requested} does not exist`, { code: "model_not_found" });
+    if (dialect === "anthropic") response.json(anthropicModel(entry));
+    else if (dialect === "gemini") response.json(geminiModel(entry, model));
+    else response.json(entry);
   };
   return {
     method: "get",
-    path: "/v1/models/*id",
+    path: ["/v1/models/*id", "/v1beta/models/*id"],
     handlers: [authenticate(deps.principals, "regular"), handler],
   };
 }

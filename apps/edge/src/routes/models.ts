@@ -1,6 +1,7 @@
 import { authenticate, type Principal, principalOf } from "@gw/auth";
 import type { Request, Response } from "express";
 import type { EdgeDeps } from "../deps.js";
+import { anthropicModelList, geminiModelList, modelsDialect } from "../translate/native-models.js";
 import { listModels, type ModelListScope } from "../translate/openai/models.js";
 import type { Route } from "./route.js";
 
@@ -8,9 +9,19 @@ import type { Route } from "./route.js";
 export function modelsRoute(deps: EdgeDeps): Route {
   const handler = async (request: Request, response: Response): Promise<void> => {
     const scope = await modelScope(deps, principalOf(request));
-    response.json(listModels(deps.catalog.require(), scope));
+    const snapshot = deps.catalog.require();
+    const list = listModels(snapshot, scope);
+    // One path, three SDKs: Anthropic's sends anthropic-version, Gemini's x-goog-api-key (or /v1beta).
+    const dialect = modelsDialect(request);
+    if (dialect === "anthropic") response.json(anthropicModelList(list.data, request.query));
+    else if (dialect === "gemini") response.json(geminiModelList(snapshot, list.data, request.query));
+    else response.json(list);
   };
-  return { method: "get", path: "/v1/models", handlers: [authenticate(deps.principals, "regular"), handler] };
+  return {
+    method: "get",
+    path: ["/v1/models", "/v1beta/models"],
+    handlers: [authenticate(deps.principals, "regular"), handler],
+  };
 }
 
 /** The key's allow-lists; a provider counts as configured when the gateway or the account (BYOK) has a key. */
