@@ -55,6 +55,8 @@ export interface KeyLimitCheck {
   limitPico: bigint;
   /** Start of the key's current UTC window, ms (0 for a lifetime limit). */
   windowStartMs: number;
+  /** The key's include_byok_in_limit: BYOK upstream costs count towards the limit too. */
+  includeByok?: boolean;
 }
 
 export interface RateCheck {
@@ -105,8 +107,9 @@ export interface RateFloor {
 export interface KeySpendSnapshot {
   keyHash: string;
   windowStartMs: number;
-  /** The key's usage debits net of refunds since the window start, entries with id ≤ seq. */
+  /** The key's usage debits net of refunds since the window start (+ BYOK costs when counted), id ≤ seq. */
   spentPico: bigint;
+  includeByok?: boolean;
   /** The account's highest ledger entry id when the spend was read. */
   seq: bigint;
 }
@@ -125,6 +128,8 @@ export interface LedgerEntryUpdate {
   createdAtMs?: number;
   /** A purchase: counts towards the free-tier upgrade. */
   isPurchase?: boolean;
+  /** Upstream cost paid on the account's own provider key: counts in windows that include BYOK. */
+  byokPico?: bigint;
 }
 
 export type LoadResult = "loaded" | "ignored";
@@ -139,7 +144,7 @@ export interface AccountView {
   pendingPico: bigint;
   availablePico: bigint;
   purchasedPico: bigint;
-  /** Loaded key windows (`<keyHash>@<windowStartMs>`) → the key's used spend in it. */
+  /** Loaded key windows (`<keyHash>@<windowStartMs>`, `b` appended when BYOK counts) → used spend. */
   keyUsed: Record<string, bigint>;
   holds: Record<string, bigint>;
   pendingDebits: Record<string, bigint>;

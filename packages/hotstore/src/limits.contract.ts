@@ -110,6 +110,32 @@ export function describeLimitsContract(
       expect((await store.admit(keyed(id, "over", 1n, 100n))).status).toBe("refused");
     });
 
+    it("counts BYOK upstream costs only in a window of a key that includes them", async () => {
+      const { store, id } = await warm();
+      const start = T0 - 1_000;
+      await store.loadKey(id, { keyHash: KEY, windowStartMs: start, spentPico: 0n, seq: 10n });
+      await store.loadKey(id, {
+        keyHash: KEY,
+        windowStartMs: start,
+        spentPico: 5n,
+        seq: 10n,
+        includeByok: true,
+      });
+      const byokEntry = { entryId: 11n, amountPico: -2n, keyHash: KEY, createdAtMs: T0, byokPico: 40n };
+      await store.applyLedgerEntry(id, byokEntry);
+      expect((await store.view(id, T0))?.keyUsed).toEqual({
+        [`${KEY}@${start}`]: 2n,
+        [`${KEY}@${start}b`]: 47n,
+      });
+      const withByok = {
+        ...keyed(id, "b1", 54n, 100n),
+        keyLimit: { keyHash: KEY, limitPico: 100n, windowStartMs: start, includeByok: true },
+      };
+      expect((await store.admit(withByok)).status).toBe("refused");
+      expect((await store.admit({ ...withByok, amountPico: 53n })).status).toBe("admitted");
+      expect((await store.admit(keyed(id, "plain", 98n, 100n))).status).toBe("admitted");
+    });
+
     it("admits exactly as many of 200 concurrent requests as the key's limit covers", async () => {
       const { store, id } = await warm(10n ** 15n);
       await store.loadKey(id, { keyHash: KEY, windowStartMs: T0 - 1_000, spentPico: 0n, seq: 10n });

@@ -15,6 +15,7 @@ import {
   resolveStoreOptions,
   type SettleResult,
 } from "./admission-store.js";
+import { keyWindow } from "./redis/keys.js";
 import {
   checkAccountId,
   checkAdmitRequest,
@@ -89,7 +90,9 @@ export class MemoryAdmissionStore implements AdmissionStore {
     purgeExpired(state, now);
     const existing = state.holds.get(holdId);
     if (existing) return { status: "admitted", expiresAt: existing.expiresAt };
-    const window = keyLimit ? `${keyLimit.keyHash}@${keyLimit.windowStartMs}` : undefined;
+    const window = keyLimit
+      ? keyWindow(keyLimit.keyHash, keyLimit.windowStartMs, keyLimit.includeByok)
+      : undefined;
     const keyState = window === undefined ? undefined : state.keys.get(window);
     this.touch(state);
     if (window !== undefined && !keyState) return { status: "cold_key" };
@@ -184,10 +187,10 @@ export class MemoryAdmissionStore implements AdmissionStore {
 
   async loadKey(accountId: string, snapshot: KeySpendSnapshot): Promise<KeyLoadResult> {
     checkAccountId(accountId);
-    const { keyHash, windowStartMs, spentPico, seq } = checkKeySnapshot(snapshot);
+    const { keyHash, windowStartMs, spentPico, seq, includeByok } = checkKeySnapshot(snapshot);
     const state = this.live(accountId);
     if (!state?.loaded) return "cold";
-    const window = `${keyHash}@${windowStartMs}`;
+    const window = keyWindow(keyHash, windowStartMs, includeByok);
     if (state.keys.has(window)) return "ignored";
     // Entries the view holds beyond the snapshot would be missing from it: read the ledger again.
     if (state.seq > seq || [...state.applied.keys()].some((id) => id > seq)) return "stale";
@@ -227,7 +230,7 @@ export class MemoryAdmissionStore implements AdmissionStore {
 
   async applyLedgerEntry(accountId: string, entry: LedgerEntryUpdate): Promise<ApplyResult> {
     checkAccountId(accountId);
-    const { entryId, amountPico, pendingRef, keyHash, createdAtMs, isPurchase } = checkEntry(entry);
+    const { entryId, amountPico, pendingRef, keyHash, createdAtMs, isPurchase, byokPico } = checkEntry(entry);
     const state = this.live(accountId);
     if (!state?.loaded) {
       const cold = state ?? this.create(accountId);
@@ -253,7 +256,15 @@ export class MemoryAdmissionStore implements AdmissionStore {
       state.purchases.set(entryId, amountPico);
       state.purchased += amountPico;
     }
-    if (keyHash !== undefined) countInKeyWindows(state, keyHash, entryId, -amountPico, createdAtMs ?? 0);
+    if (keyHash !== undefined) {
+      countInKeyWindows(
+        state,
+        keyHash,
+        entryId,
+        { spend: -amountPico, byok: byokPico ?? 0n },
+        createdAtMs ?? 0,
+      );
+    }
     return "applied";
   }
 
@@ -326,11 +337,18 @@ function dropHold(state: State, holdId: string): boolean {
 }
 
 /** A new ledger entry of a key counts in each of its loaded windows that it falls into. */
-function countInKeyWindows(state: State, keyHash: string, entryId: bigint, spend: bigint, at: number): void {
+function countInKeyWindows(
+  state: State,
+  keyHash: string,
+  entryId: bigint,
+  amounts: { spend: bigint; byok: bigint },
+  at: number,
+): void {
   const prefix = `${keyHash}@`;
   for (const [window, keyState] of state.keys) {
-    if (!window.startsWith(prefix)) continue;
-    if (Number(window.slice(prefix.length)) <= at && entryId > keyState.seq) keyState.used += spend;
+    const match = window.startsWith(prefix) ? /^(\d+)(b?)$/.exec(window.slice(prefix.length)) : null;
+    if (!match || Number(match[1]) > at || entryId <= keyState.seq) continue;
+    keyState.used += amounts.spend + (match[2] === "b" ? amounts.byok : 0n);
   }
 }
 

@@ -112,6 +112,7 @@ export function checkEntry(entry: LedgerEntryUpdate): LedgerEntryUpdate {
   if (entry.pendingRef !== undefined) checkRef("pending ref", entry.pendingRef);
   if (entry.keyHash !== undefined) checkName("key hash", entry.keyHash);
   if (entry.createdAtMs !== undefined) checkTime(entry.createdAtMs);
+  if (entry.byokPico !== undefined) checkAmount("byok cost", entry.byokPico);
   return entry;
 }
 

@@ -1,5 +1,5 @@
 import { GatewayError } from "@gw/errors";
-import { AdmissionInputError, type AdmissionStore } from "@gw/hotstore";
+import { AdmissionInputError, type AdmissionStore, type KeyLimitCheck, keyWindow } from "@gw/hotstore";
 import type { Logger } from "@gw/logger";
 import type { AdmitRequest, AdmitResponse } from "@gw/proto/billing/v1/billing";
 import type { Kysely } from "kysely";
@@ -63,7 +63,7 @@ export class Admission {
       });
       if (result.status === "cold") await this.reload(request.accountId);
       else if (result.status === "cold_key" && keyLimit) {
-        await this.reloadKey(request.accountId, keyLimit.keyHash, keyLimit.windowStartMs);
+        await this.reloadKey(request.accountId, keyLimit);
       } else if (result.status !== "cold_key") return toResponse(result, now);
     }
     throw new Error(`admission view of ${request.accountId} stayed cold after ${MAX_ROUNDS} loads`);
@@ -86,10 +86,12 @@ export class Admission {
   }
 
   /** Loads a key's spend in one window; a `stale` answer is retried by the admit loop. */
-  private reloadKey(accountId: string, keyHash: string, windowStartMs: number): Promise<void> {
-    return this.shared(`${accountId}\u0000${keyHash}@${windowStartMs}`, async () => {
-      const spend = await keyWindowSpend(this.deps.db, accountId, keyHash, new Date(windowStartMs));
-      await this.deps.store.loadKey(accountId, { keyHash, windowStartMs, ...spend });
+  private reloadKey(accountId: string, key: KeyLimitCheck): Promise<void> {
+    const { keyHash, windowStartMs, includeByok = false } = key;
+    return this.shared(`${accountId}\u0000${keyWindow(keyHash, windowStartMs, includeByok)}`, async () => {
+      const since = new Date(windowStartMs);
+      const spend = await keyWindowSpend(this.deps.db, accountId, keyHash, since, includeByok);
+      await this.deps.store.loadKey(accountId, { keyHash, windowStartMs, includeByok, ...spend });
     });
   }
 

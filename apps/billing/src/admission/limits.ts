@@ -35,6 +35,7 @@ export function keyLimitCheck(request: AdmitRequest, now: number): KeyLimitCheck
     keyHash: request.keyHash,
     limitPico: request.keyLimit.limitPico,
     windowStartMs: keyWindowStart(request.keyLimit.reset, now),
+    includeByok: request.keyLimit.includeByok,
   };
 }
 

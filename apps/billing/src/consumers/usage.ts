@@ -60,7 +60,9 @@ async function applyToView(
       amountPico: -input.costPico,
       pendingRef,
       // Counted in the key's loaded spend windows that the request falls into.
-      ...(input.keyHash ? { keyHash: input.keyHash, createdAtMs: input.createdAt.getTime() } : {}),
+      ...(input.keyHash
+        ? { keyHash: input.keyHash, createdAtMs: input.createdAt.getTime(), byokPico: input.byokCostPico }
+        : {}),
     });
   } catch (error) {
     deps.logger.warn(

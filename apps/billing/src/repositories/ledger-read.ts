@@ -32,19 +32,23 @@ export interface KeyWindowSpend {
   seq: bigint;
 }
 
-/** A key's spend since `since` and the account's max id, read in one statement (one snapshot). */
+/**
+ * A key's spend since `since` (plus its BYOK upstream costs when they count towards its limit) and the
+ * account's max id, read in one statement (one snapshot).
+ */
 export async function keyWindowSpend(
   db: Kysely<BillingTables>,
   accountId: string,
   keyHash: string,
   since: Date,
+  includeByok = false,
 ): Promise<KeyWindowSpend> {
+  const ofKey = sql`key_hash = ${keyHash} and kind in ('usage', 'refund') and created_at >= ${since}`;
+  const spent = includeByok ? sql`byok_cost - amount` : sql`-amount`;
   const row = await db
     .selectFrom("ledger_entries")
     .select([
-      sql<string>`coalesce(-sum(amount) filter (where key_hash = ${keyHash} and kind in ('usage', 'refund') and created_at >= ${since}), 0)::text`.as(
-        "spent",
-      ),
+      sql<string>`coalesce(sum(${spent}) filter (where ${ofKey}), 0)::text`.as("spent"),
       sql<bigint>`coalesce(max(id), 0)::int8`.as("seq"),
     ])
     .where("account_id", "=", accountId)

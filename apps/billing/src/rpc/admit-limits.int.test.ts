@@ -165,7 +165,7 @@ describeWith(["postgres", "redis"], "Admit limits across two billing replicas sh
       modelId: "openai/gpt-4o",
       isFreeModel: false,
       worstCaseCostPico,
-      keyLimit: { limitPico: USD, reset: LimitReset.LIMIT_RESET_DAILY },
+      keyLimit: { limitPico: USD, reset: LimitReset.LIMIT_RESET_DAILY, includeByok: false },
     });
     expect((await next().admit(paid(USD / 2n))).admitted).toBe(true);
     const over = await next().admit(paid(1n));
@@ -195,7 +195,7 @@ describeWith(["postgres", "redis"], "Admit limits across two billing replicas sh
       modelId: "openai/gpt-4o",
       isFreeModel: false,
       worstCaseCostPico,
-      keyLimit: { limitPico: USD, reset: LimitReset.LIMIT_RESET_DAILY },
+      keyLimit: { limitPico: USD, reset: LimitReset.LIMIT_RESET_DAILY, includeByok: false },
     });
     expect((await next().admit(paid(USD / 10n))).admitted).toBe(true);
     // Redis lost the account's keys (failover to an empty replica, eviction, FLUSHDB).
@@ -228,5 +228,48 @@ describeWith(["postgres", "redis"], "Admit limits across two billing replicas sh
     // No view and no counters in Redis (as after losing it): the first admit rebuilds both.
     expect(await harness.store.view(account, clock.value)).toBeUndefined();
     expect((await admitFree(account)).refusal).toMatchObject({ limitSource: "free:day", rateLimit: 50 });
+  });
+
+  it("counts BYOK upstream costs towards a key's limit when the key includes them", async () => {
+    clock.value = START + DAY / 2;
+    const account = newAccount();
+    await addCredits(harness.db.database, { accountId: account, amountPico: 10n * USD, kind: "grant" });
+    const byok = {
+      accountId: account,
+      keyHash: KEY,
+      costPico: 0n,
+      isByok: true,
+      createdAt: new Date(clock.value),
+    };
+    harness.publishUsage({
+      ...byok,
+      upstreamPromptCostPico: USD / 10n,
+      upstreamCompletionCostPico: USD / 5n,
+    });
+    await eventually(async () =>
+      expect((await harness.rpc.getUsage({ accountId: account, keyHash: KEY })).keyByokUsageDailyPico).toBe(
+        (USD * 3n) / 10n,
+      ),
+    );
+    const paid = (worstCaseCostPico: bigint, includeByok: boolean): AdmitRequest => ({
+      ...freeRequest(account),
+      modelId: "openai/gpt-4o",
+      isFreeModel: false,
+      worstCaseCostPico,
+      keyLimit: { limitPico: USD, reset: LimitReset.LIMIT_RESET_DAILY, includeByok },
+    });
+    expect((await next().admit(paid((USD * 8n) / 10n, true))).refusal?.code).toBe(
+      RefusalCode.REFUSAL_CODE_QUOTA_EXCEEDED,
+    );
+    expect((await next().admit(paid((USD * 7n) / 10n, true))).admitted).toBe(true);
+    // A BYOK request settled live: its upstream cost reaches the window with the usage event.
+    harness.publishUsage({ ...byok, upstreamPromptCostPico: 0n, upstreamCompletionCostPico: USD / 10n });
+    await eventually(async () => {
+      const view = await harness.store.view(account, clock.value);
+      const window = Object.entries(view?.keyUsed ?? {}).find(([name]) => name.endsWith("b"));
+      expect(window?.[1]).toBe(USD + USD / 10n);
+    });
+    // Without include_byok_in_limit, only credits spent count (none here).
+    expect((await next().admit(paid(USD, false))).admitted).toBe(true);
   });
 });

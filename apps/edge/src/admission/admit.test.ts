@@ -32,7 +32,7 @@ describe("admit", () => {
       accountId: "acct-1",
       modelId: "openai/gpt-4o-mini",
       worstCaseCostPico: 12_345n,
-      keyLimit: { limitPico: 5_000n, reset: BillingLimitReset.LIMIT_RESET_MONTHLY },
+      keyLimit: { limitPico: 5_000n, reset: BillingLimitReset.LIMIT_RESET_MONTHLY, includeByok: false },
     });
   });
 

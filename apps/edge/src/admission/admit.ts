@@ -49,7 +49,11 @@ export async function admit(billing: BillingClient, input: AdmitInput): Promise<
       keyLimit:
         principal.limitPico === undefined
           ? undefined
-          : { limitPico: principal.limitPico, reset: RESETS[principal.limitReset] },
+          : {
+              limitPico: principal.limitPico,
+              reset: RESETS[principal.limitReset],
+              includeByok: principal.includeByokInLimit,
+            },
       modelLimit: input.modelLimit
         ? { requests: input.modelLimit.requests, intervalSeconds: input.modelLimit.intervalSeconds }
         : undefined,

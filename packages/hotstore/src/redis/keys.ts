@@ -25,3 +25,11 @@ export function checkPrefix(prefix: string): string {
   if (/[{}]/.test(prefix)) throw new RangeError(`key prefix must not contain braces: ${prefix}`);
   return prefix;
 }
+
+/**
+ * A key's spend window in the view: `<keyHash>@<windowStartMs>`, with `b` appended when BYOK costs count
+ * (a key switching include_byok_in_limit gets a window of its own, loaded from the ledger).
+ */
+export function keyWindow(keyHash: string, windowStartMs: number, includeByok = false): string {
+  return `${keyHash}@${windowStartMs}${includeByok ? "b" : ""}`;
+}

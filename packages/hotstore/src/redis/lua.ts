@@ -226,7 +226,7 @@ return 1
 
 /**
  * ARGV: entryId, amount, pendingRef ('' = none), viewTtlMs, coldEntryTtlMs, keyHash ('' = none),
- * createdAtMs, isPurchase ('1' | '0') → ApplyResult
+ * createdAtMs, isPurchase ('1' | '0'), byokCost → ApplyResult
  */
 export const APPLY_LUA = `${HELPERS}
 local entry_id, amount, ref = ARGV[1], ARGV[2], ARGV[3]
@@ -262,10 +262,11 @@ if key_hash ~= '' then
   for _, name in ipairs(redis.call('HKEYS', KEYS[6])) do
     if string.sub(name, 1, #prefix) == prefix then
       local win = string.sub(name, 3)
-      local start = tonumber(string.sub(name, #prefix + 1))
+      local digits, byok = string.match(string.sub(name, #prefix + 1), '^(%d+)(b?)$')
       local seq = redis.call('HGET', KEYS[6], 'q:' .. win) or '0'
-      if start <= created and not id_le(entry_id, seq) then
+      if digits and tonumber(digits) <= created and not id_le(entry_id, seq) then
         redis.call('HINCRBY', KEYS[6], name, neg(amount))
+        if byok == 'b' then redis.call('HINCRBY', KEYS[6], name, ARGV[9]) end
       end
     end
   end

@@ -24,7 +24,7 @@ import {
   checkSnapshot,
   checkTime,
 } from "../validate.js";
-import { accountKeys, checkPrefix, rateKey } from "./keys.js";
+import { accountKeys, checkPrefix, keyWindow, rateKey } from "./keys.js";
 import { ADMIT_LUA, APPLY_LUA, LOAD_KEY_LUA, LOAD_LUA, RELEASE_LUA, SETTLE_LUA, VIEW_LUA } from "./lua.js";
 import {
   parseAdmit,
@@ -78,7 +78,7 @@ export class RedisAdmissionStore implements AdmissionStore {
       now,
       this.options.viewTtlMs,
       this.options.maxViewAgeMs,
-      keyLimit ? keyWindow(keyLimit.keyHash, keyLimit.windowStartMs) : "",
+      keyLimit ? keyWindow(keyLimit.keyHash, keyLimit.windowStartMs, keyLimit.includeByok) : "",
       keyLimit?.limitPico ?? 0n,
     ];
     for (const rate of rates) {
@@ -109,8 +109,8 @@ export class RedisAdmissionStore implements AdmissionStore {
   }
 
   async loadKey(accountId: string, snapshot: KeySpendSnapshot): Promise<KeyLoadResult> {
-    const { keyHash, windowStartMs, spentPico, seq } = checkKeySnapshot(snapshot);
-    const args = [keyWindow(keyHash, windowStartMs), spentPico, seq, this.options.viewTtlMs];
+    const { keyHash, windowStartMs, spentPico, seq, includeByok } = checkKeySnapshot(snapshot);
+    const args = [keyWindow(keyHash, windowStartMs, includeByok), spentPico, seq, this.options.viewTtlMs];
     return parseLoadKey(await this.run(SCRIPTS.loadKey, accountId, args));
   }
 
@@ -125,7 +125,7 @@ export class RedisAdmissionStore implements AdmissionStore {
   }
 
   async applyLedgerEntry(accountId: string, entry: LedgerEntryUpdate): Promise<ApplyResult> {
-    const { entryId, amountPico, pendingRef, keyHash, createdAtMs, isPurchase } = checkEntry(entry);
+    const { entryId, amountPico, pendingRef, keyHash, createdAtMs, isPurchase, byokPico } = checkEntry(entry);
     const args = [
       entryId,
       amountPico,
@@ -135,6 +135,7 @@ export class RedisAdmissionStore implements AdmissionStore {
       keyHash ?? "",
       createdAtMs ?? 0,
       isPurchase ? "1" : "0",
+      byokPico ?? 0n,
     ];
     return parseApply(await this.run(SCRIPTS.apply, accountId, args));
   }
@@ -156,9 +157,4 @@ export class RedisAdmissionStore implements AdmissionStore {
     const keys = [...accountKeys(this.prefix, checkAccountId(accountId)), ...extraKeys];
     return script.run(this.redis, keys, args.map(String));
   }
-}
-
-/** A key's spend window in the view: `<keyHash>@<windowStartMs>`. */
-export function keyWindow(keyHash: string, windowStartMs: number): string {
-  return `${keyHash}@${windowStartMs}`;
 }

@@ -117,6 +117,8 @@ export function refusalCodeToJSON(object: RefusalCode): string {
 export interface KeyLimit {
   limitPico: bigint;
   reset: LimitReset;
+  /** The key's include_byok_in_limit: upstream costs paid on the account's own provider keys count too. */
+  includeByok: boolean;
 }
 
 export interface AdmitRequest {
@@ -200,7 +202,7 @@ export interface GetUsageResponse {
 }
 
 function createBaseKeyLimit(): KeyLimit {
-  return { limitPico: 0n, reset: 0 };
+  return { limitPico: 0n, reset: 0, includeByok: false };
 }
 
 export const KeyLimit: MessageFns<KeyLimit> = {
@@ -213,6 +215,9 @@ export const KeyLimit: MessageFns<KeyLimit> = {
     }
     if (message.reset !== 0) {
       writer.uint32(16).int32(message.reset);
+    }
+    if (message.includeByok !== false) {
+      writer.uint32(24).bool(message.includeByok);
     }
     return writer;
   },
@@ -246,6 +251,14 @@ export const KeyLimit: MessageFns<KeyLimit> = {
             message.reset = reader.int32() as any;
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.includeByok = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -266,6 +279,11 @@ export const KeyLimit: MessageFns<KeyLimit> = {
         ? BigInt(object.limit_pico)
         : 0n,
       reset: isSet(object.reset) ? limitResetFromJSON(object.reset) : 0,
+      includeByok: isSet(object.includeByok)
+        ? globalThis.Boolean(object.includeByok)
+        : isSet(object.include_byok)
+        ? globalThis.Boolean(object.include_byok)
+        : false,
     };
   },
 
@@ -277,6 +295,9 @@ export const KeyLimit: MessageFns<KeyLimit> = {
     if (message.reset !== 0) {
       obj.reset = limitResetToJSON(message.reset);
     }
+    if (message.includeByok !== false) {
+      obj.includeByok = message.includeByok;
+    }
     return obj;
   },
 
@@ -287,6 +308,7 @@ export const KeyLimit: MessageFns<KeyLimit> = {
     const message = createBaseKeyLimit();
     message.limitPico = (object.limitPico !== undefined && object.limitPico !== null) ? BigInt(object.limitPico) : 0n;
     message.reset = object.reset ?? 0;
+    message.includeByok = object.includeByok ?? false;
     return message;
   },
 };
