@@ -1,0 +1,101 @@
+import { type AdmitRequest, LimitReset } from "@gw/proto/billing/v1/billing";
+import { describe, expect, it } from "vitest";
+import { FREE_TIER, freeRateFloors, keyLimitCheck, keyWindowStart, rateChecks } from "./limits.js";
+
+// Sunday 2026-03-15 23:59:59.999 UTC: the last instant of a day, a week and (not) a month.
+const SUNDAY_LAST = Date.UTC(2026, 2, 15, 23, 59, 59, 999);
+
+const request = (overrides: Partial<AdmitRequest> = {}): AdmitRequest => ({
+  holdId: "gen-1",
+  accountId: "acct-1",
+  keyHash: "k".repeat(64),
+  modelId: "meta-llama/llama-3.3-70b-instruct:free",
+  isFreeModel: false,
+  worstCaseCostPico: 0n,
+  ...overrides,
+});
+
+describe("key spend windows", () => {
+  it("start at 00:00 UTC, Monday 00:00 UTC, the 1st 00:00 UTC, or never (lifetime)", () => {
+    expect(keyWindowStart(LimitReset.LIMIT_RESET_DAILY, SUNDAY_LAST)).toBe(Date.UTC(2026, 2, 15));
+    expect(keyWindowStart(LimitReset.LIMIT_RESET_WEEKLY, SUNDAY_LAST)).toBe(Date.UTC(2026, 2, 9));
+    expect(keyWindowStart(LimitReset.LIMIT_RESET_MONTHLY, SUNDAY_LAST)).toBe(Date.UTC(2026, 2, 1));
+    expect(keyWindowStart(LimitReset.LIMIT_RESET_UNSPECIFIED, SUNDAY_LAST)).toBe(0);
+  });
+
+  it("roll over at the first instant of the next window", () => {
+    const next = SUNDAY_LAST + 1;
+    expect(keyWindowStart(LimitReset.LIMIT_RESET_DAILY, next)).toBe(next);
+    expect(keyWindowStart(LimitReset.LIMIT_RESET_WEEKLY, next)).toBe(next);
+    expect(keyWindowStart(LimitReset.LIMIT_RESET_MONTHLY, Date.UTC(2026, 3, 1))).toBe(Date.UTC(2026, 3, 1));
+  });
+
+  it("checks a key only when it has a limit", () => {
+    expect(keyLimitCheck(request(), SUNDAY_LAST)).toBeUndefined();
+    const limited = request({
+      keyLimit: { limitPico: 5n, reset: LimitReset.LIMIT_RESET_DAILY, includeByok: true },
+    });
+    expect(keyLimitCheck(limited, SUNDAY_LAST)).toEqual({
+      keyHash: "k".repeat(64),
+      limitPico: 5n,
+      windowStartMs: Date.UTC(2026, 2, 15),
+      includeByok: true,
+    });
+  });
+});
+
+describe("rate windows", () => {
+  it("counts a :free request in the free tier's minute and UTC day, with the purchase upgrade", () => {
+    const now = Date.UTC(2026, 2, 15, 10, 30, 42, 5);
+    const [minute, day] = rateChecks(request({ isFreeModel: true }), now);
+    expect(minute).toEqual({
+      name: "free:minute",
+      limit: 20,
+      windowStartMs: Date.UTC(2026, 2, 15, 10, 30),
+      windowEndMs: Date.UTC(2026, 2, 15, 10, 31),
+    });
+    expect(day).toEqual({
+      name: "free:day",
+      limit: 50,
+      upgrade: { minPurchasedPico: 5_000_000_000_000n, limit: 1_000 },
+      windowStartMs: Date.UTC(2026, 2, 15),
+      windowEndMs: Date.UTC(2026, 2, 16),
+    });
+    expect(FREE_TIER.purchaseThresholdPico).toBe(5_000_000_000_000n);
+  });
+
+  it("adds the model's own limit from the catalogue, and nothing for a paid model without one", () => {
+    const now = Date.UTC(2026, 2, 15, 10, 30, 42);
+    expect(rateChecks(request({ modelId: "openai/gpt-4o" }), now)).toEqual([]);
+    const limited = request({
+      modelId: "openai/o1-pro",
+      modelLimit: { requests: 10, intervalSeconds: 3_600 },
+    });
+    expect(rateChecks(limited, now)).toEqual([
+      {
+        name: "model:openai/o1-pro",
+        limit: 10,
+        windowStartMs: Date.UTC(2026, 2, 15, 10),
+        windowEndMs: Date.UTC(2026, 2, 15, 11),
+      },
+    ]);
+  });
+
+  it("seeds rebuilt counters with the ledger's counts in the same windows", () => {
+    const now = Date.UTC(2026, 2, 15, 10, 30, 42);
+    expect(freeRateFloors(now, { minute: 3, day: 17 })).toEqual([
+      {
+        name: "free:minute",
+        windowStartMs: Date.UTC(2026, 2, 15, 10, 30),
+        windowEndMs: Date.UTC(2026, 2, 15, 10, 31),
+        count: 3,
+      },
+      {
+        name: "free:day",
+        windowStartMs: Date.UTC(2026, 2, 15),
+        windowEndMs: Date.UTC(2026, 2, 16),
+        count: 17,
+      },
+    ]);
+  });
+});
