@@ -2,6 +2,7 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type EdgeHarness, startEdgeHarness } from "../testing/harness.js";
 import { testKey } from "../testing/principals.js";
+import { usageEventFor } from "../testing/usage.js";
 
 const key = testKey("acct-translate");
 let edge: EdgeHarness;
@@ -32,13 +33,6 @@ const weatherTool = {
   },
 };
 
-async function usageEventFor(generationId: string) {
-  await expect
-    .poll(() => edge.usageEvents().find((event) => event.generationId === generationId))
-    .toBeDefined();
-  return edge.usageEvents().find((event) => event.generationId === generationId)!;
-}
-
 const families = [
   { name: "Anthropic", model: "anthropic/claude-test", fake: () => edge.anthropic, path: "/v1/messages" },
   { name: "Gemini", model: "google/gemini-test", fake: () => edge.gemini, path: ":generateContent" },
@@ -61,7 +55,7 @@ describe.each(families)("OpenAI SDK → $name upstream", ({ model, fake, path })
     expect(data.usage?.prompt_tokens).toBeGreaterThan(0);
     expect(data.usage?.completion_tokens).toBeGreaterThan(0);
     const generationId = response.headers.get("x-generation-id")!;
-    const event = await usageEventFor(generationId);
+    const event = await usageEventFor(edge, generationId);
     expect(event.estimated).toBe(false);
     expect(event.apiType).toBe("chat");
     expect(event.promptTokens).toBe(data.usage?.prompt_tokens);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type EdgeHarness, startEdgeHarness } from "../testing/harness.js";
 import { readError } from "../testing/http.js";
 import { testKey } from "../testing/principals.js";
+import { usageEventFor } from "../testing/usage.js";
 
 const key = testKey("acct-embed");
 let edge: EdgeHarness;
@@ -27,13 +28,6 @@ beforeEach(() => {
   }
 });
 
-async function usageEventFor(generationId: string) {
-  await expect
-    .poll(() => edge.usageEvents().find((event) => event.generationId === generationId))
-    .toBeDefined();
-  return edge.usageEvents().find((event) => event.generationId === generationId)!;
-}
-
 const families = [
   { family: "OpenAI", model: "test/embed", size: 1536, estimated: false },
   { family: "Gemini", model: "google/embed-test", size: 768, estimated: true },
@@ -49,7 +43,7 @@ describe.each(families)("openai SDK → /v1/embeddings → $family", ({ model, s
     expect(data.data[0]?.embedding).toHaveLength(size);
     expect(data.data[0]?.embedding).not.toEqual(data.data[1]?.embedding);
     expect(data.usage.prompt_tokens).toBeGreaterThan(0);
-    const event = await usageEventFor(response.headers.get("x-generation-id")!);
+    const event = await usageEventFor(edge, response.headers.get("x-generation-id")!);
     expect(event.apiType).toBe("embeddings");
     expect(event.estimated).toBe(estimated);
     expect(event.promptTokens).toBe(data.usage.prompt_tokens);

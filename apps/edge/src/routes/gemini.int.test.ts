@@ -2,6 +2,7 @@ import { ApiError, FunctionCallingConfigMode, GoogleGenAI, type Tool } from "@go
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type EdgeHarness, startEdgeHarness } from "../testing/harness.js";
 import { testKey } from "../testing/principals.js";
+import { usageEventFor } from "../testing/usage.js";
 
 const key = testKey("acct-gemini");
 let edge: EdgeHarness;
@@ -33,13 +34,6 @@ const weather: Tool = {
   ],
 };
 
-async function usageEventFor(generationId: string) {
-  await expect
-    .poll(() => edge.usageEvents().find((event) => event.generationId === generationId))
-    .toBeDefined();
-  return edge.usageEvents().find((event) => event.generationId === generationId)!;
-}
-
 const families = [
   { family: "Gemini", model: "gemini-test", id: "google/gemini-test" },
   { family: "Anthropic", model: "anthropic/claude-test", id: "anthropic/claude-test" },
@@ -59,7 +53,7 @@ describe.each(families)("@google/genai → generateContent → $family", ({ mode
     expect(result.modelVersion).toBe(id);
     expect(result.usageMetadata?.promptTokenCount).toBeGreaterThan(0);
     expect(result.usageMetadata?.candidatesTokenCount).toBeGreaterThan(0);
-    const event = await usageEventFor(result.responseId!);
+    const event = await usageEventFor(edge, result.responseId!);
     expect(event.apiType).toBe("generate_content");
     expect(event.model).toBe(id);
     expect(event.estimated).toBe(false);

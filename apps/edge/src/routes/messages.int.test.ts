@@ -2,6 +2,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type EdgeHarness, startEdgeHarness } from "../testing/harness.js";
 import { testKey } from "../testing/principals.js";
+import { usageEventFor } from "../testing/usage.js";
 
 const key = testKey("acct-messages");
 let edge: EdgeHarness;
@@ -29,13 +30,6 @@ const weather: Anthropic.Tool = {
   input_schema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
 };
 
-async function usageEventFor(generationId: string) {
-  await expect
-    .poll(() => edge.usageEvents().find((event) => event.generationId === generationId))
-    .toBeDefined();
-  return edge.usageEvents().find((event) => event.generationId === generationId)!;
-}
-
 // One model per provider family: Anthropic (by its short native name), OpenAI, Gemini, OpenAI-compatible.
 const families = [
   { family: "Anthropic", model: "claude-test", id: "anthropic/claude-test" },
@@ -62,7 +56,7 @@ describe.each(families)("@anthropic-ai/sdk → /v1/messages → $family", ({ mod
     expect(data.usage.output_tokens).toBeGreaterThan(0);
     const generationId = response.headers.get("x-generation-id")!;
     expect(data.id).toBe(generationId);
-    const event = await usageEventFor(generationId);
+    const event = await usageEventFor(edge, generationId);
     expect(event.apiType).toBe("messages");
     expect(event.model).toBe(id);
     expect(event.estimated).toBe(false);

@@ -48,6 +48,37 @@ describe("chatRequestBody", () => {
   });
 });
 
+describe("chatRequestBody and reasoning signatures", () => {
+  it("drops Anthropic and Gemini signatures but keeps other reasoning details", () => {
+    const body = JSON.parse(
+      chatRequestBody(
+        parseChatRequest({
+          model: "m",
+          messages: [
+            { role: "user", content: "hi" },
+            {
+              role: "assistant",
+              content: "ok",
+              reasoning_details: [
+                { type: "reasoning.text", signature: "s", format: "anthropic-claude-v1" },
+                { type: "reasoning.encrypted", data: "d", id: "c", format: "google-gemini-v1" },
+                { type: "reasoning.summary", summary: "x", format: "openai-responses-v1" },
+              ],
+            },
+            { role: "assistant", content: "again", reasoning_details: [{ format: "google-gemini-v1" }] },
+          ],
+        }),
+        "m",
+        false,
+      ),
+    );
+    expect(body.messages[1].reasoning_details).toEqual([
+      { type: "reasoning.summary", summary: "x", format: "openai-responses-v1" },
+    ]);
+    expect("reasoning_details" in body.messages[2]).toBe(false);
+  });
+});
+
 describe("parseCompletion", () => {
   it("reads id, usage and finish reason from an OpenAI completion", () => {
     const parsed = parseCompletion({

@@ -1,4 +1,10 @@
-import { type ChatRequest, GATEWAY_ONLY_FIELDS } from "../../translate/openai/chat-request.js";
+import { ANTHROPIC_REASONING_FORMAT } from "../../translate/anthropic/to-openai.js";
+import { GEMINI_REASONING_FORMAT } from "../../translate/gemini/to-openai.js";
+import {
+  type ChatMessage,
+  type ChatRequest,
+  GATEWAY_ONLY_FIELDS,
+} from "../../translate/openai/chat-request.js";
 import { completionWireSchema, usageFromWire } from "../../translate/openai/wire.js";
 import { networkFailure, type UpstreamFailure } from "../failure.js";
 import type { CanonicalCompletion } from "../types.js";
@@ -14,7 +20,11 @@ export function chatRequestBody(
   stream: boolean,
   streamUsage = true,
 ): string {
-  const body: Record<string, unknown> = { ...request, model: upstreamModel };
+  const body: Record<string, unknown> = {
+    ...request,
+    model: upstreamModel,
+    messages: request.messages.map(withoutForeignSignatures),
+  };
   for (const field of GATEWAY_ONLY_FIELDS) delete body[field];
   if (stream) {
     body.stream = true;
@@ -24,6 +34,18 @@ export function chatRequestBody(
     if (body.stream !== undefined) body.stream = false;
   }
   return JSON.stringify(body);
+}
+
+// Signatures the gateway handed out for Anthropic or Gemini turns mean nothing to other hosts.
+const FOREIGN_FORMATS = new Set([ANTHROPIC_REASONING_FORMAT, GEMINI_REASONING_FORMAT]);
+
+function withoutForeignSignatures(message: ChatMessage): ChatMessage {
+  if (!Array.isArray(message.reasoning_details)) return message;
+  const kept = message.reasoning_details.filter(
+    (detail: { format?: unknown }) => !FOREIGN_FORMATS.has(String(detail?.format)),
+  );
+  const { reasoning_details: _dropped, ...rest } = message;
+  return kept.length > 0 ? { ...rest, reasoning_details: kept } : rest;
 }
 
 /** A 2xx body that is not a chat completion is the provider's failure, not ours, so it can fail over. */

@@ -1,8 +1,9 @@
 import { picoToUsdNumber } from "@gw/money";
+import { StreamRecord } from "../../pipeline/stream-record.js";
 import type { StreamRenderer, Surface } from "../../pipeline/surface.js";
 import type { ResponseIdentity } from "../openai/chat-response.js";
 import type { UsageRender } from "../openai/usage.js";
-import { type ChunkWire, type CompletionWire, outputTexts } from "../openai/wire.js";
+import type { ChunkWire, CompletionWire } from "../openai/wire.js";
 import { ANTHROPIC_REASONING_FORMAT } from "./to-openai.js";
 
 type Json = Record<string, unknown>;
@@ -96,24 +97,21 @@ type OpenBlock = { kind: "text" } | { kind: "thinking" } | { kind: "tool"; toolI
  * numbered 0…n each started before its deltas and stopped before the next, then `message_delta`
  * with the stop reason and the whole usage, then `message_stop`.
  */
-export class AnthropicStreamRenderer implements StreamRenderer {
+export class AnthropicStreamRenderer extends StreamRecord implements StreamRenderer {
   private started = false;
   private failed = false;
   private open: OpenBlock | undefined;
   private nextIndex = 0;
-  private finish: string | undefined;
-  private upstream: string | undefined;
-  private readonly texts: string[] = [];
 
-  constructor(private readonly identity: ResponseIdentity) {}
+  constructor(private readonly identity: ResponseIdentity) {
+    super();
+  }
 
   chunk(chunk: ChunkWire): string {
-    this.upstream ??= chunk.id;
     let out = this.start();
-    const choice = chunk.choices?.find((entry) => (entry.index ?? 0) === 0);
+    const choice = this.note(chunk);
     if (!choice) return out;
     const delta = (choice.delta ?? {}) as Json;
-    this.texts.push(...outputTexts(choice.delta));
     if (typeof delta.reasoning === "string" && delta.reasoning && this.signedThinking(delta))
       out += this.thinking(delta.reasoning);
     for (const detail of thinkingSignatures(delta.reasoning_details))
@@ -122,10 +120,7 @@ export class AnthropicStreamRenderer implements StreamRenderer {
         this.delta({ type: "signature_delta", signature: detail });
     if (typeof delta.content === "string" && delta.content) out += this.text(delta.content);
     for (const call of (delta.tool_calls ?? []) as Json[]) out += this.toolCall(call);
-    if (choice.finish_reason) {
-      this.finish = choice.finish_reason;
-      out += this.closeBlock();
-    }
+    if (choice.finish_reason) out += this.closeBlock();
     return out;
   }
 
@@ -146,18 +141,6 @@ export class AnthropicStreamRenderer implements StreamRenderer {
       }) +
       anthropicEvent("message_stop", {})
     );
-  }
-
-  finishReason(): string | undefined {
-    return this.finish;
-  }
-
-  upstreamId(): string | undefined {
-    return this.upstream;
-  }
-
-  outputTexts(): string[] {
-    return this.texts;
   }
 
   private signedThinking(delta: Json): boolean {

@@ -59,6 +59,7 @@ describe("completionFromAnthropic (Anthropic → OpenAI golden)", () => {
         completion_tokens: 20,
         total_tokens: 37,
         prompt_tokens_details: { cached_tokens: 5, cache_write_tokens: 2 },
+        completion_tokens_details: { reasoning_tokens: 0 },
       },
     });
   });

@@ -1,5 +1,5 @@
 import type { TokenUsage } from "../../usage/tokens.js";
-import type { CompletionWire } from "../openai/wire.js";
+import { type CompletionWire, usageToWire } from "../openai/wire.js";
 
 /** Tags reasoning details that carry Anthropic signatures, so they only ever go back to Anthropic. */
 export const ANTHROPIC_REASONING_FORMAT = "anthropic-claude-v1";
@@ -95,18 +95,6 @@ export function completionFromAnthropic(message: Record<string, unknown>): Compl
         finish_reason: openAiFinishReason(stopReason),
       },
     ],
-    ...(usage
-      ? {
-          usage: {
-            prompt_tokens: usage.promptTokens,
-            completion_tokens: usage.completionTokens,
-            total_tokens: usage.promptTokens + usage.completionTokens,
-            prompt_tokens_details: {
-              cached_tokens: usage.cachedTokens,
-              cache_write_tokens: usage.cacheWriteTokens,
-            },
-          },
-        }
-      : {}),
+    ...(usage ? { usage: usageToWire(usage) } : {}),
   };
 }

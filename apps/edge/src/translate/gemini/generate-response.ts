@@ -1,9 +1,10 @@
 import { picoToUsdNumber } from "@gw/money";
 import type { StreamFraming } from "../../pipeline/sse-writer.js";
+import { StreamRecord } from "../../pipeline/stream-record.js";
 import type { StreamRenderer, Surface } from "../../pipeline/surface.js";
 import type { ResponseIdentity } from "../openai/chat-response.js";
 import type { UsageRender } from "../openai/usage.js";
-import { type ChunkWire, type CompletionWire, outputTexts } from "../openai/wire.js";
+import type { ChunkWire, CompletionWire } from "../openai/wire.js";
 import { sseData } from "../sse.js";
 import { GEMINI_REASONING_FORMAT } from "./to-openai.js";
 
@@ -109,29 +110,25 @@ interface PendingCall {
  * buffered until complete (Gemini sends whole `functionCall`s); the last frame carries the finish
  * reason and usage. Framed as SSE `data:` lines (alt=sse) or as one JSON array written progressively.
  */
-export class GeminiStreamRenderer implements StreamRenderer {
+export class GeminiStreamRenderer extends StreamRecord implements StreamRenderer {
   private readonly calls = new Map<number, PendingCall>();
   private readonly signed = new Map<string, string>();
-  private finish: string | undefined;
-  private upstream: string | undefined;
-  private readonly texts: string[] = [];
   private frames = 0;
   private failed = false;
 
   constructor(
     private readonly identity: ResponseIdentity,
     private readonly array: boolean,
-  ) {}
+  ) {
+    super();
+  }
 
   chunk(chunk: ChunkWire): string {
-    this.upstream ??= chunk.id;
-    const choice = chunk.choices?.find((entry) => (entry.index ?? 0) === 0);
+    const choice = this.note(chunk);
     if (!choice) return "";
     const delta = (choice.delta ?? {}) as Json;
-    this.texts.push(...outputTexts(choice.delta));
     for (const [id, signature] of signatures(delta.reasoning_details)) this.signed.set(id, signature);
     for (const call of (delta.tool_calls ?? []) as Json[]) this.collect(call);
-    if (choice.finish_reason) this.finish = choice.finish_reason;
     if (typeof delta.content !== "string" || !delta.content) return "";
     return this.frame({
       candidates: [{ content: { role: "model", parts: [{ text: delta.content }] }, index: 0 }],
@@ -156,18 +153,6 @@ export class GeminiStreamRenderer implements StreamRenderer {
       usageMetadata: usageMetadata(usage),
     });
     return last + (this.array ? "]" : "");
-  }
-
-  finishReason(): string | undefined {
-    return this.finish;
-  }
-
-  upstreamId(): string | undefined {
-    return this.upstream;
-  }
-
-  outputTexts(): string[] {
-    return this.texts;
   }
 
   private collect(call: Json): void {

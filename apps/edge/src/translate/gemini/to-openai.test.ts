@@ -57,7 +57,7 @@ describe("completionFromGemini (Gemini → OpenAI golden)", () => {
         prompt_tokens: 10,
         completion_tokens: 8,
         total_tokens: 18,
-        prompt_tokens_details: { cached_tokens: 2 },
+        prompt_tokens_details: { cached_tokens: 2, cache_write_tokens: 0 },
         completion_tokens_details: { reasoning_tokens: 3 },
       },
     });

@@ -1,5 +1,5 @@
 import type { TokenUsage } from "../../usage/tokens.js";
-import type { ChunkWire, CompletionWire } from "../openai/wire.js";
+import { type ChunkWire, type CompletionWire, usageToWire } from "../openai/wire.js";
 
 /** Tags reasoning details holding Gemini thought signatures (keyed by tool-call id). */
 export const GEMINI_REASONING_FORMAT = "google-gemini-v1";
@@ -115,17 +115,7 @@ export function completionFromGemini(response: Json): CompletionWire {
     id: typeof response.responseId === "string" ? response.responseId : undefined,
     object: "chat.completion",
     choices,
-    ...(usage
-      ? {
-          usage: {
-            prompt_tokens: usage.promptTokens,
-            completion_tokens: usage.completionTokens,
-            total_tokens: usage.promptTokens + usage.completionTokens,
-            prompt_tokens_details: { cached_tokens: usage.cachedTokens },
-            completion_tokens_details: { reasoning_tokens: usage.reasoningTokens },
-          },
-        }
-      : {}),
+    ...(usage ? { usage: usageToWire(usage) } : {}),
   };
 }
 

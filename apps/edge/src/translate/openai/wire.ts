@@ -81,3 +81,14 @@ export function outputTexts(message: z.infer<typeof messageWire> | null | undefi
   }
   return texts;
 }
+
+/** Canonical counts → OpenAI's usage object, for completions translated from other formats. */
+export function usageToWire(usage: TokenUsage): UsageWire {
+  return {
+    prompt_tokens: usage.promptTokens,
+    completion_tokens: usage.completionTokens,
+    total_tokens: usage.promptTokens + usage.completionTokens,
+    prompt_tokens_details: { cached_tokens: usage.cachedTokens, cache_write_tokens: usage.cacheWriteTokens },
+    completion_tokens_details: { reasoning_tokens: usage.reasoningTokens },
+  };
+}
