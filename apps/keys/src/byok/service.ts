@@ -42,9 +42,7 @@ export async function addCredential(
 ): Promise<CredentialRow> {
   const cipher = requireCipher(store);
   await assertUsableProvider(store.db, accountId, body.provider);
-  if (await findCredentialForProvider(store.db, accountId, body.provider)) {
-    throw invalid("provider", `this account already has a key for ${body.provider}; delete it first`);
-  }
+  if (await findCredentialForProvider(store.db, accountId, body.provider)) throw duplicate(body.provider);
   const sealed = cipher.seal(body.key, associatedData(accountId, body.provider));
   const row = await insertCredential(store.db, {
     id: newCredentialId(),
@@ -56,6 +54,9 @@ export async function addCredential(
     iv: sealed.iv,
     auth_tag: sealed.authTag,
     ciphertext: sealed.ciphertext,
+  }).catch((error: unknown) => {
+    // A concurrent POST for the same provider won the unique index: the same answer as the check above.
+    throw isUniqueViolation(error) ? duplicate(body.provider) : error;
   });
   announce(store, accountId);
   return row;
@@ -148,6 +149,14 @@ function announce(store: ByokStore, accountId: string): void {
     accountId,
     change: "byok_changed",
   });
+}
+
+function duplicate(provider: string): GatewayError {
+  return invalid("provider", `this account already has a key for ${provider}; delete it first`);
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "23505";
 }
 
 function requireCipher(store: ByokStore): CredentialCipher {

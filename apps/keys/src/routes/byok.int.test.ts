@@ -91,6 +91,22 @@ describeWith(["postgres"], "BYOK provider credentials", () => {
       );
     });
 
+    it("answers concurrent POSTs for one provider with one 201 and 400s, never a 500", async () => {
+      const account = await harness.account("race");
+      const responses = await Promise.all(
+        Array.from({ length: 8 }, (_, index) =>
+          call(
+            "POST",
+            "/api/v1/byok",
+            { provider: "together", key: `sk-race-${index}-000000000` },
+            account.managementKey,
+          ),
+        ),
+      );
+      const statuses = responses.map((response) => response.status).sort();
+      expect(statuses).toEqual([201, 400, 400, 400, 400, 400, 400, 400]);
+    });
+
     it("rejects bad input with a 400 naming the field, never a 500", async () => {
       const cases: Array<[unknown, string]> = [
         [{ key: "sk-x" }, "provider"],
