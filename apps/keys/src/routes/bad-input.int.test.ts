@@ -92,6 +92,18 @@ describeWith(["postgres"], "key management bad input", () => {
     }
   });
 
+  it("never answers a 500 to extreme but well-typed query values", async () => {
+    for (const query of [
+      "offset=100000000000000000000",
+      "offset=9007199254740991",
+      "page_size=1.5",
+      "offset=1e3",
+    ]) {
+      const response = await harness.request("GET", `/api/v1/keys?${query}`, { key: owner.managementKey });
+      expect([200, 400], query).toContain(response.status);
+    }
+  });
+
   it("404 key_not_found for an unknown or malformed hash on every route", async () => {
     for (const target of ["0".repeat(64), "not-a-hash"]) {
       for (const method of ["GET", "PATCH", "DELETE"]) {
