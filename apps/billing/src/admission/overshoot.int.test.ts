@@ -138,6 +138,12 @@ describeWith(["postgres", "redis"], "spend under 200 concurrent requests", () =>
     // Settled slack is reused by requests arriving later, so at least the 50 worst cases fit (more when
     // settles land before the last arrivals, which depends on scheduling).
     expect(wave.admitted).toBeGreaterThanOrEqual(50);
+    // The view, kept up to date by settles and usage events, agrees with the ledger to the pico.
+    await eventually(async () => {
+      const view = await harness.store.view(account, harness.clock.value);
+      expect(view).toMatchObject({ heldPico: 0n, pendingPico: 0n, balancePico: 100n * USD - spent });
+      expect(Object.values(view?.keyUsed ?? {})).toEqual([spent]);
+    });
   });
 
   it("lets a key's spend pass its limit by no more than the estimates fell short", async () => {
