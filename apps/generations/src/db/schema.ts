@@ -48,6 +48,31 @@ export interface GenerationsTable {
   ingested_at: DefaultedTimestamp;
 }
 
+type Json = ColumnType<unknown, string, string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export interface MessageBatchesTable {
+  id: string;
+  account_id: string;
+  key_hash: string;
+  created_at: DefaultedTimestamp;
+  expires_at: Timestamp;
+  ended_at: NullableTimestamp;
+  cancel_initiated_at: NullableTimestamp;
+}
+
+export interface MessageBatchItemsTable {
+  id: ColumnType<string, never, never>;
+  batch_id: string;
+  custom_id: string;
+  params: Json;
+  state: ColumnType<string, string | undefined, string>;
+  lease_until: NullableTimestamp;
+  result: ColumnType<unknown, string | null | undefined, string | null>;
+}
+
 export interface GenerationsTables {
   generations: GenerationsTable;
+  message_batches: MessageBatchesTable;
+  message_batch_items: MessageBatchItemsTable;
 }
