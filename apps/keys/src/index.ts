@@ -9,7 +9,7 @@ export { migrations, SCHEMA } from "./db/index.js";
 export type { KeysContext, KeysDeps } from "./deps.js";
 export { createGrpcServer } from "./grpc.js";
 export { authenticateKey } from "./keys/authenticate.js";
-export type { AccountScopeInput, CreatedAccount, OperatorKeyInput } from "./operator.js";
+export type { AccountScopeInput, ChangeFeed, CreatedAccount, OperatorKeyInput } from "./operator.js";
 export { createAccount, createApiKey, setAccountScope } from "./operator.js";
 export type { ListenOptions, RunningKeys } from "./start.js";
 export { startKeys } from "./start.js";

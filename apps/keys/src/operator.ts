@@ -1,11 +1,14 @@
 import type { Database } from "@gw/db";
 import { GatewayError } from "@gw/errors";
+import type { EventPublisher } from "@gw/events";
 import { usdToPico } from "@gw/money";
 import type { KeysTables, KeyTypeColumn, LimitResetColumn } from "./db/schema.js";
 import { assertKnownCatalogRefs } from "./keys/catalog-refs.js";
+import { publishKeyChange } from "./keys/changes.js";
 import { createKey } from "./keys/service.js";
 import { DEFAULT_SETTINGS } from "./keys/settings.js";
 import { findAccount, insertAccount, newAccountId, updateAccountScope } from "./repositories/accounts.js";
+import { liveKeyHashes } from "./repositories/api-keys.js";
 
 // Operator functions: what the CLI (and tests) use to bootstrap tenants, bypassing the REST API.
 
@@ -74,14 +77,22 @@ export interface AccountScopeInput {
   allowedModels: string[] | null;
 }
 
+/** Where the operator announces changes; without one, edges see them when cached principals lapse. */
+export interface ChangeFeed {
+  publisher: EventPublisher;
+  keyChangesTopic: string;
+}
+
 /**
  * Sets the tenant's scope. Existing keys are narrowed at authentication time (never widened), so no key
- * row changes; edges pick the new scope up when their cached principals lapse (the keys app's positive
- * cache TTL, a few seconds).
+ * row changes. With a change feed every live key of the account is announced, so edges drop their
+ * cached principals at once; without one (no broker reachable) they pick the scope up when the cached
+ * principals lapse (the keys app's positive cache TTL, a few seconds).
  */
 export async function setAccountScope(
   database: Database<KeysTables>,
   input: AccountScopeInput,
+  feed?: ChangeFeed,
 ): Promise<{ accountId: string; allowedProviders: string[] | null; allowedModels: string[] | null }> {
   await assertKnownCatalogRefs(database.db, input);
   const row = await updateAccountScope(database.db, input.accountId, {
@@ -89,6 +100,15 @@ export async function setAccountScope(
     allowed_models: input.allowedModels,
   });
   if (!row) throw new GatewayError("not_found", `account ${input.accountId} not found`);
+  if (feed) {
+    for (const keyHash of await liveKeyHashes(database.db, row.id)) {
+      publishKeyChange(feed.publisher, feed.keyChangesTopic, {
+        keyHash,
+        accountId: row.id,
+        change: "updated",
+      });
+    }
+  }
   return {
     accountId: row.id,
     allowedProviders: row.allowed_providers,

@@ -30,7 +30,9 @@ describeWith(["postgres", "redis", "kafka"], "key changes reach every edge", () 
   let edgeB: string;
   let managementKey: string;
   let accountId: string;
-  const measured: Record<string, number[]> = { disable: [], enable: [], delete: [] };
+  const measured: Record<string, number[]> = { disable: [], enable: [], delete: [], scope: [] };
+  /** What the operator CLI needs to reach the database and announce changes on the broker. */
+  let cliEnv: Record<string, string>;
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -56,6 +58,7 @@ describeWith(["postgres", "redis", "kafka"], "key changes reach every edge", () 
       edgeA: await freePort(),
       edgeB: await freePort(),
     };
+    cliEnv = { DATABASE_URL: database.url, KAFKA_BROKERS: brokers.join(","), ...topics };
     const env = {
       ...topics,
       HOST: "127.0.0.1",
@@ -348,12 +351,37 @@ describeWith(["postgres", "redis", "kafka"], "key changes reach every edge", () 
     expect(gone.status).toBe(404);
   }, 60_000);
 
-  it("the operator's account scope bounds the keys made through the edge", async () => {
+  it("the operator's account scope bounds the keys made through the edge, existing ones at once", async () => {
+    const { key: existing } = await createKey({ name: "before the scope" });
+    const modelIds = async () =>
+      ((await (await models(edgeB, existing)).json()) as { data: Array<{ id: string }> }).data.map(
+        (m) => m.id,
+      );
+    expect((await modelIds()).length).toBeGreaterThan(1);
     await runCli(
       "apps/standalone/dist/cli/main.js",
-      ["accounts", "scope", "--account", accountId, "--providers", "openai", "--json"],
-      { DATABASE_URL: database.url },
+      [
+        "accounts",
+        "scope",
+        "--account",
+        accountId,
+        "--providers",
+        "openai",
+        "--models",
+        "openai/gpt-4o-mini",
+        "--json",
+      ],
+      cliEnv,
     );
+    // The CLI announced every key of the account on the broker: edge B narrows its cached principal.
+    const changed = performance.now();
+    await eventually(
+      async () => ((await modelIds()).join() === "openai/gpt-4o-mini" ? true : undefined),
+      5_000,
+    );
+    const elapsed = performance.now() - changed;
+    measured.scope?.push(Math.round(elapsed));
+    expect(elapsed).toBeLessThan(PROPAGATION_BOUND_MS);
     const refused = await api(edgeA, "/api/v1/keys", managementKey, {
       method: "POST",
       body: JSON.stringify({ name: "too wide", allowed_providers: ["openai", "groq"] }),

@@ -90,3 +90,14 @@ export async function deleteManagedKey(
     .returningAll()
     .executeTakeFirst();
 }
+
+/** Every live key of the account, management keys included: what an account-wide change affects. */
+export async function liveKeyHashes(db: Kysely<KeysTables>, accountId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("api_keys")
+    .select("hash")
+    .where("account_id", "=", accountId)
+    .where("deleted_at", "is", null)
+    .execute();
+  return rows.map((row) => row.hash);
+}

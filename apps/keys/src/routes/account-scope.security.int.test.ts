@@ -3,7 +3,7 @@ import { describeWith } from "@gw/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { authenticateKey } from "../keys/authenticate.js";
 import { type CreatedAccount, setAccountScope } from "../operator.js";
-import { type KeysHarness, startKeysHarness } from "../test/harness.js";
+import { eventually, type KeysHarness, startKeysHarness } from "../test/harness.js";
 
 // A key can only narrow its tenant: the account's provider/model scope is the ceiling of every key.
 describeWith(["postgres"], "account scope bounds every key", () => {
@@ -79,6 +79,26 @@ describeWith(["postgres"], "account scope bounds every key", () => {
     expect(narrowed.result?.$case === "principal" && narrowed.result.value.allowedProviders?.values).toEqual([
       "demo",
     ]);
+  });
+
+  it("announces every live key of the account when given a change feed", async () => {
+    const account = await harness.account("announced");
+    const key = await harness.request("POST", "/api/v1/keys", {
+      key: account.managementKey,
+      body: { name: "k" },
+    });
+    const hash = (key.body.data as { hash: string }).hash;
+    await setAccountScope(
+      harness.database,
+      { accountId: account.accountId, allowedProviders: ["openai"], allowedModels: null },
+      { publisher: harness.bus, keyChangesTopic: harness.topics.keyChanges },
+    );
+    await eventually(() => {
+      const announced = harness.keyChanges.filter((change) => change.accountId === account.accountId);
+      return [hash, account.managementKeyHash].every((expected) =>
+        announced.some((change) => change.keyHash === expected && change.change === "updated"),
+      );
+    });
   });
 
   it("rejects an operator scope naming unknown ids and an unknown account", async () => {

@@ -1,4 +1,5 @@
 import { addCredits } from "@gw/billing";
+import { KafkaEventBus } from "@gw/kafka";
 import { createAccount, setAccountScope } from "@gw/keys";
 import { usdToPico } from "@gw/money";
 import type { AppDatabases } from "../databases.js";
@@ -47,16 +48,22 @@ export async function addCreditsCommand(
   };
 }
 
-/** Sets the account's provider/model scope (null = unrestricted); every key of the account stays inside it. */
+/**
+ * Sets the account's provider/model scope (null = unrestricted); every key of the account stays inside it.
+ * With a broker (KAFKA_BROKERS) the account's keys are announced so edges apply the scope at once;
+ * without one, edges apply it when their cached principals lapse (seconds).
+ */
 export async function accountScopeCommand(
   databases: AppDatabases,
   input: { accountId: string; providers: string[] | null; models: string[] | null },
+  feed?: { brokers: string[]; keyChangesTopic: string },
 ): Promise<{ account_id: string; allowed_providers: string[] | null; allowed_models: string[] | null }> {
-  const scope = await setAccountScope(databases.keys, {
-    accountId: input.accountId,
-    allowedProviders: input.providers,
-    allowedModels: input.models,
-  });
+  const bus = feed ? new KafkaEventBus({ brokers: feed.brokers, clientId: "gw-cli" }) : undefined;
+  const scope = await setAccountScope(
+    databases.keys,
+    { accountId: input.accountId, allowedProviders: input.providers, allowedModels: input.models },
+    bus && feed ? { publisher: bus, keyChangesTopic: feed.keyChangesTopic } : undefined,
+  ).finally(() => bus?.close());
   return {
     account_id: scope.accountId,
     allowed_providers: scope.allowedProviders,

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { loadConfig, z } from "@gw/config";
+import { fragments, loadConfig, z } from "@gw/config";
 import { dataDir } from "../data-dir.js";
 import { connectAppDatabases, resolvePostgres } from "../databases.js";
 import { accountScopeCommand, addCreditsCommand, createAccountCommand } from "./commands.js";
@@ -59,7 +59,11 @@ async function run(argv: string[]): Promise<unknown> {
   if (values.help || command === "") throw new UsageError("");
   if (!COMMANDS.includes(command)) throw new UsageError(`unknown command: ${command}`);
 
-  const env = loadConfig({ DATABASE_URL: z.string().url().optional() });
+  const env = loadConfig({
+    DATABASE_URL: z.string().url().optional(),
+    ...fragments.kafkaBrokers,
+    ...fragments.topics,
+  });
   const postgres = await resolvePostgres(env.DATABASE_URL, dataDir());
   const databases = await connectAppDatabases(postgres.url);
   try {
@@ -70,11 +74,17 @@ async function run(argv: string[]): Promise<unknown> {
       });
     }
     if (command === "accounts scope") {
-      return await accountScopeCommand(databases, {
-        accountId: requireOption(values, "account"),
-        providers: scopeList(values.providers),
-        models: scopeList(values.models),
-      });
+      return await accountScopeCommand(
+        databases,
+        {
+          accountId: requireOption(values, "account"),
+          providers: scopeList(values.providers),
+          models: scopeList(values.models),
+        },
+        env.KAFKA_BROKERS
+          ? { brokers: env.KAFKA_BROKERS, keyChangesTopic: env.TOPIC_KEY_CHANGES }
+          : undefined,
+      );
     }
     return await addCreditsCommand(databases, {
       accountId: requireOption(values, "account"),
