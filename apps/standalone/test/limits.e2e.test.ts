@@ -321,4 +321,26 @@ describeWith(["postgres", "redis", "kafka"], "limits across two edges and two bi
     expect(refused).toMatchObject({ status: 429, limitSource: "free:day" });
     expect(refused.headers.get("x-ratelimit-limit")).toBe("1000");
   });
+
+  it("brings each hold down to the actual cost after a success and releases it when the provider fails", async () => {
+    // A balance of three worst cases: a hold that was never settled or released would block the 4th.
+    const balance = 3n * WORST;
+    const key = await account(`0.${balance.toString().padStart(12, "0")}`);
+    upstream.setScenario({ name: "fail", status: 400 });
+    try {
+      for (let index = 0; index < 8; index++) {
+        const failed = await chat(edges[index % 2] as string, key, "openai/gpt-4o-mini");
+        // The provider's error, not a 402: the previous failures' holds were released.
+        expect(failed.status).toBeGreaterThanOrEqual(400);
+        expect(failed.status).not.toBe(402);
+      }
+    } finally {
+      upstream.resetScenario();
+    }
+    // Each success costs about 1/8 of its hold; settled, ten in a row fit in three worst cases.
+    for (let index = 0; index < 10; index++) {
+      expect((await chat(edges[index % 2] as string, key, "openai/gpt-4o-mini")).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
 });
