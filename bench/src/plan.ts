@@ -1,0 +1,36 @@
+/** Sizes of every scenario; `--quick` shrinks them to a smoke run of a few seconds each. */
+export interface Plan {
+  quick: boolean;
+  warmupSeconds: number;
+  rate: { rps: number; seconds: number };
+  delayedRate: { rps: number; seconds: number; delayMs: number };
+  saturation: { connections: number[]; seconds: number };
+  streaming: { connections: number; seconds: number; chunks: number };
+  openStreams: { count: number; holdSeconds: number; chunkIntervalMs: number };
+  longRun: { requests: number; slices: number; connections: number };
+}
+
+export function planFor(quick: boolean): Plan {
+  if (quick) {
+    return {
+      quick,
+      warmupSeconds: 1,
+      rate: { rps: 1000, seconds: 3 },
+      delayedRate: { rps: 1000, seconds: 2, delayMs: 20 },
+      saturation: { connections: [32], seconds: 3 },
+      streaming: { connections: 16, seconds: 3, chunks: 20 },
+      openStreams: { count: 500, holdSeconds: 2, chunkIntervalMs: 1000 },
+      longRun: { requests: 20_000, slices: 10, connections: 32 },
+    };
+  }
+  return {
+    quick,
+    warmupSeconds: 3,
+    rate: { rps: 1000, seconds: 15 },
+    delayedRate: { rps: 1000, seconds: 10, delayMs: 20 },
+    saturation: { connections: [32, 128], seconds: 8 },
+    streaming: { connections: 32, seconds: 10, chunks: 20 },
+    openStreams: { count: 5000, holdSeconds: 5, chunkIntervalMs: 1000 },
+    longRun: { requests: 1_000_000, slices: 10, connections: 64 },
+  };
+}

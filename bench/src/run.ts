@@ -1,0 +1,101 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, release, totalmem } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { freePort } from "@gw/db";
+import { resolveInfrastructure } from "./infra.js";
+import { planFor } from "./plan.js";
+import { type BenchProcess, loadAverage, startProcess, waitForOutput } from "./proc.js";
+import { markdown, type Report, verdicts } from "./report.js";
+import { type Configure, loadScenarios, longRun, openStreamScenario } from "./scenarios.js";
+import { directTarget } from "./targets/direct.js";
+import { startEdge } from "./targets/edge.js";
+import { startPortkey } from "./targets/portkey.js";
+import type { Target } from "./targets/target.js";
+
+// pnpm bench [--quick]: the fake upstream, our edge and Portkey's gateway measured in one run.
+const benchDir = join(dirname(fileURLToPath(import.meta.url)), "..");
+const root = join(benchDir, "..");
+const quick = process.argv.includes("--quick");
+const plan = planFor(quick);
+const before = loadAverage();
+const started: Array<{ stop(): Promise<void> }> = [];
+
+async function startUpstream(): Promise<{ process: BenchProcess; url: string; configure: Configure }> {
+  const upstream = startProcess(
+    "upstream",
+    process.execPath,
+    [join(benchDir, "dist/upstream/main.js"), String(await freePort())],
+    {},
+  );
+  started.push(upstream);
+  const url = await waitForOutput(upstream, /UPSTREAM_URL=(\S+)/);
+  const configure: Configure = async (settings) => {
+    const response = await fetch(`${url}/__bench/config`, { method: "POST", body: JSON.stringify(settings) });
+    if (!response.ok) throw new Error(`upstream config: ${response.status}`);
+  };
+  return { process: upstream, url, configure };
+}
+
+async function main(): Promise<void> {
+  const upstream = await startUpstream();
+  const infra = await resolveInfrastructure(root);
+  if (infra.kind === "split") started.push(infra);
+  const targets: Target[] = [directTarget(upstream.url, upstream.process)];
+  const edge = await startEdge(root, infra, upstream.url);
+  started.push(edge);
+  targets.push(edge);
+  let portkeyError: string | undefined;
+  try {
+    const portkey = await startPortkey(upstream.url);
+    started.push(portkey);
+    targets.push(portkey);
+  } catch (error) {
+    portkeyError = (error as Error).message;
+    process.stderr.write(`Portkey's gateway did not start: ${portkeyError}\n`);
+  }
+  for (const target of targets) process.stderr.write(`${target.name}: ${target.description}\n`);
+  const rows = await loadScenarios(plan, targets, upstream.configure);
+  const openStreams = await openStreamScenario(plan, targets, upstream.configure);
+  const long = await longRun(plan, edge);
+  const partial: Omit<Report, "verdicts"> = {
+    date: new Date().toISOString(),
+    quick,
+    machine: {
+      cpus: cpus()[0]?.model ?? "unknown",
+      cores: cpus().length,
+      memoryGb: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+      kernel: release(),
+    },
+    loadAverage: { before, after: loadAverage() },
+    targets: Object.fromEntries(targets.map((target) => [target.name, target.description])),
+    ...(portkeyError ? { portkeyError } : {}),
+    rows,
+    openStreams,
+    longRun: long,
+  };
+  const report: Report = { ...partial, verdicts: verdicts(partial) };
+  const resultsDir = join(benchDir, "results");
+  mkdirSync(resultsDir, { recursive: true });
+  const file = join(resultsDir, `${report.date.replace(/[:.]/g, "-")}${quick ? "-quick" : ""}.json`);
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  const header = `${report.machine.cores} × ${report.machine.cpus}, ${report.machine.memoryGb} GB, Node ${report.machine.node}; load average before ${before}, after ${report.loadAverage.after}`;
+  process.stdout.write(
+    `\n${header}\n${Object.entries(report.targets)
+      .map(([name, text]) => `${name}: ${text}`)
+      .join("\n")}\n\n${markdown(report)}\n\nJSON: ${file}\n`,
+  );
+}
+
+async function stopAll(): Promise<void> {
+  for (const item of started.reverse()) await item.stop().catch(() => {});
+}
+
+main().then(
+  () => stopAll().then(() => process.exit(0)),
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${(error as Error).stack ?? String(error)}\n`);
+    stopAll().then(() => process.exit(1));
+  },
+);

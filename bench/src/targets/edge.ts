@@ -1,0 +1,197 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "@gw/db";
+import { ensureTopics } from "@gw/kafka";
+import { createDatabase, type Infrastructure } from "../infra.js";
+import { type BenchProcess, startProcess, waitForHttp } from "../proc.js";
+import { UPSTREAM_KEY } from "./direct.js";
+import type { Target } from "./target.js";
+
+const CREDITS_USD = "1000000";
+
+/** Our edge on its full path: the split plane on real services, or the embedded default. */
+export function startEdge(root: string, infra: Infrastructure, upstreamUrl: string): Promise<Target> {
+  return infra.kind === "split"
+    ? startSplitPlane(root, infra, upstreamUrl)
+    : startEmbedded(root, infra, upstreamUrl);
+}
+
+const node = (root: string, name: string, script: string, env: Record<string, string>): BenchProcess =>
+  startProcess(name, process.execPath, [join(root, script)], env);
+
+async function startSplitPlane(
+  root: string,
+  infra: Extract<Infrastructure, { kind: "split" }>,
+  upstreamUrl: string,
+): Promise<Target> {
+  const database = await createDatabase(infra.databaseServerUrl);
+  const suffix = `bench-${process.pid}-${Date.now()}`;
+  const topics = {
+    TOPIC_USAGE: `${suffix}.usage`,
+    TOPIC_KEY_CHANGES: `${suffix}.key-changes`,
+    TOPIC_PAYMENTS: `${suffix}.payments`,
+  };
+  const brokers = infra.kafkaBrokers.split(",");
+  await ensureTopics(
+    brokers,
+    Object.values(topics).map((name) => ({ name, partitions: 3 })),
+  );
+  const port = async (): Promise<string> => String(await freePort());
+  const [keysHttp, keysGrpc, billingHttp, billingGrpc, generationsHttp, generationsGrpc, edgePort] =
+    await Promise.all([port(), port(), port(), port(), port(), port(), port()]);
+  const env: Record<string, string> = {
+    ...topics,
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "warn",
+    DATABASE_URL: database.url,
+    REDIS_URL: infra.redisUrl,
+    REDIS_KEY_PREFIX: suffix,
+    KAFKA_BROKERS: infra.kafkaBrokers,
+    KEYS_GRPC_ADDRESS: `127.0.0.1:${keysGrpc}`,
+    BILLING_GRPC_ADDRESS: `127.0.0.1:${billingGrpc}`,
+    GENERATIONS_GRPC_ADDRESS: `127.0.0.1:${generationsGrpc}`,
+    EVENT_SPOOL_DIR: join(tmpdir(), suffix),
+  };
+  const services = [
+    node(root, "keys", "apps/keys/dist/main.js", { ...env, HTTP_PORT: keysHttp, GRPC_PORT: keysGrpc }),
+    node(root, "billing", "apps/billing/dist/main.js", {
+      ...env,
+      HTTP_PORT: billingHttp,
+      GRPC_PORT: billingGrpc,
+    }),
+    node(root, "generations", "apps/generations/dist/main.js", {
+      ...env,
+      HTTP_PORT: generationsHttp,
+      GRPC_PORT: generationsGrpc,
+    }),
+  ];
+  const stopAll = async (apps: BenchProcess[]): Promise<void> => {
+    await Promise.all(apps.map((app) => app.stop()));
+    await database.drop().catch(() => {});
+  };
+  try {
+    await Promise.all(
+      services.map((app, index) =>
+        waitForHttp(`http://127.0.0.1:${[keysHttp, billingHttp, generationsHttp][index]}/healthz`, app),
+      ),
+    );
+    const edge = node(root, "edge", "apps/edge/dist/main.js", {
+      ...env,
+      HTTP_PORT: edgePort,
+      KEYS_HTTP_URL: `http://127.0.0.1:${keysHttp}`,
+      BILLING_HTTP_URL: `http://127.0.0.1:${billingHttp}`,
+      GENERATIONS_HTTP_URL: `http://127.0.0.1:${generationsHttp}`,
+      OPENAI_API_KEY: UPSTREAM_KEY,
+      OPENAI_BASE_URL: `${upstreamUrl}/v1`,
+    });
+    services.push(edge);
+    const edgeUrl = `http://127.0.0.1:${edgePort}`;
+    await waitForHttp(`${edgeUrl}/readyz`, edge);
+    const apiKey = await createApiKey(root, edgeUrl, { DATABASE_URL: database.url });
+    return edgeTarget(
+      "edge, split plane (keys, billing, generations, edge as processes; PostgreSQL, Redis, Kafka)",
+      edgeUrl,
+      apiKey,
+      edge,
+      services,
+      () => stopAll(services),
+    );
+  } catch (error) {
+    await stopAll(services);
+    throw error;
+  }
+}
+
+async function startEmbedded(
+  root: string,
+  infra: Extract<Infrastructure, { kind: "embedded" }>,
+  upstreamUrl: string,
+): Promise<Target> {
+  const dataDir = mkdtempSync(join(tmpdir(), "gw-bench-"));
+  const port = String(await freePort());
+  const env: Record<string, string> = {
+    PORT: port,
+    GW_DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+    DATABASE_URL: "",
+    REDIS_URL: "",
+    KAFKA_BROKERS: "",
+    OPENAI_API_KEY: UPSTREAM_KEY,
+    OPENAI_BASE_URL: `${upstreamUrl}/v1`,
+  };
+  const gateway = node(root, "standalone", "apps/standalone/dist/main.js", env);
+  const stop = async (): Promise<void> => {
+    await gateway.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    await waitForHttp(`${url}/readyz`, gateway, 180_000);
+    const apiKey = await createApiKey(root, url, { GW_DATA_DIR: dataDir });
+    return edgeTarget(
+      `edge, embedded default (apps/standalone, one process; in-process bus and hot store: ${infra.reason})`,
+      url,
+      apiKey,
+      gateway,
+      [gateway],
+      stop,
+    );
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+function edgeTarget(
+  description: string,
+  url: string,
+  apiKey: string,
+  measured: BenchProcess,
+  all: BenchProcess[],
+  stop: () => Promise<void>,
+): Target {
+  return {
+    name: "edge",
+    description,
+    url: `${url}/v1/chat/completions`,
+    headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
+    model: "openai/gpt-4o-mini",
+    pids: () => (measured.child.pid ? [measured.child.pid] : []),
+    stop: async () => {
+      const crashed = all.filter((app) => app.child.exitCode !== null && app.child.exitCode !== 0);
+      for (const app of crashed) process.stderr.write(`${app.name} exited early:\n${app.output()}\n`);
+      await stop();
+    },
+  };
+}
+
+/** The operator CLI makes the account; its management key makes an API key through the edge. */
+async function createApiKey(root: string, edgeUrl: string, env: Record<string, string>): Promise<string> {
+  const cli = startProcess(
+    "cli",
+    process.execPath,
+    [
+      join(root, "apps/standalone/dist/cli/main.js"),
+      "accounts",
+      "create",
+      "--name",
+      "bench",
+      "--credits",
+      CREDITS_USD,
+      "--json",
+    ],
+    env,
+  );
+  const code = await new Promise<number | null>((resolve) => cli.child.once("exit", resolve));
+  if (code !== 0) throw new Error(`accounts create exited with ${code}: ${cli.output()}`);
+  const created = JSON.parse(cli.output().slice(cli.output().indexOf("{"))) as { management_key: string };
+  const response = await fetch(`${edgeUrl}/api/v1/keys`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${created.management_key}` },
+    body: JSON.stringify({ name: "bench" }),
+  });
+  if (response.status !== 201)
+    throw new Error(`POST /api/v1/keys: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { key: string }).key;
+}

@@ -1,0 +1,23 @@
+/** One thing under load: the upstream itself, our edge, or Portkey's gateway. */
+export interface Target {
+  name: "direct" | "edge" | "portkey";
+  /** What exactly ran, for the output (infrastructure, versions). */
+  description: string;
+  /** Absolute URL of the chat completions endpoint. */
+  url: string;
+  headers: Record<string, string>;
+  model: string;
+  /** The processes whose CPU and RSS are reported for this target. */
+  pids(): number[];
+  stop(): Promise<void>;
+}
+
+/** The request body every target gets (only the model name differs). */
+export function chatBody(model: string, stream: boolean): string {
+  return JSON.stringify({
+    model,
+    messages: [{ role: "user", content: "Say hello to the bench" }],
+    max_tokens: 16,
+    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+  });
+}
