@@ -3,6 +3,7 @@ import express, { type Express } from "express";
 import type { EdgeDeps } from "./deps.js";
 import { requestLog } from "./middleware/request-log.js";
 import { renderSurfaceError } from "./pipeline/error-shape.js";
+import { batchRoutes } from "./routes/batches.js";
 import { chatCompletionsRoute } from "./routes/chat-completions.js";
 import { countTokensRoute } from "./routes/count-tokens.js";
 import { embeddingsRoute } from "./routes/embeddings.js";
@@ -57,6 +58,7 @@ export function createApp(deps: EdgeDeps, runtime: EdgeRuntime = createRuntime(d
     chatCompletionsRoute(deps, runtime),
     messagesRoute(deps, runtime),
     countTokensRoute(deps, runtime),
+    ...batchRoutes(deps),
     embeddingsRoute(deps, runtime),
     geminiRoute(deps, runtime, geminiEmbedMethods(deps, runtime)),
     modelsRoute(deps),

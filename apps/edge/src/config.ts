@@ -32,6 +32,8 @@ export interface EdgeConfig {
   httpPort: number;
   keysGrpcAddress: string;
   billingGrpcAddress: string;
+  /** BatchService (the generations app); unset turns message batches off. */
+  generationsGrpcAddress: string | undefined;
   controlPlane: ControlPlaneUrls;
   topics: TopicConfig;
   kafkaBrokers: string[] | undefined;
@@ -59,6 +61,7 @@ const shape = {
   HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   KEYS_GRPC_ADDRESS: z.string().min(1).default("127.0.0.1:50051"),
   BILLING_GRPC_ADDRESS: z.string().min(1).default("127.0.0.1:50052"),
+  GENERATIONS_GRPC_ADDRESS: z.string().min(1).optional(),
   KEYS_HTTP_URL: z.url().default("http://127.0.0.1:8081"),
   BILLING_HTTP_URL: z.url().default("http://127.0.0.1:8082"),
   GENERATIONS_HTTP_URL: z.url().default("http://127.0.0.1:8083"),
@@ -89,6 +92,7 @@ export function loadEdgeConfig(env: Env = process.env): EdgeConfig {
     httpPort: parsed.HTTP_PORT,
     keysGrpcAddress: parsed.KEYS_GRPC_ADDRESS,
     billingGrpcAddress: parsed.BILLING_GRPC_ADDRESS,
+    generationsGrpcAddress: parsed.GENERATIONS_GRPC_ADDRESS,
     controlPlane: {
       keysHttpUrl: parsed.KEYS_HTTP_URL,
       billingHttpUrl: parsed.BILLING_HTTP_URL,

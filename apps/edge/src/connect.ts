@@ -2,6 +2,7 @@ import { PrincipalResolver } from "@gw/auth";
 import type { EventPublisher, EventSubscriber } from "@gw/events";
 import type { Logger } from "@gw/logger";
 import { connectByokProviders } from "./byok/connect.js";
+import { connectBatchClient } from "./clients/batches.js";
 import { connectBillingClient } from "./clients/billing.js";
 import { connectCatalogSource } from "./clients/catalog.js";
 import type { EdgeConfig } from "./config.js";
@@ -31,6 +32,9 @@ export function connectEdgeDeps(
   const billing = connectBillingClient(config.billingGrpcAddress, { timeoutMs: config.rpcTimeoutMs });
   const catalogSource = connectCatalogSource(config.keysGrpcAddress);
   const providers = ProviderRegistry.fromSettings(config.providers, config.timeouts);
+  const batches = config.generationsGrpcAddress
+    ? connectBatchClient(config.generationsGrpcAddress, { timeoutMs: config.rpcTimeoutMs })
+    : undefined;
   const deps: EdgeDeps = {
     principals: auth.resolver,
     byok: byok.providers,
@@ -43,6 +47,7 @@ export function connectEdgeDeps(
     topics: config.topics,
     providers,
     controlPlane: config.controlPlane,
+    ...(batches ? { batches } : {}),
     logger: shared.logger,
     instanceId: config.instanceId,
     settings: { bodyLimit: config.bodyLimit, keepAliveMs: config.keepAliveMs },
@@ -54,6 +59,7 @@ export function connectEdgeDeps(
       await byok.close();
       auth.close();
       billing.close();
+      batches?.close();
       catalogSource.close();
     },
   };

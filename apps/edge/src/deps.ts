@@ -3,6 +3,7 @@ import type { TopicConfig } from "@gw/config";
 import type { EventPublisher, EventSubscriber } from "@gw/events";
 import type { Logger } from "@gw/logger";
 import type { ByokProviders } from "./byok/providers.js";
+import type { BatchClient } from "./clients/batches.js";
 import type { BillingClient } from "./clients/billing.js";
 import type { ControlPlaneUrls } from "./config.js";
 import type { CatalogHolder } from "./planner/catalog-holder.js";
@@ -20,6 +21,8 @@ export interface EdgeSettings {
   keepAliveMs: number;
   /** Uniform in [0, 1), for the weighted provider draw. */
   random: () => number;
+  /** How often an idle edge asks the batch store for batch requests to serve. Default 1 s. */
+  batchPollMs: number;
 }
 
 /**
@@ -36,6 +39,8 @@ export interface EdgeDeps {
   topics: TopicConfig;
   providers: ProviderRegistry;
   controlPlane: ControlPlaneUrls;
+  /** The generations app's batch store; absent = the batches API answers 503 and no batch is served. */
+  batches?: BatchClient;
   logger: Logger;
   clock?: Clock;
   /** Names this edge's key-change consumer group; every edge must have its own. */
@@ -47,4 +52,5 @@ export const DEFAULT_SETTINGS: EdgeSettings = {
   bodyLimit: "10mb",
   keepAliveMs: 15_000,
   random: Math.random,
+  batchPollMs: 1_000,
 };

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Subscription } from "@gw/events";
 import { type Listening, listen } from "@gw/http";
 import { createApp } from "./app.js";
+import { startBatchWorker } from "./batches/worker.js";
 import type { EdgeDeps } from "./deps.js";
 import { createRuntime } from "./runtime.js";
 
@@ -21,6 +22,11 @@ export interface RunningEdge {
  * Loads the catalogue, subscribes to key changes (each edge with its own consumer group, so every
  * edge drops a changed key) and starts serving HTTP. The edge serves no gRPC.
  */
+// Batch requests one edge serves at once, and how long one stays claimed: longer than the upstream
+// total timeout, so a live edge never loses a request it is still serving.
+const BATCH_CONCURRENCY = 4;
+const BATCH_LEASE_MS = 15 * 60_000;
+
 export async function startEdge(deps: EdgeDeps, options: EdgeListenOptions): Promise<RunningEdge> {
   const runtime = createRuntime(deps);
   await deps.catalog.start();
@@ -38,10 +44,18 @@ export async function startEdge(deps: EdgeDeps, options: EdgeListenOptions): Pro
     await deps.catalog.stop();
     throw error;
   }
+  const batchWorker = deps.batches
+    ? startBatchWorker(deps, runtime, deps.batches, {
+        pollMs: runtime.settings.batchPollMs,
+        concurrency: BATCH_CONCURRENCY,
+        leaseMs: BATCH_LEASE_MS,
+      })
+    : undefined;
   deps.logger.info({ url: listening.url }, "edge listening");
   return {
     httpUrl: listening.url,
     stop: async () => {
+      await batchWorker?.stop();
       await listening.close();
       await runtime.meter.drain();
       await subscription?.stop();

@@ -104,6 +104,7 @@ export async function startStandalone(
       logger,
       keysGrpc: addresses.keys,
       billingGrpc: addresses.billing,
+      generationsGrpc: generations.grpcAddress,
       http: { keys: keys.httpUrl, billing: billing.httpUrl, generations: generations.httpUrl },
       demoBaseUrl: demo.baseUrl,
     });
@@ -146,6 +147,7 @@ interface EdgeWiring {
   logger: Logger;
   keysGrpc: string;
   billingGrpc: string;
+  generationsGrpc: string;
   http: { keys: string; billing: string; generations: string };
   demoBaseUrl: string;
 }
@@ -162,6 +164,7 @@ async function startEdgeApp(
     HTTP_PORT: String(config.PORT),
     KEYS_GRPC_ADDRESS: wiring.keysGrpc,
     BILLING_GRPC_ADDRESS: wiring.billingGrpc,
+    GENERATIONS_GRPC_ADDRESS: wiring.generationsGrpc,
     KEYS_HTTP_URL: wiring.http.keys,
     BILLING_HTTP_URL: wiring.http.billing,
     GENERATIONS_HTTP_URL: wiring.http.generations,

@@ -1,0 +1,62 @@
+import { requireKeyType } from "@gw/auth";
+import { anthropicErrorBody, toGatewayError } from "@gw/errors";
+import type { ClaimedItem } from "@gw/proto/generations/v1/batches";
+import type { EdgeDeps } from "../deps.js";
+import { serveInference, startRequest } from "../pipeline/serve.js";
+import type { Availability } from "../planner/filters.js";
+import { withNativeModels } from "../routes/messages.js";
+import type { EdgeRuntime } from "../runtime.js";
+import { chatRequestFromMessages, parseMessagesRequest } from "../translate/anthropic/messages-request.js";
+import { MESSAGES_SURFACE } from "../translate/anthropic/messages-response.js";
+import { translating } from "../translate/untranslatable.js";
+import { CapturedResponse } from "./captured-response.js";
+
+export interface ItemOutcome {
+  outcome: "succeeded" | "errored";
+  result: Record<string, unknown>;
+}
+
+/**
+ * Serves one batch request through the normal request path, as its key (re-resolved now, so a key
+ * disabled since submission is refused): the result line is the Message or the error, in
+ * Anthropic's batch result shape.
+ */
+export async function executeBatchItem(
+  deps: EdgeDeps,
+  runtime: EdgeRuntime,
+  availability: (providerId: string) => Availability,
+  item: ClaimedItem,
+): Promise<ItemOutcome> {
+  const captured = new CapturedResponse();
+  try {
+    const principal = requireKeyType(await deps.principals.resolveHash(item.keyHash), "regular");
+    const body = parseMessagesRequest(JSON.parse(item.paramsJson));
+    const chat = withNativeModels(
+      deps,
+      translating(() => chatRequestFromMessages(body)),
+      ["anthropic"],
+    );
+    chat.stream = false;
+    const response = captured.asResponse();
+    const start = startRequest(runtime, response);
+    await serveInference(
+      deps,
+      runtime,
+      { start, principal, request: chat, surface: MESSAGES_SURFACE, availability },
+      response,
+    );
+    if (captured.statusCode === 200 && captured.body !== undefined)
+      return { outcome: "succeeded", result: { type: "succeeded", message: captured.body } };
+    return errored(new Error(`the request ended with HTTP ${captured.statusCode}`));
+  } catch (error) {
+    const id = captured.getHeader("x-generation-id");
+    return errored(error, typeof id === "string" ? id : undefined);
+  }
+}
+
+function errored(error: unknown, requestId?: string): ItemOutcome {
+  return {
+    outcome: "errored",
+    result: { type: "errored", error: anthropicErrorBody(toGatewayError(error), requestId) },
+  };
+}

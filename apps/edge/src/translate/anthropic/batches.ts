@@ -1,0 +1,80 @@
+import { GatewayError } from "@gw/errors";
+import { parseOrThrow } from "@gw/http";
+import type { Batch } from "@gw/proto/generations/v1/batches";
+import { z } from "zod";
+import { UntranslatableError } from "../untranslatable.js";
+import { chatRequestFromMessages, messagesRequestSchema } from "./messages-request.js";
+
+/** Anthropic's limit on requests in one batch. */
+export const MAX_BATCH_REQUESTS = 100_000;
+
+const createBatchSchema = z.looseObject({
+  requests: z
+    .array(
+      z.looseObject({
+        custom_id: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, "expected 1 to 64 letters, digits, - or _"),
+        params: messagesRequestSchema.refine((params) => params.stream !== true, {
+          message: "streaming is not available in a batch",
+          path: ["stream"],
+        }),
+      }),
+    )
+    .min(1)
+    .max(MAX_BATCH_REQUESTS),
+});
+
+export type CreateBatchBody = z.infer<typeof createBatchSchema>;
+
+/**
+ * A batch as Anthropic validates it: every request's params are checked (and translated, so what no
+ * provider could be sent fails now, naming the request) before anything is stored.
+ */
+export function parseCreateBatch(body: unknown): CreateBatchBody {
+  const parsed = parseOrThrow(createBatchSchema, body);
+  const seen = new Set<string>();
+  for (const [index, request] of parsed.requests.entries()) {
+    if (seen.has(request.custom_id))
+      throw new GatewayError(
+        "invalid_request",
+        `requests[${index}].custom_id: duplicate ${request.custom_id}`,
+        {
+          code: "invalid_request",
+        },
+      );
+    seen.add(request.custom_id);
+    try {
+      chatRequestFromMessages(request.params);
+    } catch (error) {
+      if (!(error instanceof UntranslatableError)) throw error;
+      throw new GatewayError("invalid_request", `requests[${index}].params.${error.message}`, {
+        code: "untranslatable_request",
+      });
+    }
+  }
+  return parsed;
+}
+
+const iso = (ms: bigint): string | null => (ms > 0n ? new Date(Number(ms)).toISOString() : null);
+
+/** Anthropic's MessageBatch; `results_url` is absolute on the gateway's own base URL once it has ended. */
+export function messageBatch(batch: Batch, baseUrl: string): Record<string, unknown> {
+  const ended = batch.processingStatus === "ended";
+  return {
+    id: batch.id,
+    type: "message_batch",
+    processing_status: batch.processingStatus,
+    request_counts: {
+      processing: batch.processing,
+      succeeded: batch.succeeded,
+      errored: batch.errored,
+      canceled: batch.canceled,
+      expired: batch.expired,
+    },
+    created_at: iso(batch.createdAtMs),
+    expires_at: iso(batch.expiresAtMs),
+    ended_at: iso(batch.endedAtMs),
+    cancel_initiated_at: iso(batch.cancelInitiatedAtMs),
+    archived_at: null,
+    results_url: ended ? `${baseUrl}/v1/messages/batches/${batch.id}/results` : null,
+  };
+}
