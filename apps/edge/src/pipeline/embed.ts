@@ -2,6 +2,8 @@ import type { Principal } from "@gw/auth";
 import type { Response } from "express";
 import { admit } from "../admission/admit.js";
 import { worstCaseCost } from "../admission/worst-case.js";
+import { preferByok } from "../byok/plan.js";
+import type { AccountProviders } from "../byok/providers.js";
 import type { EdgeDeps } from "../deps.js";
 import type { Availability } from "../planner/filters.js";
 import { finalError, networkFailure } from "../providers/failure.js";
@@ -17,6 +19,8 @@ import { tryInOrder } from "./attempts.js";
 import { attemptsMetadata, type GenerationSubject, generation, identity, type Measured } from "./context.js";
 import { planFor } from "./plan-for.js";
 import type { RequestStart } from "./serve.js";
+
+const NO_BYOK: AccountProviders = new Map();
 
 /** An embeddings request in canonical form, whichever surface it came from. */
 export interface EmbedRequest {
@@ -62,12 +66,12 @@ export async function serveEmbeddings(
   const planning: ChatRequest = { model: request.model, messages: [] };
   if (request.models) planning.models = request.models;
   if (request.provider) planning.provider = request.provider;
-  const { attempts } = planFor(deps, runtime, {
-    principal,
-    request: planning,
-    availability: inference.availability,
-    kind: "embedding",
-  });
+  // The account's own keys (BYOK) go first, as on every surface; only adapters with embeddings count.
+  const byok = deps.byok ? await deps.byok.forAccount(principal.accountId) : NO_BYOK;
+  const availability = (providerId: string): Availability =>
+    byok.get(providerId)?.embeddings ? { usable: true } : inference.availability(providerId);
+  const plan = planFor(deps, runtime, { principal, request: planning, availability, kind: "embedding" });
+  const attempts = preferByok(plan.attempts, byok);
   const promptTokens = await countInputTokens(request.input);
   const first = attempts[0]?.model;
   const hold = await admit(deps.billing, {

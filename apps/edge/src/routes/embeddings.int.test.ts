@@ -1,18 +1,24 @@
 import { GoogleGenAI } from "@google/genai";
+import type { ProviderCredential } from "@gw/proto/keys/v1/keys";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type EdgeHarness, startEdgeHarness } from "../testing/harness.js";
+import { type EdgeHarness, FAKE_KEY, startEdgeHarness } from "../testing/harness.js";
 import { readError } from "../testing/http.js";
 import { testKey } from "../testing/principals.js";
 import { usageEventFor } from "../testing/usage.js";
 
 const key = testKey("acct-embed");
+const byokKey = testKey("acct-embed-byok");
+// The BYOK account brings its own groq key (the fake accepts the harness key).
+const credentials = new Map<string, ProviderCredential[]>([
+  ["acct-embed-byok", [{ id: "byok_g", providerId: "groq", apiKey: FAKE_KEY, position: 0 }]],
+]);
 let edge: EdgeHarness;
 let openai: OpenAI;
 let genai: GoogleGenAI;
 
 beforeAll(async () => {
-  edge = await startEdgeHarness({ keys: [key], env: { BODY_LIMIT: "64kb" } });
+  edge = await startEdgeHarness({ keys: [key, byokKey], credentials, env: { BODY_LIMIT: "64kb" } });
   openai = new OpenAI({ apiKey: key.secret, baseURL: `${edge.url}/v1`, maxRetries: 0 });
   genai = new GoogleGenAI({ apiKey: key.secret, httpOptions: { baseUrl: edge.url } });
 });
@@ -67,6 +73,15 @@ describe.each(families)("openai SDK → /v1/embeddings → $family", ({ model, s
 });
 
 describe("embedding details", () => {
+  it("serves an account's own provider key first (BYOK) and says so", async () => {
+    const own = new OpenAI({ apiKey: byokKey.secret, baseURL: `${edge.url}/v1`, maxRetries: 0 });
+    const { data, response } = await own.embeddings
+      .create({ model: "test/embed-compat", input: "mine" })
+      .withResponse();
+    expect((data.usage as unknown as { is_byok: boolean }).is_byok).toBe(true);
+    expect((await usageEventFor(edge, response.headers.get("x-generation-id")!)).isByok).toBe(true);
+  });
+
   it("serves Gemini's embedContent and batchEmbedContents through @google/genai", async () => {
     const result = await genai.models.embedContent({ model: "embed-test", contents: ["alpha", "beta"] });
     expect(result.embeddings).toHaveLength(2);
