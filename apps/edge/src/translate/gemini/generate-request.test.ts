@@ -46,9 +46,9 @@ describe("chatRequestFromGemini (Gemini → OpenAI golden)", () => {
       },
       safetySettings: [{ category: "HARM_CATEGORY_HARASSMENT", threshold: "BLOCK_NONE" }],
     });
-    expect(chatRequestFromGemini(request, "google/gemini", true)).toEqual({
+    expect(chatRequestFromGemini(request, "google/gemini", false)).toEqual({
       model: "google/gemini",
-      stream: true,
+      stream: false,
       messages: [
         { role: "system", content: "Be terse." },
         {
@@ -101,6 +101,13 @@ describe("chatRequestFromGemini (Gemini → OpenAI golden)", () => {
     const translate = (body: object) => () => chatRequestFromGemini(parseGenerateContent(body), "m", false);
     const hi = [{ role: "user", parts: [{ text: "hi" }] }];
     expect(translate({ contents: hi, tools: [{ googleSearch: {} }] })).toThrow(/tools\[0\]\.googleSearch/);
+    expect(() =>
+      chatRequestFromGemini(
+        parseGenerateContent({ contents: hi, generationConfig: { candidateCount: 2 } }),
+        "m",
+        true,
+      ),
+    ).toThrow(/candidateCount/);
     expect(translate({ contents: [{ parts: [{ fileData: { fileUri: "gs://x" } }] }] })).toThrow(/fileData/);
     expect(translate({ contents: [{ parts: [{ functionResponse: { name: "f", response: {} } }] }] })).toThrow(
       /no earlier functionCall matches f/,

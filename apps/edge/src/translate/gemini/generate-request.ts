@@ -75,6 +75,8 @@ export function chatRequestFromGemini(
   }
   const chat: ChatRequest = { model, messages, stream };
   applyConfig(request.generationConfig, chat);
+  if (stream && (chat.n ?? 1) > 1)
+    untranslatable("generationConfig.candidateCount > 1", "the gateway streams one candidate");
   const tools = functionTools(request.tools);
   if (tools.length > 0) chat.tools = tools;
   const choice = toolChoice(request.toolConfig?.functionCallingConfig);
