@@ -1,4 +1,5 @@
 import {
+  ANTHROPIC_REASONING_FORMAT,
   type AnthropicUsageWire,
   openAiFinishReason,
   usageFromAnthropic,
@@ -66,6 +67,14 @@ export class AnthropicStreamMapper {
   }
 
   private blockStart(index: number, block: Json | undefined): StreamEvent[] {
+    if (block?.type === "redacted_thinking")
+      return [
+        this.chunk({
+          reasoning_details: [
+            { type: "reasoning.encrypted", data: block.data, format: ANTHROPIC_REASONING_FORMAT, index: 0 },
+          ],
+        }),
+      ];
     if (block?.type !== "tool_use") return [];
     const toolIndex = this.nextTool++;
     this.toolIndex.set(index, toolIndex);
@@ -80,15 +89,17 @@ export class AnthropicStreamMapper {
 
   private blockDelta(index: number, delta: Json | undefined): StreamEvent[] {
     if (delta?.type === "text_delta") return [this.chunk({ content: delta.text })];
-    if (delta?.type === "thinking_delta") return [this.chunk({ reasoning: delta.thinking })];
-    if (delta?.type === "signature_delta")
+    // Thinking travels as reasoning text plus Anthropic-tagged reasoning details, so an Anthropic
+    // client gets the exact blocks (text and signature) back and other clients can ignore them.
+    if (delta?.type === "thinking_delta")
       return [
         this.chunk({
-          reasoning_details: [
-            { type: "reasoning.text", signature: delta.signature, format: "anthropic-claude-v1", index: 0 },
-          ],
+          reasoning: delta.thinking,
+          reasoning_details: [thinkingDetail({ text: delta.thinking })],
         }),
       ];
+    if (delta?.type === "signature_delta")
+      return [this.chunk({ reasoning_details: [thinkingDetail({ signature: delta.signature })] })];
     if (delta?.type === "input_json_delta") {
       const toolIndex = this.toolIndex.get(index);
       if (toolIndex === undefined) return [];
@@ -126,6 +137,10 @@ export class AnthropicStreamMapper {
     };
     return { type: "chunk", chunk };
   }
+}
+
+function thinkingDetail(fields: Json): Json {
+  return { type: "reasoning.text", ...fields, format: ANTHROPIC_REASONING_FORMAT, index: 0 };
 }
 
 function describe(error: unknown): { message: string; code: string | undefined } {

@@ -90,7 +90,11 @@ export function anthropicEvent(type: string, data: Json): string {
   return `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 }
 
-type OpenBlock = { kind: "text" } | { kind: "thinking" } | { kind: "tool"; toolIndex: number };
+type OpenBlock =
+  | { kind: "text" }
+  | { kind: "thinking" }
+  | { kind: "redacted" }
+  | { kind: "tool"; toolIndex: number };
 
 /**
  * Canonical chunks → Anthropic stream events (wire-formats §4.7): one `message_start`, blocks
@@ -112,12 +116,9 @@ export class AnthropicStreamRenderer extends StreamRecord implements StreamRende
     const choice = this.note(chunk);
     if (!choice) return out;
     const delta = (choice.delta ?? {}) as Json;
-    if (typeof delta.reasoning === "string" && delta.reasoning && this.signedThinking(delta))
-      out += this.thinking(delta.reasoning);
-    for (const detail of thinkingSignatures(delta.reasoning_details))
-      out +=
-        this.openBlock({ kind: "thinking" }, { type: "thinking", thinking: "", signature: "" }, true) +
-        this.delta({ type: "signature_delta", signature: detail });
+    // Only Anthropic-tagged reasoning becomes thinking blocks: unsigned reasoning from other
+    // providers has no valid Anthropic form (see thinkingBlocks above).
+    for (const detail of anthropicDetails(delta.reasoning_details)) out += this.reasoningDetail(detail);
     if (typeof delta.content === "string" && delta.content) out += this.text(delta.content);
     for (const call of (delta.tool_calls ?? []) as Json[]) out += this.toolCall(call);
     if (choice.finish_reason) out += this.closeBlock();
@@ -143,9 +144,18 @@ export class AnthropicStreamRenderer extends StreamRecord implements StreamRende
     );
   }
 
-  private signedThinking(delta: Json): boolean {
-    // Unsigned reasoning (other providers) has no valid Anthropic form: see thinkingBlocks above.
-    return this.open?.kind === "thinking" || thinkingSignatures(delta.reasoning_details).length > 0;
+  private reasoningDetail(detail: Json): string {
+    if (detail.type === "reasoning.encrypted")
+      return (
+        this.openBlock({ kind: "redacted" }, { type: "redacted_thinking", data: detail.data }, false) +
+        this.closeBlock()
+      );
+    let out = this.openBlock({ kind: "thinking" }, { type: "thinking", thinking: "", signature: "" }, true);
+    if (typeof detail.text === "string" && detail.text)
+      out += this.delta({ type: "thinking_delta", thinking: detail.text });
+    if (typeof detail.signature === "string")
+      out += this.delta({ type: "signature_delta", signature: detail.signature });
+    return out;
   }
 
   private start(): string {
@@ -169,13 +179,6 @@ export class AnthropicStreamRenderer extends StreamRecord implements StreamRende
         },
       },
     });
-  }
-
-  private thinking(text: string): string {
-    return (
-      this.openBlock({ kind: "thinking" }, { type: "thinking", thinking: "", signature: "" }, true) +
-      this.delta({ type: "thinking_delta", thinking: text })
-    );
   }
 
   private text(text: string): string {
@@ -222,13 +225,9 @@ export class AnthropicStreamRenderer extends StreamRecord implements StreamRende
   }
 }
 
-function thinkingSignatures(details: unknown): string[] {
+function anthropicDetails(details: unknown): Json[] {
   if (!Array.isArray(details)) return [];
-  return details.flatMap((detail: Json) =>
-    detail?.format === ANTHROPIC_REASONING_FORMAT && typeof detail.signature === "string"
-      ? [detail.signature]
-      : [],
-  );
+  return (details as Json[]).filter((detail) => detail?.format === ANTHROPIC_REASONING_FORMAT);
 }
 
 /** The Anthropic Messages surface. */
