@@ -6,6 +6,8 @@ export interface OpenAiCompatibleOptions {
    * rejects it can turn this off and usage is then estimated.
    */
   streamUsage?: boolean;
+  /** Whether the host takes OpenRouter's `reasoning` object; others get `reasoning_effort`. */
+  reasoningObject?: boolean;
 }
 
 export const CHAT_COMPLETIONS_PATH = "/chat/completions";

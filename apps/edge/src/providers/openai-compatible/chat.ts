@@ -5,6 +5,7 @@ import {
   type ChatRequest,
   GATEWAY_ONLY_FIELDS,
 } from "../../translate/openai/chat-request.js";
+import { effortFor, reasoningBudget } from "../../translate/openai/reasoning.js";
 import { completionWireSchema, usageFromWire } from "../../translate/openai/wire.js";
 import { networkFailure, type UpstreamFailure } from "../failure.js";
 import type { CanonicalCompletion } from "../types.js";
@@ -19,6 +20,7 @@ export function chatRequestBody(
   upstreamModel: string,
   stream: boolean,
   streamUsage = true,
+  reasoningObject = false,
 ): string {
   const body: Record<string, unknown> = {
     ...request,
@@ -26,6 +28,7 @@ export function chatRequestBody(
     messages: request.messages.map(withoutForeignSignatures),
   };
   for (const field of GATEWAY_ONLY_FIELDS) delete body[field];
+  if (!reasoningObject) asReasoningEffort(request, body);
   if (stream) {
     body.stream = true;
     if (streamUsage) body.stream_options = { ...(request.stream_options ?? {}), include_usage: true };
@@ -34,6 +37,17 @@ export function chatRequestBody(
     if (body.stream !== undefined) body.stream = false;
   }
   return JSON.stringify(body);
+}
+
+/**
+ * OpenRouter's `reasoning` object is not OpenAI's API: other hosts get the same request as
+ * `reasoning_effort` (unless the client set that itself).
+ */
+function asReasoningEffort(request: ChatRequest, body: Record<string, unknown>): void {
+  if (body.reasoning === undefined) return;
+  const budget = reasoningBudget(request);
+  delete body.reasoning;
+  if (budget !== undefined && body.reasoning_effort === undefined) body.reasoning_effort = effortFor(budget);
 }
 
 // Signatures the gateway handed out for Anthropic or Gemini turns mean nothing to other hosts.

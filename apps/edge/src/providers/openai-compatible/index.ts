@@ -26,7 +26,13 @@ export function openAiCompatibleProvider(
     request: (call) => ({
       path: CHAT_COMPLETIONS_PATH,
       headers,
-      body: chatRequestBody(call.request, call.upstreamModel, call.stream, streamUsage),
+      body: chatRequestBody(
+        call.request,
+        call.upstreamModel,
+        call.stream,
+        streamUsage,
+        options.reasoningObject,
+      ),
     }),
     parse: parseCompletion,
     events: openAiStreamEvents,

@@ -5,4 +5,5 @@ import type { ProviderFactory } from "../types.js";
 export const openrouterProvider: ProviderFactory = (settings, timeouts) =>
   openAiCompatibleProvider(settings, timeouts, {
     extraHeaders: { "HTTP-Referer": "https://github.com/model-gateway", "X-Title": "Model Gateway" },
+    reasoningObject: true,
   });

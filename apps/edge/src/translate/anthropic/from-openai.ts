@@ -10,11 +10,13 @@ import {
   toolCalls,
   toolChoice,
 } from "../openai/content.js";
+import { reasoningBudget } from "../openai/reasoning.js";
 import { untranslatable } from "../untranslatable.js";
 import { ANTHROPIC_REASONING_FORMAT } from "./to-openai.js";
 
 /** Anthropic requires `max_tokens`; OpenAI leaves it optional, so a translated request gets this. */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
+const MIN_THINKING_BUDGET = 1024;
 
 type Block = Record<string, unknown>;
 interface AnthropicMessage {
@@ -57,8 +59,24 @@ export function anthropicRequestBody(
   const choice = anthropicToolChoice(request);
   if (choice) body.tool_choice = choice;
   if (request.user) body.metadata = { user_id: request.user };
+  applyThinking(request, body);
   if (stream) body.stream = true;
   return body;
+}
+
+/**
+ * A reasoning request as Anthropic's extended thinking: the budget (at least Anthropic's 1,024) must
+ * stay below `max_tokens`, so the answer's own allowance is added on top; thinking runs at Anthropic's
+ * fixed sampling, so temperature and top-k/top-p are left out.
+ */
+function applyThinking(request: ChatRequest, body: Record<string, unknown>): void {
+  const requested = reasoningBudget(request);
+  if (requested === undefined) return;
+  const budget = Math.max(MIN_THINKING_BUDGET, requested);
+  body.thinking = { type: "enabled", budget_tokens: budget };
+  const maxTokens = Number(body.max_tokens);
+  if (maxTokens <= budget) body.max_tokens = budget + maxTokens;
+  for (const field of ["temperature", "top_k", "top_p"]) delete body[field];
 }
 
 function anthropicToolChoice(request: ChatRequest): Record<string, unknown> | undefined {

@@ -105,6 +105,10 @@ export function chatRequestFromMessages(request: MessagesRequest | CountTokensRe
     if (choice.disable_parallel_tool_use === true) chat.parallel_tool_calls = false;
   }
   if (request.metadata?.user_id) chat.user = request.metadata.user_id;
+  const thinking = (request as { thinking?: { type?: unknown; budget_tokens?: unknown } }).thinking;
+  if (thinking?.type === "enabled" && typeof thinking.budget_tokens === "number")
+    chat.reasoning = { max_tokens: thinking.budget_tokens };
+  else if (thinking?.type === "adaptive") chat.reasoning = { enabled: true };
   return chat;
 }
 

@@ -10,6 +10,7 @@ import {
   toolCalls,
   toolChoice,
 } from "../openai/content.js";
+import { reasoningBudget } from "../openai/reasoning.js";
 import { untranslatable } from "../untranslatable.js";
 import { GEMINI_REASONING_FORMAT } from "./to-openai.js";
 
@@ -76,6 +77,8 @@ function generationConfig(request: ChatRequest): Record<string, unknown> {
     config.responseMimeType = "application/json";
   if (format?.type === "json_schema" && format.json_schema?.schema)
     config.responseJsonSchema = format.json_schema.schema;
+  const budget = reasoningBudget(request);
+  if (budget !== undefined) config.thinkingConfig = { thinkingBudget: budget, includeThoughts: true };
   return config;
 }
 

@@ -195,6 +195,11 @@ function applyConfig(config: GenerateContentRequest["generationConfig"], chat: C
   set("seed", config.seed);
   set("presence_penalty", config.presencePenalty);
   set("frequency_penalty", config.frequencyPenalty);
+  const thinking = config.thinkingConfig as { thinkingBudget?: unknown } | undefined;
+  // A budget of -1 is Gemini's "dynamic": thinking on, the model picks how much.
+  if (typeof thinking?.thinkingBudget === "number" && thinking.thinkingBudget !== 0)
+    chat.reasoning =
+      thinking.thinkingBudget > 0 ? { max_tokens: thinking.thinkingBudget } : { enabled: true };
   const schema =
     config.responseJsonSchema ?? (config.responseSchema ? lowerTypes(config.responseSchema) : undefined);
   if (schema) chat.response_format = { type: "json_schema", json_schema: { name: "response", schema } };
