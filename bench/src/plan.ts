@@ -10,7 +10,13 @@ export interface Plan {
   longRun: { requests: number; slices: number; connections: number };
 }
 
-export function planFor(quick: boolean): Plan {
+export function planFor(quick: boolean, longRequests?: number): Plan {
+  const plan = basePlan(quick);
+  if (longRequests) plan.longRun.requests = longRequests;
+  return plan;
+}
+
+function basePlan(quick: boolean): Plan {
   if (quick) {
     return {
       quick,

@@ -8,6 +8,8 @@ export interface Report {
   loadAverage: { before: string; after: string };
   targets: Record<string, string>;
   portkeyError?: string;
+  /** RSS of each target's measured process after start, before any request. */
+  idleRssMb: Record<string, number>;
   rows: Row[];
   openStreams: Array<OpenStreamsResult & { target: string }>;
   longRun?: LongRun;
@@ -20,7 +22,7 @@ const ms = (value: number | undefined): string =>
 /** The results as a Markdown table (printed and pasted into the README). */
 export function markdown(report: Report): string {
   const lines = [
-    "| scenario | target | req/s | p50 ms | p99 ms | +p50 ms | +p99 ms | TTFB p50/p99 ms | CPU % | peak RSS MB | errors |",
+    "| scenario | target | req/s | p50 ms | p99 ms | +p50 ms | +p99 ms | TTFB p50/p99 ms | CPU % (all processes) | peak RSS MB | errors |",
     "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   ];
   for (const row of report.rows) {
@@ -29,6 +31,12 @@ export function markdown(report: Report): string {
       `| ${row.scenario} | ${row.target} | ${row.rps.toFixed(0)} | ${ms(row.p50)} | ${ms(row.p99)} | ${ms(row.addedP50)} | ${ms(row.addedP99)} | ${ttfb} | ${row.cpuPercent.toFixed(0)} | ${row.peakRssMb.toFixed(0)} | ${row.errors} |`,
     );
   }
+  lines.push(
+    "",
+    `Idle RSS after start (MB): ${Object.entries(report.idleRssMb)
+      .map(([name, value]) => `${name} ${value.toFixed(0)}`)
+      .join(", ")}`,
+  );
   lines.push("", "| open SSE streams | target | open | failed | opened in s | RSS before MB | RSS peak MB |");
   lines.push("| ---: | --- | ---: | ---: | ---: | ---: | ---: |");
   for (const streams of report.openStreams) {

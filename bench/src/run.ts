@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { freePort } from "@gw/db";
 import { resolveInfrastructure } from "./infra.js";
 import { planFor } from "./plan.js";
-import { type BenchProcess, loadAverage, startProcess, waitForOutput } from "./proc.js";
+import { type BenchProcess, loadAverage, rssMb, startProcess, waitForOutput } from "./proc.js";
 import { markdown, type Report, verdicts } from "./report.js";
 import { type Configure, loadScenarios, longRun, openStreamScenario } from "./scenarios.js";
 import { directTarget } from "./targets/direct.js";
@@ -17,7 +17,13 @@ import type { Target } from "./targets/target.js";
 const benchDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 const root = join(benchDir, "..");
 const quick = process.argv.includes("--quick");
-const plan = planFor(quick);
+/** `--only=load,streams,long` runs a subset (development); the default is all three. */
+const only = (process.argv.find((arg) => arg.startsWith("--only="))?.slice(7) ?? "load,streams,long").split(
+  ",",
+);
+/** `--long-requests=N` shortens (or lengthens) the long run; the issue's default is 1,000,000. */
+const longArg = process.argv.find((arg) => arg.startsWith("--long-requests="));
+const plan = planFor(quick, longArg ? Number(longArg.slice(16)) : undefined);
 const before = loadAverage();
 const started: Array<{ stop(): Promise<void> }> = [];
 
@@ -55,9 +61,13 @@ async function main(): Promise<void> {
     process.stderr.write(`Portkey's gateway did not start: ${portkeyError}\n`);
   }
   for (const target of targets) process.stderr.write(`${target.name}: ${target.description}\n`);
-  const rows = await loadScenarios(plan, targets, upstream.configure);
-  const openStreams = await openStreamScenario(plan, targets, upstream.configure);
-  const long = await longRun(plan, edge);
+  // Before any request: what each target costs just by running.
+  const idleRssMb = Object.fromEntries(targets.map((target) => [target.name, rssMb(target.pids()[0] ?? 0)]));
+  const rows = only.includes("load") ? await loadScenarios(plan, targets, upstream.configure) : [];
+  const openStreams = only.includes("streams")
+    ? await openStreamScenario(plan, targets, upstream.configure)
+    : [];
+  const long = only.includes("long") ? await longRun(plan, edge) : undefined;
   const partial: Omit<Report, "verdicts"> = {
     date: new Date().toISOString(),
     quick,
@@ -71,9 +81,10 @@ async function main(): Promise<void> {
     loadAverage: { before, after: loadAverage() },
     targets: Object.fromEntries(targets.map((target) => [target.name, target.description])),
     ...(portkeyError ? { portkeyError } : {}),
+    idleRssMb,
     rows,
     openStreams,
-    longRun: long,
+    ...(long ? { longRun: long } : {}),
   };
   const report: Report = { ...partial, verdicts: verdicts(partial) };
   const resultsDir = join(benchDir, "results");

@@ -12,6 +12,7 @@ export function directTarget(upstreamUrl: string, upstream: BenchProcess): Targe
     headers: { "content-type": "application/json", authorization: `Bearer ${UPSTREAM_KEY}` },
     model: "gpt-4o-mini",
     pids: () => (upstream.child.pid ? [upstream.child.pid] : []),
+    processes: (): Record<string, number> => (upstream.child.pid ? { upstream: upstream.child.pid } : {}),
     // The upstream outlives the targets; the runner stops it.
     stop: async () => {},
   };

@@ -79,6 +79,8 @@ async function startSplitPlane(
     const edge = node(root, "edge", "apps/edge/dist/main.js", {
       ...env,
       HTTP_PORT: edgePort,
+      // Profiling hook for the bench's own use (e.g. --cpu-prof); empty by default.
+      NODE_OPTIONS: process.env.BENCH_EDGE_NODE_OPTIONS ?? "",
       KEYS_HTTP_URL: `http://127.0.0.1:${keysHttp}`,
       BILLING_HTTP_URL: `http://127.0.0.1:${billingHttp}`,
       GENERATIONS_HTTP_URL: `http://127.0.0.1:${generationsHttp}`,
@@ -158,6 +160,8 @@ function edgeTarget(
     headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
     model: "openai/gpt-4o-mini",
     pids: () => (measured.child.pid ? [measured.child.pid] : []),
+    processes: () =>
+      Object.fromEntries(all.flatMap((app) => (app.child.pid ? [[app.name, app.child.pid] as const] : []))),
     stop: async () => {
       const crashed = all.filter((app) => app.child.exitCode !== null && app.child.exitCode !== 0);
       for (const app of crashed) process.stderr.write(`${app.name} exited early:\n${app.output()}\n`);

@@ -37,6 +37,7 @@ export async function startPortkey(upstreamUrl: string): Promise<Target> {
     },
     model: "gpt-4o-mini",
     pids: () => (app.child.pid ? [app.child.pid] : []),
+    processes: (): Record<string, number> => (app.child.pid ? { portkey: app.child.pid } : {}),
     stop: () => app.stop(),
   };
 }

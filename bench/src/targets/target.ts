@@ -7,8 +7,10 @@ export interface Target {
   url: string;
   headers: Record<string, string>;
   model: string;
-  /** The processes whose CPU and RSS are reported for this target. */
+  /** The process whose RSS is reported (the edge itself for the split plane). */
   pids(): number[];
+  /** Every process serving this target, by name: their CPU is summed (split plane: all four apps). */
+  processes(): Record<string, number>;
   stop(): Promise<void>;
 }
 
