@@ -123,6 +123,7 @@ export async function cancelBatch(
   const found = await findBatch(db, id, accountId);
   if (!found || found.endedAt) return found;
   await db.transaction().execute(async (tx) => {
+    await lockBatch(tx, id);
     await tx
       .updateTable("message_batches")
       .set({ cancel_initiated_at: now })
@@ -232,6 +233,7 @@ export async function completeItem(
   now: Date,
 ): Promise<void> {
   await db.transaction().execute(async (tx) => {
+    await lockBatch(tx, input.batchId);
     await tx
       .updateTable("message_batch_items")
       .set({ state: input.outcome, result: JSON.stringify(input.result), lease_until: null })
@@ -252,6 +254,7 @@ async function expireOverdue(db: Kysely<GenerationsTables>, now: Date): Promise<
     .execute();
   for (const { id } of overdue) {
     await db.transaction().execute(async (tx) => {
+      await lockBatch(tx, id);
       await tx
         .updateTable("message_batch_items")
         .set({ state: "expired", result: JSON.stringify({ type: "expired" }) })
@@ -261,6 +264,14 @@ async function expireOverdue(db: Kysely<GenerationsTables>, now: Date): Promise<
       await finishIfDone(tx, id, now);
     });
   }
+}
+
+/**
+ * Serialises the writers of one batch. Without it two requests completing at once each see the
+ * other still running (READ COMMITTED snapshots) and neither ends the batch.
+ */
+async function lockBatch(tx: Transaction<GenerationsTables>, batchId: string): Promise<void> {
+  await tx.selectFrom("message_batches").select("id").where("id", "=", batchId).forUpdate().execute();
 }
 
 async function finishIfDone(tx: Db, batchId: string, now: Date): Promise<void> {

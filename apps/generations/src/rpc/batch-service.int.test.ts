@@ -79,6 +79,36 @@ describeWith(["postgres"], "BatchService", () => {
     });
   });
 
+  it("ends a batch whose requests all complete at the same moment", async () => {
+    const many = Array.from({ length: 16 }, (_, index) => ({ customId: `r${index}`, paramsJson: "{}" }));
+    const created: { id: string } = await call("create")({
+      accountId: "acct_race",
+      keyHash: "h3",
+      items: many,
+    });
+    const claimed: { items: { itemId: bigint; batchId: string }[] } = await call("claim")({
+      limit: 100,
+      leaseMs: 60_000n,
+    });
+    const mine = claimed.items.filter((item) => item.batchId === created.id);
+    expect(mine).toHaveLength(16);
+    await Promise.all(
+      mine.map((item) =>
+        call("complete")({
+          batchId: created.id,
+          itemId: item.itemId,
+          outcome: "succeeded",
+          resultJson: '{"type":"succeeded"}',
+        }),
+      ),
+    );
+    const ended: { result: { value: { processingStatus: string; succeeded: number } } } = await call("get")({
+      id: created.id,
+      accountId: "acct_race",
+    });
+    expect(ended.result.value).toMatchObject({ processingStatus: "ended", succeeded: 16 });
+  });
+
   it("cancels pending requests at once and refuses to delete a batch still processing", async () => {
     const created: { id: string } = await call("create")({ accountId: "acct_c", keyHash: "h2", items });
     expect(await call("delete")({ id: created.id, accountId: "acct_c" })).toEqual({
