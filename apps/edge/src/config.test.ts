@@ -23,6 +23,18 @@ describe("loadEdgeConfig", () => {
     expect(config.keepAliveMs).toBe(15_000);
     expect(config.spoolDir).toBe(".data/spool");
     expect(config.providers).toEqual([]);
+    expect(config.generationsGrpcAddress).toBeUndefined();
+    expect(config.publicBaseUrl).toBeUndefined();
+  });
+
+  it("reads the batch store address and the public base URL (without a trailing slash)", () => {
+    const config = loadEdgeConfig({
+      GENERATIONS_GRPC_ADDRESS: "gen:50053",
+      PUBLIC_BASE_URL: "https://gw.example/",
+    });
+    expect(config.generationsGrpcAddress).toBe("gen:50053");
+    expect(config.publicBaseUrl).toBe("https://gw.example");
+    expect(() => loadEdgeConfig({ PUBLIC_BASE_URL: "not a url" })).toThrow(/PUBLIC_BASE_URL/);
   });
 
   it("enables a provider when its key is set, at its public base URL unless overridden", () => {

@@ -34,6 +34,8 @@ export interface EdgeConfig {
   billingGrpcAddress: string;
   /** BatchService (the generations app); unset turns message batches off. */
   generationsGrpcAddress: string | undefined;
+  /** How clients reach the gateway (behind a proxy the request's own host may not say); for absolute URLs. */
+  publicBaseUrl: string | undefined;
   controlPlane: ControlPlaneUrls;
   topics: TopicConfig;
   kafkaBrokers: string[] | undefined;
@@ -62,6 +64,7 @@ const shape = {
   KEYS_GRPC_ADDRESS: z.string().min(1).default("127.0.0.1:50051"),
   BILLING_GRPC_ADDRESS: z.string().min(1).default("127.0.0.1:50052"),
   GENERATIONS_GRPC_ADDRESS: z.string().min(1).optional(),
+  PUBLIC_BASE_URL: z.url().optional(),
   KEYS_HTTP_URL: z.url().default("http://127.0.0.1:8081"),
   BILLING_HTTP_URL: z.url().default("http://127.0.0.1:8082"),
   GENERATIONS_HTTP_URL: z.url().default("http://127.0.0.1:8083"),
@@ -93,6 +96,7 @@ export function loadEdgeConfig(env: Env = process.env): EdgeConfig {
     keysGrpcAddress: parsed.KEYS_GRPC_ADDRESS,
     billingGrpcAddress: parsed.BILLING_GRPC_ADDRESS,
     generationsGrpcAddress: parsed.GENERATIONS_GRPC_ADDRESS,
+    publicBaseUrl: parsed.PUBLIC_BASE_URL?.replace(/\/+$/, ""),
     controlPlane: {
       keysHttpUrl: parsed.KEYS_HTTP_URL,
       billingHttpUrl: parsed.BILLING_HTTP_URL,

@@ -50,7 +50,11 @@ export function connectEdgeDeps(
     ...(batches ? { batches } : {}),
     logger: shared.logger,
     instanceId: config.instanceId,
-    settings: { bodyLimit: config.bodyLimit, keepAliveMs: config.keepAliveMs },
+    settings: {
+      bodyLimit: config.bodyLimit,
+      keepAliveMs: config.keepAliveMs,
+      publicBaseUrl: config.publicBaseUrl,
+    },
   };
   return {
     deps,

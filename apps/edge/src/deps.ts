@@ -23,6 +23,8 @@ export interface EdgeSettings {
   random: () => number;
   /** How often an idle edge asks the batch store for batch requests to serve. Default 1 s. */
   batchPollMs: number;
+  /** The gateway's public base URL for absolute links (batch results); else the request's own host. */
+  publicBaseUrl?: string | undefined;
 }
 
 /**

@@ -16,9 +16,9 @@ type Handler = (
   principal: Principal,
 ) => Promise<void>;
 
-/** The gateway's own base URL as the client reached it, for absolute `results_url`s. */
-function baseUrl(request: Request): string {
-  return `${request.protocol}://${request.get("host") ?? "localhost"}`;
+/** The gateway's base URL for absolute `results_url`s: the configured public one, else as the client reached it. */
+function baseUrl(deps: EdgeDeps, request: Request): string {
+  return deps.settings?.publicBaseUrl ?? `${request.protocol}://${request.get("host") ?? "localhost"}`;
 }
 
 function notFound(id: string): GatewayError {
@@ -82,7 +82,7 @@ export function batchRoutes(deps: EdgeDeps): Route[] {
         paramsJson: JSON.stringify(entry.params),
       })),
     });
-    response.json(messageBatch(batch, baseUrl(request)));
+    response.json(messageBatch(batch, baseUrl(deps, request)));
   };
   const list: Handler = async (request, response, batches, { accountId }) => {
     const page = await batches.list({
@@ -91,7 +91,7 @@ export function batchRoutes(deps: EdgeDeps): Route[] {
       beforeId: typeof request.query.before_id === "string" ? request.query.before_id : "",
       afterId: typeof request.query.after_id === "string" ? request.query.after_id : "",
     });
-    const data = page.batches.map((batch) => messageBatch(batch, baseUrl(request)));
+    const data = page.batches.map((batch) => messageBatch(batch, baseUrl(deps, request)));
     response.json({
       data,
       has_more: page.hasMore,
@@ -102,12 +102,12 @@ export function batchRoutes(deps: EdgeDeps): Route[] {
   const get: Handler = async (request, response, batches, { accountId }) => {
     const answer = await batches.get({ id: batchId(request), accountId });
     if (answer.result?.$case !== "batch") throw notFound(batchId(request));
-    response.json(messageBatch(answer.result.value, baseUrl(request)));
+    response.json(messageBatch(answer.result.value, baseUrl(deps, request)));
   };
   const cancel: Handler = async (request, response, batches, { accountId }) => {
     const answer = await batches.cancel({ id: batchId(request), accountId });
     if (answer.result?.$case !== "batch") throw notFound(batchId(request));
-    response.json(messageBatch(answer.result.value, baseUrl(request)));
+    response.json(messageBatch(answer.result.value, baseUrl(deps, request)));
   };
   const remove: Handler = async (request, response, batches, { accountId }) => {
     const answer = await batches.delete({ id: batchId(request), accountId });
