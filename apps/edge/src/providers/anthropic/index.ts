@@ -1,5 +1,6 @@
 import { anthropicRequestBody } from "../../translate/anthropic/from-openai.js";
-import { exchangeChat, type WireDialect } from "../exchange.js";
+import { httpAdapter } from "../adapter.js";
+import type { WireDialect } from "../exchange.js";
 import { UpstreamHttp } from "../http.js";
 import type { ProviderFactory } from "../types.js";
 import { anthropicHeaders } from "./api.js";
@@ -21,12 +22,5 @@ export const anthropicProvider: ProviderFactory = (settings, timeouts) => {
     parse: parseAnthropicMessage,
     events: anthropicStreamEvents,
   };
-  return {
-    id: settings.id,
-    apiFormat: "anthropic",
-    isDemo: settings.isDemo,
-    chat: { complete: (call) => exchangeChat(http, dialect, call) },
-    unsupported: undefined,
-    close: () => http.close(),
-  };
+  return httpAdapter(settings, "anthropic", http, dialect);
 };

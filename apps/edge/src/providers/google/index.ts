@@ -5,8 +5,8 @@ import {
   geminiFinishReason,
   usageFromGemini,
 } from "../../translate/gemini/to-openai.js";
-import { exchangeEmbeddings } from "../embed-exchange.js";
-import { exchangeChat, type WireDialect } from "../exchange.js";
+import { httpAdapter } from "../adapter.js";
+import type { WireDialect } from "../exchange.js";
 import { networkFailure, type UpstreamFailure } from "../failure.js";
 import { UpstreamHttp } from "../http.js";
 import type { CanonicalCompletion, ProviderFactory } from "../types.js";
@@ -29,16 +29,7 @@ export const googleProvider: ProviderFactory = (settings, timeouts) => {
     parse: parseGeminiResponse,
     events: geminiStreamEvents,
   };
-  const embed = geminiEmbedDialect(headers);
-  return {
-    id: settings.id,
-    apiFormat: "gemini",
-    isDemo: settings.isDemo,
-    chat: { complete: (call) => exchangeChat(http, dialect, call) },
-    embeddings: { embed: (call) => exchangeEmbeddings(http, embed, call) },
-    unsupported: undefined,
-    close: () => http.close(),
-  };
+  return httpAdapter(settings, "gemini", http, dialect, geminiEmbedDialect(headers));
 };
 
 export function parseGeminiResponse(json: unknown): CanonicalCompletion | UpstreamFailure {

@@ -1,6 +1,6 @@
 import type { ProviderSettings, UpstreamTimeouts } from "../../config.js";
-import { exchangeEmbeddings } from "../embed-exchange.js";
-import { exchangeChat, type WireDialect } from "../exchange.js";
+import { httpAdapter } from "../adapter.js";
+import type { WireDialect } from "../exchange.js";
 import { UpstreamHttp } from "../http.js";
 import type { ProviderAdapter } from "../types.js";
 import { CHAT_COMPLETIONS_PATH, type OpenAiCompatibleOptions, openAiHeaders } from "./api.js";
@@ -37,14 +37,5 @@ export function openAiCompatibleProvider(
     parse: parseCompletion,
     events: openAiStreamEvents,
   };
-  const embed = openAiEmbedDialect(headers);
-  return {
-    id: settings.id,
-    apiFormat: "openai",
-    isDemo: settings.isDemo,
-    chat: { complete: (call) => exchangeChat(http, dialect, call) },
-    embeddings: { embed: (call) => exchangeEmbeddings(http, embed, call) },
-    unsupported: undefined,
-    close: () => http.close(),
-  };
+  return httpAdapter(settings, "openai", http, dialect, openAiEmbedDialect(headers));
 }
