@@ -79,6 +79,7 @@ export async function serveEmbeddings(
     principal,
     modelId: first?.id ?? request.model,
     isFreeModel: first?.isFree ?? false,
+    modelLimit: first?.modelLimit,
     worstCasePico: worstCaseCost(attempts, { promptTokens, maxTokens: 0, choices: 1, imageCount: 0 }),
   });
   const subject: GenerationSubject = {
