@@ -1,7 +1,5 @@
 import type { Principal } from "@gw/auth";
 import type { Response } from "express";
-import { admit } from "../admission/admit.js";
-import { worstCaseCost } from "../admission/worst-case.js";
 import { preferByok } from "../byok/plan.js";
 import type { AccountProviders } from "../byok/providers.js";
 import type { EdgeDeps } from "../deps.js";
@@ -15,6 +13,7 @@ import type { UsageRender } from "../translate/openai/usage.js";
 import { computeCost } from "../usage/cost.js";
 import { countTokens } from "../usage/tokenizer.js";
 import { type TokenUsage, ZERO_USAGE } from "../usage/tokens.js";
+import { admitPlanned } from "./admit-planned.js";
 import { tryInOrder } from "./attempts.js";
 import { attemptsMetadata, type GenerationSubject, generation, identity, type Measured } from "./context.js";
 import { planFor } from "./plan-for.js";
@@ -73,14 +72,12 @@ export async function serveEmbeddings(
   const plan = planFor(deps, runtime, { principal, request: planning, availability, kind: "embedding" });
   const attempts = preferByok(plan.attempts, byok);
   const promptTokens = await countInputTokens(request.input);
-  const first = attempts[0]?.model;
-  const hold = await admit(deps.billing, {
+  const hold = await admitPlanned(deps, {
     generationId: start.generationId,
     principal,
-    modelId: first?.id ?? request.model,
-    isFreeModel: first?.isFree ?? false,
-    modelLimit: first?.modelLimit,
-    worstCasePico: worstCaseCost(attempts, { promptTokens, maxTokens: 0, choices: 1, imageCount: 0 }),
+    requestedModel: request.model,
+    attempts,
+    worstCase: { promptTokens, maxTokens: 0, choices: 1, imageCount: 0 },
   });
   const subject: GenerationSubject = {
     generationId: start.generationId,

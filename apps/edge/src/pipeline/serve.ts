@@ -1,8 +1,7 @@
 import type { Principal } from "@gw/auth";
 import { newGenerationId } from "@gw/events";
 import type { Response } from "express";
-import { admit } from "../admission/admit.js";
-import { estimatePromptTokens, worstCaseCost } from "../admission/worst-case.js";
+import { estimatePromptTokens } from "../admission/worst-case.js";
 import { preferByok, withByok } from "../byok/plan.js";
 import type { AccountProviders } from "../byok/providers.js";
 import type { EdgeDeps } from "../deps.js";
@@ -11,6 +10,7 @@ import type { Availability } from "../planner/filters.js";
 import type { EdgeRuntime } from "../runtime.js";
 import { type ChatRequest, requestedMaxTokens } from "../translate/openai/chat-request.js";
 import { promptText } from "../translate/openai/prompt-text.js";
+import { admitPlanned } from "./admit-planned.js";
 import type { ChatContext } from "./context.js";
 import { planFor } from "./plan-for.js";
 import { respondJson } from "./respond-json.js";
@@ -58,19 +58,17 @@ export async function serveInference(
   const plan = planFor(deps, runtime, { ...inference, availability: withByok(inference.availability, byok) });
   const attempts = preferByok(plan.attempts, byok);
   const prompt = promptText(request);
-  const first = attempts[0]?.model;
-  const hold = await admit(deps.billing, {
+  const hold = await admitPlanned(deps, {
     generationId: start.generationId,
     principal,
-    modelId: first?.id ?? request.model,
-    isFreeModel: first?.isFree ?? false,
-    modelLimit: first?.modelLimit,
-    worstCasePico: worstCaseCost(attempts, {
+    requestedModel: request.model,
+    attempts,
+    worstCase: {
       promptTokens: estimatePromptTokens(prompt),
       maxTokens: requestedMaxTokens(request),
       choices: request.n ?? 1,
       imageCount: prompt.imageCount,
-    }),
+    },
   });
   const context: ChatContext = {
     generationId: start.generationId,
