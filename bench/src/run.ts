@@ -103,6 +103,13 @@ async function stopAll(): Promise<void> {
   for (const item of started.reverse()) await item.stop().catch(() => {});
 }
 
+// Ctrl-C or a kill stops the apps, brokers and gateways this run started, not just the runner.
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    stopAll().then(() => process.exit(130));
+  });
+}
+
 main().then(
   () => stopAll().then(() => process.exit(0)),
   (error: unknown) => {
