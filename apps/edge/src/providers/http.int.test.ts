@@ -1,0 +1,50 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { type FakeServer, startFakeOpenAi } from "@gw/fake-providers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isFailure, UpstreamHttp, type UpstreamRequest } from "./http.js";
+
+// The total timeout must end with the attempt: a timer that outlives a finished call keeps its
+// signals alive for the whole timeout, which under load is memory growing without bound.
+
+const chat: UpstreamRequest = {
+  method: "POST",
+  path: "/chat/completions",
+  headers: { "content-type": "application/json", authorization: "Bearer sk-test" },
+  body: JSON.stringify({ model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }] }),
+};
+
+describe("UpstreamHttp total timeout", () => {
+  let upstream: FakeServer;
+  let http: UpstreamHttp;
+
+  beforeAll(async () => {
+    upstream = await startFakeOpenAi({ host: "127.0.0.1", port: 0 });
+    http = new UpstreamHttp(upstream.baseUrl, { connectMs: 2000, firstByteMs: 2000, totalMs: 300 });
+  });
+
+  afterAll(async () => {
+    await http.close();
+    await upstream.close();
+  });
+
+  it("is cleared once the answer's body has been read to the end", async () => {
+    const signals = http.signals(new AbortController().signal);
+    const response = await http.send(chat, signals);
+    if (isFailure(response)) throw new Error(`upstream failed: ${response.message}`);
+    expect(response.status).toBe(200);
+    await response.body.json();
+    await sleep(600);
+    expect(signals.total.aborted).toBe(false);
+    expect(signals.combined.aborted).toBe(false);
+  });
+
+  it("still aborts an attempt whose body is left unfinished past the total timeout", async () => {
+    const signals = http.signals(new AbortController().signal);
+    const response = await http.send(chat, signals);
+    if (isFailure(response)) throw new Error(`upstream failed: ${response.message}`);
+    await sleep(600);
+    expect(signals.total.aborted).toBe(true);
+    expect(signals.combined.aborted).toBe(true);
+    await response.body.dump().catch(() => undefined);
+  });
+});
