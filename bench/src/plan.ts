@@ -10,9 +10,10 @@ export interface Plan {
   longRun: { requests: number; slices: number; connections: number };
 }
 
-export function planFor(quick: boolean, longRequests?: number): Plan {
+export function planFor(quick: boolean, longRequests?: number, rate?: number): Plan {
   const plan = basePlan(quick);
   if (longRequests) plan.longRun.requests = longRequests;
+  if (rate) plan.rate.rps = rate;
   return plan;
 }
 
@@ -31,7 +32,7 @@ function basePlan(quick: boolean): Plan {
   }
   return {
     quick,
-    warmupSeconds: 3,
+    warmupSeconds: 10,
     rate: { rps: 1000, seconds: 15 },
     delayedRate: { rps: 1000, seconds: 10, delayMs: 20 },
     saturation: { connections: [32, 128], seconds: 8 },

@@ -74,6 +74,12 @@ export function verdicts(report: Omit<Report, "verdicts">): string[] {
     );
   } else out.push(`Saturation ratio: no Portkey figure (${report.portkeyError ?? "not measured"})`);
   const rate = report.rows.find((row) => row.target === "edge" && /^chat @ \d+ req\/s$/.test(row.scenario));
+  const offered = Number(rate?.scenario.split(" ")[2] ?? 0);
+  if (rate && rate.rps < offered * 0.95) {
+    out.push(
+      `The edge sustained ${rate.rps.toFixed(0)} of ${offered} req/s offered: its latencies at that rate are queueing delay`,
+    );
+  }
   if (rate?.addedP50 !== undefined && rate.addedP99 !== undefined) {
     const met = rate.addedP50 <= 1 && rate.addedP99 <= 5;
     out.push(

@@ -23,7 +23,13 @@ const only = (process.argv.find((arg) => arg.startsWith("--only="))?.slice(7) ??
 );
 /** `--long-requests=N` shortens (or lengthens) the long run; the issue's default is 1,000,000. */
 const longArg = process.argv.find((arg) => arg.startsWith("--long-requests="));
-const plan = planFor(quick, longArg ? Number(longArg.slice(16)) : undefined);
+/** `--rate=N` changes the open-loop rate (default 1,000 req/s), e.g. to one every target sustains. */
+const rateArg = process.argv.find((arg) => arg.startsWith("--rate="));
+const plan = planFor(
+  quick,
+  longArg ? Number(longArg.slice(16)) : undefined,
+  rateArg ? Number(rateArg.slice(7)) : undefined,
+);
 const before = loadAverage();
 const started: Array<{ stop(): Promise<void> }> = [];
 
