@@ -16,6 +16,7 @@ import { messagesRoute } from "./routes/messages.js";
 import { modelRoute } from "./routes/model.js";
 import { modelsRoute } from "./routes/models.js";
 import { passThrough } from "./routes/pass-through.js";
+import { proxyRoutes } from "./routes/proxy.js";
 import { readyzRoute } from "./routes/ready.js";
 import type { Route } from "./routes/route.js";
 import { createRuntime, type EdgeRuntime } from "./runtime.js";
@@ -64,6 +65,8 @@ export function createApp(deps: EdgeDeps, runtime: EdgeRuntime = createRuntime(d
     modelsRoute(deps),
     modelRoute(deps),
     keyRoute(deps),
+    // Last: only under the catalogue's provider ids, after every fixed route.
+    ...proxyRoutes(deps, runtime),
   ];
   for (const route of routes) app[route.method](route.path, ...route.handlers);
   app.use(notFoundHandler());

@@ -12,6 +12,9 @@ export function isGeminiPath(path: string): boolean {
 /** Which surface's error body a request gets: decided by its path (and, for /v1/models, the header). */
 export function errorShape(request: Pick<Request, "path" | "headers">): ErrorShape {
   const path = request.path;
+  // The provider proxy answers in its provider's own shape.
+  if (path.startsWith("/anthropic/")) return "anthropic";
+  if (path.startsWith("/google/")) return "gemini";
   if (path === "/v1/messages" || path.startsWith("/v1/messages/")) return "anthropic";
   if (isGeminiPath(path)) return "gemini";
   if (path.startsWith("/v1/models") && request.headers["anthropic-version"] !== undefined) return "anthropic";

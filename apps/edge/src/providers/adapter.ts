@@ -2,15 +2,19 @@ import type { ProviderSettings } from "../config.js";
 import { type EmbedDialect, exchangeEmbeddings } from "./embed-exchange.js";
 import { exchangeChat, type WireDialect } from "./exchange.js";
 import type { UpstreamHttp } from "./http.js";
-import type { ApiFormat, ProviderAdapter } from "./types.js";
+import type { ApiFormat, ProviderAdapter, ProxyTransport } from "./types.js";
 
-/** An adapter over one connection pool: a chat dialect and, when the provider has one, embeddings. */
+/**
+ * An adapter over one connection pool: a chat dialect, embeddings when the provider has them, and the
+ * proxy's native calls with `headers` (the provider's credential and defaults) added.
+ */
 export function httpAdapter(
   settings: ProviderSettings,
   apiFormat: ApiFormat,
   http: UpstreamHttp,
   chat: WireDialect,
-  embed?: EmbedDialect,
+  embed: EmbedDialect | undefined,
+  headers: Record<string, string>,
 ): ProviderAdapter {
   return {
     id: settings.id,
@@ -18,7 +22,25 @@ export function httpAdapter(
     isDemo: settings.isDemo,
     chat: { complete: (call) => exchangeChat(http, chat, call) },
     ...(embed ? { embeddings: { embed: (call) => exchangeEmbeddings(http, embed, call) } } : {}),
+    proxy: proxyTransport(http, headers),
     unsupported: undefined,
     close: () => http.close(),
+  };
+}
+
+/** The caller's headers (already stripped of every credential) over the provider's, so its key is the one sent. */
+function proxyTransport(http: UpstreamHttp, headers: Record<string, string>): ProxyTransport {
+  return {
+    send: (call) =>
+      http.send(
+        {
+          method: call.method,
+          path: http.nativePath(call.path),
+          rooted: true,
+          headers: { ...headers, ...call.headers },
+          ...(call.body === undefined ? {} : { body: call.body }),
+        },
+        http.signals(call.signal),
+      ),
   };
 }

@@ -11,8 +11,10 @@ export interface UpstreamResponse {
 
 export interface UpstreamRequest {
   method: "GET" | "POST";
-  /** Appended to the base URL's path, e.g. `/chat/completions` after `/v1`. */
+  /** Appended to the base URL's path, e.g. `/chat/completions` after `/v1`; taken as is when `rooted`. */
   path: string;
+  /** The path is already absolute on the provider's host (the provider proxy's native paths). */
+  rooted?: boolean;
   headers: Record<string, string>;
   body?: string;
 }
@@ -94,7 +96,7 @@ export class UpstreamHttp {
     try {
       const response = await this.pool.request({
         method: request.method,
-        path: `${this.basePath}${request.path}`,
+        path: request.rooted ? request.path : `${this.basePath}${request.path}`,
         headers: request.headers,
         body: request.body ?? null,
         signal: signals.combined,
@@ -106,6 +108,15 @@ export class UpstreamHttp {
       this.finished(signals);
       return classifyError(error, signals);
     }
+  }
+
+  /**
+   * A client's native path on this host: `/v1/chat/completions` against a `/v1` base stays as it is (the
+   * client already named the version); a path outside the base's path is placed under it.
+   */
+  nativePath(path: string): string {
+    if (this.basePath === "" || path === this.basePath || path.startsWith(`${this.basePath}/`)) return path;
+    return `${this.basePath}${path}`;
   }
 
   close(): Promise<void> {

@@ -3,6 +3,7 @@ import type { ChatRequest } from "../translate/openai/chat-request.js";
 import type { ChunkWire, CompletionWire } from "../translate/openai/wire.js";
 import type { TokenUsage } from "../usage/tokens.js";
 import type { UpstreamFailure } from "./failure.js";
+import type { UpstreamResponse } from "./http.js";
 
 export type ApiFormat = "openai" | "anthropic" | "gemini";
 
@@ -78,9 +79,27 @@ export interface ProviderAdapter {
   readonly chat: ChatProvider | undefined;
   /** Absent for providers without an embeddings API (Anthropic). */
   readonly embeddings?: EmbeddingsProvider;
+  /** Native calls for the provider proxy: the caller's request with this adapter's credential added. */
+  readonly proxy?: ProxyTransport;
   /** Why a surface this adapter lacks is unavailable, for the planner's exclusion reasons. */
   readonly unsupported: string | undefined;
   close(): Promise<void>;
+}
+
+/** One native call through the provider proxy; the headers carry no credential of the caller's. */
+export interface ProxyCall {
+  method: "GET" | "POST";
+  /** The native path (and query) as the client sent it after `/{provider}`. */
+  path: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  /** Aborted when the client goes away; the transport adds the provider's timeouts. */
+  signal: AbortSignal;
+}
+
+export interface ProxyTransport {
+  /** The provider's response, unread, or the failure when none arrived. Never throws. */
+  send(call: ProxyCall): Promise<UpstreamResponse | UpstreamFailure>;
 }
 
 /** Builds a provider's adapter from its settings; one per provider id in the registry. */

@@ -22,5 +22,5 @@ export const anthropicProvider: ProviderFactory = (settings, timeouts) => {
     parse: parseAnthropicMessage,
     events: anthropicStreamEvents,
   };
-  return httpAdapter(settings, "anthropic", http, dialect);
+  return httpAdapter(settings, "anthropic", http, dialect, undefined, headers);
 };

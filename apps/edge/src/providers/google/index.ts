@@ -29,7 +29,7 @@ export const googleProvider: ProviderFactory = (settings, timeouts) => {
     parse: parseGeminiResponse,
     events: geminiStreamEvents,
   };
-  return httpAdapter(settings, "gemini", http, dialect, geminiEmbedDialect(headers));
+  return httpAdapter(settings, "gemini", http, dialect, geminiEmbedDialect(headers), headers);
 };
 
 export function parseGeminiResponse(json: unknown): CanonicalCompletion | UpstreamFailure {

@@ -37,5 +37,5 @@ export function openAiCompatibleProvider(
     parse: parseCompletion,
     events: openAiStreamEvents,
   };
-  return httpAdapter(settings, "openai", http, dialect, openAiEmbedDialect(headers));
+  return httpAdapter(settings, "openai", http, dialect, openAiEmbedDialect(headers), headers);
 }

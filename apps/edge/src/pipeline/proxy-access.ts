@@ -1,0 +1,60 @@
+import type { Principal } from "@gw/auth";
+import { GatewayError } from "@gw/errors";
+import { nativeModelId } from "../planner/native-model.js";
+import type { PlannedAttempt } from "../planner/plan.js";
+import type { CatalogSnapshot } from "../planner/snapshot.js";
+import type { ApiFormat } from "../providers/types.js";
+
+/** The model a native call names, and the catalogue entry (with this provider's endpoint) behind it. */
+export interface ProxyModel {
+  /** As the client wrote it; undefined when the call names none (e.g. `GET /openai/v1/models`). */
+  name: string | undefined;
+  /** Set only when the catalogue lists the model with an endpoint at this provider: it is then priced. */
+  priced: PlannedAttempt | undefined;
+}
+
+/** Gemini names the model in the path: `/v1beta/models/{model}:{method}` (also `tunedModels/`). */
+const GEMINI_MODEL = /\/models\/([^/:?]+)(?::|$|\?)/;
+
+export function nativeModelName(format: ApiFormat, path: string, body: unknown): string | undefined {
+  if (format === "gemini") {
+    const match = GEMINI_MODEL.exec(path);
+    return match?.[1] === undefined ? undefined : decodeURIComponent(match[1]);
+  }
+  const model = typeof body === "object" && body !== null ? (body as { model?: unknown }).model : undefined;
+  return typeof model === "string" && model !== "" ? model : undefined;
+}
+
+/** Maps the native name to our catalogue (the provider's own names, dated names, or a full id). */
+export function resolveProxyModel(
+  snapshot: CatalogSnapshot,
+  providerId: string,
+  name: string | undefined,
+): ProxyModel {
+  if (name === undefined) return { name, priced: undefined };
+  const model = snapshot.model(nativeModelId(snapshot, name, [providerId]));
+  const endpoint = model?.endpoints.find((candidate) => candidate.providerId === providerId);
+  return { name, priced: model && endpoint ? { model, endpoint } : undefined };
+}
+
+/**
+ * The key's allow-lists on a surface that names its provider itself (edge README rule 3): the provider
+ * must be allowed, and a key limited to certain models may only send calls that name one of them — a
+ * call whose model is unknown to the catalogue, or names none, cannot be shown to be allowed.
+ */
+export function checkProxyAccess(principal: Principal, providerId: string, model: ProxyModel): void {
+  const providers = principal.allowedProviders?.values;
+  if (providers && !providers.includes(providerId)) {
+    throw new GatewayError("permission", `this key may not use provider ${providerId}`, {
+      code: "provider_not_allowed",
+    });
+  }
+  const models = principal.allowedModels?.values;
+  if (!models) return;
+  const id = model.priced?.model.id;
+  if (id === undefined || !models.includes(id)) {
+    throw new GatewayError("permission", `this key may not use model ${id ?? model.name ?? "(none named)"}`, {
+      code: "model_not_allowed",
+    });
+  }
+}

@@ -1,0 +1,242 @@
+import type { Principal } from "@gw/auth";
+import { PROVIDERS } from "@gw/catalog";
+import { GatewayError } from "@gw/errors";
+import type { Response } from "express";
+import { admit, type Hold } from "../admission/admit.js";
+import { estimatePromptTokens } from "../admission/worst-case.js";
+import type { EdgeDeps } from "../deps.js";
+import { finalError } from "../providers/failure.js";
+import type { UpstreamResponse } from "../providers/http.js";
+import type { ApiFormat, ProxyTransport } from "../providers/types.js";
+import type { EdgeRuntime } from "../runtime.js";
+import { computeCost, ZERO_COST } from "../usage/cost.js";
+import type { Generation } from "../usage/generation.js";
+import { type TokenUsage, ZERO_USAGE } from "../usage/tokens.js";
+import { admitPlanned } from "./admit-planned.js";
+import { checkProxyAccess, nativeModelName, type ProxyModel, resolveProxyModel } from "./proxy-access.js";
+import { returnedResponseHeaders } from "./proxy-headers.js";
+import { NativeUsageScanner } from "./proxy-usage.js";
+import type { RequestStart } from "./serve.js";
+
+/** The hold for a call whose model the catalogue cannot price: $0.10, settled to 0 (unpriced) afterwards. */
+export const DEFAULT_PROXY_HOLD_PICO = 100_000_000_000n;
+
+/** A native call as the route received it: provider, native path (key param removed), filtered headers. */
+export interface ProxyInference {
+  start: RequestStart;
+  principal: Principal;
+  providerId: string;
+  method: "GET" | "POST";
+  path: string;
+  headers: Record<string, string>;
+  /** The parsed JSON body of a POST. */
+  body: unknown;
+}
+
+interface Served {
+  status: number;
+  usage: TokenUsage | undefined;
+  streamed: boolean;
+  cancelled: boolean;
+  generationStartedAt: number;
+}
+
+/**
+ * The provider proxy: allow-lists → the gateway's credential (BYOK first) → one Admit → the native
+ * call, its status, headers and body streamed back untouched → usage read from the native body → meter.
+ */
+export async function serveProxy(
+  deps: EdgeDeps,
+  runtime: EdgeRuntime,
+  inference: ProxyInference,
+  response: Response,
+): Promise<void> {
+  const { principal, providerId, start } = inference;
+  const format = formatOf(providerId);
+  const model = resolveProxyModel(
+    deps.catalog.require(),
+    providerId,
+    nativeModelName(format, inference.path, inference.body),
+  );
+  checkProxyAccess(principal, providerId, model);
+  const { transport, isByok } = await transportFor(deps, principal.accountId, providerId);
+  const body = inference.method === "POST" ? meteredBody(format, inference.path, inference.body) : undefined;
+  const hold = await admitProxy(deps, inference, model, body);
+  const sentAt = runtime.now();
+  const upstream = await transport.send({
+    method: inference.method,
+    path: inference.path,
+    headers: inference.headers,
+    body,
+    signal: start.signal,
+  });
+  const record = (served: Served | undefined) =>
+    runtime.pipeline.meter.record(
+      proxyGeneration(inference, model, { served, isByok, endedAt: runtime.now(), sentAt }),
+      hold,
+    );
+  if ("retryable" in upstream) {
+    record(undefined);
+    if (upstream.kind === "cancelled") return void response.end();
+    throw finalError(upstream, { provider: providerId });
+  }
+  record(await relay(upstream, response, format, start.signal, sentAt));
+}
+
+/** The provider's wire format, which says where a call names its model and reports its usage. */
+function formatOf(providerId: string): ApiFormat {
+  return PROVIDERS.find((provider) => provider.id === providerId)?.apiFormat ?? "openai";
+}
+
+/** The account's own key for the provider first (BYOK), else the gateway's; neither → 503. */
+async function transportFor(
+  deps: EdgeDeps,
+  accountId: string,
+  providerId: string,
+): Promise<{ transport: ProxyTransport; isByok: boolean }> {
+  const own = deps.byok ? (await deps.byok.forAccount(accountId)).get(providerId)?.proxy : undefined;
+  if (own) return { transport: own, isByok: true };
+  const gateway = deps.providers.get(providerId)?.proxy;
+  if (gateway) return { transport: gateway, isByok: false };
+  throw new GatewayError("service_unavailable", `provider ${providerId} is not configured on this gateway`, {
+    code: "no_available_provider",
+  });
+}
+
+/**
+ * The body as sent upstream. One change: an OpenAI-format streamed chat completion asks for the usage
+ * chunk (`stream_options.include_usage`), as the chat surface does, so a stream is never metered as free.
+ */
+function meteredBody(format: ApiFormat, path: string, body: unknown): string {
+  if (format !== "openai" || !path.split("?")[0]?.endsWith("/chat/completions")) return JSON.stringify(body);
+  const chat = body as { stream?: unknown; stream_options?: Record<string, unknown> };
+  if (chat.stream !== true) return JSON.stringify(body);
+  return JSON.stringify({ ...chat, stream_options: { ...chat.stream_options, include_usage: true } });
+}
+
+/** One Admit: the catalogue's worst case when the model is priced here, else the default hold. */
+function admitProxy(
+  deps: EdgeDeps,
+  inference: ProxyInference,
+  model: ProxyModel,
+  body: string | undefined,
+): Promise<Hold> {
+  const common = { generationId: inference.start.generationId, principal: inference.principal };
+  if (!model.priced) {
+    return admit(deps.billing, {
+      ...common,
+      modelId: model.name ?? `${inference.providerId}/native`,
+      isFreeModel: false,
+      worstCasePico: DEFAULT_PROXY_HOLD_PICO,
+    });
+  }
+  return admitPlanned(deps, {
+    ...common,
+    requestedModel: model.priced.model.id,
+    attempts: [model.priced],
+    worstCase: {
+      // The whole native body counted as prompt text: never less than the prompt it carries.
+      promptTokens: estimatePromptTokens({ texts: [body ?? ""], messageCount: 0, imageCount: 0 }),
+      maxTokens: requestedMaxTokens(inference.body),
+      choices: 1,
+      imageCount: 0,
+    },
+  });
+}
+
+/** `max_completion_tokens`/`max_tokens` (OpenAI, Anthropic) or `generationConfig.maxOutputTokens` (Gemini). */
+function requestedMaxTokens(body: unknown): number | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const fields = body as Record<string, unknown> & { generationConfig?: Record<string, unknown> };
+  const value = fields.max_completion_tokens ?? fields.max_tokens ?? fields.generationConfig?.maxOutputTokens;
+  return typeof value === "number" && value > 0 ? value : undefined;
+}
+
+/** Status, headers and body exactly as the provider sent them, written as they arrive (no buffering). */
+async function relay(
+  upstream: UpstreamResponse,
+  response: Response,
+  format: ApiFormat,
+  signal: AbortSignal,
+  sentAt: number,
+): Promise<Served> {
+  const streamed = String(upstream.headers["content-type"] ?? "").includes("text/event-stream");
+  const scanner = new NativeUsageScanner(format, streamed);
+  response.status(upstream.status).set(returnedResponseHeaders(upstream.headers));
+  response.flushHeaders();
+  let cancelled = false;
+  try {
+    for await (const chunk of upstream.body) {
+      const bytes = chunk as Buffer;
+      scanner.push(bytes);
+      if (!response.write(bytes)) await drained(response, signal);
+    }
+  } catch {
+    // The client left (metered on what it got) or the provider broke off mid-body (the status is sent).
+    cancelled = signal.aborted;
+  }
+  response.end();
+  return {
+    status: upstream.status,
+    usage: scanner.finish(),
+    streamed,
+    cancelled,
+    generationStartedAt: sentAt,
+  };
+}
+
+function drained(response: Response, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off("drain", done);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    response.once("drain", done);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+function proxyGeneration(
+  inference: ProxyInference,
+  model: ProxyModel,
+  outcome: { served: Served | undefined; isByok: boolean; endedAt: number; sentAt: number },
+): Generation {
+  const { served } = outcome;
+  const ok = served !== undefined && served.status < 400;
+  const usage = served?.usage ?? ZERO_USAGE;
+  // Unpriced (model unknown to the catalogue at this provider): usage is recorded, the cost is 0.
+  const cost = ok && model.priced ? computeCost(model.priced.endpoint.pricing, usage) : ZERO_COST;
+  const modelId = model.priced?.model.id ?? model.name ?? "";
+  return {
+    generationId: inference.start.generationId,
+    accountId: inference.principal.accountId,
+    keyHash: inference.principal.keyHash,
+    apiType: "proxy",
+    streamed: served?.streamed ?? false,
+    cancelled: served?.cancelled ?? inference.start.signal.aborted,
+    model: modelId,
+    provider: inference.providerId,
+    upstreamId: undefined,
+    finishReason: ok ? "stop" : "error",
+    nativeFinishReason: undefined,
+    usage,
+    // A served call whose provider reported no usage is flagged rather than passed off as measured.
+    estimated: ok && served.usage === undefined,
+    cost,
+    isByok: outcome.isByok,
+    startedAt: inference.start.startedAt,
+    generationStartedAt: served?.generationStartedAt,
+    endedAt: outcome.endedAt,
+    attempts: [
+      {
+        provider: inference.providerId,
+        model: modelId,
+        status: served?.status ?? 0,
+        latencyMs: outcome.endedAt - outcome.sentAt,
+        isByok: outcome.isByok,
+      },
+    ],
+    served: ok,
+  };
+}

@@ -1,0 +1,48 @@
+import { PROVIDERS } from "@gw/catalog";
+import { GatewayError } from "@gw/errors";
+import type { Request, Response } from "express";
+import type { EdgeDeps } from "../deps.js";
+import { resolveApiKey } from "../middleware/api-key.js";
+import { type ProxyInference, serveProxy } from "../pipeline/proxy.js";
+import { forwardedRequestHeaders, withoutKeyParam } from "../pipeline/proxy-headers.js";
+import { startRequest } from "../pipeline/serve.js";
+import type { EdgeRuntime } from "../runtime.js";
+import type { Route } from "./route.js";
+
+/**
+ * `POST /{provider}/{path}` (and `GET`, for read-only native endpoints such as `/openai/v1/models`): the
+ * caller's native request, forwarded with the gateway's credential. Registered last and only under the
+ * catalogue's provider ids, so it can never shadow `/v1`, `/v1beta`, `/api` or the health routes; any
+ * other first segment stays a 404.
+ */
+export function proxyRoutes(deps: EdgeDeps, runtime: EdgeRuntime): Route[] {
+  const paths = PROVIDERS.map((provider) => `/${provider.id}/*path`);
+  const handler = (method: ProxyInference["method"]) => async (request: Request, response: Response) => {
+    const start = startRequest(runtime, response);
+    const principal = await resolveApiKey(deps.principals, request);
+    const providerId = request.path.split("/")[1] ?? "";
+    if (method === "POST" && !request.is(["application/json", "application/*+json"])) {
+      throw new GatewayError("invalid_request", "the provider proxy forwards JSON request bodies only", {
+        code: "unsupported_content_type",
+      });
+    }
+    await serveProxy(
+      deps,
+      runtime,
+      {
+        start,
+        principal,
+        providerId,
+        method,
+        path: withoutKeyParam(request.originalUrl.slice(providerId.length + 1)),
+        headers: forwardedRequestHeaders(request.headers),
+        body: request.body,
+      },
+      response,
+    );
+  };
+  return [
+    { method: "post", path: paths, handlers: [handler("POST")] },
+    { method: "get", path: paths, handlers: [handler("GET")] },
+  ];
+}
