@@ -1,0 +1,102 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "@gw/db";
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppProcess, eventually, startProcess, waitForHttp } from "./processes.js";
+
+// The provider proxy on the embedded default, as a process: a native call to the built-in demo provider
+// is metered by the real billing and recorded by the real generations app, like every other surface.
+
+interface Generation {
+  model: string;
+  provider: string;
+  api_type: string;
+  streamed: boolean;
+  usage: { prompt_tokens: number; completion_tokens: number; cost: number };
+}
+
+describe("provider proxy on the embedded default", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "gw-proxy-"));
+  let gateway: AppProcess | undefined;
+  let url: string;
+  let apiKey: string;
+  let managementKey: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    const env: Record<string, string> = { PORT: String(port), GW_DATA_DIR: dataDir, LOG_LEVEL: "warn" };
+    for (const name of ["DATABASE_URL", "REDIS_URL", "KAFKA_BROKERS", "OPENAI_API_KEY"]) env[name] = "";
+    gateway = startProcess("standalone", "apps/standalone/dist/main.js", env);
+    await waitForHttp(`${url}/readyz`, gateway, 120_000);
+    await eventually(async () => (gateway?.output().includes("API key:") ? true : undefined), 30_000);
+    const saved = JSON.parse(readFileSync(join(dataDir, "dev-credentials.json"), "utf8")) as {
+      api_key: string;
+      management_key: string;
+    };
+    apiKey = saved.api_key;
+    managementKey = saved.management_key;
+  }, 180_000);
+
+  afterAll(async () => {
+    await gateway?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const generation = (id: string) =>
+    eventually(async () => {
+      const lookup = await fetch(`${url}/api/v1/generation?id=${id}`, {
+        headers: { authorization: `Bearer ${apiKey}` },
+      });
+      return lookup.status === 200 ? ((await lookup.json()) as { data: Generation }).data : undefined;
+    });
+
+  it("meters native calls (plain and streamed) as proxy generations and charges the account", async () => {
+    const client = new OpenAI({ apiKey, baseURL: `${url}/demo/v1`, maxRetries: 0 });
+    const messages = [{ role: "user" as const, content: "Hello proxy" }];
+    const plain = await client.chat.completions.create({ model: "echo", messages }).withResponse();
+    expect(plain.data.choices[0]?.message.content).toContain("demo provider");
+    const streamed = await client.chat.completions
+      .create({ model: "echo", messages, stream: true })
+      .withResponse();
+    let text = "";
+    for await (const chunk of streamed.data) text += chunk.choices[0]?.delta.content ?? "";
+    expect(text).toContain("demo provider");
+
+    const ids = [plain.response, streamed.response].map(
+      (response) => response.headers.get("x-generation-id") ?? "",
+    );
+    const recorded = await Promise.all(ids.map(generation));
+    for (const [index, entry] of recorded.entries()) {
+      expect(entry).toMatchObject({
+        model: "demo/echo",
+        provider: "demo",
+        api_type: "proxy",
+        streamed: index === 1,
+      });
+      expect(entry.usage.prompt_tokens).toBeGreaterThan(0);
+      expect(entry.usage.cost).toBeGreaterThan(0);
+    }
+    expect(recorded[0]?.usage.completion_tokens).toBe(plain.data.usage?.completion_tokens);
+
+    const charged = recorded.reduce((total, entry) => total + entry.usage.cost, 0);
+    const usage = await eventually(async () => {
+      const credits = (await (
+        await fetch(`${url}/api/v1/credits`, { headers: { authorization: `Bearer ${managementKey}` } })
+      ).json()) as { data: { total_usage: number } };
+      return Math.abs(credits.data.total_usage - charged) < 1e-12 ? credits.data.total_usage : undefined;
+    });
+    expect(usage).toBeCloseTo(charged, 15);
+  });
+
+  it("refuses a call without a key before anything is forwarded", async () => {
+    const response = await fetch(`${url}/demo/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "echo", messages: [] }),
+    });
+    expect(response.status).toBe(401);
+  });
+});
