@@ -130,7 +130,8 @@ async function startEmbedded(
   try {
     const url = `http://127.0.0.1:${port}`;
     await waitForHttp(`${url}/readyz`, gateway, 180_000);
-    const apiKey = await createApiKey(root, url, { GW_DATA_DIR: dataDir });
+    // The CLI finds the running standalone's embedded database under its data directory.
+    const apiKey = await createApiKey(root, url, { GW_DATA_DIR: dataDir, DATABASE_URL: "" });
     return edgeTarget(
       `edge, embedded default (apps/standalone, one process; in-process bus and hot store: ${infra.reason})`,
       url,
