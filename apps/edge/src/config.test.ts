@@ -27,6 +27,12 @@ describe("loadEdgeConfig", () => {
     expect(config.publicBaseUrl).toBeUndefined();
   });
 
+  it("reads the provider proxy's default hold in USD, exactly, and refuses a malformed one", () => {
+    expect(loadEdgeConfig({}).proxyHoldPico).toBe(100_000_000_000n);
+    expect(loadEdgeConfig({ PROXY_DEFAULT_HOLD_USD: "0.000001" }).proxyHoldPico).toBe(1_000_000n);
+    expect(() => loadEdgeConfig({ PROXY_DEFAULT_HOLD_USD: "-1" })).toThrow(ConfigError);
+  });
+
   it("reads the batch store address and the public base URL (without a trailing slash)", () => {
     const config = loadEdgeConfig({
       GENERATIONS_GRPC_ADDRESS: "gen:50053",

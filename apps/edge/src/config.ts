@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import { PROVIDERS, type ProviderInfo, providerEnvVars } from "@gw/catalog";
 import { ConfigError, type Env, fragments, loadConfig, type TopicConfig, topicsFrom, z } from "@gw/config";
+import { usdToPico } from "@gw/money";
 import { byokProviderSettings } from "./byok/settings.js";
 
 export interface UpstreamTimeouts {
@@ -49,6 +50,8 @@ export interface EdgeConfig {
   authCacheMaxTtlMs: number;
   catalogRefreshMs: number;
   keepAliveMs: number;
+  /** The provider proxy's spend hold for a call the catalogue cannot price (pico-USD). */
+  proxyHoldPico: bigint;
   instanceId: string;
   providers: ProviderSettings[];
   /** Every keyed provider's base URL, for calls made with an account's own key (BYOK). */
@@ -82,6 +85,10 @@ const shape = {
   AUTH_CACHE_MAX_TTL_MS: milliseconds(10_000),
   CATALOG_REFRESH_MS: milliseconds(5_000),
   KEEP_ALIVE_MS: milliseconds(15_000),
+  PROXY_DEFAULT_HOLD_USD: z
+    .string()
+    .regex(/^\d+(\.\d{1,12})?$/, "expected a USD amount such as 0.10")
+    .default("0.10"),
   EDGE_INSTANCE_ID: z.string().min(1).optional(),
   EVENT_SPOOL_DIR: z.string().min(1).default(".data/spool"),
   DEMO_PROVIDER_URL: z.url().optional(),
@@ -116,6 +123,7 @@ export function loadEdgeConfig(env: Env = process.env): EdgeConfig {
     authCacheMaxTtlMs: parsed.AUTH_CACHE_MAX_TTL_MS,
     catalogRefreshMs: parsed.CATALOG_REFRESH_MS,
     keepAliveMs: parsed.KEEP_ALIVE_MS,
+    proxyHoldPico: usdToPico(parsed.PROXY_DEFAULT_HOLD_USD),
     instanceId: parsed.EDGE_INSTANCE_ID ?? `${hostname()}-${process.pid}`,
     providers: providerSettings(env, parsed.DEMO_PROVIDER_URL),
     byokProviders: byokProviderSettings(env),

@@ -53,6 +53,7 @@ export function connectEdgeDeps(
     settings: {
       bodyLimit: config.bodyLimit,
       keepAliveMs: config.keepAliveMs,
+      proxyHoldPico: config.proxyHoldPico,
       publicBaseUrl: config.publicBaseUrl,
     },
   };

@@ -23,6 +23,8 @@ export interface EdgeSettings {
   random: () => number;
   /** How often an idle edge asks the batch store for batch requests to serve. Default 1 s. */
   batchPollMs: number;
+  /** The provider proxy's hold for a call the catalogue cannot price. Default $0.10. */
+  proxyHoldPico: bigint;
   /** The gateway's public base URL for absolute links (batch results); else the request's own host. */
   publicBaseUrl?: string | undefined;
 }
@@ -55,4 +57,5 @@ export const DEFAULT_SETTINGS: EdgeSettings = {
   keepAliveMs: 15_000,
   random: Math.random,
   batchPollMs: 1_000,
+  proxyHoldPico: 100_000_000_000n,
 };

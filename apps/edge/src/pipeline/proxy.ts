@@ -18,9 +18,6 @@ import { returnedResponseHeaders } from "./proxy-headers.js";
 import { NativeUsageScanner } from "./proxy-usage.js";
 import type { RequestStart } from "./serve.js";
 
-/** The hold for a call whose model the catalogue cannot price: $0.10, settled to 0 (unpriced) afterwards. */
-export const DEFAULT_PROXY_HOLD_PICO = 100_000_000_000n;
-
 /** A native call as the route received it: provider, native path (key param removed), filtered headers. */
 export interface ProxyInference {
   start: RequestStart;
@@ -61,7 +58,7 @@ export async function serveProxy(
   checkProxyAccess(principal, providerId, model);
   const { transport, isByok } = await transportFor(deps, principal.accountId, providerId);
   const body = inference.method === "POST" ? meteredBody(format, inference.path, inference.body) : undefined;
-  const hold = await admitProxy(deps, inference, model, body);
+  const hold = await admitProxy(deps, runtime.settings.proxyHoldPico, inference, model, body);
   const sentAt = runtime.now();
   const upstream = await transport.send({
     method: inference.method,
@@ -114,9 +111,13 @@ function meteredBody(format: ApiFormat, path: string, body: unknown): string {
   return JSON.stringify({ ...chat, stream_options: { ...chat.stream_options, include_usage: true } });
 }
 
-/** One Admit: the catalogue's worst case when the model is priced here, else the default hold. */
+/**
+ * One Admit: the catalogue's worst case when the model is priced here, else the configured hold (the
+ * call is settled at 0 afterwards: nothing prices it).
+ */
 function admitProxy(
   deps: EdgeDeps,
+  defaultHoldPico: bigint,
   inference: ProxyInference,
   model: ProxyModel,
   body: string | undefined,
@@ -127,7 +128,7 @@ function admitProxy(
       ...common,
       modelId: model.name ?? `${inference.providerId}/native`,
       isFreeModel: false,
-      worstCasePico: DEFAULT_PROXY_HOLD_PICO,
+      worstCasePico: defaultHoldPico,
     });
   }
   return admitPlanned(deps, {

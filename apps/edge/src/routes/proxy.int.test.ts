@@ -24,7 +24,7 @@ beforeAll(async () => {
   edge = await startEdgeHarness({
     keys: [key, openaiOnly, miniOnly, management, byokKey],
     credentials,
-    env: { BODY_LIMIT: "64kb" },
+    env: { BODY_LIMIT: "64kb", PROXY_DEFAULT_HOLD_USD: "0.25" },
   });
 });
 
@@ -195,6 +195,19 @@ describe("POST /{provider}/{path}: native calls through the proxy", () => {
     expect(response.status).toBe(200);
     expect(((await response.json()) as { object: string }).object).toBe("list");
     expect(edge.primary.requests()[0]).toMatchObject({ method: "GET", path: "/v1/models" });
+  });
+
+  it("holds the configured default for a model the catalogue cannot price, and settles it at 0", async () => {
+    const response = await post("/openai/v1/chat/completions", { ...chat, model: "gpt-unlisted" });
+    expect(response.status).toBe(200);
+    const id = response.headers.get("x-generation-id") ?? "";
+    expect(edge.billing.admits.find((admit) => admit.holdId === id)?.worstCaseCostPico).toBe(
+      250_000_000_000n,
+    );
+    const event = await usageEventFor(edge, id);
+    expect(event).toMatchObject({ model: "gpt-unlisted", costPico: 0n, estimated: false });
+    expect(event.promptTokens).toBeGreaterThan(0);
+    await expect.poll(() => edge.billing.settles.find((s) => s.holdId === id)?.actualCostPico).toBe(0n);
   });
 
   it("passes a provider's error status and body through, releasing the hold", async () => {
