@@ -28,6 +28,8 @@ export interface ChatContext {
 export interface Measured {
   usage: TokenUsage;
   estimated: boolean;
+  /** Images in the prompt, billed at the endpoint's per-image price. */
+  images?: number;
 }
 
 /** The provider's usage when it sent any; otherwise our own count, marked estimated — never a silent zero. */
@@ -36,8 +38,12 @@ export async function measure(
   prompt: PromptText,
   completionTexts: () => readonly string[],
 ): Promise<Measured> {
-  if (reported) return { usage: reported, estimated: false };
-  return { usage: await estimateUsage(prompt, completionTexts()), estimated: true };
+  if (reported) return { usage: reported, estimated: false, images: prompt.imageCount };
+  return {
+    usage: await estimateUsage(prompt, completionTexts()),
+    estimated: true,
+    images: prompt.imageCount,
+  };
 }
 
 export function identity(
@@ -91,7 +97,7 @@ export function generation(context: GenerationSubject, outcome: GenerationOutcom
     estimated: measured.estimated,
     cost:
       attempt && (outcome.served || measured.estimated)
-        ? computeCost(attempt.endpoint.pricing, measured.usage)
+        ? computeCost(attempt.endpoint.pricing, measured.usage, measured.images)
         : ZERO_COST,
     isByok: attempt?.byok !== undefined,
     startedAt: context.startedAt,
@@ -112,7 +118,11 @@ export async function unservedMeasure(
   attempted: boolean,
 ): Promise<Measured> {
   if (!cancelled || !attempted) return { usage: ZERO_USAGE, estimated: false };
-  return { usage: await estimateUsage(context.prompt, []), estimated: true };
+  return {
+    usage: await estimateUsage(context.prompt, []),
+    estimated: true,
+    images: context.prompt.imageCount,
+  };
 }
 
 /** The attempts as the client sees them in an error's metadata. */

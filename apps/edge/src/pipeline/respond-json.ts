@@ -28,7 +28,7 @@ export async function respondJson(
   if (outcome.served.stream) throw new Error("a non-streamed attempt produced a stream");
   const { completion } = outcome.served;
   const measured = await measure(completion.usage, context.prompt, () => completionTexts(completion.body));
-  const cost = computeCost(outcome.attempt.endpoint.pricing, measured.usage);
+  const cost = computeCost(outcome.attempt.endpoint.pricing, measured.usage, measured.images);
   const endedAt = deps.now();
   response.status(200).json(
     context.surface.renderJson(completion.body, identity(context, outcome.attempt, endedAt), {

@@ -44,7 +44,7 @@ export async function respondStream(
   const pumped = await pump(outcome.served.events, writer, rewriter);
   const cancelled = writer.clientGone;
   const measured = await measure(pumped.usage, context.prompt, () => rewriter.outputTexts());
-  const cost = computeCost(outcome.attempt.endpoint.pricing, measured.usage);
+  const cost = computeCost(outcome.attempt.endpoint.pricing, measured.usage, measured.images);
   if (pumped.error) await writer.write(rewriter.error(pumped.error.message, pumped.error.code));
   await writer.write(rewriter.end({ ...measured, cost, isByok: outcome.attempt.byok !== undefined }));
   writer.end();

@@ -76,6 +76,14 @@ describe("computeCost", () => {
     expect(picoToUsdNumber(cost.totalPico)).toBe(0.005);
   });
 
+  it("charges each prompt image at the per-image price, as prompt cost", () => {
+    const pricing = listPrice({ prompt: "0.15", completion: "0.60", image: "0.001445" });
+    const withImages = computeCost(pricing, usage({ promptTokens: 100 }), 2);
+    const withoutImages = computeCost(pricing, usage({ promptTokens: 100 }));
+    expect(withImages.promptPico - withoutImages.promptPico).toBe(2n * usdToPico("0.001445"));
+    expect(withImages.totalPico).toBe(100n * 150_000n + 2_890_000_000n);
+  });
+
   it("is zero without pricing and never negative for inconsistent provider counts", () => {
     expect(computeCost(undefined, usage({ promptTokens: 5 })).totalPico).toBe(0n);
     const odd = computeCost(

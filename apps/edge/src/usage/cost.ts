@@ -13,9 +13,10 @@ export const ZERO_COST: Cost = { promptPico: 0n, completionPico: 0n, requestPico
 /**
  * Exact cost of one request at catalogue prices. Cached reads, cache writes and reasoning tokens have
  * their own price when the catalogue lists one; a price of 0 there means "no separate price", so those
- * tokens are charged at the plain prompt/completion price rather than given away.
+ * tokens are charged at the plain prompt/completion price rather than given away. Images in the prompt
+ * are charged at the endpoint's per-image price on top of their tokens, as part of the prompt cost.
  */
-export function computeCost(pricing: Pricing | undefined, reported: TokenUsage): Cost {
+export function computeCost(pricing: Pricing | undefined, reported: TokenUsage, images = 0): Cost {
   if (!pricing) return ZERO_COST;
   const usage = normaliseUsage(reported);
   const cacheRead = pricing.cacheReadPico || pricing.promptPico;
@@ -26,7 +27,8 @@ export function computeCost(pricing: Pricing | undefined, reported: TokenUsage):
   const promptPico =
     plainPrompt * pricing.promptPico +
     BigInt(usage.cachedTokens) * cacheRead +
-    BigInt(usage.cacheWriteTokens) * cacheWrite;
+    BigInt(usage.cacheWriteTokens) * cacheWrite +
+    BigInt(images) * pricing.imagePico;
   const completionPico = plainCompletion * pricing.completionPico + BigInt(usage.reasoningTokens) * reasoning;
   const requestPico = pricing.requestPico;
   return { promptPico, completionPico, requestPico, totalPico: promptPico + completionPico + requestPico };
