@@ -24,7 +24,13 @@ beforeAll(async () => {
   edge = await startEdgeHarness({
     keys: [key, openaiOnly, miniOnly, management, byokKey],
     credentials,
-    env: { BODY_LIMIT: "64kb", PROXY_DEFAULT_HOLD_USD: "0.25" },
+    env: {
+      BODY_LIMIT: "64kb",
+      PROXY_DEFAULT_HOLD_USD: "0.25",
+      // A configured provider nobody answers for: the connection is refused.
+      MISTRAL_API_KEY: FAKE_KEY,
+      MISTRAL_BASE_URL: "http://127.0.0.1:9/v1",
+    },
   });
 });
 
@@ -230,7 +236,11 @@ describe("proxy refusals", () => {
       openaiOnly.secret,
     );
     expect(response.status).toBe(403);
-    expect(((await response.json()) as { error: { type: string } }).error.type).toBe("permission_error");
+    // The gateway's own error in the called provider's shape (Anthropic's envelope here).
+    expect(await response.json()).toMatchObject({
+      type: "error",
+      error: { type: "permission_error" },
+    });
     expect(edge.anthropic.requests()).toEqual([]);
   });
 
@@ -253,7 +263,7 @@ describe("proxy refusals", () => {
 
   it("404 for a slug that is no provider, 503 for one not configured, 401/403 for bad keys, 413 for big bodies", async () => {
     expect((await post("/nope/v1/chat/completions", chat)).status).toBe(404);
-    const unconfigured = await post("/mistral/v1/chat/completions", chat);
+    const unconfigured = await post("/deepseek/v1/chat/completions", chat);
     expect(unconfigured.status).toBe(503);
     expect(((await unconfigured.json()) as { error: { code: string } }).error.code).toBe(
       "no_available_provider",
@@ -263,6 +273,16 @@ describe("proxy refusals", () => {
     const big = { ...chat, messages: [{ role: "user", content: "x".repeat(70_000) }] };
     expect((await post("/openai/v1/chat/completions", big)).status).toBe(413);
     expect(edge.primary.requests()).toEqual([]);
+  });
+
+  it("answers 502 when the provider cannot be reached, and releases the hold", async () => {
+    const response = await post("/mistral/v1/chat/completions", { ...chat, model: "mistral-small" });
+    expect(response.status).toBe(502);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("upstream_error");
+    const id = response.headers.get("x-generation-id") ?? "";
+    await expect.poll(() => edge.billing.releases.some((r) => r.holdId === id)).toBe(true);
+    const event = await usageEventFor(edge, id);
+    expect(event).toMatchObject({ apiType: "proxy", provider: "mistral", costPico: 0n });
   });
 
   it("does not shadow the gateway's own routes", async () => {
