@@ -6,16 +6,14 @@ import { admit, type Hold } from "../admission/admit.js";
 import { estimatePromptTokens } from "../admission/worst-case.js";
 import type { EdgeDeps } from "../deps.js";
 import { finalError } from "../providers/failure.js";
-import type { UpstreamResponse } from "../providers/http.js";
 import type { ApiFormat, ProxyTransport } from "../providers/types.js";
 import type { EdgeRuntime } from "../runtime.js";
 import { computeCost, ZERO_COST } from "../usage/cost.js";
 import type { Generation } from "../usage/generation.js";
-import { type TokenUsage, ZERO_USAGE } from "../usage/tokens.js";
+import { ZERO_USAGE } from "../usage/tokens.js";
 import { admitPlanned } from "./admit-planned.js";
 import { checkProxyAccess, nativeModelName, type ProxyModel, resolveProxyModel } from "./proxy-access.js";
-import { returnedResponseHeaders } from "./proxy-headers.js";
-import { NativeUsageScanner } from "./proxy-usage.js";
+import { relay, type Served } from "./proxy-relay.js";
 import type { RequestStart } from "./serve.js";
 
 /** A native call as the route received it: provider, native path (key param removed), filtered headers. */
@@ -28,14 +26,6 @@ export interface ProxyInference {
   headers: Record<string, string>;
   /** The parsed JSON body of a POST. */
   body: unknown;
-}
-
-interface Served {
-  status: number;
-  usage: TokenUsage | undefined;
-  streamed: boolean;
-  cancelled: boolean;
-  generationStartedAt: number;
 }
 
 /**
@@ -151,51 +141,6 @@ function requestedMaxTokens(body: unknown): number | undefined {
   const fields = body as Record<string, unknown> & { generationConfig?: Record<string, unknown> };
   const value = fields.max_completion_tokens ?? fields.max_tokens ?? fields.generationConfig?.maxOutputTokens;
   return typeof value === "number" && value > 0 ? value : undefined;
-}
-
-/** Status, headers and body exactly as the provider sent them, written as they arrive (no buffering). */
-async function relay(
-  upstream: UpstreamResponse,
-  response: Response,
-  format: ApiFormat,
-  signal: AbortSignal,
-  sentAt: number,
-): Promise<Served> {
-  const streamed = String(upstream.headers["content-type"] ?? "").includes("text/event-stream");
-  const scanner = new NativeUsageScanner(format, streamed);
-  response.status(upstream.status).set(returnedResponseHeaders(upstream.headers));
-  response.flushHeaders();
-  let cancelled = false;
-  try {
-    for await (const chunk of upstream.body) {
-      const bytes = chunk as Buffer;
-      scanner.push(bytes);
-      if (!response.write(bytes)) await drained(response, signal);
-    }
-  } catch {
-    // The client left (metered on what it got) or the provider broke off mid-body (the status is sent).
-    cancelled = signal.aborted;
-  }
-  response.end();
-  return {
-    status: upstream.status,
-    usage: scanner.finish(),
-    streamed,
-    cancelled,
-    generationStartedAt: sentAt,
-  };
-}
-
-function drained(response: Response, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      response.off("drain", done);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    response.once("drain", done);
-    signal.addEventListener("abort", done, { once: true });
-  });
 }
 
 function proxyGeneration(
