@@ -13,7 +13,7 @@ export interface ProxyModel {
   priced: PlannedAttempt | undefined;
 }
 
-/** Gemini names the model in the path: `/v1beta/models/{model}:{method}` (also `tunedModels/`). */
+/** Gemini names the model in the path: `/v1beta/models/{model}:{method}`. */
 const GEMINI_MODEL = /\/models\/([^/:?]+)(?::|$|\?)/;
 
 export function nativeModelName(format: ApiFormat, path: string, body: unknown): string | undefined {
@@ -56,5 +56,39 @@ export function checkProxyAccess(principal: Principal, providerId: string, model
     throw new GatewayError("permission", `this key may not use model ${id ?? model.name ?? "(none named)"}`, {
       code: "model_not_allowed",
     });
+  }
+}
+
+/** Read-only calls the proxy forwards: the provider's model list and one model (`/v1/models[/{id}]`). */
+const READABLE = /^(?:\/[^/]+)*\/models(?:\/[^/]+)?$/;
+
+/**
+ * Stored state on the gateway's provider account is shared by every tenant, and work on it is not
+ * metered here: files, batches, fine-tuning, assistants, vector stores, uploads, stored responses,
+ * Gemini's cached contents and tuned models, admin/organization APIs. Those paths are refused.
+ */
+const SHARED_STATE =
+  /\/(?:files|batches|fine_tuning|fine-tunes|assistants|threads|vector_stores|uploads|organization|admin|cachedContents|tunedModels|corpora|operations|containers|evals|conversations)(?:[/:?]|$)/;
+
+/**
+ * A native call may use the provider's inference APIs only: a GET must be a model lookup, and no call
+ * may reach state that lives on the gateway's shared provider account (403 `proxy_path_not_allowed`).
+ */
+export function checkProxyPath(method: "GET" | "POST", pathAndQuery: string): void {
+  const path = decodedPath(pathAndQuery.split("?")[0] ?? "");
+  const readable = method === "POST" || READABLE.test(path ?? "");
+  if (path !== undefined && readable && !SHARED_STATE.test(path)) return;
+  throw new GatewayError("permission", `the provider proxy does not forward ${method} ${path}`, {
+    code: "proxy_path_not_allowed",
+  });
+}
+
+/** The path as the provider will read it; undefined when it could climb out of its prefix (`..`, `\\`, bad escapes). */
+function decodedPath(path: string): string | undefined {
+  try {
+    const decoded = decodeURIComponent(path);
+    return /(?:^|\/)\.\.?(?:\/|$)|\\/.test(decoded) ? undefined : decoded;
+  } catch {
+    return undefined;
   }
 }

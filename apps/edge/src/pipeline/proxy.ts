@@ -12,7 +12,13 @@ import { computeCost, ZERO_COST } from "../usage/cost.js";
 import type { Generation } from "../usage/generation.js";
 import { ZERO_USAGE } from "../usage/tokens.js";
 import { admitPlanned } from "./admit-planned.js";
-import { checkProxyAccess, nativeModelName, type ProxyModel, resolveProxyModel } from "./proxy-access.js";
+import {
+  checkProxyAccess,
+  checkProxyPath,
+  nativeModelName,
+  type ProxyModel,
+  resolveProxyModel,
+} from "./proxy-access.js";
 import { relay, type Served } from "./proxy-relay.js";
 import type { RequestStart } from "./serve.js";
 
@@ -45,6 +51,7 @@ export async function serveProxy(
     providerId,
     nativeModelName(format, inference.path, inference.body),
   );
+  checkProxyPath(inference.method, inference.path);
   checkProxyAccess(principal, providerId, model);
   const { transport, isByok } = await transportFor(deps, principal.accountId, providerId);
   const body = inference.method === "POST" ? meteredBody(format, inference.path, inference.body) : undefined;

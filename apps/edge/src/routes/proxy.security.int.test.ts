@@ -63,6 +63,28 @@ describe("provider proxy: credentials never cross", () => {
     );
   });
 
+  it("never reaches state on the gateway's shared provider account (files, batches, stored responses)", async () => {
+    const auth = { authorization: `Bearer ${key.secret}` };
+    for (const path of [
+      "/openai/v1/files",
+      "/openai/v1/responses/resp_other_tenant",
+      "/anthropic/v1/messages/batches",
+    ]) {
+      const response = await fetch(`${edge.url}${path}`, { headers: auth });
+      expect(response.status).toBe(403);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
+        "proxy_path_not_allowed",
+      );
+    }
+    const batch = await fetch(`${edge.url}/openai/v1/batches`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ input_file_id: "file_1", endpoint: "/v1/chat/completions" }),
+    });
+    expect(batch.status).toBe(403);
+    expect([...edge.primary.requests(), ...edge.anthropic.requests()]).toEqual([]);
+  });
+
   it("refuses a disabled key and a non-JSON body before anything is forwarded", async () => {
     const off = await fetch(`${edge.url}/openai/v1/chat/completions`, {
       method: "POST",
