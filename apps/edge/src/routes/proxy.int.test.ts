@@ -169,6 +169,14 @@ describe("POST /{provider}/{path}: native calls through the proxy", () => {
       estimated: false,
     });
     expect(event.promptTokens).toBeGreaterThan(0);
+    // Streamed (alt=sse): usageMetadata read from the frames as they pass.
+    const sse = await post("/google/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse", {
+      contents: [{ parts: [{ text: "stream me" }] }],
+    });
+    await sse.text();
+    const streamed = await usageEventFor(edge, sse.headers.get("x-generation-id") ?? "");
+    expect(streamed).toMatchObject({ streamed: true, estimated: false, model: "google/gemini-test" });
+    expect(streamed.completionTokens).toBeGreaterThan(0);
   });
 
   it("relays each SSE frame as it arrives (no buffering) and meters a client that leaves as cancelled", async () => {
