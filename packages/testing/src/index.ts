@@ -9,6 +9,7 @@ export {
   testServices,
 } from "./helpers.js";
 export type { NotLaunched, Started } from "./launchers.js";
+export { type MigratedTestDatabase, migratedTestDatabase } from "./migrated-database.js";
 export { uniqueName } from "./names.js";
 export { dockerAnswers, kafkaAnswers, portOpen, postgresAnswers, redisAnswers } from "./probes.js";
 export { repoRoot } from "./repo-root.js";

@@ -1,18 +1,17 @@
 import { newGenerationId } from "@gw/events";
-import { describeWith } from "@gw/testing";
+import { describeWith, type MigratedTestDatabase, migratedTestDatabase } from "@gw/testing";
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { migrations, SCHEMA } from "../db/index.js";
 import type { GenerationsTables } from "../db/schema.js";
 import { rowFromUsage } from "../records/usage-row.js";
 import { deleteBatchCreatedBefore, findGeneration, insertGeneration } from "../repositories/generations.js";
-import { migratedTestDatabase, type TestDatabase } from "../test/database.js";
 import { usageEvent } from "../test/usage-events.js";
 
 const DAY_MS = 86_400_000;
 
 describeWith(["postgres"], "generation retention and table locks", () => {
-  let test: TestDatabase<GenerationsTables>;
+  let test: MigratedTestDatabase<GenerationsTables>;
 
   beforeAll(async () => {
     test = await migratedTestDatabase<GenerationsTables>(SCHEMA, migrations);

@@ -3,11 +3,10 @@ import type { TopicConfig } from "@gw/config";
 import type { Database } from "@gw/db";
 import { type EventBus, InProcessEventBus } from "@gw/events";
 import { silentLogger } from "@gw/logger";
-import { uniqueName } from "@gw/testing";
+import { migratedTestDatabase, uniqueName } from "@gw/testing";
 import { migrations, SCHEMA } from "../db/index.js";
 import type { GenerationsTables } from "../db/schema.js";
 import { type RunningGenerations, startGenerations } from "../start.js";
-import { migratedTestDatabase } from "./database.js";
 import { type FixedKeys, startFixedKeys } from "./fixed-keys.js";
 
 export interface HttpResult {

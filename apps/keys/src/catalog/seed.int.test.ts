@@ -5,18 +5,17 @@ import { InProcessEventBus } from "@gw/events";
 import { silentLogger } from "@gw/logger";
 import { CatalogServiceClient, type GetSnapshotResponse } from "@gw/proto/catalog/v1/catalog";
 import { bindGrpcServer, insecureCredentials, isGrpcError, shutdownGrpcServer, unaryCall } from "@gw/rpc";
-import { describeWith } from "@gw/testing";
+import { describeWith, type MigratedTestDatabase, migratedTestDatabase } from "@gw/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrations, SCHEMA } from "../db/index.js";
 import type { KeysTables } from "../db/schema.js";
 import { createGrpcServer } from "../grpc.js";
 import { fixtureCatalog } from "../test/catalog-fixture.js";
-import { migratedTestDatabase, type TestDatabase } from "../test/database.js";
 import { bundledCatalog, contentVersion } from "./content.js";
 import { seedCatalog } from "./seed.js";
 
 describeWith(["postgres"], "catalogue", () => {
-  let test: TestDatabase<KeysTables>;
+  let test: MigratedTestDatabase<KeysTables>;
   let server: grpc.Server;
   let client: InstanceType<typeof CatalogServiceClient>;
   let getSnapshot: (knownVersion: string) => Promise<GetSnapshotResponse>;

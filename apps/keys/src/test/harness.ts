@@ -10,14 +10,13 @@ import {
   type KeyChanged,
 } from "@gw/events";
 import { type Logger, silentLogger } from "@gw/logger";
-import { uniqueName } from "@gw/testing";
+import { migratedTestDatabase, uniqueName } from "@gw/testing";
 import { migrations, SCHEMA } from "../db/index.js";
 import type { KeysTables } from "../db/schema.js";
 import { type CreatedAccount, createAccount } from "../operator.js";
 import { type RunningKeys, startKeys } from "../start.js";
 import { connectBillingUsage } from "../usage/billing.js";
 import { fixtureCatalog } from "./catalog-fixture.js";
-import { migratedTestDatabase } from "./database.js";
 import { type FixedBilling, startFixedBilling } from "./fixed-billing.js";
 
 export interface HttpResult {
