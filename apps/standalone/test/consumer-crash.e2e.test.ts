@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { connectDatabase, type Database, freePort } from "@gw/db";
 import { encodeEvent, newGenerationId, USAGE_RECORDED_V1, UsageRecorded } from "@gw/events";
-import { ensureTopics, KafkaEventBus } from "@gw/kafka";
+import { KafkaEventBus } from "@gw/kafka";
 import { silentLogger } from "@gw/logger";
 import { picoToDecimalString } from "@gw/money";
 import {
@@ -13,7 +13,7 @@ import {
   uniqueName,
 } from "@gw/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type AppProcess, eventually, startProcess, waitForHttp } from "./processes.js";
+import { type AppProcess, eventually, freshTopics, startProcess, waitForHttp } from "./processes.js";
 
 // Exactly-once effects from at-least-once delivery: the billing and generations consumers are killed
 // with SIGKILL in the middle of a batch (offsets of handled messages not all committed), restarted,
@@ -35,15 +35,7 @@ describeWith(["postgres", "redis", "kafka"], "usage consumers killed mid-batch",
   beforeAll(async () => {
     database = await createTestDatabase();
     const brokers = kafkaBrokers();
-    const topics = {
-      TOPIC_USAGE: uniqueName("crash.usage"),
-      TOPIC_KEY_CHANGES: uniqueName("crash.key-changes"),
-      TOPIC_PAYMENTS: uniqueName("crash.payments"),
-    };
-    await ensureTopics(
-      brokers,
-      Object.values(topics).map((name) => ({ name, partitions: 3 })),
-    );
+    const topics = await freshTopics("crash", brokers);
     env = {
       ...topics,
       HOST: "127.0.0.1",

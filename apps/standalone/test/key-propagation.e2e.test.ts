@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { freePort } from "@gw/db";
 import { type FakeServer, startFakeOpenAi } from "@gw/fake-providers";
-import { ensureTopics } from "@gw/kafka";
 import {
   createTestDatabase,
   describeWith,
@@ -12,7 +11,7 @@ import {
 } from "@gw/testing";
 import { OpenRouter } from "@openrouter/sdk";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type AppProcess, eventually, runCli, startProcess, waitForHttp } from "./processes.js";
+import { type AppProcess, eventually, freshTopics, runCli, startProcess, waitForHttp } from "./processes.js";
 
 // Key state changes across a fleet: two edge processes in front of keys, billing and generations on
 // PostgreSQL, Redis and Kafka. A change made through edge A must stop the key on edge A at once and on
@@ -39,15 +38,7 @@ describeWith(["postgres", "redis", "kafka"], "key changes reach every edge", () 
     upstream = await startFakeOpenAi({ host: "127.0.0.1", port: 0, requireKey: "sk-upstream-test" });
     ownGroq = await startFakeOpenAi({ host: "127.0.0.1", port: 0, requireKey: OWN_GROQ_KEY });
     const brokers = kafkaBrokers();
-    const topics = {
-      TOPIC_USAGE: uniqueName("prop.usage"),
-      TOPIC_KEY_CHANGES: uniqueName("prop.key-changes"),
-      TOPIC_PAYMENTS: uniqueName("prop.payments"),
-    };
-    await ensureTopics(
-      brokers,
-      Object.values(topics).map((name) => ({ name, partitions: 3 })),
-    );
+    const topics = await freshTopics("prop", brokers);
     const port = {
       keysHttp: await freePort(),
       keysGrpc: await freePort(),

@@ -1,7 +1,7 @@
 import { connectDatabase, type Database, freePort } from "@gw/db";
 import { encodeEvent, newGenerationId, USAGE_RECORDED_V1, UsageRecorded } from "@gw/events";
 import { type FakeServer, startFakeOpenAi } from "@gw/fake-providers";
-import { ensureTopics, KafkaEventBus } from "@gw/kafka";
+import { KafkaEventBus } from "@gw/kafka";
 import { silentLogger } from "@gw/logger";
 import {
   createTestDatabase,
@@ -12,7 +12,7 @@ import {
   uniqueName,
 } from "@gw/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type AppProcess, eventually, runCli, startProcess, waitForHttp } from "./processes.js";
+import { type AppProcess, eventually, freshTopics, runCli, startProcess, waitForHttp } from "./processes.js";
 
 // Limits through the whole split plane: keys, generations, two billing replicas sharing one Redis and
 // one Postgres, and two edges (each on its own billing replica), all separate OS processes on real
@@ -47,15 +47,7 @@ describeWith(["postgres", "redis", "kafka"], "limits across two edges and two bi
     database = await createTestDatabase();
     upstream = await startFakeOpenAi({ host: "127.0.0.1", port: 0, requireKey: "sk-upstream-test" });
     const brokers = kafkaBrokers();
-    const topics = {
-      TOPIC_USAGE: uniqueName("limits.usage"),
-      TOPIC_KEY_CHANGES: uniqueName("limits.key-changes"),
-      TOPIC_PAYMENTS: uniqueName("limits.payments"),
-    };
-    await ensureTopics(
-      brokers,
-      Object.values(topics).map((name) => ({ name, partitions: 3 })),
-    );
+    const topics = await freshTopics("limits", brokers);
     const port = async () => String(await freePort());
     const keysHttp = await port();
     const keysGrpc = await port();

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
-import { repoRoot } from "@gw/testing";
+import { ensureTopics } from "@gw/kafka";
+import { repoRoot, uniqueName } from "@gw/testing";
 
 /** A gateway app running as its own OS process, as in production. */
 export interface AppProcess {
@@ -91,4 +92,24 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, timeout
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+export interface TopicEnv {
+  TOPIC_USAGE: string;
+  TOPIC_KEY_CHANGES: string;
+  TOPIC_PAYMENTS: string;
+}
+
+/** Topics of this test file's own, created up front, so parallel files and runs never share events. */
+export async function freshTopics(prefix: string, brokers: string[]): Promise<TopicEnv> {
+  const topics: TopicEnv = {
+    TOPIC_USAGE: uniqueName(`${prefix}.usage`),
+    TOPIC_KEY_CHANGES: uniqueName(`${prefix}.key-changes`),
+    TOPIC_PAYMENTS: uniqueName(`${prefix}.payments`),
+  };
+  await ensureTopics(
+    brokers,
+    Object.values(topics).map((name) => ({ name, partitions: 3 })),
+  );
+  return topics;
 }

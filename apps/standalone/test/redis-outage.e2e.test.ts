@@ -1,7 +1,6 @@
 import { createServer, type Server, type Socket, connect as tcpConnect } from "node:net";
 import { freePort } from "@gw/db";
 import { type FakeServer, startFakeOpenAi } from "@gw/fake-providers";
-import { ensureTopics } from "@gw/kafka";
 import {
   createTestDatabase,
   describeWith,
@@ -11,7 +10,7 @@ import {
   uniqueName,
 } from "@gw/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type AppProcess, eventually, runCli, startProcess, waitForHttp } from "./processes.js";
+import { type AppProcess, eventually, freshTopics, runCli, startProcess, waitForHttp } from "./processes.js";
 
 // Billing's Redis goes away under running processes: an edge on a fail-closed billing answers 503, one
 // on a fail-open billing (ADMISSION_FAIL_OPEN=true) keeps serving, and both recover when Redis returns.
@@ -67,15 +66,7 @@ describeWith(["postgres", "redis", "kafka"], "billing's Redis unreachable", () =
     );
     await relay.open();
     const brokers = kafkaBrokers();
-    const topics = {
-      TOPIC_USAGE: uniqueName("outage.usage"),
-      TOPIC_KEY_CHANGES: uniqueName("outage.key-changes"),
-      TOPIC_PAYMENTS: uniqueName("outage.payments"),
-    };
-    await ensureTopics(
-      brokers,
-      Object.values(topics).map((name) => ({ name, partitions: 3 })),
-    );
+    const topics = await freshTopics("outage", brokers);
     const port = async () => String(await freePort());
     const keysHttp = await port();
     const keysGrpc = await port();

@@ -1,6 +1,5 @@
 import { freePort } from "@gw/db";
 import { type FakeServer, startFakeOpenAi } from "@gw/fake-providers";
-import { ensureTopics } from "@gw/kafka";
 import {
   createTestDatabase,
   describeWith,
@@ -11,7 +10,7 @@ import {
 } from "@gw/testing";
 import OpenAI from "openai";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type AppProcess, eventually, runCli, startProcess, waitForHttp } from "./processes.js";
+import { type AppProcess, eventually, freshTopics, runCli, startProcess, waitForHttp } from "./processes.js";
 
 // The walking skeleton as production runs it: keys, billing, generations and edge as four OS
 // processes on real PostgreSQL, Redis and Kafka, with a fake OpenAI upstream (the only fake).
@@ -30,15 +29,7 @@ describeWith(["postgres", "redis", "kafka"], "split plane end to end", () => {
     database = await createTestDatabase();
     upstream = await startFakeOpenAi({ host: "127.0.0.1", port: 0, requireKey: "sk-upstream-test" });
     const brokers = kafkaBrokers();
-    const topics = {
-      TOPIC_USAGE: uniqueName("e2e.usage"),
-      TOPIC_KEY_CHANGES: uniqueName("e2e.key-changes"),
-      TOPIC_PAYMENTS: uniqueName("e2e.payments"),
-    };
-    await ensureTopics(
-      brokers,
-      Object.values(topics).map((name) => ({ name, partitions: 3 })),
-    );
+    const topics = await freshTopics("e2e", brokers);
     const ports = {
       keysHttp: await freePort(),
       keysGrpc: await freePort(),
