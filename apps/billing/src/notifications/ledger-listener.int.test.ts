@@ -77,4 +77,32 @@ describeWith(["postgres"], "ledger listener", () => {
     });
     await creditAndExpect(account, USD);
   });
+
+  it("leaves a stopped listener's connection to the pool when that connection later dies", async () => {
+    const own = await startLedgerListener({
+      pool: test.database.pool,
+      store,
+      logger: silentLogger(),
+      retryMs: 50,
+    });
+    await own.stop();
+    const uncaught: unknown[] = [];
+    const record = (error: unknown) => uncaught.push(error);
+    process.on("uncaughtException", record);
+    try {
+      // Kill every idle pooled connection, the one the stopped listener used included.
+      await sql`
+        select pg_terminate_backend(pid) from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid() and state = 'idle'
+      `.execute(test.connectAgain().db);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    } finally {
+      process.off("uncaughtException", record);
+    }
+    expect(uncaught).toEqual([]);
+    // The pool replaces the dead connections and the running listener recovers.
+    const account = `acct_${randomUUID()}`;
+    await store.load(account, { balancePico: 0n, seq: 0n });
+    await creditAndExpect(account, USD);
+  });
 });

@@ -25,6 +25,7 @@ export async function startLedgerListener(options: ListenerOptions): Promise<Led
   const { pool, store, logger } = options;
   let stopped = false;
   let client: pg.PoolClient | undefined;
+  let detachError: (() => void) | undefined;
   let retry: NodeJS.Timeout | undefined;
 
   const onNotification = (message: pg.Notification): void => {
@@ -41,6 +42,8 @@ export async function startLedgerListener(options: ListenerOptions): Promise<Led
   const connect = async (): Promise<void> => {
     const next = await pool.connect();
     const onError = (error: Error): void => {
+      // A client already handed back by stop() belongs to the pool now: releasing it again throws.
+      if (client !== next) return;
       logger.warn({ err: error }, "ledger listener connection lost; reconnecting");
       next.removeListener("notification", onNotification);
       next.release(error);
@@ -56,6 +59,7 @@ export async function startLedgerListener(options: ListenerOptions): Promise<Led
       throw error;
     }
     next.once("error", onError);
+    detachError = () => next.removeListener("error", onError);
     client = next;
   };
 
@@ -79,6 +83,8 @@ export async function startLedgerListener(options: ListenerOptions): Promise<Led
       if (!current) return;
       current.removeListener("notification", onNotification);
       await current.query(`unlisten ${LEDGER_CHANNEL}`).catch(() => {});
+      // The pool's own idle-error handling takes over from here (e.g. when the database goes away).
+      detachError?.();
       current.release();
     },
   };
