@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AdmissionStore, AdmissionStoreOptions, AdmitRequest } from "./admission-store.js";
+import { describeLeaseContract } from "./lease.contract.js";
 import { describeLimitsContract } from "./limits.contract.js";
 
 export type StoreFactory = (options: AdmissionStoreOptions) => Promise<AdmissionStore>;
@@ -22,6 +23,7 @@ function request(accountId: string, holdId: string, amountPico: bigint, now = T0
 export function describeAdmissionStoreContract(name: string, factory: StoreFactory): void {
   const make = (options: AdmissionStoreOptions = {}) => factory({ maxViewAgeMs: 10 * TTL, ...options });
   describeLimitsContract(name, make);
+  describeLeaseContract(name, make);
 
   describe(`${name}: admission`, () => {
     it("answers cold until a snapshot is loaded", async () => {

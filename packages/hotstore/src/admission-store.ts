@@ -26,8 +26,27 @@ export interface AdmissionStore {
   /** Turns a hold into a pending debit of the actual cost; a missing hold is a no-op. */
   settle(accountId: string, holdId: string, costPico: bigint): Promise<SettleResult>;
   release(accountId: string, holdId: string): Promise<boolean>;
-  /** Applies a committed ledger entry once and drops the pending debit / hold it replaces. */
+  /**
+   * Applies a committed ledger entry once and drops the pending debit / hold it replaces. A debit of
+   * a budget lease (`leaseRef`) also moves its cost out of the lease's hold, or, once the lease is
+   * returned, out of its pending debit: once per entry, when the entry is newly applied. An entry a
+   * snapshot included before its apply arrived is not moved; that residue (budget understated) lasts
+   * until the lease's hold or pending debit expires.
+   */
   applyLedgerEntry(accountId: string, entry: LedgerEntryUpdate): Promise<ApplyResult>;
+  /**
+   * Ends a budget lease (a hold placed by `admit` with holdId = lease id): drops its hold and keeps
+   * the part of `spentPico` whose ledger entries have not been applied yet as a pending debit of the
+   * lease, expiring when the hold would have (a usage event delayed beyond that leaves the budget
+   * overstated until it applies, as an expired hold does). An unknown or expired lease, or one
+   * already returned, is a no-op.
+   */
+  returnLease(
+    accountId: string,
+    leaseId: string,
+    spentPico: bigint,
+    now?: number,
+  ): Promise<ReturnLeaseResult>;
   /** Installs a key's ledger spend for one window (after `admit` answered `cold_key`). */
   loadKey(accountId: string, snapshot: KeySpendSnapshot): Promise<KeyLoadResult>;
   /** Drops the whole view, holds included; the next admit rebuilds it from Postgres. */
@@ -130,10 +149,14 @@ export interface LedgerEntryUpdate {
   isPurchase?: boolean;
   /** Upstream cost paid on the account's own provider key: counts in windows that include BYOK. */
   byokPico?: bigint;
+  /** The budget lease the request was admitted under (the usage event's lease id). */
+  leaseRef?: string;
 }
 
 export type LoadResult = "loaded" | "ignored";
 export type SettleResult = "settled" | "no_hold" | "cold";
+/** `no_lease`: no active hold of that id (unknown, expired or already returned): nothing changed. */
+export type ReturnLeaseResult = "returned" | "no_lease" | "cold";
 /** `cold`: no loaded view; the entry is remembered briefly so a racing load still counts it. */
 export type ApplyResult = "applied" | "included" | "cold";
 

@@ -12,6 +12,7 @@ import {
   type LoadResult,
   type RateCheck,
   type ResolvedStoreOptions,
+  type ReturnLeaseResult,
   resolveStoreOptions,
   type SettleResult,
 } from "./admission-store.js";
@@ -24,6 +25,7 @@ import {
   checkKeySnapshot,
   checkRef,
   checkSnapshot,
+  checkTime,
 } from "./validate.js";
 
 interface Hold {
@@ -58,6 +60,10 @@ interface State {
   keys: Map<string, KeyWindow>;
   /** Hold / pending ref → the key window its amount counts in. */
   refKey: Map<string, string>;
+  /** Returned lease → when its pending debit expires (the lease hold's expiry). */
+  pendingExpiry: Map<string, number>;
+  /** Active lease → its usage debits applied so far (Redis: `la:<leaseId>` in refkey). */
+  leaseArrived: Map<string, bigint>;
   /** Wall-clock expiry of the whole view (the Redis key TTL). */
   expiresAt: number;
 }
@@ -214,7 +220,7 @@ export class MemoryAdmissionStore implements AdmissionStore {
     if (!hold) return "no_hold";
     state.holds.delete(holdId);
     state.pending.set(holdId, costPico);
-    this.moveKey(state, holdId, costPico - hold.amount);
+    moveKey(state, holdId, costPico - hold.amount);
     this.touch(state);
     return "settled";
   }
@@ -240,12 +246,7 @@ export class MemoryAdmissionStore implements AdmissionStore {
       return "cold";
     }
     if (pendingRef !== undefined) {
-      const cost = state.pending.get(pendingRef);
-      if (cost !== undefined) {
-        state.pending.delete(pendingRef);
-        this.moveKey(state, pendingRef, -cost);
-        state.refKey.delete(pendingRef);
-      }
+      dropPending(state, pendingRef);
       dropHold(state, pendingRef);
     }
     this.touch(state);
@@ -256,6 +257,7 @@ export class MemoryAdmissionStore implements AdmissionStore {
       state.purchases.set(entryId, amountPico);
       state.purchased += amountPico;
     }
+    if (entry.leaseRef !== undefined && amountPico < 0n) moveLease(state, entry.leaseRef, -amountPico);
     if (keyHash !== undefined) {
       countInKeyWindows(
         state,
@@ -268,10 +270,34 @@ export class MemoryAdmissionStore implements AdmissionStore {
     return "applied";
   }
 
-  private moveKey(state: State, ref: string, delta: bigint): void {
-    const window = state.refKey.get(ref);
-    const keyState = window === undefined ? undefined : state.keys.get(window);
-    if (keyState) keyState.used += delta;
+  async returnLease(
+    accountId: string,
+    leaseId: string,
+    spentPico: bigint,
+    now: number = Date.now(),
+  ): Promise<ReturnLeaseResult> {
+    checkAccountId(accountId);
+    checkRef("lease id", leaseId);
+    checkAmount("lease spend", spentPico);
+    checkTime(now);
+    const state = this.live(accountId);
+    if (!state?.loaded) return "cold";
+    purgeExpired(state, now);
+    const hold = state.holds.get(leaseId);
+    if (!hold) return "no_lease";
+    const unapplied = spentPico - (state.leaseArrived.get(leaseId) ?? 0n);
+    state.holds.delete(leaseId);
+    state.leaseArrived.delete(leaseId);
+    moveKey(state, leaseId, -hold.amount);
+    if (unapplied > 0n) {
+      state.pending.set(leaseId, unapplied);
+      state.pendingExpiry.set(leaseId, hold.expiresAt);
+      moveKey(state, leaseId, unapplied);
+    } else {
+      state.refKey.delete(leaseId);
+    }
+    this.touch(state);
+    return "returned";
   }
 
   async invalidate(accountId: string): Promise<void> {
@@ -307,6 +333,8 @@ export class MemoryAdmissionStore implements AdmissionStore {
       purchases: new Map(),
       keys: new Map(),
       refKey: new Map(),
+      pendingExpiry: new Map(),
+      leaseArrived: new Map(),
       expiresAt: this.clock() + this.options.viewTtlMs,
     };
     this.accounts.set(accountId, state);
@@ -322,6 +350,48 @@ function purgeExpired(state: State, now: number): void {
   for (const [holdId, hold] of state.holds) {
     if (hold.expiresAt <= now) dropHold(state, holdId);
   }
+  for (const [ref, expiresAt] of state.pendingExpiry) {
+    if (expiresAt <= now) dropPending(state, ref);
+  }
+}
+
+function moveKey(state: State, ref: string, delta: bigint): void {
+  const window = state.refKey.get(ref);
+  const keyState = window === undefined ? undefined : state.keys.get(window);
+  if (keyState) keyState.used += delta;
+}
+
+function dropPending(state: State, ref: string): void {
+  const cost = state.pending.get(ref);
+  if (cost === undefined) return;
+  state.pending.delete(ref);
+  moveKey(state, ref, -cost);
+  state.refKey.delete(ref);
+  state.pendingExpiry.delete(ref);
+  state.leaseArrived.delete(ref);
+}
+
+/**
+ * A newly applied debit of a lease is in the balance now: its cost leaves the lease's hold (which
+ * stays, possibly at 0, until the lease is returned) or, once returned, the lease's pending debit.
+ */
+function moveLease(state: State, leaseId: string, cost: bigint): void {
+  const hold = state.holds.get(leaseId);
+  if (hold) {
+    const moved = cost < hold.amount ? cost : hold.amount;
+    hold.amount -= moved;
+    moveKey(state, leaseId, -moved);
+    state.leaseArrived.set(leaseId, (state.leaseArrived.get(leaseId) ?? 0n) + cost);
+    return;
+  }
+  const pending = state.pending.get(leaseId);
+  if (pending === undefined) return;
+  if (cost >= pending) {
+    dropPending(state, leaseId);
+    return;
+  }
+  state.pending.set(leaseId, pending - cost);
+  moveKey(state, leaseId, -cost);
 }
 
 /** Drops a hold and its amount from the key window it was counted in. */
@@ -333,6 +403,7 @@ function dropHold(state: State, holdId: string): boolean {
   const keyState = window === undefined ? undefined : state.keys.get(window);
   if (keyState) keyState.used -= hold.amount;
   state.refKey.delete(holdId);
+  state.leaseArrived.delete(holdId);
   return true;
 }
 

@@ -113,6 +113,7 @@ export function checkEntry(entry: LedgerEntryUpdate): LedgerEntryUpdate {
   if (entry.keyHash !== undefined) checkName("key hash", entry.keyHash);
   if (entry.createdAtMs !== undefined) checkTime(entry.createdAtMs);
   if (entry.byokPico !== undefined) checkAmount("byok cost", entry.byokPico);
+  if (entry.leaseRef !== undefined) checkRef("lease ref", entry.leaseRef);
   return entry;
 }
 

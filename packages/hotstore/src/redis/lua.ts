@@ -10,12 +10,13 @@
  *   1 view      HASH loaded, balance, seq, loadedAt, held, pending, avail (= balance − pending − held),
  *                    purchased
  *   2 holds     HASH holdId → amount
- *   3 expiry    ZSET holdId scored by expiry (ms)
+ *   3 expiry    ZSET holdId scored by expiry (ms); p:<leaseId> for a returned lease's pending debit
  *   4 pending   HASH ref → settled cost not yet in the ledger
  *   5 applied   HASH entryId → amount of entries applied on top of the snapshot
  *   6 keys      HASH u:<keyHash>@<windowStart> → the key's used spend in that window (ledger + holds +
  *                    pending), q:<keyHash>@<windowStart> → the ledger seq it was loaded at
- *   7 refkey    HASH holdId/ref → the key window (<keyHash>@<windowStart>) its amount is counted in
+ *   7 refkey    HASH holdId/ref → the key window (<keyHash>@<windowStart>) its amount is counted in;
+ *                    la:<leaseId> → the lease's usage debits applied while its hold was active
  *   8 purchases HASH entryId → amount of purchases applied on top of the snapshot
  *   9… rate counters (admit only): one STRING per rate window, expiring at the window's end
  */
@@ -60,7 +61,7 @@ local function drop_hold(id, keep_ref)
   redis.call('HINCRBY', KEYS[1], 'held', neg(amount))
   redis.call('HINCRBY', KEYS[1], 'avail', amount)
   key_add(id, neg(amount))
-  if not keep_ref then redis.call('HDEL', KEYS[7], id) end
+  if not keep_ref then redis.call('HDEL', KEYS[7], id, 'la:' .. id) end
   return true
 end
 local function drop_pending(ref)
@@ -70,12 +71,26 @@ local function drop_pending(ref)
   redis.call('HINCRBY', KEYS[1], 'pending', neg(cost))
   redis.call('HINCRBY', KEYS[1], 'avail', cost)
   key_add(ref, neg(cost))
-  redis.call('HDEL', KEYS[7], ref)
+  redis.call('HDEL', KEYS[7], ref, 'la:' .. ref)
+  redis.call('ZREM', KEYS[3], 'p:' .. ref)
 end
 -- Bounded so one admit never runs long; leftovers stay held (the safe side) until the next call.
+-- A p:<leaseId> member that is not itself a hold is the expiry of a returned lease's pending debit.
 local function purge(now)
   local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, 500)
-  for _, id in ipairs(expired) do drop_hold(id, false) end
+  for _, id in ipairs(expired) do
+    if string.sub(id, 1, 2) == 'p:' and redis.call('HEXISTS', KEYS[2], id) == 0 then
+      redis.call('ZREM', KEYS[3], id)
+      drop_pending(string.sub(id, 3))
+    else
+      drop_hold(id, false)
+    end
+  end
+end
+-- The smaller of two non-negative decimal strings.
+local function min_of(a, b)
+  if sign_of(a, '0', b) <= 0 then return a end
+  return b
 end
 `;
 
@@ -226,9 +241,34 @@ return 1
 
 /**
  * ARGV: entryId, amount, pendingRef ('' = none), viewTtlMs, coldEntryTtlMs, keyHash ('' = none),
- * createdAtMs, isPurchase ('1' | '0'), byokCost → ApplyResult
+ * createdAtMs, isPurchase ('1' | '0'), byokCost, leaseRef ('' = none) → ApplyResult
  */
 export const APPLY_LUA = `${HELPERS}
+-- A newly applied debit of a lease is in the balance now: its cost leaves the lease's hold (the hold
+-- stays, possibly at 0, until the lease is returned) or, once returned, the lease's pending debit.
+local function move_lease(lease, cost)
+  local held = redis.call('HGET', KEYS[2], lease)
+  if held then
+    local moved = min_of(cost, held)
+    redis.call('HINCRBY', KEYS[2], lease, neg(moved))
+    redis.call('HINCRBY', KEYS[1], 'held', neg(moved))
+    redis.call('HINCRBY', KEYS[1], 'avail', moved)
+    key_add(lease, neg(moved))
+    -- The whole debit counts as arrived: ReturnLease keeps only spent − arrived pending.
+    redis.call('HINCRBY', KEYS[7], 'la:' .. lease, cost)
+    return
+  end
+  local pending = redis.call('HGET', KEYS[4], lease)
+  if not pending then return end
+  if sign_of(cost, '0', pending) >= 0 then
+    drop_pending(lease)
+    return
+  end
+  redis.call('HINCRBY', KEYS[4], lease, neg(cost))
+  redis.call('HINCRBY', KEYS[1], 'pending', neg(cost))
+  redis.call('HINCRBY', KEYS[1], 'avail', cost)
+  key_add(lease, neg(cost))
+end
 local entry_id, amount, ref = ARGV[1], ARGV[2], ARGV[3]
 local key_hash, created, purchase = ARGV[6], tonumber(ARGV[7]), ARGV[8] == '1'
 if not is_loaded() then
@@ -256,6 +296,7 @@ if purchase then
   redis.call('HSET', KEYS[8], entry_id, amount)
   redis.call('HINCRBY', KEYS[1], 'purchased', amount)
 end
+if ARGV[10] ~= '' and string.sub(amount, 1, 1) == '-' then move_lease(ARGV[10], neg(amount)) end
 if key_hash ~= '' then
   -- Usage is negative in the ledger and positive as a key's spend.
   local prefix = 'u:' .. key_hash .. '@'
@@ -273,6 +314,34 @@ if key_hash ~= '' then
 end
 touch(ARGV[4])
 return 'applied'
+`;
+
+/**
+ * ARGV: leaseId, spent, now, viewTtlMs → 'returned' | 'no_lease' | 'cold'. The hold goes; what the
+ * lease spent beyond its debits applied so far becomes its pending debit, expiring with the hold.
+ */
+export const RETURN_LEASE_LUA = `${HELPERS}
+local lease, spent = ARGV[1], ARGV[2]
+if not is_loaded() then return 'cold' end
+purge(ARGV[3])
+if redis.call('HEXISTS', KEYS[2], lease) == 0 then return 'no_lease' end
+local expires = redis.call('ZSCORE', KEYS[3], lease)
+local arrived = redis.call('HGET', KEYS[7], 'la:' .. lease) or '0'
+drop_hold(lease, true)
+redis.call('HDEL', KEYS[7], 'la:' .. lease)
+if sign_of(spent, '0', arrived) > 0 then
+  redis.call('HSET', KEYS[4], lease, spent)
+  redis.call('HINCRBY', KEYS[4], lease, neg(arrived))
+  local unapplied = redis.call('HGET', KEYS[4], lease)
+  redis.call('HINCRBY', KEYS[1], 'pending', unapplied)
+  redis.call('HINCRBY', KEYS[1], 'avail', neg(unapplied))
+  key_add(lease, unapplied)
+  redis.call('ZADD', KEYS[3], expires, 'p:' .. lease)
+else
+  redis.call('HDEL', KEYS[7], lease)
+end
+touch(ARGV[4])
+return 'returned'
 `;
 
 /**

@@ -11,6 +11,7 @@ import {
   type LedgerSnapshot,
   type LoadResult,
   type ResolvedStoreOptions,
+  type ReturnLeaseResult,
   resolveStoreOptions,
   type SettleResult,
 } from "../admission-store.js";
@@ -25,13 +26,23 @@ import {
   checkTime,
 } from "../validate.js";
 import { accountKeys, checkPrefix, keyWindow, rateKey } from "./keys.js";
-import { ADMIT_LUA, APPLY_LUA, LOAD_KEY_LUA, LOAD_LUA, RELEASE_LUA, SETTLE_LUA, VIEW_LUA } from "./lua.js";
+import {
+  ADMIT_LUA,
+  APPLY_LUA,
+  LOAD_KEY_LUA,
+  LOAD_LUA,
+  RELEASE_LUA,
+  RETURN_LEASE_LUA,
+  SETTLE_LUA,
+  VIEW_LUA,
+} from "./lua.js";
 import {
   parseAdmit,
   parseApply,
   parseLoad,
   parseLoadKey,
   parseRelease,
+  parseReturnLease,
   parseSettle,
   parseView,
 } from "./replies.js";
@@ -49,6 +60,7 @@ const SCRIPTS = {
   settle: new LuaScript(SETTLE_LUA),
   release: new LuaScript(RELEASE_LUA),
   apply: new LuaScript(APPLY_LUA),
+  returnLease: new LuaScript(RETURN_LEASE_LUA),
   view: new LuaScript(VIEW_LUA),
 };
 
@@ -125,7 +137,8 @@ export class RedisAdmissionStore implements AdmissionStore {
   }
 
   async applyLedgerEntry(accountId: string, entry: LedgerEntryUpdate): Promise<ApplyResult> {
-    const { entryId, amountPico, pendingRef, keyHash, createdAtMs, isPurchase, byokPico } = checkEntry(entry);
+    const { entryId, amountPico, pendingRef, keyHash, createdAtMs, isPurchase, byokPico, leaseRef } =
+      checkEntry(entry);
     const args = [
       entryId,
       amountPico,
@@ -136,8 +149,24 @@ export class RedisAdmissionStore implements AdmissionStore {
       createdAtMs ?? 0,
       isPurchase ? "1" : "0",
       byokPico ?? 0n,
+      leaseRef ?? "",
     ];
     return parseApply(await this.run(SCRIPTS.apply, accountId, args));
+  }
+
+  async returnLease(
+    accountId: string,
+    leaseId: string,
+    spentPico: bigint,
+    now: number = Date.now(),
+  ): Promise<ReturnLeaseResult> {
+    const args = [
+      checkRef("lease id", leaseId),
+      checkAmount("lease spend", spentPico),
+      checkTime(now),
+      this.options.viewTtlMs,
+    ];
+    return parseReturnLease(await this.run(SCRIPTS.returnLease, accountId, args));
   }
 
   async invalidate(accountId: string): Promise<void> {

@@ -5,6 +5,7 @@ import type {
   KeyLoadResult,
   LoadResult,
   RateCheck,
+  ReturnLeaseResult,
   SettleResult,
 } from "../admission-store.js";
 
@@ -53,6 +54,9 @@ export const parseSettle = (reply: unknown): SettleResult =>
   oneOf("settle", reply, ["settled", "no_hold", "cold"]);
 export const parseApply = (reply: unknown): ApplyResult =>
   oneOf("apply", reply, ["applied", "included", "cold"]);
+
+export const parseReturnLease = (reply: unknown): ReturnLeaseResult =>
+  oneOf("returnLease", reply, ["returned", "no_lease", "cold"]);
 
 export function parseRelease(reply: unknown): boolean {
   if (reply !== 0 && reply !== 1) throw new UnexpectedReplyError("release", reply);
