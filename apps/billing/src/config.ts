@@ -1,5 +1,6 @@
 import { type Env, fragments, loadConfig, z } from "@gw/config";
-import { DEFAULT_HOLD_TTL_MS } from "./deps.js";
+import { LEASE_EXPIRY_MARGIN_MS } from "./admission/leases.js";
+import { DEFAULT_HOLD_TTL_MS, DEFAULT_LEASE_USE_MS } from "./deps.js";
 
 // fragments.port() types its key as `string`, which would erase the variable name from the config type.
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
@@ -24,6 +25,17 @@ export function loadBillingConfig(env: Env = process.env) {
       KEYS_GRPC_ADDRESS: z.string().min(1).default("127.0.0.1:50051"),
       /** How long a spend hold pins budget if the edge never settles or releases it. */
       HOLD_TTL_MS: z.coerce.number().int().min(1_000).default(DEFAULT_HOLD_TTL_MS),
+      /**
+       * A budget lease's hold TTL (default: HOLD_TTL_MS). Above the 60 s in which an edge starts no
+       * more requests under a lease, so those it started can finish inside the hold.
+       */
+      LEASE_TTL_MS: z.coerce
+        .number()
+        .int()
+        .min(LEASE_EXPIRY_MARGIN_MS + 1_000)
+        .optional(),
+      /** How long an edge starts requests under one lease before it acquires the next. */
+      LEASE_USE_MS: z.coerce.number().int().min(1_000).default(DEFAULT_LEASE_USE_MS),
       /** `true`: Admit answers "admitted" (without a hold) when Redis is down, instead of UNAVAILABLE. */
       ADMISSION_FAIL_OPEN: flag,
       /** Prefix of billing's Redis keys (before the `{acct:<id>}` hash tag). */

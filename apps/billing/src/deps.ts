@@ -6,9 +6,11 @@ import type { AdmissionStore } from "@gw/hotstore";
 import type { Logger } from "@gw/logger";
 import type { Kysely } from "kysely";
 import { Admission, type AdmissionSettings } from "./admission/admission.js";
+import { type LeaseSettings, Leases } from "./admission/leases.js";
 import type { BillingTables } from "./db/schema.js";
 
 export const DEFAULT_HOLD_TTL_MS = 5 * 60 * 1000;
+export const DEFAULT_LEASE_USE_MS = 30 * 1000;
 
 /** What the billing app is given; the caller (main.ts, standalone, a test) owns every connection. */
 export interface BillingDeps {
@@ -21,6 +23,8 @@ export interface BillingDeps {
   /** Authenticates management keys on REST routes (KeyService through its cache). */
   resolver: PrincipalResolver;
   admission?: Partial<AdmissionSettings>;
+  /** Budget leases; the TTL defaults to the hold TTL, fail-open follows admission's. */
+  leases?: Partial<Pick<LeaseSettings, "ttlMs" | "useMs">>;
   /** Time source for holds and usage windows; tests pin it. */
   clock?: () => number;
 }
@@ -30,6 +34,7 @@ export interface BillingContext {
   db: Kysely<BillingTables>;
   store: AdmissionStore;
   admission: Admission;
+  leases: Leases;
   resolver: PrincipalResolver;
   logger: Logger;
   clock: () => number;
@@ -41,16 +46,23 @@ export function billingContext(deps: BillingDeps): BillingContext {
     holdTtlMs: deps.admission?.holdTtlMs ?? DEFAULT_HOLD_TTL_MS,
     failOpen: deps.admission?.failOpen ?? false,
   };
+  const admission = new Admission({
+    store: deps.store,
+    db: deps.database.db,
+    logger: deps.logger,
+    settings,
+    clock,
+  });
+  const leaseSettings: LeaseSettings = {
+    ttlMs: deps.leases?.ttlMs ?? settings.holdTtlMs,
+    useMs: deps.leases?.useMs ?? DEFAULT_LEASE_USE_MS,
+    failOpen: settings.failOpen,
+  };
   return {
     db: deps.database.db,
     store: deps.store,
-    admission: new Admission({
-      store: deps.store,
-      db: deps.database.db,
-      logger: deps.logger,
-      settings,
-      clock,
-    }),
+    admission,
+    leases: new Leases({ store: deps.store, admission, logger: deps.logger, settings: leaseSettings, clock }),
     resolver: deps.resolver,
     logger: deps.logger,
     clock,

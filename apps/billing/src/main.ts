@@ -43,6 +43,7 @@ async function main(): Promise<void> {
       store,
       resolver: keys.resolver,
       admission: { holdTtlMs: config.HOLD_TTL_MS, failOpen: config.ADMISSION_FAIL_OPEN },
+      leases: { ttlMs: config.LEASE_TTL_MS ?? config.HOLD_TTL_MS, useMs: config.LEASE_USE_MS },
     },
     { host: config.HOST, httpPort: config.HTTP_PORT, grpcPort: config.GRPC_PORT },
   );

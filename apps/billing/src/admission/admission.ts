@@ -86,7 +86,7 @@ export class Admission {
   }
 
   /** Loads a key's spend in one window; a `stale` answer is retried by the admit loop. */
-  private reloadKey(accountId: string, key: KeyLimitCheck): Promise<void> {
+  reloadKey(accountId: string, key: KeyLimitCheck): Promise<void> {
     const { keyHash, windowStartMs, includeByok = false } = key;
     return this.shared(`${accountId}\u0000${keyWindow(keyHash, windowStartMs, includeByok)}`, async () => {
       const since = new Date(windowStartMs);

@@ -29,7 +29,25 @@ export function keyWindowStart(reset: LimitReset, now: number): number {
   }
 }
 
-export function keyLimitCheck(request: AdmitRequest, now: number): KeyLimitCheck | undefined {
+/** Where the key's current spend window ends; undefined for a lifetime limit (it never resets). */
+export function keyWindowEnd(reset: LimitReset, now: number): number | undefined {
+  const at = new Date(now);
+  switch (reset) {
+    case LimitReset.LIMIT_RESET_DAILY:
+      return utcDayStart(at).getTime() + DAY_MS;
+    case LimitReset.LIMIT_RESET_WEEKLY:
+      return utcWeekStart(at).getTime() + 7 * DAY_MS;
+    case LimitReset.LIMIT_RESET_MONTHLY:
+      return Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
+    default:
+      return undefined;
+  }
+}
+
+export function keyLimitCheck(
+  request: Pick<AdmitRequest, "keyHash" | "keyLimit">,
+  now: number,
+): KeyLimitCheck | undefined {
   if (!request.keyLimit || !request.keyHash) return undefined;
   return {
     keyHash: request.keyHash,

@@ -40,7 +40,7 @@ export function usageHandler(deps: UsageConsumerDeps): MessageHandler {
     }
     const input = usageEntry(envelope, usage);
     const written = await inTransaction(deps.db, (trx) => insertUsageEntry(trx, input));
-    await applyToView(deps, input, written.id, usage.generationId || envelope.eventId);
+    await applyToView(deps, input, written.id, usage.generationId || envelope.eventId, usage.leaseId);
   };
 }
 
@@ -53,12 +53,15 @@ async function applyToView(
   input: UsageEntryInput,
   entryId: bigint,
   pendingRef: string,
+  leaseRef: string,
 ): Promise<void> {
   try {
     await deps.store.applyLedgerEntry(input.accountId, {
       entryId,
       amountPico: -input.costPico,
       pendingRef,
+      // A request admitted under a budget lease: its cost moves out of the lease's hold.
+      ...(leaseRef ? { leaseRef } : {}),
       // Counted in the key's loaded spend windows that the request falls into.
       ...(input.keyHash
         ? { keyHash: input.keyHash, createdAtMs: input.createdAt.getTime(), byokPico: input.byokCostPico }

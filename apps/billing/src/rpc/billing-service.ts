@@ -1,9 +1,11 @@
 import type { BillingServiceServer } from "@gw/proto/billing/v1/billing";
 import { unaryHandler } from "@gw/rpc";
 import type { BillingContext } from "../deps.js";
+import { acquireLease } from "./acquire-lease.js";
 import { admit } from "./admit.js";
 import { getUsage } from "./get-usage.js";
 import { release } from "./release.js";
+import { returnLease } from "./return-lease.js";
 import { settle } from "./settle.js";
 
 export function billingService(context: BillingContext): BillingServiceServer {
@@ -12,5 +14,7 @@ export function billingService(context: BillingContext): BillingServiceServer {
     settle: unaryHandler(settle(context), context.logger),
     release: unaryHandler(release(context), context.logger),
     getUsage: unaryHandler(getUsage(context), context.logger),
+    acquireLease: unaryHandler(acquireLease(context), context.logger),
+    returnLease: unaryHandler(returnLease(context), context.logger),
   };
 }

@@ -157,6 +157,8 @@ export function billingRpc(address: string) {
     settle: unaryCall(client, client.settle),
     release: unaryCall(client, client.release),
     getUsage: unaryCall(client, client.getUsage),
+    acquireLease: unaryCall(client, client.acquireLease),
+    returnLease: unaryCall(client, client.returnLease),
     close: () => client.close(),
   };
 }

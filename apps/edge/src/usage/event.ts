@@ -3,7 +3,7 @@ import type { Generation } from "./generation.js";
 import { totalTokens } from "./tokens.js";
 
 /** The `usage.recorded` v1 payload: every field, so consumers never need to ask the edge anything. */
-export function usageRecorded(generation: Generation): UsageRecorded {
+export function usageRecorded(generation: Generation, leaseId = ""): UsageRecorded {
   const { usage, cost } = generation;
   return {
     generationId: generation.generationId,
@@ -35,12 +35,13 @@ export function usageRecorded(generation: Generation): UsageRecorded {
     upstreamPromptCostPico: cost.promptPico,
     upstreamCompletionCostPico: cost.completionPico,
     attempts: generation.attempts.map((attempt) => ({ ...attempt })),
+    leaseId,
   };
 }
 
 /** Envelope with event id = generation id (consumers are idempotent on it) and key = account id. */
-export function encodeUsageEvent(generation: Generation): EncodedEvent {
-  return encodeEvent(USAGE_RECORDED_V1, usageRecorded(generation), {
+export function encodeUsageEvent(generation: Generation, leaseId = ""): EncodedEvent {
+  return encodeEvent(USAGE_RECORDED_V1, usageRecorded(generation, leaseId), {
     accountId: generation.accountId,
     eventId: generation.generationId,
     occurredAt: new Date(generation.endedAt),

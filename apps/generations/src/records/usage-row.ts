@@ -56,6 +56,8 @@ export function usageFromRow(row: GenerationRow): UsageRecorded {
     generationId: row.id,
     accountId: row.account_id,
     keyHash: row.key_hash,
+    // Which lease admitted a request matters to billing only; the record does not keep it.
+    leaseId: "",
     model: row.model,
     provider: row.provider,
     apiType: row.api_type,

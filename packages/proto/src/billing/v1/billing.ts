@@ -201,6 +201,41 @@ export interface GetUsageResponse {
   totalPurchasedPico: bigint;
 }
 
+export interface AcquireLeaseRequest {
+  /** Chosen by the edge, unique per lease; it is the hold id and goes into each usage event. */
+  leaseId: string;
+  accountId: string;
+  keyHash: string;
+  /** Absent when the key has no spending cap. */
+  keyLimit?:
+    | KeyLimit
+    | undefined;
+  /** What the edge would like to hold, pico-dollars. */
+  requestedPico: bigint;
+  /** The least worth granting (the worst case of the request that asked); a smaller grant is refused. */
+  minPico: bigint;
+}
+
+export interface AcquireLeaseResponse {
+  /** False when the budget is too tight to lease: the edge admits request by request instead. */
+  granted: boolean;
+  grantedPico: bigint;
+  /** The edge starts no request under the lease after this (at most the key window's end). */
+  useUntilUnixMs: bigint;
+  /** The hold's expiry: requests still running then are no longer covered by it. */
+  expiresUnixMs: bigint;
+}
+
+export interface ReturnLeaseRequest {
+  leaseId: string;
+  accountId: string;
+  /** Actual cost of every request admitted under the lease, pico-dollars. */
+  spentPico: bigint;
+}
+
+export interface ReturnLeaseResponse {
+}
+
 function createBaseKeyLimit(): KeyLimit {
   return { limitPico: 0n, reset: 0, includeByok: false };
 }
@@ -1756,6 +1791,497 @@ export const GetUsageResponse: MessageFns<GetUsageResponse> = {
   },
 };
 
+function createBaseAcquireLeaseRequest(): AcquireLeaseRequest {
+  return { leaseId: "", accountId: "", keyHash: "", keyLimit: undefined, requestedPico: 0n, minPico: 0n };
+}
+
+export const AcquireLeaseRequest: MessageFns<AcquireLeaseRequest> = {
+  encode(message: AcquireLeaseRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.leaseId !== "") {
+      writer.uint32(10).string(message.leaseId);
+    }
+    if (message.accountId !== "") {
+      writer.uint32(18).string(message.accountId);
+    }
+    if (message.keyHash !== "") {
+      writer.uint32(26).string(message.keyHash);
+    }
+    if (message.keyLimit !== undefined) {
+      KeyLimit.encode(message.keyLimit, writer.uint32(34).fork()).join();
+    }
+    if (message.requestedPico !== 0n) {
+      if (BigInt.asIntN(64, message.requestedPico) !== message.requestedPico) {
+        throw new globalThis.Error("value provided for field message.requestedPico of type int64 too large");
+      }
+      writer.uint32(40).int64(message.requestedPico);
+    }
+    if (message.minPico !== 0n) {
+      if (BigInt.asIntN(64, message.minPico) !== message.minPico) {
+        throw new globalThis.Error("value provided for field message.minPico of type int64 too large");
+      }
+      writer.uint32(48).int64(message.minPico);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AcquireLeaseRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAcquireLeaseRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.leaseId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.keyHash = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.keyLimit = KeyLimit.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.requestedPico = reader.int64() as bigint;
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.minPico = reader.int64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AcquireLeaseRequest {
+    return {
+      leaseId: isSet(object.leaseId)
+        ? globalThis.String(object.leaseId)
+        : isSet(object.lease_id)
+        ? globalThis.String(object.lease_id)
+        : "",
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      keyHash: isSet(object.keyHash)
+        ? globalThis.String(object.keyHash)
+        : isSet(object.key_hash)
+        ? globalThis.String(object.key_hash)
+        : "",
+      keyLimit: isSet(object.keyLimit)
+        ? KeyLimit.fromJSON(object.keyLimit)
+        : isSet(object.key_limit)
+        ? KeyLimit.fromJSON(object.key_limit)
+        : undefined,
+      requestedPico: isSet(object.requestedPico)
+        ? BigInt(object.requestedPico)
+        : isSet(object.requested_pico)
+        ? BigInt(object.requested_pico)
+        : 0n,
+      minPico: isSet(object.minPico) ? BigInt(object.minPico) : isSet(object.min_pico) ? BigInt(object.min_pico) : 0n,
+    };
+  },
+
+  toJSON(message: AcquireLeaseRequest): unknown {
+    const obj: any = {};
+    if (message.leaseId !== "") {
+      obj.leaseId = message.leaseId;
+    }
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.keyHash !== "") {
+      obj.keyHash = message.keyHash;
+    }
+    if (message.keyLimit !== undefined) {
+      obj.keyLimit = KeyLimit.toJSON(message.keyLimit);
+    }
+    if (message.requestedPico !== 0n) {
+      obj.requestedPico = message.requestedPico.toString();
+    }
+    if (message.minPico !== 0n) {
+      obj.minPico = message.minPico.toString();
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AcquireLeaseRequest>): AcquireLeaseRequest {
+    return AcquireLeaseRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AcquireLeaseRequest>): AcquireLeaseRequest {
+    const message = createBaseAcquireLeaseRequest();
+    message.leaseId = object.leaseId ?? "";
+    message.accountId = object.accountId ?? "";
+    message.keyHash = object.keyHash ?? "";
+    message.keyLimit = (object.keyLimit !== undefined && object.keyLimit !== null)
+      ? KeyLimit.fromPartial(object.keyLimit)
+      : undefined;
+    message.requestedPico = (object.requestedPico !== undefined && object.requestedPico !== null)
+      ? BigInt(object.requestedPico)
+      : 0n;
+    message.minPico = (object.minPico !== undefined && object.minPico !== null) ? BigInt(object.minPico) : 0n;
+    return message;
+  },
+};
+
+function createBaseAcquireLeaseResponse(): AcquireLeaseResponse {
+  return { granted: false, grantedPico: 0n, useUntilUnixMs: 0n, expiresUnixMs: 0n };
+}
+
+export const AcquireLeaseResponse: MessageFns<AcquireLeaseResponse> = {
+  encode(message: AcquireLeaseResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.granted !== false) {
+      writer.uint32(8).bool(message.granted);
+    }
+    if (message.grantedPico !== 0n) {
+      if (BigInt.asIntN(64, message.grantedPico) !== message.grantedPico) {
+        throw new globalThis.Error("value provided for field message.grantedPico of type int64 too large");
+      }
+      writer.uint32(16).int64(message.grantedPico);
+    }
+    if (message.useUntilUnixMs !== 0n) {
+      if (BigInt.asIntN(64, message.useUntilUnixMs) !== message.useUntilUnixMs) {
+        throw new globalThis.Error("value provided for field message.useUntilUnixMs of type int64 too large");
+      }
+      writer.uint32(24).int64(message.useUntilUnixMs);
+    }
+    if (message.expiresUnixMs !== 0n) {
+      if (BigInt.asIntN(64, message.expiresUnixMs) !== message.expiresUnixMs) {
+        throw new globalThis.Error("value provided for field message.expiresUnixMs of type int64 too large");
+      }
+      writer.uint32(32).int64(message.expiresUnixMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AcquireLeaseResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAcquireLeaseResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.granted = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.grantedPico = reader.int64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.useUntilUnixMs = reader.int64() as bigint;
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.expiresUnixMs = reader.int64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AcquireLeaseResponse {
+    return {
+      granted: isSet(object.granted) ? globalThis.Boolean(object.granted) : false,
+      grantedPico: isSet(object.grantedPico)
+        ? BigInt(object.grantedPico)
+        : isSet(object.granted_pico)
+        ? BigInt(object.granted_pico)
+        : 0n,
+      useUntilUnixMs: isSet(object.useUntilUnixMs)
+        ? BigInt(object.useUntilUnixMs)
+        : isSet(object.use_until_unix_ms)
+        ? BigInt(object.use_until_unix_ms)
+        : 0n,
+      expiresUnixMs: isSet(object.expiresUnixMs)
+        ? BigInt(object.expiresUnixMs)
+        : isSet(object.expires_unix_ms)
+        ? BigInt(object.expires_unix_ms)
+        : 0n,
+    };
+  },
+
+  toJSON(message: AcquireLeaseResponse): unknown {
+    const obj: any = {};
+    if (message.granted !== false) {
+      obj.granted = message.granted;
+    }
+    if (message.grantedPico !== 0n) {
+      obj.grantedPico = message.grantedPico.toString();
+    }
+    if (message.useUntilUnixMs !== 0n) {
+      obj.useUntilUnixMs = message.useUntilUnixMs.toString();
+    }
+    if (message.expiresUnixMs !== 0n) {
+      obj.expiresUnixMs = message.expiresUnixMs.toString();
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AcquireLeaseResponse>): AcquireLeaseResponse {
+    return AcquireLeaseResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AcquireLeaseResponse>): AcquireLeaseResponse {
+    const message = createBaseAcquireLeaseResponse();
+    message.granted = object.granted ?? false;
+    message.grantedPico = (object.grantedPico !== undefined && object.grantedPico !== null)
+      ? BigInt(object.grantedPico)
+      : 0n;
+    message.useUntilUnixMs = (object.useUntilUnixMs !== undefined && object.useUntilUnixMs !== null)
+      ? BigInt(object.useUntilUnixMs)
+      : 0n;
+    message.expiresUnixMs = (object.expiresUnixMs !== undefined && object.expiresUnixMs !== null)
+      ? BigInt(object.expiresUnixMs)
+      : 0n;
+    return message;
+  },
+};
+
+function createBaseReturnLeaseRequest(): ReturnLeaseRequest {
+  return { leaseId: "", accountId: "", spentPico: 0n };
+}
+
+export const ReturnLeaseRequest: MessageFns<ReturnLeaseRequest> = {
+  encode(message: ReturnLeaseRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.leaseId !== "") {
+      writer.uint32(10).string(message.leaseId);
+    }
+    if (message.accountId !== "") {
+      writer.uint32(18).string(message.accountId);
+    }
+    if (message.spentPico !== 0n) {
+      if (BigInt.asIntN(64, message.spentPico) !== message.spentPico) {
+        throw new globalThis.Error("value provided for field message.spentPico of type int64 too large");
+      }
+      writer.uint32(24).int64(message.spentPico);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReturnLeaseRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReturnLeaseRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.leaseId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.spentPico = reader.int64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReturnLeaseRequest {
+    return {
+      leaseId: isSet(object.leaseId)
+        ? globalThis.String(object.leaseId)
+        : isSet(object.lease_id)
+        ? globalThis.String(object.lease_id)
+        : "",
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      spentPico: isSet(object.spentPico)
+        ? BigInt(object.spentPico)
+        : isSet(object.spent_pico)
+        ? BigInt(object.spent_pico)
+        : 0n,
+    };
+  },
+
+  toJSON(message: ReturnLeaseRequest): unknown {
+    const obj: any = {};
+    if (message.leaseId !== "") {
+      obj.leaseId = message.leaseId;
+    }
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.spentPico !== 0n) {
+      obj.spentPico = message.spentPico.toString();
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ReturnLeaseRequest>): ReturnLeaseRequest {
+    return ReturnLeaseRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReturnLeaseRequest>): ReturnLeaseRequest {
+    const message = createBaseReturnLeaseRequest();
+    message.leaseId = object.leaseId ?? "";
+    message.accountId = object.accountId ?? "";
+    message.spentPico = (object.spentPico !== undefined && object.spentPico !== null) ? BigInt(object.spentPico) : 0n;
+    return message;
+  },
+};
+
+function createBaseReturnLeaseResponse(): ReturnLeaseResponse {
+  return {};
+}
+
+export const ReturnLeaseResponse: MessageFns<ReturnLeaseResponse> = {
+  encode(_: ReturnLeaseResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReturnLeaseResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReturnLeaseResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ReturnLeaseResponse {
+    return {};
+  },
+
+  toJSON(_: ReturnLeaseResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create(base?: DeepPartial<ReturnLeaseResponse>): ReturnLeaseResponse {
+    return ReturnLeaseResponse.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<ReturnLeaseResponse>): ReturnLeaseResponse {
+    const message = createBaseReturnLeaseResponse();
+    return message;
+  },
+};
+
 /**
  * BillingService owns admission (spend holds and rate windows in Redis) and the credit ledger.
  * Admit is the one synchronous control-plane call on the edge's warm path.
@@ -1798,6 +2324,34 @@ export const BillingServiceService = {
     responseSerialize: (value: GetUsageResponse): Buffer => Buffer.from(GetUsageResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetUsageResponse => GetUsageResponse.decode(value),
   },
+  /**
+   * Budget leases: billing places one hold (the lease) for a slice of an account's and key's budget,
+   * and the edge admits requests against it locally, without a call per request. Only requests
+   * without request-count windows (no free model, no model limit) and without BYOK are leased.
+   */
+  acquireLease: {
+    path: "/billing.v1.BillingService/AcquireLease" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AcquireLeaseRequest): Buffer => Buffer.from(AcquireLeaseRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AcquireLeaseRequest => AcquireLeaseRequest.decode(value),
+    responseSerialize: (value: AcquireLeaseResponse): Buffer =>
+      Buffer.from(AcquireLeaseResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AcquireLeaseResponse => AcquireLeaseResponse.decode(value),
+  },
+  /**
+   * The edge stops using a lease and reports what its requests cost; billing keeps the part not yet
+   * in the ledger as a pending debit until their usage events arrive (bounded by the hold TTL).
+   */
+  returnLease: {
+    path: "/billing.v1.BillingService/ReturnLease" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReturnLeaseRequest): Buffer => Buffer.from(ReturnLeaseRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReturnLeaseRequest => ReturnLeaseRequest.decode(value),
+    responseSerialize: (value: ReturnLeaseResponse): Buffer => Buffer.from(ReturnLeaseResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReturnLeaseResponse => ReturnLeaseResponse.decode(value),
+  },
 } as const;
 
 export interface BillingServiceServer extends UntypedServiceImplementation {
@@ -1805,6 +2359,17 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
   settle: handleUnaryCall<SettleRequest, SettleResponse>;
   release: handleUnaryCall<ReleaseRequest, ReleaseResponse>;
   getUsage: handleUnaryCall<GetUsageRequest, GetUsageResponse>;
+  /**
+   * Budget leases: billing places one hold (the lease) for a slice of an account's and key's budget,
+   * and the edge admits requests against it locally, without a call per request. Only requests
+   * without request-count windows (no free model, no model limit) and without BYOK are leased.
+   */
+  acquireLease: handleUnaryCall<AcquireLeaseRequest, AcquireLeaseResponse>;
+  /**
+   * The edge stops using a lease and reports what its requests cost; billing keeps the part not yet
+   * in the ledger as a pending debit until their usage events arrive (bounded by the hold TTL).
+   */
+  returnLease: handleUnaryCall<ReturnLeaseRequest, ReturnLeaseResponse>;
 }
 
 export interface BillingServiceClient extends Client {
@@ -1867,6 +2432,45 @@ export interface BillingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetUsageResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Budget leases: billing places one hold (the lease) for a slice of an account's and key's budget,
+   * and the edge admits requests against it locally, without a call per request. Only requests
+   * without request-count windows (no free model, no model limit) and without BYOK are leased.
+   */
+  acquireLease(
+    request: AcquireLeaseRequest,
+    callback: (error: ServiceError | null, response: AcquireLeaseResponse) => void,
+  ): ClientUnaryCall;
+  acquireLease(
+    request: AcquireLeaseRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AcquireLeaseResponse) => void,
+  ): ClientUnaryCall;
+  acquireLease(
+    request: AcquireLeaseRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AcquireLeaseResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The edge stops using a lease and reports what its requests cost; billing keeps the part not yet
+   * in the ledger as a pending debit until their usage events arrive (bounded by the hold TTL).
+   */
+  returnLease(
+    request: ReturnLeaseRequest,
+    callback: (error: ServiceError | null, response: ReturnLeaseResponse) => void,
+  ): ClientUnaryCall;
+  returnLease(
+    request: ReturnLeaseRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReturnLeaseResponse) => void,
+  ): ClientUnaryCall;
+  returnLease(
+    request: ReturnLeaseRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReturnLeaseResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -48,6 +48,8 @@ export interface UsageRecorded {
   upstreamPromptCostPico: bigint;
   upstreamCompletionCostPico: bigint;
   attempts: Attempt[];
+  /** The budget lease the request was admitted under; empty when it had a hold of its own. */
+  leaseId: string;
 }
 
 export interface Attempt {
@@ -87,6 +89,7 @@ function createBaseUsageRecorded(): UsageRecorded {
     upstreamPromptCostPico: 0n,
     upstreamCompletionCostPico: 0n,
     attempts: [],
+    leaseId: "",
   };
 }
 
@@ -180,6 +183,9 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
     }
     for (const v of message.attempts) {
       Attempt.encode(v!, writer.uint32(210).fork()).join();
+    }
+    if (message.leaseId !== "") {
+      writer.uint32(218).string(message.leaseId);
     }
     return writer;
   },
@@ -405,6 +411,14 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
             message.attempts.push(Attempt.decode(reader, reader.uint32()));
             continue;
           }
+          case 27: {
+            if (tag !== 218) {
+              break;
+            }
+
+            message.leaseId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -527,6 +541,11 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
       attempts: globalThis.Array.isArray(object?.attempts)
         ? object.attempts.map((e: any) => Attempt.fromJSON(e))
         : [],
+      leaseId: isSet(object.leaseId)
+        ? globalThis.String(object.leaseId)
+        : isSet(object.lease_id)
+        ? globalThis.String(object.lease_id)
+        : "",
     };
   },
 
@@ -610,6 +629,9 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
     if (message.attempts?.length) {
       obj.attempts = message.attempts.map((e) => Attempt.toJSON(e));
     }
+    if (message.leaseId !== "") {
+      obj.leaseId = message.leaseId;
+    }
     return obj;
   },
 
@@ -650,6 +672,7 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
         ? BigInt(object.upstreamCompletionCostPico)
         : 0n;
     message.attempts = object.attempts?.map((e) => Attempt.fromPartial(e)) || [];
+    message.leaseId = object.leaseId ?? "";
     return message;
   },
 };
