@@ -11,6 +11,7 @@ describe("loadBillingConfig", () => {
       GRPC_PORT: 50052,
       KEYS_GRPC_ADDRESS: "127.0.0.1:50051",
       HOLD_TTL_MS: 300_000,
+      LEASE_USE_MS: 30_000,
       ADMISSION_FAIL_OPEN: false,
       TOPIC_USAGE: "gateway.usage.v1",
       REDIS_KEY_PREFIX: "gw:billing:",
@@ -29,6 +30,8 @@ describe("loadBillingConfig", () => {
     expect(attempt).toThrow(/GRPC_PORT/);
     expect(attempt).toThrow(/REDIS_URL/);
     expect(() => loadBillingConfig({ HOLD_TTL_MS: "10" })).toThrow(/HOLD_TTL_MS/);
+    // A lease hold must outlast the 60 s in which the edge starts no more requests under it.
+    expect(() => loadBillingConfig({ LEASE_TTL_MS: "60000" })).toThrow(/LEASE_TTL_MS/);
     expect(() => loadBillingConfig({ REDIS_KEY_PREFIX: "a{b}" })).toThrow(/REDIS_KEY_PREFIX/);
   });
 });
