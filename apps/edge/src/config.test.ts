@@ -33,6 +33,12 @@ describe("loadEdgeConfig", () => {
     expect(() => loadEdgeConfig({ PROXY_DEFAULT_HOLD_USD: "-1" })).toThrow(ConfigError);
   });
 
+  it("admits under budget leases unless ADMISSION_LEASES is false, and refuses anything else", () => {
+    expect(loadEdgeConfig({}).leases).toBe(true);
+    expect(loadEdgeConfig({ ADMISSION_LEASES: "false" }).leases).toBe(false);
+    expect(() => loadEdgeConfig({ ADMISSION_LEASES: "off" })).toThrow(ConfigError);
+  });
+
   it("reads the batch store address and the public base URL (without a trailing slash)", () => {
     const config = loadEdgeConfig({
       GENERATIONS_GRPC_ADDRESS: "gen:50053",

@@ -52,6 +52,8 @@ export interface EdgeConfig {
   keepAliveMs: number;
   /** The provider proxy's spend hold for a call the catalogue cannot price (pico-USD). */
   proxyHoldPico: bigint;
+  /** Admit under budget leases (ADMISSION_LEASES, default true); false = one Admit call per request. */
+  leases: boolean;
   instanceId: string;
   providers: ProviderSettings[];
   /** Every keyed provider's base URL, for calls made with an account's own key (BYOK). */
@@ -89,6 +91,10 @@ const shape = {
     .string()
     .regex(/^\d+(\.\d{1,12})?$/, "expected a USD amount such as 0.10")
     .default("0.10"),
+  ADMISSION_LEASES: z
+    .enum(["true", "false"], { message: "expected true or false" })
+    .default("true")
+    .transform((value) => value === "true"),
   EDGE_INSTANCE_ID: z.string().min(1).optional(),
   EVENT_SPOOL_DIR: z.string().min(1).default(".data/spool"),
   DEMO_PROVIDER_URL: z.url().optional(),
@@ -124,6 +130,7 @@ export function loadEdgeConfig(env: Env = process.env): EdgeConfig {
     catalogRefreshMs: parsed.CATALOG_REFRESH_MS,
     keepAliveMs: parsed.KEEP_ALIVE_MS,
     proxyHoldPico: usdToPico(parsed.PROXY_DEFAULT_HOLD_USD),
+    leases: parsed.ADMISSION_LEASES,
     instanceId: parsed.EDGE_INSTANCE_ID ?? `${hostname()}-${process.pid}`,
     providers: providerSettings(env, parsed.DEMO_PROVIDER_URL),
     byokProviders: byokProviderSettings(env),

@@ -54,6 +54,7 @@ export function connectEdgeDeps(
       bodyLimit: config.bodyLimit,
       keepAliveMs: config.keepAliveMs,
       proxyHoldPico: config.proxyHoldPico,
+      leases: config.leases,
       publicBaseUrl: config.publicBaseUrl,
     },
   };

@@ -25,6 +25,8 @@ export interface EdgeSettings {
   batchPollMs: number;
   /** The provider proxy's hold for a call the catalogue cannot price. Default $0.10. */
   proxyHoldPico: bigint;
+  /** Admit requests under budget leases from billing (see admission/lease-book.ts). Default on. */
+  leases: boolean;
   /** The gateway's public base URL for absolute links (batch results); else the request's own host. */
   publicBaseUrl?: string | undefined;
 }
@@ -58,4 +60,5 @@ export const DEFAULT_SETTINGS: EdgeSettings = {
   random: Math.random,
   batchPollMs: 1_000,
   proxyHoldPico: 100_000_000_000n,
+  leases: true,
 };

@@ -1,3 +1,4 @@
+import { LeaseBook } from "./admission/lease-book.js";
 import { DEFAULT_SETTINGS, type EdgeDeps, type EdgeSettings } from "./deps.js";
 import type { PipelineDeps } from "./pipeline/deps.js";
 import { ProviderHealth } from "./planner/health.js";
@@ -9,6 +10,8 @@ export interface EdgeRuntime {
   now: () => number;
   health: ProviderHealth;
   meter: Meter;
+  /** Budget leases: requests admitted without a remote call (see admission/lease-book.ts). */
+  leases: LeaseBook;
   pipeline: PipelineDeps;
 }
 
@@ -17,8 +20,15 @@ export function createRuntime(deps: EdgeDeps): EdgeRuntime {
   const clock = deps.clock;
   const now = clock ? () => clock.now() : Date.now;
   const health = new ProviderHealth(now);
+  const leases = new LeaseBook({
+    billing: deps.billing,
+    logger: deps.logger,
+    now,
+    settings: { enabled: settings.leases },
+  });
   const meter = new Meter({
     billing: deps.billing,
+    leases,
     bus: deps.bus,
     usageTopic: deps.topics.usage,
     logger: deps.logger,
@@ -28,6 +38,7 @@ export function createRuntime(deps: EdgeDeps): EdgeRuntime {
     now,
     health,
     meter,
+    leases,
     pipeline: {
       providers: deps.providers,
       health,

@@ -58,6 +58,7 @@ export async function startEdge(deps: EdgeDeps, options: EdgeListenOptions): Pro
       await batchWorker?.stop();
       await listening.close();
       await runtime.meter.drain();
+      await runtime.leases.close();
       await subscription?.stop();
       await byokSubscription?.stop();
       await deps.catalog.stop();

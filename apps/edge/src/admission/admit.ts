@@ -4,12 +4,20 @@ import type { RequestLimit } from "@gw/proto/catalog/v1/catalog";
 import { LimitReset as KeyLimitReset, type Principal } from "@gw/proto/keys/v1/keys";
 import { dependencyError } from "@gw/rpc";
 import type { BillingClient } from "../clients/billing.js";
+import type { LeaseHold } from "./lease.js";
 
-/** A spend hold placed by billing; the generation id doubles as its id. */
-export interface Hold {
+/** A spend hold placed by billing for one request; the generation id doubles as its id. */
+export interface RequestHold {
   holdId: string;
   accountId: string;
   keyHash: string;
+}
+
+/** How a request was admitted: its own hold, or a reservation under the edge's budget lease. */
+export type Hold = RequestHold | LeaseHold;
+
+export function isLeaseHold(hold: Hold): hold is LeaseHold {
+  return "lease" in hold;
 }
 
 export interface AdmitInput {
@@ -35,7 +43,11 @@ const RESETS: Record<KeyLimitReset, BillingLimitReset> = {
  * hold for the worst-case cost. A refusal becomes 402/429 before any provider is called; billing not
  * answering is a 503, because admitting without a check would let spend pass its limits (fail closed).
  */
-export async function admit(billing: BillingClient, input: AdmitInput): Promise<Hold> {
+export function billingLimitReset(reset: KeyLimitReset): BillingLimitReset {
+  return RESETS[reset];
+}
+
+export async function admit(billing: BillingClient, input: AdmitInput): Promise<RequestHold> {
   const { principal } = input;
   let response: Awaited<ReturnType<BillingClient["admit"]>>;
   try {

@@ -1,4 +1,6 @@
 import {
+  type AcquireLeaseRequest,
+  type AcquireLeaseResponse,
   type AdmitRequest,
   type AdmitResponse,
   BillingServiceClient,
@@ -6,6 +8,8 @@ import {
   type GetUsageResponse,
   type ReleaseRequest,
   type ReleaseResponse,
+  type ReturnLeaseRequest,
+  type ReturnLeaseResponse,
   type SettleRequest,
   type SettleResponse,
 } from "@gw/proto/billing/v1/billing";
@@ -17,6 +21,8 @@ export interface BillingClient {
   settle(request: SettleRequest): Promise<SettleResponse>;
   release(request: ReleaseRequest): Promise<ReleaseResponse>;
   getUsage(request: GetUsageRequest): Promise<GetUsageResponse>;
+  acquireLease(request: AcquireLeaseRequest): Promise<AcquireLeaseResponse>;
+  returnLease(request: ReturnLeaseRequest): Promise<ReturnLeaseResponse>;
 }
 
 export interface ConnectedBillingClient extends BillingClient {
@@ -33,11 +39,15 @@ export function connectBillingClient(
   const settle = unaryCall(client, client.settle, defaults);
   const release = unaryCall(client, client.release, defaults);
   const getUsage = unaryCall(client, client.getUsage, defaults);
+  const acquireLease = unaryCall(client, client.acquireLease, defaults);
+  const returnLease = unaryCall(client, client.returnLease, defaults);
   return {
     admit: (request) => admit(request),
     settle: (request) => settle(request),
     release: (request) => release(request),
     getUsage: (request) => getUsage(request),
+    acquireLease: (request) => acquireLease(request),
+    returnLease: (request) => returnLease(request),
     close: () => client.close(),
   };
 }

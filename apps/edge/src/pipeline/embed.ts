@@ -73,6 +73,7 @@ export async function serveEmbeddings(
   const attempts = preferByok(plan.attempts, byok);
   const promptTokens = await countInputTokens(request.input);
   const hold = await admitPlanned(deps, {
+    leases: runtime.leases,
     generationId: start.generationId,
     principal,
     requestedModel: request.model,

@@ -59,6 +59,7 @@ export async function serveInference(
   const attempts = preferByok(plan.attempts, byok);
   const prompt = promptText(request);
   const hold = await admitPlanned(deps, {
+    leases: runtime.leases,
     generationId: start.generationId,
     principal,
     requestedModel: request.model,

@@ -1,4 +1,6 @@
 import type {
+  AcquireLeaseRequest,
+  AcquireLeaseResponse,
   AdmitRequest,
   AdmitResponse,
   GetUsageRequest,
@@ -6,6 +8,7 @@ import type {
   Refusal,
   RefusalCode,
   ReleaseRequest,
+  ReturnLeaseRequest,
   SettleRequest,
 } from "@gw/proto/billing/v1/billing";
 import type { BillingClient } from "../clients/billing.js";
@@ -35,6 +38,13 @@ export class RecordingBilling implements BillingClient {
   readonly settles: SettleRequest[] = [];
   readonly releases: ReleaseRequest[] = [];
   readonly usageRequests: GetUsageRequest[] = [];
+  readonly leaseAcquires: AcquireLeaseRequest[] = [];
+  readonly leaseReturns: ReturnLeaseRequest[] = [];
+  /** The most a lease is granted; undefined declines every lease (each request then gets an Admit). */
+  leaseGrantPico: bigint | undefined;
+  leaseUseMs = 30_000;
+  /** The clock lease windows are given in (tests with a pinned clock set theirs). */
+  now: () => number = Date.now;
   refusal: Refusal | undefined;
   unavailable = false;
   usageByKey = new Map<string, GetUsageResponse>();
@@ -55,6 +65,30 @@ export class RecordingBilling implements BillingClient {
   async release(request: ReleaseRequest) {
     this.fail();
     this.releases.push(request);
+    return {};
+  }
+
+  async acquireLease(request: AcquireLeaseRequest): Promise<AcquireLeaseResponse> {
+    this.fail();
+    this.leaseAcquires.push(request);
+    const cap = this.leaseGrantPico;
+    if (cap === undefined || cap < request.minPico) {
+      return { granted: false, grantedPico: 0n, useUntilUnixMs: 0n, expiresUnixMs: 0n };
+    }
+    const now = this.now();
+    let grantedPico = request.requestedPico;
+    if (grantedPico > cap) grantedPico = cap;
+    return {
+      granted: true,
+      grantedPico,
+      useUntilUnixMs: BigInt(now + this.leaseUseMs),
+      expiresUnixMs: BigInt(now + this.leaseUseMs + 60_000),
+    };
+  }
+
+  async returnLease(request: ReturnLeaseRequest) {
+    this.fail();
+    this.leaseReturns.push(request);
     return {};
   }
 

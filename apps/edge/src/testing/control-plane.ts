@@ -46,6 +46,8 @@ export async function startControlPlane(options: {
     settle: unaryHandler(billing.settle.bind(billing)),
     release: unaryHandler(billing.release.bind(billing)),
     getUsage: unaryHandler(billing.getUsage.bind(billing)),
+    acquireLease: unaryHandler(billing.acquireLease.bind(billing)),
+    returnLease: unaryHandler(billing.returnLease.bind(billing)),
   });
   const port = await bindGrpcServer(server, "127.0.0.1", 0);
   return { address: `127.0.0.1:${port}`, stop: () => shutdownGrpcServer(server, 500) };

@@ -7,7 +7,9 @@ import {
 } from "@gw/events";
 import { silentLogger } from "@gw/logger";
 import { describe, expect, it } from "vitest";
+import { LeaseBook } from "../admission/lease-book.js";
 import { RecordingBilling } from "../testing/billing.js";
+import { testKey } from "../testing/principals.js";
 import type { Generation } from "./generation.js";
 import { Meter } from "./meter.js";
 
@@ -41,14 +43,16 @@ const generation = (overrides: Partial<Generation> = {}): Generation => ({
 async function setup() {
   const bus = new InProcessEventBus();
   const billing = new RecordingBilling();
+  billing.leaseGrantPico = 1_000_000n;
+  const leases = new LeaseBook({ billing, logger: silentLogger(), now: Date.now });
   const received: ConsumedMessage[] = [];
   await bus.subscribe({
     topic: "usage",
     groupId: "test",
     handler: async (message) => void received.push(message),
   });
-  const meter = new Meter({ billing, bus, usageTopic: "usage", logger: silentLogger() });
-  return { bus, billing, received, meter };
+  const meter = new Meter({ billing, bus, usageTopic: "usage", leases, logger: silentLogger() });
+  return { bus, billing, received, meter, leases };
 }
 
 const hold = { holdId: "gen-00000000000000000000000001", accountId: "acct-1", keyHash: "a".repeat(64) };
@@ -96,6 +100,7 @@ describe("Meter", () => {
         { provider: "azure", model: "openai/gpt-4o-mini", status: 503, latencyMs: 40, isByok: false },
         { provider: "openai", model: "openai/gpt-4o-mini", status: 200, latencyMs: 700, isByok: false },
       ],
+      leaseId: "",
     });
   });
 
@@ -126,5 +131,24 @@ describe("Meter", () => {
     expect(settleCalls).toBe(1);
     expect(billing.releases).toHaveLength(1);
     expect(received).toHaveLength(1);
+  });
+
+  it("finishes a leased request locally: no Settle call, and the event names the lease", async () => {
+    const { billing, received, meter, leases } = await setup();
+    const leased = await leases.reserve(testKey("acct-1").principal, 1_000n);
+    if (!leased) throw new Error("expected a leased hold");
+    meter.record(generation(), leased);
+    await meter.drain();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(billing.settles).toEqual([]);
+    expect(billing.releases).toEqual([]);
+    expect(leased.lease.spentPico).toBe(307n);
+    expect(leased.lease.inFlight).toBe(0);
+    const payload = decodePayload(USAGE_RECORDED_V1, decodeEnvelope(received[0]!.value));
+    expect(payload?.leaseId).toBe(leased.lease.id);
+    await leases.close();
+    expect(billing.leaseReturns).toEqual([
+      { leaseId: leased.lease.id, accountId: "acct-1", spentPico: 307n },
+    ]);
   });
 });

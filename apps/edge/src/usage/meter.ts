@@ -1,6 +1,7 @@
 import type { EventPublisher } from "@gw/events";
 import type { Logger } from "@gw/logger";
-import type { Hold } from "../admission/admit.js";
+import { type Hold, isLeaseHold, type RequestHold } from "../admission/admit.js";
+import type { LeaseBook } from "../admission/lease-book.js";
 import type { BillingClient } from "../clients/billing.js";
 import { encodeUsageEvent } from "./event.js";
 import type { Generation } from "./generation.js";
@@ -9,6 +10,8 @@ export interface MeterDeps {
   billing: BillingClient;
   bus: EventPublisher;
   usageTopic: string;
+  /** Where requests admitted under a budget lease are finished (absent: no leases). */
+  leases?: LeaseBook | undefined;
   logger: Pick<Logger, "warn" | "error">;
 }
 
@@ -16,6 +19,8 @@ export interface MeterDeps {
  * Runs after the response has ended and never delays it: the hold is settled to the actual cost (or
  * released when nothing was served) without waiting, and one usage event is handed to the bus, which
  * buffers it. A lost Settle is not lost money: billing reconciles from the event, idempotently.
+ * A request admitted under a budget lease needs no call at all: the lease takes its actual cost
+ * locally, and the usage event names the lease so billing moves the cost out of the lease's hold.
  */
 export class Meter {
   private readonly pending = new Set<Promise<unknown>>();
@@ -28,11 +33,16 @@ export class Meter {
   }
 
   record(generation: Generation, hold: Hold | undefined): void {
+    if (hold && isLeaseHold(hold)) {
+      this.deps.leases?.finish(hold, generation.cost.totalPico);
+      this.publish(generation, hold.lease.id);
+      return;
+    }
     if (hold) this.settle(generation, hold);
     this.publish(generation);
   }
 
-  private settle(generation: Generation, hold: Hold): void {
+  private settle(generation: Generation, hold: RequestHold): void {
     const { billing, logger } = this.deps;
     const release = () =>
       billing.release({ holdId: hold.holdId, accountId: hold.accountId }).catch((error: unknown) => {
@@ -61,8 +71,8 @@ export class Meter {
     void promise.finally(() => this.pending.delete(promise));
   }
 
-  private publish(generation: Generation): void {
-    const event = encodeUsageEvent(generation);
+  private publish(generation: Generation, leaseId?: string): void {
+    const event = encodeUsageEvent(generation, leaseId);
     try {
       this.deps.bus.publish(this.deps.usageTopic, event.key, event.value, event.headers);
     } catch (error) {

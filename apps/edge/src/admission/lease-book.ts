@@ -1,0 +1,227 @@
+import { randomUUID } from "node:crypto";
+import type { Logger } from "@gw/logger";
+import type { Principal } from "@gw/proto/keys/v1/keys";
+import type { BillingClient } from "../clients/billing.js";
+import { billingLimitReset } from "./admit.js";
+import { Lease, type LeaseHold } from "./lease.js";
+
+export interface LeaseSettings {
+  /** Off: every request is admitted by its own `Admit` call. */
+  enabled: boolean;
+  /** A first lease asks for this many worst cases of the request that needed it. */
+  initialMultiple: number;
+  /** A lease used up within `fastUseMs` doubles the next one's size, up to this many worst cases. */
+  maxMultiple: number;
+  fastUseMs: number;
+  /** An active lease unused this long is returned, so its budget is free for other edges. */
+  idleReturnMs: number;
+  /** After billing declines a lease, the key is admitted request by request for this long. */
+  declinedBackoffMs: number;
+  /** How often leases past their use window or idle are retired. */
+  sweepMs: number;
+}
+
+export const DEFAULT_LEASE_SETTINGS: LeaseSettings = {
+  enabled: true,
+  initialMultiple: 16,
+  maxMultiple: 1_024,
+  fastUseMs: 2_000,
+  idleReturnMs: 5_000,
+  declinedBackoffMs: 1_000,
+  sweepMs: 1_000,
+};
+
+/** Callers may wait on one acquisition at most this many times before falling back to `Admit`. */
+const MAX_ACQUIRE_ROUNDS = 3;
+
+interface KeyState {
+  active: Lease | undefined;
+  acquiring: Promise<Lease | undefined> | undefined;
+  multiple: number;
+  declinedUntil: number;
+}
+
+export interface LeaseBookDeps {
+  billing: BillingClient;
+  logger: Pick<Logger, "warn" | "debug">;
+  now: () => number;
+  settings?: Partial<LeaseSettings>;
+}
+
+/**
+ * The edge's budget leases, one active lease per (account, key, key limit). A request whose worst
+ * case fits the active lease is admitted without a remote call; otherwise one acquisition per key is
+ * in flight and the requests that need it wait for it. When billing declines (the budget is too tight
+ * to lease a slice of it) or cannot be reached, `reserve` answers undefined and the caller admits the
+ * request on its own through `Admit`, which gives the exact answer near a limit.
+ */
+export class LeaseBook {
+  private readonly settings: LeaseSettings;
+  private readonly keys = new Map<string, KeyState>();
+  /** Retired leases with requests still running; returned when the last one finishes. */
+  private readonly draining = new Set<Lease>();
+  private readonly returns = new Set<Promise<void>>();
+  private readonly sweeper: NodeJS.Timeout | undefined;
+
+  constructor(private readonly deps: LeaseBookDeps) {
+    this.settings = { ...DEFAULT_LEASE_SETTINGS, ...deps.settings };
+    if (this.settings.enabled) {
+      this.sweeper = setInterval(() => this.sweep(), this.settings.sweepMs);
+      this.sweeper.unref();
+    }
+  }
+
+  /** Admits the request under a lease, or answers undefined: admit it with its own `Admit` call. */
+  async reserve(principal: Principal, worstCasePico: bigint): Promise<LeaseHold | undefined> {
+    if (!this.settings.enabled) return undefined;
+    const key = leaseKey(principal);
+    const state = this.stateFor(key);
+    for (let round = 0; round < MAX_ACQUIRE_ROUNDS; round++) {
+      const now = this.deps.now();
+      const lease = state.active;
+      if (lease?.canCover(worstCasePico, now)) return this.take(lease, worstCasePico, now);
+      if (lease) this.retire(state, lease, now);
+      if (now < state.declinedUntil) return undefined;
+      state.acquiring ??= this.acquire(state, principal, worstCasePico);
+      if (!(await state.acquiring)) return undefined;
+    }
+    return undefined;
+  }
+
+  /** The request under `hold` ended and cost `actualPico` (0 when nothing was served). */
+  finish(hold: LeaseHold, actualPico: bigint): void {
+    const { lease } = hold;
+    lease.finish(hold.reservedPico, actualPico);
+    if (lease.retired && lease.idle) this.giveBack(lease);
+  }
+
+  /** Stops leasing and returns every lease; requests still running are finished by then (drain first). */
+  async close(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    const now = this.deps.now();
+    for (const state of this.keys.values()) if (state.active) this.retire(state, state.active, now);
+    this.keys.clear();
+    for (const lease of [...this.draining]) if (lease.idle) this.giveBack(lease);
+    await Promise.allSettled([...this.returns]);
+  }
+
+  private stateFor(key: string): KeyState {
+    let state = this.keys.get(key);
+    if (!state) {
+      state = {
+        active: undefined,
+        acquiring: undefined,
+        multiple: this.settings.initialMultiple,
+        declinedUntil: 0,
+      };
+      this.keys.set(key, state);
+    }
+    return state;
+  }
+
+  private take(lease: Lease, worstCasePico: bigint, now: number): LeaseHold {
+    lease.reserve(worstCasePico, now);
+    return { lease, reservedPico: worstCasePico };
+  }
+
+  private async acquire(
+    state: KeyState,
+    principal: Principal,
+    worstCasePico: bigint,
+  ): Promise<Lease | undefined> {
+    const id = `lease-${randomUUID()}`;
+    const minPico = worstCasePico > 0n ? worstCasePico : 1n;
+    try {
+      const response = await this.deps.billing.acquireLease({
+        leaseId: id,
+        accountId: principal.accountId,
+        keyHash: principal.keyHash,
+        keyLimit:
+          principal.limitPico === undefined
+            ? undefined
+            : {
+                limitPico: principal.limitPico,
+                reset: billingLimitReset(principal.limitReset),
+                includeByok: principal.includeByokInLimit,
+              },
+        requestedPico: minPico * BigInt(state.multiple),
+        minPico,
+      });
+      const now = this.deps.now();
+      if (!response.granted || response.grantedPico < minPico) {
+        state.declinedUntil = now + this.settings.declinedBackoffMs;
+        return undefined;
+      }
+      const lease = new Lease(
+        id,
+        principal.accountId,
+        response.grantedPico,
+        now,
+        Number(response.useUntilUnixMs),
+      );
+      state.active = lease;
+      return lease;
+    } catch (error) {
+      this.deps.logger.warn(
+        { err: error, accountId: principal.accountId },
+        "lease not acquired; admitting per request",
+      );
+      state.declinedUntil = this.deps.now() + this.settings.declinedBackoffMs;
+      return undefined;
+    } finally {
+      state.acquiring = undefined;
+    }
+  }
+
+  /** No new request under `lease`; a lease used up quickly makes the next one bigger. */
+  private retire(state: KeyState, lease: Lease, now: number): void {
+    if (state.active === lease) state.active = undefined;
+    if (lease.retired) return;
+    lease.retired = true;
+    const usedUp = now < lease.useUntil && now - lease.grantedAt < this.settings.fastUseMs;
+    if (usedUp) state.multiple = Math.min(this.settings.maxMultiple, state.multiple * 2);
+    if (lease.idle) this.giveBack(lease);
+    else this.draining.add(lease);
+  }
+
+  private giveBack(lease: Lease): void {
+    this.draining.delete(lease);
+    const returned = this.deps.billing
+      .returnLease({ leaseId: lease.id, accountId: lease.accountId, spentPico: lease.spentPico })
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          // Not lost money: the lease's hold expires, and every request's cost arrives as a usage event.
+          this.deps.logger.warn(
+            { err: error, leaseId: lease.id },
+            "lease not returned; its hold will expire",
+          );
+        },
+      );
+    this.returns.add(returned);
+    void returned.finally(() => this.returns.delete(returned));
+  }
+
+  private sweep(): void {
+    const now = this.deps.now();
+    for (const [key, state] of this.keys) {
+      const lease = state.active;
+      if (
+        lease &&
+        (now >= lease.useUntil || (lease.idle && now - lease.lastUsedAt >= this.settings.idleReturnMs))
+      ) {
+        this.retire(state, lease, now);
+      }
+      if (!state.active && !state.acquiring && now >= state.declinedUntil) this.keys.delete(key);
+    }
+  }
+}
+
+/**
+ * Leases are per key and per the key's limit as the edge knows it: a key whose limit changed gets a
+ * new lease under the new limit, and the old one is returned once idle.
+ */
+function leaseKey(principal: Principal): string {
+  const limit = principal.limitPico === undefined ? "-" : `${principal.limitPico}:${principal.limitReset}`;
+  return `${principal.accountId}\u0000${principal.keyHash}\u0000${limit}\u0000${principal.includeByokInLimit}`;
+}
