@@ -227,6 +227,26 @@ describeWith(["postgres", "redis", "kafka"], "limits across two edges and two bi
     expect(spent).toBeLessThanOrEqual(balance);
   });
 
+  it("a key limit large enough to be leased is never passed either (leases first, then Admit near the end)", async () => {
+    // 120 worst cases: billing leases slices of it while 64 or more remain, then each request
+    // is admitted on its own. Actual costs are about 1/8 of the worst case, so ~950 requests fit.
+    const limit = 120n * WORST;
+    const key = await account("10", Number(limit) / 1e12);
+    const outcomes: Outcome[] = [];
+    for (let wave = 0; wave < 6; wave++) outcomes.push(...(await fire(key)));
+    const admitted = outcomes.filter((outcome) => outcome.status === 200);
+    const refused = outcomes.filter((outcome) => outcome.status !== 200);
+    expect(refused.every((outcome) => outcome.status === 402 && outcome.code === "quota_exceeded")).toBe(
+      true,
+    );
+    const costs = admitted.reduce((sum, outcome) => sum + outcome.costPico, 0n);
+    const spent = await keyUsage(key, admitted.length, costs);
+    report("key limit, leased", limit, spent, outcomes);
+    expect(spent).toBeLessThanOrEqual(limit);
+    // Far more than 120 requests: finished requests gave the difference to their worst case back.
+    expect(admitted.length).toBeGreaterThan(240);
+  });
+
   it("admits 20 :free requests a minute across both edges and answers the 21st with 429 and headers", async () => {
     // 21 requests must land in one UTC minute.
     while (new Date().getUTCSeconds() > 40) await new Promise((resolve) => setTimeout(resolve, 500));

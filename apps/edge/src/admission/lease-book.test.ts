@@ -45,7 +45,7 @@ describe("LeaseBook", () => {
     expect(billing.leaseAcquires[0]).toMatchObject({
       accountId: "acct-1",
       keyHash: principal.keyHash,
-      minPico: WORST,
+      minPico: WORST * 8n,
       requestedPico: WORST * 16n,
       keyLimit: undefined,
     });
@@ -61,7 +61,7 @@ describe("LeaseBook", () => {
   });
 
   it("never reserves more than the lease was granted", async () => {
-    const { billing, book, principal } = setup();
+    const { billing, book, principal } = setup({ minMultiple: 1 });
     billing.leaseGrantPico = WORST * 3n;
     const holds = [];
     for (let i = 0; i < 3; i++) holds.push(await book.reserve(principal, WORST));
@@ -75,7 +75,7 @@ describe("LeaseBook", () => {
   });
 
   it("returns a used-up lease with the actual cost once its last request finishes", async () => {
-    const { billing, book, principal } = setup();
+    const { billing, book, principal } = setup({ minMultiple: 1 });
     billing.leaseGrantPico = WORST * 2n;
     const a = await book.reserve(principal, WORST);
     const b = await book.reserve(principal, WORST);
@@ -90,7 +90,7 @@ describe("LeaseBook", () => {
   });
 
   it("gives a finished request's unused reservation back to the lease", async () => {
-    const { book, principal, billing } = setup();
+    const { book, principal, billing } = setup({ minMultiple: 1 });
     billing.leaseGrantPico = WORST;
     const hold = await book.reserve(principal, WORST);
     if (!hold) throw new Error("expected a leased hold");
@@ -117,9 +117,9 @@ describe("LeaseBook", () => {
     expect(await book.reserve(principal, WORST)).toBeUndefined();
   });
 
-  it("refuses a grant smaller than the request's worst case", async () => {
+  it("asks for no lease smaller than eight worst cases: nearer a limit, every request gets its own Admit", async () => {
     const { billing, book, principal } = setup();
-    billing.leaseGrantPico = WORST - 1n;
+    billing.leaseGrantPico = WORST * 8n - 1n;
     expect(await book.reserve(principal, WORST)).toBeUndefined();
   });
 

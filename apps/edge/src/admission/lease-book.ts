@@ -10,6 +10,12 @@ export interface LeaseSettings {
   enabled: boolean;
   /** A first lease asks for this many worst cases of the request that needed it. */
   initialMultiple: number;
+  /**
+   * The smallest lease worth having, in worst cases. Billing grants at most 1/8 of what is left, so
+   * no lease is granted once fewer than 8 × this many worst cases remain: near a limit every request
+   * is admitted exactly by its own `Admit`, and no edge strands budget in a lease another edge needs.
+   */
+  minMultiple: number;
   /** A lease used up within `fastUseMs` doubles the next one's size, up to this many worst cases. */
   maxMultiple: number;
   fastUseMs: number;
@@ -24,6 +30,7 @@ export interface LeaseSettings {
 export const DEFAULT_LEASE_SETTINGS: LeaseSettings = {
   enabled: true,
   initialMultiple: 16,
+  minMultiple: 8,
   maxMultiple: 1_024,
   fastUseMs: 2_000,
   idleReturnMs: 5_000,
@@ -130,7 +137,8 @@ export class LeaseBook {
     worstCasePico: bigint,
   ): Promise<Lease | undefined> {
     const id = `lease-${randomUUID()}`;
-    const minPico = worstCasePico > 0n ? worstCasePico : 1n;
+    const unit = worstCasePico > 0n ? worstCasePico : 1n;
+    const minPico = unit * BigInt(this.settings.minMultiple);
     try {
       const response = await this.deps.billing.acquireLease({
         leaseId: id,
@@ -144,7 +152,7 @@ export class LeaseBook {
                 reset: billingLimitReset(principal.limitReset),
                 includeByok: principal.includeByokInLimit,
               },
-        requestedPico: minPico * BigInt(state.multiple),
+        requestedPico: unit * BigInt(Math.max(state.multiple, this.settings.minMultiple)),
         minPico,
       });
       const now = this.deps.now();
