@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import { GatewayError } from "@gw/errors";
 import { silentLogger } from "@gw/logger";
 import express from "express";
@@ -17,6 +18,9 @@ beforeAll(async () => {
   app.use(jsonBody("1kb"));
   app.post("/echo", (request, response) => {
     response.json(parseOrThrow(schema, request.body));
+  });
+  app.post("/raw", (request, response) => {
+    response.json({ body: request.body ?? null });
   });
   app.get("/boom", () => {
     throw new Error("secret internals");
@@ -72,5 +76,57 @@ describe("http helpers over a real socket", () => {
     const response = await fetch(`${server.url}/nope`);
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ error: { type: "not_found_error" } });
+  });
+
+  describe("JSON bodies", () => {
+    const raw = (body: string | Uint8Array, headers: Record<string, string>) =>
+      fetch(`${server.url}/raw`, { method: "POST", headers, body });
+    const json = { "content-type": "application/json" };
+
+    it("parses application/json with a utf-8 charset and a byte-order mark", async () => {
+      const response = await raw(`\ufeff{"a":"ü"}`, { "content-type": "Application/JSON; charset=UTF-8" });
+      expect(await response.json()).toEqual({ body: { a: "ü" } });
+    });
+
+    it("reads an empty JSON body as {} and a whitespace-only or scalar one as malformed", async () => {
+      expect(await (await raw("", json)).json()).toEqual({ body: {} });
+      const blank = await raw("   ", json);
+      expect(blank.status).toBe(400);
+      expect(await blank.json()).toMatchObject({ error: { code: "invalid_json" } });
+      const scalar = await raw('"text"', json);
+      expect(scalar.status).toBe(400);
+      expect(await scalar.json()).toMatchObject({ error: { code: "invalid_json" } });
+    });
+
+    it("answers a chunked body over the limit with 413 and keeps serving the connection's next request", async () => {
+      const big = new TextEncoder().encode(JSON.stringify({ pad: "x".repeat(4096) }));
+      const stream = new ReadableStream({
+        start(controller) {
+          controller.enqueue(big.slice(0, 1000));
+          controller.enqueue(big.slice(1000));
+          controller.close();
+        },
+      });
+      const response = await fetch(`${server.url}/raw`, {
+        method: "POST",
+        headers: json,
+        body: stream,
+        duplex: "half",
+      } as RequestInit);
+      expect(response.status).toBe(413);
+      expect(await response.json()).toMatchObject({ error: { code: "body_too_large" } });
+      expect((await raw('{"after":1}', json)).status).toBe(200);
+    });
+
+    it("still inflates a gzip body and parses +json types", async () => {
+      const gzipped = await raw(gzipSync('{"z":1}'), { ...json, "content-encoding": "gzip" });
+      expect(await gzipped.json()).toEqual({ body: { z: 1 } });
+      const vendor = await raw('{"v":1}', { "content-type": "application/vnd.api+json" });
+      expect(await vendor.json()).toEqual({ body: { v: 1 } });
+    });
+
+    it("leaves a body of another type unparsed", async () => {
+      expect(await (await raw("a=b", { "content-type": "text/plain" })).json()).toEqual({ body: null });
+    });
   });
 });
