@@ -50,13 +50,28 @@ export function passThrough(target: PassThroughTarget, logger: Logger): RequestH
       },
     },
   });
+  const owns = ownsPath(target.paths);
   return (request, response, next) => {
+    // http-proxy-middleware parses the URL and matches every path filter on each request; most
+    // requests (inference) belong to none of the control-plane apps and skip it on a prefix check.
+    if (!owns(request.url)) {
+      next();
+      return;
+    }
     void proxy(request, response, (error?: unknown) => {
       // The error listener above has already answered; anything else continues down the chain.
       if (error === undefined) next();
       else if (!response.headersSent) next(unavailable);
     });
   };
+}
+
+/**
+ * A cheap superset of the proxy's own path filter: an origin-form URL (`/path?query`) whose path
+ * starts with a prefix also starts with it as a string. Any other form is left to the proxy to judge.
+ */
+function ownsPath(prefixes: readonly string[]): (url: string) => boolean {
+  return (url) => !url.startsWith("/") || prefixes.some((prefix) => url.startsWith(prefix));
 }
 
 function isResponse(value: unknown): value is ServerResponse {
