@@ -9,6 +9,8 @@
  *   its promise resolves, so a handler commits its database transaction first, then returns.
  * - A handler that keeps failing for one message (a poison message) sends it to the dead-letter
  *   topic `<topic>.dlq.<groupId>` with the error in the `x-error` header, and the partition moves on.
+ * - A batch handler's messages count as consumed only after it resolved for the whole batch. A failed
+ *   batch is retried message by message (see deliverBatch), so the rules above hold per message.
  */
 export interface BusMessage {
   topic: string;
@@ -24,14 +26,40 @@ export interface ConsumedMessage extends BusMessage {
 
 export type MessageHandler = (message: ConsumedMessage) => Promise<void>;
 
-export interface SubscribeOptions {
+/**
+ * Handles several messages at once (one database transaction for all of them). Resolving means every
+ * message of the batch is done; rejecting means none is, and the bus then delivers the batch's messages
+ * one at a time to this same handler (as batches of one) so a poison message is dead-lettered alone.
+ * Messages of one batch come from one partition, in offset order; the same event may occur twice.
+ */
+export type BatchHandler = (messages: ConsumedMessage[]) => Promise<void>;
+
+interface SubscribeBase {
   topic: string;
   groupId: string;
-  handler: MessageHandler;
   /** Where a group with no committed offset starts; default true (consumers must see every event). */
   fromBeginning?: boolean;
   /** Attempts per message before it is dead-lettered; default 5. */
   maxAttempts?: number;
+  /** Most messages per batch handler call; default 500. */
+  maxBatchSize?: number;
+}
+
+/** Exactly one of `handler` (message by message) and `batchHandler`. */
+export type SubscribeOptions = SubscribeBase &
+  ({ handler: MessageHandler; batchHandler?: never } | { batchHandler: BatchHandler; handler?: never });
+
+export const DEFAULT_MAX_BATCH_SIZE = 500;
+
+/** The handler a subscription runs, checked at run time too (JavaScript callers, spread options). */
+export function subscriptionHandler(
+  options: SubscribeOptions,
+): { kind: "message"; handler: MessageHandler } | { kind: "batch"; handler: BatchHandler } {
+  if (options.handler && options.batchHandler)
+    throw new Error("subscribe takes either handler or batchHandler, not both");
+  if (options.batchHandler) return { kind: "batch", handler: options.batchHandler };
+  if (options.handler) return { kind: "message", handler: options.handler };
+  throw new Error("subscribe needs a handler or a batchHandler");
 }
 
 export interface Subscription {

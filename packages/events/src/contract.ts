@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ConsumedMessage, EventBus, SubscribeOptions, Subscription } from "./bus.js";
 import { deadLetterTopic } from "./bus.js";
+import { describeBatchHandlerContract } from "./contract-batch.js";
+import { read, sleep, text, waitFor } from "./contract-util.js";
 
 /**
  * What an implementation provides to the contract suite. `createTopic` returns a topic name no other
@@ -15,10 +17,15 @@ export interface EventBusContractHarness {
   timeoutMs?: number;
 }
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-const text = (value: string): Uint8Array => encoder.encode(value);
-const read = (message: { value: Uint8Array }): string => decoder.decode(message.value);
+/** What each contract case gets: a fresh bus, and subscriptions that stop after the test. */
+export interface ContractContext {
+  harness: EventBusContractHarness;
+  bus: EventBus;
+  subscribe(options: SubscribeOptions): Promise<Subscription>;
+  waitFor(condition: () => boolean, what: string): Promise<void>;
+  /** Runs after the test, before the bus closes (for subscriptions a test stops itself). */
+  onCleanup(cleanup: () => Promise<void>): void;
+}
 
 /**
  * The EventBus semantics every implementation must keep (see bus.ts), run against each of them:
@@ -38,12 +45,7 @@ export function describeEventBusContract(
       for (const cleanup of pending) await cleanup();
     });
 
-    async function setup(): Promise<{
-      harness: EventBusContractHarness;
-      bus: EventBus;
-      subscribe(options: SubscribeOptions): Promise<Subscription>;
-      waitFor(condition: () => boolean, what: string): Promise<void>;
-    }> {
+    async function setup(): Promise<ContractContext> {
       const harness = await harnessFactory();
       const bus = await harness.createBus();
       cleanups.push(() => bus.close());
@@ -57,8 +59,11 @@ export function describeEventBusContract(
           return subscription;
         },
         waitFor: (condition, what) => waitFor(condition, what, timeoutMs),
+        onCleanup: (cleanup) => cleanups.push(cleanup),
       };
     }
+
+    describeBatchHandlerContract(setup);
 
     it("delivers a published message with its key, value and headers", async () => {
       const { harness, bus, subscribe, waitFor } = await setup();
@@ -360,16 +365,4 @@ export function describeEventBusContract(
       expect(handledSynchronously).toBe(false);
     });
   });
-}
-
-async function waitFor(condition: () => boolean, what: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(10);
-  }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

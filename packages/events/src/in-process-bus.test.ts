@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import type { SubscribeOptions } from "./bus.js";
 import { describeEventBusContract } from "./contract.js";
 import { InProcessEventBus } from "./in-process-bus.js";
 
@@ -17,6 +18,16 @@ describe("InProcessEventBus", () => {
     const subscription = await bus.subscribe(options);
     await expect(bus.subscribe(options)).rejects.toThrow(/already consumes/);
     await subscription.stop();
+    await bus.close();
+  });
+
+  it("refuses a subscription with both a handler and a batch handler, or with neither", async () => {
+    const bus = new InProcessEventBus();
+    const handler = async () => {};
+    const both = { topic: "t", groupId: "g", handler, batchHandler: handler } as unknown as SubscribeOptions;
+    const neither = { topic: "t", groupId: "g" } as unknown as SubscribeOptions;
+    await expect(bus.subscribe(both)).rejects.toThrow(/not both/);
+    await expect(bus.subscribe(neither)).rejects.toThrow(/needs a handler/);
     await bus.close();
   });
 

@@ -1,5 +1,14 @@
-import type { BusMessage, ConsumedMessage, EventBus, SubscribeOptions, Subscription } from "./bus.js";
-import { deadLetterTopic } from "./bus.js";
+import { deliverBatch } from "./batch.js";
+import type {
+  BatchHandler,
+  BusMessage,
+  ConsumedMessage,
+  EventBus,
+  MessageHandler,
+  SubscribeOptions,
+  Subscription,
+} from "./bus.js";
+import { DEFAULT_MAX_BATCH_SIZE, deadLetterTopic, subscriptionHandler } from "./bus.js";
 
 interface Group {
   groupId: string;
@@ -36,6 +45,7 @@ export class InProcessEventBus implements EventBus {
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
     if (this.closed) throw new Error("event bus is closed");
+    subscriptionHandler(options);
     const groups = this.groups.get(options.topic) ?? [];
     this.groups.set(options.topic, groups);
     const existing = groups.find((group) => group.groupId === options.groupId);
@@ -103,30 +113,53 @@ export class InProcessEventBus implements EventBus {
   }
 
   private async consume(group: Group): Promise<void> {
+    const chosen = subscriptionHandler(group.options);
+    if (chosen.kind === "batch") return this.consumeBatches(group, chosen.handler);
     const log = this.log(group.options.topic);
     while (group.running && group.committed < log.length) {
       const offset = group.committed;
-      const message = log[offset] as BusMessage;
-      const consumed: ConsumedMessage = {
-        ...message,
-        value: message.value.slice(),
-        headers: { ...message.headers },
-        partition: 0,
-        offset: String(offset),
-      };
       // Not done (stopped between attempts): the offset stays, the next run starts from this message.
-      if (!(await this.deliver(group, consumed))) return;
+      if (!(await this.deliver(group, this.consumed(group, offset), chosen.handler))) return;
       group.committed = offset + 1;
     }
   }
 
+  /** Whatever has queued since the last batch is one batch (up to the size bound). */
+  private async consumeBatches(group: Group, handler: BatchHandler): Promise<void> {
+    const log = this.log(group.options.topic);
+    const maxBatchSize = group.options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
+    while (group.running && group.committed < log.length) {
+      const end = Math.min(log.length, group.committed + maxBatchSize);
+      const batch: ConsumedMessage[] = [];
+      for (let offset = group.committed; offset < end; offset++) batch.push(this.consumed(group, offset));
+      const finished = await deliverBatch(handler, batch, {
+        deliverOne: (message, single) => this.deliver(group, message, single),
+        markDone: (message) => {
+          group.committed = Number(message.offset) + 1;
+        },
+      });
+      if (!finished) return;
+    }
+  }
+
+  private consumed(group: Group, offset: number): ConsumedMessage {
+    const message = this.log(group.options.topic)[offset] as BusMessage;
+    return {
+      ...message,
+      value: message.value.slice(),
+      headers: { ...message.headers },
+      partition: 0,
+      offset: String(offset),
+    };
+  }
+
   /** True when the message is done with: handled, or dead-lettered after its last attempt. */
-  private async deliver(group: Group, message: ConsumedMessage): Promise<boolean> {
+  private async deliver(group: Group, message: ConsumedMessage, handler: MessageHandler): Promise<boolean> {
     const { options } = group;
     const maxAttempts = options.maxAttempts ?? 5;
     for (let attempt = 1; ; attempt++) {
       try {
-        await options.handler(message);
+        await handler(message);
         return true;
       } catch (error) {
         if (attempt >= maxAttempts) {

@@ -1,3 +1,4 @@
+export * from "./batch.js";
 export * from "./bus.js";
 export * from "./envelope.js";
 export * from "./ids.js";

@@ -1,7 +1,16 @@
-import { type ConsumedMessage, deadLetterTopic, type SubscribeOptions, type Subscription } from "@gw/events";
+import {
+  type ConsumedMessage,
+  deadLetterTopic,
+  type MessageHandler,
+  type SubscribeOptions,
+  type Subscription,
+  subscriptionHandler,
+} from "@gw/events";
 import type { Logger } from "@gw/logger";
-import type { EachMessagePayload, IHeaders, Kafka, KafkaMessage } from "kafkajs";
+import type { ConsumerRunConfig, EachMessagePayload, Kafka } from "kafkajs";
 import { type BackoffOptions, backoffDelay, sleep } from "./backoff.js";
+import { batchRunner, type RetryingDelivery } from "./batch-consumer.js";
+import { toConsumed } from "./messages.js";
 
 export interface ConsumerSettings {
   /** Backoff between attempts of a failing handler. */
@@ -23,9 +32,10 @@ export interface ConsumerDeps {
 const DEFAULT_MAX_ATTEMPTS = 5;
 
 /**
- * One consumer group member for one topic. Offsets are committed by hand, message by message, only
- * after the handler resolved (or after the message went to the dead-letter topic), so a crash
- * re-delivers at most the messages whose handlers had not finished.
+ * One consumer group member for one topic. Offsets are committed by hand, only after the handler
+ * resolved (or after the message went to the dead-letter topic), so a crash re-delivers at most the
+ * messages whose handlers had not finished: message by message for a `handler`, batch by batch for a
+ * `batchHandler` (see batch-consumer.ts).
  */
 export async function startConsumer(deps: ConsumerDeps, options: SubscribeOptions): Promise<Subscription> {
   const { kafka, settings } = deps;
@@ -41,33 +51,16 @@ export async function startConsumer(deps: ConsumerDeps, options: SubscribeOption
     logger.error({ err: payload.error, restart: payload.restart }, "consumer crashed"),
   );
 
-  const handle = async ({ topic, partition, message, heartbeat }: EachMessagePayload): Promise<void> => {
+  const deliver = retryingDelivery({ ...deps, logger, stopping: stopping.signal }, options);
+  const chosen = subscriptionHandler(options);
+
+  const handle = async (
+    handler: MessageHandler,
+    { topic, partition, message, heartbeat }: EachMessagePayload,
+  ): Promise<void> => {
     const consumed = toConsumed(topic, partition, message);
-    const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await options.handler(consumed);
-        break;
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        if (attempt >= maxAttempts) {
-          logger.error(
-            { partition, offset: message.offset, attempts: attempt, error: reason },
-            "dead-lettered",
-          );
-          await deps.deadLetter(deadLetterTopic(options.topic, options.groupId), consumed, reason);
-          break;
-        }
-        logger.warn(
-          { partition, offset: message.offset, attempt, error: reason },
-          "handler failed; retrying",
-        );
-        await sleep(backoffDelay(attempt, settings.retry), stopping.signal);
-        // Stopping: leave the message uncommitted; the group's next member starts from it.
-        if (stopping.signal.aborted) return;
-        await heartbeat();
-      }
-    }
+    // Stopping: leave the message uncommitted; the group's next member starts from it.
+    if (!(await deliver(consumed, handler, heartbeat))) return;
     const next = (BigInt(message.offset) + 1n).toString();
     await consumer.commitOffsets([{ topic, partition, offset: next }]);
   };
@@ -75,10 +68,10 @@ export async function startConsumer(deps: ConsumerDeps, options: SubscribeOption
   // kafkajs ignores commitOffsets once its consumer is stopping, so stop() first lets the handlers
   // in flight finish and commit while it still runs, and only then disconnects.
   const inFlight = new Set<Promise<void>>();
-  const eachMessage = async (payload: EachMessagePayload): Promise<void> => {
-    // Stopping: leave this message uncommitted; the group's next member starts from it.
+  const track = async (work: () => Promise<void>): Promise<void> => {
+    // Stopping: leave these messages uncommitted; the group's next member starts from them.
     if (stopping.signal.aborted) return;
-    const handling = handle(payload);
+    const handling = work();
     inFlight.add(handling);
     try {
       await handling;
@@ -87,10 +80,22 @@ export async function startConsumer(deps: ConsumerDeps, options: SubscribeOption
     }
   };
 
+  const config: ConsumerRunConfig = { autoCommit: false };
+  if (chosen.kind === "batch") {
+    const runBatch = batchRunner({ logger, stopping: stopping.signal, deliver }, options, chosen.handler);
+    // Without eachBatchAutoResolve: false, kafkajs would resolve a batch's last offset even when a
+    // stop left part of it unhandled, and the next commit would skip those messages.
+    config.eachBatchAutoResolve = false;
+    config.eachBatch = (payload) => track(() => runBatch(payload));
+  } else {
+    const { handler } = chosen;
+    config.eachMessage = (payload) => track(() => handle(handler, payload));
+  }
+
   await consumer.connect();
   try {
     await consumer.subscribe({ topic: options.topic, fromBeginning: options.fromBeginning ?? true });
-    await consumer.run({ autoCommit: false, eachMessage });
+    await consumer.run(config);
   } catch (error) {
     await consumer.disconnect().catch(() => {});
     throw error;
@@ -106,22 +111,30 @@ export async function startConsumer(deps: ConsumerDeps, options: SubscribeOption
   };
 }
 
-function toConsumed(topic: string, partition: number, message: KafkaMessage): ConsumedMessage {
-  return {
-    topic,
-    partition,
-    offset: message.offset,
-    key: message.key ? message.key.toString("utf8") : "",
-    value: message.value ? new Uint8Array(message.value) : new Uint8Array(0),
-    headers: headersToStrings(message.headers),
+function retryingDelivery(
+  deps: ConsumerDeps & { stopping: AbortSignal },
+  options: SubscribeOptions,
+): RetryingDelivery {
+  const { logger, settings, stopping } = deps;
+  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  return async (message, handler, heartbeat) => {
+    const { partition, offset } = message;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await handler(message);
+        return true;
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        if (attempt >= maxAttempts) {
+          logger.error({ partition, offset, attempts: attempt, error: reason }, "dead-lettered");
+          await deps.deadLetter(deadLetterTopic(options.topic, options.groupId), message, reason);
+          return true;
+        }
+        logger.warn({ partition, offset, attempt, error: reason }, "handler failed; retrying");
+        await sleep(backoffDelay(attempt, settings.retry), stopping);
+        if (stopping.aborted) return false;
+        await heartbeat();
+      }
+    }
   };
-}
-
-function headersToStrings(headers: IHeaders | undefined): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [name, raw] of Object.entries(headers ?? {})) {
-    const value = Array.isArray(raw) ? raw[0] : raw;
-    if (value !== undefined) result[name] = value.toString();
-  }
-  return result;
 }
