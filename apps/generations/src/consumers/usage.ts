@@ -1,4 +1,5 @@
 import {
+  type ConsumedMessage,
   decodeEnvelope,
   decodePayload,
   type EventSubscriber,
@@ -6,17 +7,19 @@ import {
   USAGE_RECORDED_V1,
 } from "@gw/events";
 import type { Logger } from "@gw/logger";
-import type { Kysely } from "kysely";
-import type { GenerationsTables } from "../db/schema.js";
+import type { Insertable, Kysely } from "kysely";
+import type { GenerationsTable, GenerationsTables } from "../db/schema.js";
 import { rowFromUsage } from "../records/usage-row.js";
-import { insertGeneration } from "../repositories/generations.js";
+import { insertGenerations } from "../repositories/generations.js";
 
 export const USAGE_GROUP_ID = "generations";
 
 /**
- * Records every usage event as a generation. The handler resolves only after the insert committed, so the
- * bus commits the offset after the row exists; a redelivered event inserts nothing. Events of other
- * types or versions on the topic are not ours to record and are skipped.
+ * Records every usage event as a generation, a batch of events per statement. The batch handler resolves
+ * only after the insert committed, so the bus commits the offsets after the rows exist; a redelivered
+ * event inserts nothing. Events of other types or versions on the topic are not ours and are skipped.
+ * An undecodable message fails its batch; the bus then retries the batch message by message and
+ * dead-letters only that one.
  */
 export function consumeUsage(
   bus: EventSubscriber,
@@ -26,13 +29,27 @@ export function consumeUsage(
     topic: options.topic,
     groupId: USAGE_GROUP_ID,
     fromBeginning: true,
-    handler: async (message) => {
-      const envelope = decodeEnvelope(message.value);
-      const usage = decodePayload(USAGE_RECORDED_V1, envelope);
-      if (!usage) return;
-      const inserted = await insertGeneration(options.db, rowFromUsage(envelope, usage));
-      if (!inserted)
-        options.logger.debug({ generationId: envelope.eventId }, "duplicate usage event ignored");
+    batchHandler: async (messages) => {
+      const rows = firstOfEachId(messages.flatMap(rowOf));
+      const inserted = await insertGenerations(options.db, rows);
+      if (inserted < rows.length)
+        options.logger.debug({ duplicates: rows.length - inserted }, "duplicate usage events ignored");
     },
+  });
+}
+
+function rowOf(message: ConsumedMessage): Insertable<GenerationsTable>[] {
+  const envelope = decodeEnvelope(message.value);
+  const usage = decodePayload(USAGE_RECORDED_V1, envelope);
+  return usage ? [rowFromUsage(envelope, usage)] : [];
+}
+
+/** The same event twice in one batch (a producer retry) is one row: the first copy, as one by one. */
+function firstOfEachId(rows: Insertable<GenerationsTable>[]): Insertable<GenerationsTable>[] {
+  const seen = new Set<string>();
+  return rows.filter((row) => {
+    if (seen.has(row.id)) return false;
+    seen.add(row.id);
+    return true;
   });
 }

@@ -18,6 +18,24 @@ export async function insertGeneration(
   return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
 }
 
+/**
+ * A batch of rows in one multi-row statement; rows already stored (redeliveries) are skipped by the same
+ * primary key. The caller passes each id once: Postgres would skip an in-statement repeat too, but which
+ * copy wins is then not defined. Returns how many rows were added.
+ */
+export async function insertGenerations(
+  db: Kysely<GenerationsTables>,
+  rows: readonly Insertable<GenerationsTable>[],
+): Promise<number> {
+  if (rows.length === 0) return 0;
+  const result = await db
+    .insertInto("generations")
+    .values([...rows])
+    .onConflict((conflict) => conflict.column("id").doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n);
+}
+
 /** The account filter is part of the query: another account's generation does not exist for the caller. */
 export async function findGeneration(
   db: Kysely<GenerationsTables>,

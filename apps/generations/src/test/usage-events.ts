@@ -12,6 +12,8 @@ export function usageEvent(overrides: Partial<UsageRecorded> = {}): UsageRecorde
     generationId: newGenerationId(),
     accountId: "acct_owner",
     keyHash: "a".repeat(64),
+    // Billing's field; the generation record does not keep it (usageFromRow answers "").
+    leaseId: "",
     model: "openai/gpt-4o-mini",
     provider: "openai",
     apiType: "chat",
