@@ -1,4 +1,10 @@
-import type { ConsumedMessage, EventSubscriber, MessageHandler, Subscription } from "@gw/events";
+import type {
+  BatchHandler,
+  ConsumedMessage,
+  EventSubscriber,
+  MessageHandler,
+  Subscription,
+} from "@gw/events";
 import {
   decodeEnvelope,
   decodePayload,
@@ -10,7 +16,7 @@ import type { AdmissionStore } from "@gw/hotstore";
 import type { Logger } from "@gw/logger";
 import type { Kysely } from "kysely";
 import type { BillingTables } from "../db/schema.js";
-import { insertUsageEntry, inTransaction, type UsageEntryInput } from "../repositories/ledger-write.js";
+import { insertUsageEntries, inTransaction, type UsageEntryInput } from "../repositories/ledger-write.js";
 
 export const USAGE_CONSUMER_GROUP = "billing";
 
@@ -25,23 +31,62 @@ export class PoisonMessageError extends Error {
   override name = "PoisonMessageError";
 }
 
+/** One decoded usage event: its ledger row and what the hot view needs besides. */
+interface UsageEvent {
+  input: UsageEntryInput;
+  pendingRef: string;
+  leaseRef: string;
+}
+
 /**
- * Turns each usage event into one ledger debit. The insert is idempotent on the event id (a unique
- * constraint), so at-least-once delivery debits exactly once; the handler resolves (and the offset is
- * committed) only after the transaction commits. The hot view is updated afterwards.
+ * Turns usage events into ledger debits: one transaction with one multi-row insert per batch. The insert
+ * is idempotent on the event id (a unique constraint), so at-least-once delivery debits exactly once;
+ * the handler resolves (and the bus commits the offsets) only after the transaction commits. The hot
+ * view is updated afterwards, entry by entry, also with entries an earlier delivery already wrote. A
+ * poison message fails its batch; the bus then retries the batch message by message and dead-letters
+ * only that one.
  */
-export function usageHandler(deps: UsageConsumerDeps): MessageHandler {
-  return async (message: ConsumedMessage) => {
-    const envelope = decodeEnvelope(message.value);
-    const usage = decodePayload(USAGE_RECORDED_V1, envelope);
-    if (!usage) {
-      deps.logger.debug({ eventType: envelope.eventType }, "usage consumer skips another event type");
-      return;
-    }
-    const input = usageEntry(envelope, usage);
-    const written = await inTransaction(deps.db, (trx) => insertUsageEntry(trx, input));
-    await applyToView(deps, input, written.id, usage.generationId || envelope.eventId, usage.leaseId);
+export function usageBatchHandler(deps: UsageConsumerDeps): BatchHandler {
+  return async (messages: ConsumedMessage[]) => {
+    const events = messages.flatMap((message) => usageEvent(deps, message));
+    if (events.length === 0) return;
+    const inputs = events.map((event) => event.input);
+    const written = await inTransaction(deps.db, (trx) => insertUsageEntries(trx, inputs));
+    // One apply per event id (the view counts an entry once anyway), concurrently.
+    const byEvent = new Map<string, UsageEvent>();
+    for (const event of events)
+      if (!byEvent.has(event.input.eventId)) byEvent.set(event.input.eventId, event);
+    await Promise.all(
+      [...byEvent.values()].map((event) => {
+        const entry = written.get(event.input.eventId);
+        if (!entry) throw new Error(`ledger entry of event ${event.input.eventId} not found after insert`);
+        return applyToView(deps, event.input, entry.id, event.pendingRef, event.leaseRef);
+      }),
+    );
   };
+}
+
+/** The same handling for one message at a time (a batch of one). */
+export function usageHandler(deps: UsageConsumerDeps): MessageHandler {
+  const handleBatch = usageBatchHandler(deps);
+  return (message: ConsumedMessage) => handleBatch([message]);
+}
+
+/** Empty for other event types on the topic; throws PoisonMessageError for a malformed usage event. */
+function usageEvent(deps: UsageConsumerDeps, message: ConsumedMessage): UsageEvent[] {
+  const envelope = decodeEnvelope(message.value);
+  const usage = decodePayload(USAGE_RECORDED_V1, envelope);
+  if (!usage) {
+    deps.logger.debug({ eventType: envelope.eventType }, "usage consumer skips another event type");
+    return [];
+  }
+  return [
+    {
+      input: usageEntry(envelope, usage),
+      pendingRef: usage.generationId || envelope.eventId,
+      leaseRef: usage.leaseId,
+    },
+  ];
 }
 
 /**
@@ -101,5 +146,5 @@ export function subscribeUsage(
   topic: string,
   deps: UsageConsumerDeps,
 ): Promise<Subscription> {
-  return bus.subscribe({ topic, groupId: USAGE_CONSUMER_GROUP, handler: usageHandler(deps) });
+  return bus.subscribe({ topic, groupId: USAGE_CONSUMER_GROUP, batchHandler: usageBatchHandler(deps) });
 }

@@ -1,6 +1,6 @@
 import { picoToDecimalString, usdToPico } from "@gw/money";
-import { type Kysely, sql, type Transaction } from "kysely";
-import type { BillingTables, CreditKind } from "../db/schema.js";
+import { type Insertable, type Kysely, sql, type Transaction } from "kysely";
+import type { BillingTables, CreditKind, LedgerEntriesTable } from "../db/schema.js";
 
 export interface UsageEntryInput {
   accountId: string;
@@ -45,17 +45,7 @@ export async function insertUsageEntry(
   await lockAccount(trx, input.accountId);
   const inserted = await trx
     .insertInto("ledger_entries")
-    .values({
-      account_id: input.accountId,
-      kind: "usage",
-      amount: picoToDecimalString(-input.costPico),
-      event_id: input.eventId,
-      key_hash: input.keyHash || null,
-      is_byok: input.isByok,
-      byok_cost: picoToDecimalString(input.byokCostPico),
-      model: input.model || null,
-      created_at: input.createdAt,
-    })
+    .values(usageRow(input))
     .onConflict((conflict) => conflict.column("event_id").doNothing())
     .returning("id")
     .executeTakeFirst();
@@ -66,6 +56,74 @@ export async function insertUsageEntry(
     .where("event_id", "=", input.eventId)
     .executeTakeFirstOrThrow();
   return { id: existing.id, inserted: false };
+}
+
+/**
+ * A batch of usage debits in one multi-row statement, idempotent per event id like insertUsageEntry.
+ * Returns every event's entry by event id: new rows, and rows an earlier delivery already wrote (the
+ * hot view must still see those, with their id). A repeated event id in the batch is written once, as
+ * its first copy.
+ */
+export async function insertUsageEntries(
+  trx: Transaction<BillingTables>,
+  inputs: readonly UsageEntryInput[],
+): Promise<Map<string, WrittenEntry>> {
+  const unique = firstOfEachEvent(inputs);
+  const written = new Map<string, WrittenEntry>();
+  if (unique.length === 0) return written;
+  await lockAccounts(
+    trx,
+    unique.map((input) => input.accountId),
+  );
+  const inserted = await trx
+    .insertInto("ledger_entries")
+    .values(unique.map(usageRow))
+    .onConflict((conflict) => conflict.column("event_id").doNothing())
+    .returning(["id", "event_id"])
+    .execute();
+  for (const row of inserted) if (row.event_id) written.set(row.event_id, { id: row.id, inserted: true });
+  const missing = unique.map((input) => input.eventId).filter((eventId) => !written.has(eventId));
+  if (missing.length === 0) return written;
+  const existing = await trx
+    .selectFrom("ledger_entries")
+    .select(["id", "event_id"])
+    .where("event_id", "in", missing)
+    .execute();
+  for (const row of existing) if (row.event_id) written.set(row.event_id, { id: row.id, inserted: false });
+  return written;
+}
+
+/**
+ * Every account of a batch locked in one statement, in one global order (sorted), so two batches
+ * sharing accounts wait for each other instead of deadlocking.
+ */
+async function lockAccounts(trx: Transaction<BillingTables>, accountIds: readonly string[]): Promise<void> {
+  const keys = [...new Set(accountIds)].map((accountId) => `billing.ledger:${accountId}`);
+  await sql`select pg_advisory_xact_lock(hashtextextended(lock_key, 0))
+    from (select unnest(${keys}::text[]) as lock_key order by 1) as ordered`.execute(trx);
+}
+
+function firstOfEachEvent(inputs: readonly UsageEntryInput[]): UsageEntryInput[] {
+  const seen = new Set<string>();
+  return inputs.filter((input) => {
+    if (seen.has(input.eventId)) return false;
+    seen.add(input.eventId);
+    return true;
+  });
+}
+
+function usageRow(input: UsageEntryInput): Insertable<LedgerEntriesTable> {
+  return {
+    account_id: input.accountId,
+    kind: "usage",
+    amount: picoToDecimalString(-input.costPico),
+    event_id: input.eventId,
+    key_hash: input.keyHash || null,
+    is_byok: input.isByok,
+    byok_cost: picoToDecimalString(input.byokCostPico),
+    model: input.model || null,
+    created_at: input.createdAt,
+  };
 }
 
 /** The outcome of a credit write; a replayed reference reports the row it already wrote. */

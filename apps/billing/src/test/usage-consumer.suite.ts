@@ -12,6 +12,7 @@ import { describeWith, type ServiceName } from "@gw/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { addCredits } from "../operator/credits.js";
 import { ledgerSnapshot } from "../repositories/ledger-read.js";
+import { insertUsageEntry, inTransaction } from "../repositories/ledger-write.js";
 import { eventually } from "./eventually.js";
 import { type Harness, startHarness, USD } from "./harness.js";
 
@@ -170,6 +171,59 @@ export function describeUsageConsumer(
       await eventually(async () => expect(dead).toEqual([expect.stringMatching(/differs/)]));
       await dlq.stop();
       expect(await entriesOf(account)).toEqual([]);
+    });
+
+    it("dead-letters a bad event of a batch alone and debits the batch's other events", async () => {
+      const account = `acct_${randomUUID()}`;
+      const dead: string[] = [];
+      const dlq = await bus.subscribe({
+        topic: deadLetterTopic(harness.topics.usage, "billing"),
+        groupId: `dlq-reader-${randomUUID()}`,
+        handler: async (message) => {
+          dead.push(message.headers["x-error"] ?? "");
+        },
+      });
+      const before = harness.publishUsage({ accountId: account, costPico: 3n });
+      const bad = encodeEvent(
+        USAGE_RECORDED_V1,
+        UsageRecorded.fromPartial({ accountId: "someone-else", costPico: 5n }),
+        { accountId: account },
+      );
+      bus.publish(harness.topics.usage, bad.key, bad.value, bad.headers);
+      const after = harness.publishUsage({ accountId: account, costPico: 4n });
+      await eventually(async () => expect(dead).toEqual([expect.stringMatching(/differs/)]));
+      const rows = await eventually(async () => {
+        const found = await entriesOf(account);
+        expect(found).toHaveLength(2);
+        return found;
+      });
+      await dlq.stop();
+      expect(rows.map((row) => row.event_id)).toEqual([before, after]);
+    });
+
+    it("applies an event an earlier delivery already wrote to the hot view, with that entry's id", async () => {
+      const account = `acct_${randomUUID()}`;
+      await harness.store.load(account, { balancePico: 0n, seq: 0n });
+      const eventId = `gen-${randomUUID()}`;
+      // Written by a delivery whose consumer died after the commit, before the view heard of it.
+      const existing = await inTransaction(harness.db.database.db, (trx) =>
+        insertUsageEntry(trx, {
+          accountId: account,
+          eventId,
+          keyHash: "k1",
+          model: "openai/gpt-4o",
+          isByok: false,
+          costPico: 700n,
+          byokCostPico: 0n,
+          createdAt: new Date(),
+        }),
+      );
+      harness.publishUsage({ accountId: account, keyHash: "k1", costPico: 700n }, eventId);
+      await eventually(async () => expect((await harness.store.view(account))?.balancePico).toBe(-700n));
+      expect((await entriesOf(account)).map((row) => row.id)).toEqual([existing.id]);
+      // Applied under its ledger id: a rebase on a snapshot that covers that id does not count it twice.
+      await harness.store.load(account, await ledgerSnapshot(harness.db.database.db, account));
+      expect((await harness.store.view(account))?.balancePico).toBe(-700n);
     });
   });
 }
