@@ -19,7 +19,9 @@ import { type AppProcess, eventually, freshTopics, startProcess, waitForHttp } f
 // with SIGKILL in the middle of a batch (offsets of handled messages not all committed), restarted,
 // and every event must end up applied once in the ledger and in the generation table.
 
-const EVENTS = 3_000;
+// Enough that batch consumers (thousands of events/s) are still part-way through when the poll
+// below first sees 100 rows of each: with 3,000, generations had finished them all by then.
+const EVENTS = 20_000;
 const ACCOUNTS = 6;
 /** Every 10th event is published twice, as a producer retry would. */
 const DUPLICATE_EVERY = 10;
@@ -58,7 +60,13 @@ describeWith(["postgres", "redis", "kafka"], "usage consumers killed mid-batch",
   });
 
   async function publishEvents(brokers: string[], topic: string): Promise<void> {
-    const bus = new KafkaEventBus({ brokers, clientId: "crash-test", logger: silentLogger() });
+    // Every copy queued at once: above the default bound (10,000), events would be dropped.
+    const bus = new KafkaEventBus({
+      brokers,
+      clientId: "crash-test",
+      logger: silentLogger(),
+      producer: { maxQueued: 2 * EVENTS },
+    });
     for (let index = 0; index < EVENTS; index++) {
       const accountId = accounts[index % ACCOUNTS] as string;
       const costPico = 1_000_003n * BigInt(index + 1);
