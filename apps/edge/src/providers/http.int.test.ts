@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type FakeServer, startFakeOpenAi } from "@gw/fake-providers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -46,5 +47,28 @@ describe("UpstreamHttp total timeout", () => {
     expect(signals.total.aborted).toBe(true);
     expect(signals.combined.aborted).toBe(true);
     await response.body.dump().catch(() => undefined);
+  });
+
+  it("aborts the combined signal when the client leaves, and is a cancellation, not a timeout", async () => {
+    const client = new AbortController();
+    const signals = http.signals(client.signal);
+    client.abort();
+    expect(signals.combined.aborted).toBe(true);
+    expect(signals.total.aborted).toBe(false);
+    const response = await http.send(chat, signals);
+    expect(isFailure(response) && response.kind).toBe("cancelled");
+  });
+
+  it("stops listening to the client's signal once the attempt's body has closed", async () => {
+    const client = new AbortController();
+    const signals = http.signals(client.signal);
+    expect(getEventListeners(client.signal, "abort")).toHaveLength(1);
+    const response = await http.send(chat, signals);
+    if (isFailure(response)) throw new Error(`upstream failed: ${response.message}`);
+    await response.body.json();
+    await sleep(10);
+    expect(getEventListeners(client.signal, "abort")).toHaveLength(0);
+    client.abort();
+    expect(signals.combined.aborted).toBe(false);
   });
 });

@@ -65,30 +65,39 @@ export class UpstreamHttp {
   /**
    * The total timeout is a timer of our own, cleared when the attempt's body closes: an
    * `AbortSignal.timeout` would keep every finished attempt's signals and timer alive for the whole
-   * total timeout (600 s), which the bench measured as RSS growing by gigabytes under load.
+   * total timeout (600 s), which the bench measured as RSS growing by gigabytes under load. The
+   * combined signal is a plain controller fed by one listener on the client's signal (removed when the
+   * attempt ends), not `AbortSignal.any`, whose dependent-signal bookkeeping (WeakRefs in both sources)
+   * cost about 1% of the edge's CPU per request.
    */
   signals(client: AbortSignal): AttemptSignals {
-    const controller = new AbortController();
-    const timer = setTimeout(
-      () =>
-        controller.abort(new DOMException("the provider call exceeded its total timeout", "TimeoutError")),
-      this.timeouts.totalMs,
-    );
+    const total = new AbortController();
+    const combined = new AbortController();
+    const timer = setTimeout(() => {
+      const reason = new DOMException("the provider call exceeded its total timeout", "TimeoutError");
+      total.abort(reason);
+      combined.abort(reason);
+    }, this.timeouts.totalMs);
     timer.unref();
-    const signals = {
-      client,
-      total: controller.signal,
-      combined: AbortSignal.any([client, controller.signal]),
-    };
-    this.timers.set(signals, timer);
+    const onClientAbort = (): void => combined.abort(client.reason);
+    if (client.aborted) onClientAbort();
+    else client.addEventListener("abort", onClientAbort, { once: true });
+    const signals = { client, total: total.signal, combined: combined.signal };
+    this.attempts.set(signals, { timer, onClientAbort });
     return signals;
   }
 
-  private readonly timers = new WeakMap<AttemptSignals, NodeJS.Timeout>();
+  private readonly attempts = new WeakMap<
+    AttemptSignals,
+    { timer: NodeJS.Timeout; onClientAbort: () => void }
+  >();
 
   private finished(signals: AttemptSignals): void {
-    clearTimeout(this.timers.get(signals));
-    this.timers.delete(signals);
+    const attempt = this.attempts.get(signals);
+    if (!attempt) return;
+    clearTimeout(attempt.timer);
+    signals.client.removeEventListener("abort", attempt.onClientAbort);
+    this.attempts.delete(signals);
   }
 
   /** Resolves with the response, or with the failure when no response arrived. Never throws. */
