@@ -43,6 +43,8 @@ export async function startFixedBilling(): Promise<FixedBilling> {
     admit: unimplemented,
     settle: unimplemented,
     release: unimplemented,
+    acquireLease: unimplemented,
+    returnLease: unimplemented,
     getUsage: (call, callback) => {
       count++;
       callback(null, usage.get(call.request.keyHash) ?? ZERO);
