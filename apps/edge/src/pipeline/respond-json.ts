@@ -13,6 +13,7 @@ import {
   unservedMeasure,
 } from "./context.js";
 import type { PipelineDeps } from "./deps.js";
+import { sendJson } from "./json-response.js";
 
 /** A non-streamed chat completion: one JSON body with usage and cost, metered after it is sent. */
 export async function respondJson(
@@ -30,7 +31,8 @@ export async function respondJson(
   const measured = await measure(completion.usage, context.prompt, () => completionTexts(completion.body));
   const cost = computeCost(outcome.attempt.endpoint.pricing, measured.usage, measured.images);
   const endedAt = deps.now();
-  response.status(200).json(
+  sendJson(
+    response,
     context.surface.renderJson(completion.body, identity(context, outcome.attempt, endedAt), {
       ...measured,
       cost,
