@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 
 const PREFIX = "gen-";
 const TIME_DIGITS = 9; // base36 milliseconds: fixed width until the year 5188
@@ -8,7 +8,21 @@ const TIME_DIGITS = 9; // base36 milliseconds: fixed width until the year 5188
  * their creation time, so a lookup can tell "not ingested yet" (recent) from "never existed".
  */
 export function newGenerationId(now: number = Date.now()): string {
-  return `${PREFIX}${now.toString(36).padStart(TIME_DIGITS, "0")}${randomBytes(8).toString("hex")}`;
+  return `${PREFIX}${now.toString(36).padStart(TIME_DIGITS, "0")}${randomHex8()}`;
+}
+
+// One CSPRNG fill per 512 ids instead of one randomBytes(8) call per request (2% of the edge's CPU).
+const POOL = Buffer.alloc(8 * 512);
+let poolOffset = POOL.length;
+
+function randomHex8(): string {
+  if (poolOffset === POOL.length) {
+    randomFillSync(POOL);
+    poolOffset = 0;
+  }
+  const hex = POOL.toString("hex", poolOffset, poolOffset + 8);
+  poolOffset += 8;
+  return hex;
 }
 
 /** Creation time of a generation id in epoch ms, or undefined when the id is not one of ours. */

@@ -55,4 +55,46 @@ describe("InProcessEventBus", () => {
     await bus.close();
     expect(() => bus.publish("t", "k", new Uint8Array())).toThrow(/closed/);
   });
+
+  it("drops what every group has consumed, and keeps what a stopped group has not", async () => {
+    const bus = new InProcessEventBus();
+    const seen = { fast: 0, slow: 0 };
+    const fast = await bus.subscribe({ topic: "t", groupId: "fast", handler: async () => void seen.fast++ });
+    const slow = await bus.subscribe({ topic: "t", groupId: "slow", handler: async () => void seen.slow++ });
+    await slow.stop();
+    for (let i = 0; i < 5_000; i++) bus.publish("t", "k", new Uint8Array([i % 256]));
+    await expect.poll(() => seen.fast).toBe(5_000);
+    // The stopped group resumes from its committed offset: nothing it has not seen may be dropped.
+    expect(bus.retained("t")).toBe(5_000);
+    const resumed = await bus.subscribe({
+      topic: "t",
+      groupId: "slow",
+      handler: async () => void seen.slow++,
+    });
+    await expect.poll(() => seen.slow).toBe(5_000);
+    await expect.poll(() => bus.retained("t")).toBeLessThan(1_024);
+    await fast.stop();
+    await resumed.stop();
+    await bus.close();
+  });
+
+  it("keeps only the newest 10,000 messages of a topic nobody consumes", async () => {
+    const bus = new InProcessEventBus();
+    for (let i = 0; i < 25_000; i++) bus.publish("unread", "k", new Uint8Array([1]));
+    const kept = bus.retained("unread");
+    expect(kept).toBeGreaterThanOrEqual(10_000);
+    expect(kept).toBeLessThan(10_000 + 1_024);
+    const received: string[] = [];
+    const subscription = await bus.subscribe({
+      topic: "unread",
+      groupId: "late",
+      handler: async (message) => void received.push(message.offset),
+    });
+    // A group from the beginning starts at the oldest retained message, with its original offset.
+    await expect.poll(() => received.length).toBe(kept);
+    expect(received[0]).toBe(String(25_000 - kept));
+    expect(received.at(-1)).toBe("24999");
+    await subscription.stop();
+    await bus.close();
+  });
 });
