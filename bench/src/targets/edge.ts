@@ -81,6 +81,8 @@ async function startSplitPlane(
       HTTP_PORT: edgePort,
       // Profiling hook for the bench's own use (e.g. --cpu-prof); empty by default.
       NODE_OPTIONS: process.env.BENCH_EDGE_NODE_OPTIONS ?? "",
+      // BENCH_ADMISSION_LEASES=false measures one Admit call per request instead of budget leases.
+      ADMISSION_LEASES: process.env.BENCH_ADMISSION_LEASES ?? "true",
       KEYS_HTTP_URL: `http://127.0.0.1:${keysHttp}`,
       BILLING_HTTP_URL: `http://127.0.0.1:${billingHttp}`,
       GENERATIONS_HTTP_URL: `http://127.0.0.1:${generationsHttp}`,
