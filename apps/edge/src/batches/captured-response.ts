@@ -31,7 +31,13 @@ export class CapturedResponse extends EventEmitter {
     return this.end();
   }
 
-  end(): this {
+  /** A body written directly (`pipeline/json-response.ts` ends with the serialised JSON) is kept parsed. */
+  end(chunk?: string | Uint8Array): this {
+    if (chunk !== undefined) {
+      const text = typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
+      const type = String(this.getHeader("content-type") ?? "");
+      this.body = type.includes("json") ? JSON.parse(text) : text;
+    }
     this.writableFinished = true;
     this.headersSent = true;
     return this;
