@@ -54,6 +54,7 @@ describeWith(["postgres", "redis", "kafka"], "billing's Redis unreachable", () =
   let upstream: FakeServer;
   let relay: Relay;
   let apiKey: string;
+  let unleasedKey: string;
   const edges = { closed: "", open: "" };
 
   beforeAll(async () => {
@@ -122,12 +123,16 @@ describeWith(["postgres", "redis", "kafka"], "billing's Redis unreachable", () =
         },
       ),
     ) as { management_key: string };
-    const response = await fetch(`${edges.closed}/api/v1/keys`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${created.management_key}` },
-      body: JSON.stringify({ name: "outage" }),
-    });
-    apiKey = ((await response.json()) as { key: string }).key;
+    const createKey = async (name: string): Promise<string> => {
+      const response = await fetch(`${edges.closed}/api/v1/keys`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${created.management_key}` },
+        body: JSON.stringify({ name }),
+      });
+      return ((await response.json()) as { key: string }).key;
+    };
+    apiKey = await createKey("outage");
+    unleasedKey = await createKey("outage, first used during it");
   }, 240_000);
 
   afterAll(async () => {
@@ -137,10 +142,10 @@ describeWith(["postgres", "redis", "kafka"], "billing's Redis unreachable", () =
     await database?.drop();
   });
 
-  const chat = async (edge: string) => {
+  const chat = async (edge: string, key = apiKey) => {
     const response = await fetch(`${edge}/v1/chat/completions`, {
       method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
       body: JSON.stringify({
         model: "openai/gpt-4o-mini",
         max_tokens: 5,
@@ -155,9 +160,12 @@ describeWith(["postgres", "redis", "kafka"], "billing's Redis unreachable", () =
     expect((await chat(edges.closed)).status).toBe(200);
     expect((await chat(edges.open)).status).toBe(200);
     await relay.cut();
-    const refused = await chat(edges.closed);
+    // A key without a budget lease needs billing's Redis for its first admission: refused.
+    const refused = await chat(edges.closed, unleasedKey);
     expect(refused.status).toBe(503);
-    expect((await chat(edges.open)).status).toBe(200);
+    // A lease granted before the outage is a hold billing already placed: the edge keeps using it.
+    expect((await chat(edges.closed)).status).toBe(200);
+    expect((await chat(edges.open, unleasedKey)).status).toBe(200);
     await relay.open();
     await eventually(async () => ((await chat(edges.closed)).status === 200 ? true : undefined), 30_000);
   });
