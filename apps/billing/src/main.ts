@@ -4,7 +4,7 @@ import { connectDatabase, migrateToLatest } from "@gw/db";
 import type { EventBus } from "@gw/events";
 import { connectRedis, RedisAdmissionStore } from "@gw/hotstore";
 import { KafkaEventBus } from "@gw/kafka";
-import { createLogger, type Logger } from "@gw/logger";
+import { createLogger, type Logger, runMain, stopOnSignals } from "@gw/logger";
 import { type BillingConfig, loadBillingConfig } from "./config.js";
 import { migrations, SCHEMA } from "./db/index.js";
 import type { BillingTables } from "./db/schema.js";
@@ -47,20 +47,13 @@ async function main(): Promise<void> {
     },
     { host: config.HOST, httpPort: config.HTTP_PORT, grpcPort: config.GRPC_PORT },
   );
-  const shutdown = async (signal: string): Promise<void> => {
-    logger.info({ signal }, "shutting down");
+  stopOnSignals(logger, async () => {
     await running.stop();
     keys.close();
     await bus.close();
     redis.disconnect();
     await database.close();
-    process.exit(0);
-  };
-  process.once("SIGTERM", () => void shutdown("SIGTERM"));
-  process.once("SIGINT", () => void shutdown("SIGINT"));
+  });
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runMain(main);

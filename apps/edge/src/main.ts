@@ -1,6 +1,6 @@
 import { ConfigError } from "@gw/config";
 import { KafkaEventBus } from "@gw/kafka";
-import { createLogger } from "@gw/logger";
+import { createLogger, runMain, stopOnSignals } from "@gw/logger";
 import { loadEdgeConfig } from "./config.js";
 import { connectEdgeDeps } from "./connect.js";
 import { startEdge } from "./server.js";
@@ -24,22 +24,12 @@ async function main(): Promise<void> {
   const running = await startEdge(connected.deps, { host: config.host, httpPort: config.httpPort });
   logger.info({ providers: config.providers.map((provider) => provider.id) }, "edge started");
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, "edge stopping");
+  stopOnSignals(logger, async () => {
     await running.stop();
     // close() waits a bounded time for the backlog and spools the rest; flush() could wait on a dead broker forever.
     await bus.close();
     await connected.close();
-    process.exit(0);
-  };
-  process.once("SIGTERM", () => void stop("SIGTERM"));
-  process.once("SIGINT", () => void stop("SIGINT"));
+  });
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+runMain(main);

@@ -3,7 +3,7 @@ import { PrincipalResolver } from "@gw/auth";
 import { ConfigError, topicsFrom } from "@gw/config";
 import { connectDatabase, migrateToLatest } from "@gw/db";
 import { KafkaEventBus } from "@gw/kafka";
-import { createLogger } from "@gw/logger";
+import { createLogger, runMain, stopOnSignals } from "@gw/logger";
 import { loadGenerationsConfig } from "./config.js";
 import { migrations, SCHEMA } from "./db/index.js";
 import type { GenerationsTables } from "./db/schema.js";
@@ -40,23 +40,13 @@ async function main(): Promise<void> {
     },
     { host: config.HOST, httpPort: config.HTTP_PORT, grpcPort: config.GRPC_PORT },
   );
-  let stopping = false;
-  const shutdown = async (signal: string): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, "shutting down");
+  stopOnSignals(logger, async () => {
     // Consumers finish and commit first, then the bus and the pool they used can close.
     await running.stop();
     keys.close();
     await bus.close();
     await database.close();
-    process.exit(0);
-  };
-  process.once("SIGTERM", () => void shutdown("SIGTERM"));
-  process.once("SIGINT", () => void shutdown("SIGINT"));
+  });
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+runMain(main);

@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import { ConfigError, topicsFrom } from "@gw/config";
 import { connectDatabase, migrateToLatest } from "@gw/db";
 import { KafkaEventBus } from "@gw/kafka";
-import { createLogger } from "@gw/logger";
+import { createLogger, runMain, stopOnSignals } from "@gw/logger";
 import { loadKeysConfig } from "./config.js";
 import { migrations, SCHEMA } from "./db/index.js";
 import type { KeysTables } from "./db/schema.js";
@@ -36,23 +36,13 @@ async function main(): Promise<void> {
     },
     { host: config.HOST, httpPort: config.HTTP_PORT, grpcPort: config.GRPC_PORT },
   );
-  let stopping = false;
-  const shutdown = async (signal: string): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, "shutting down");
+  stopOnSignals(logger, async () => {
     await running.stop();
     billing.close();
     // close() waits a bounded time for the backlog and spools the rest.
     await bus.close();
     await database.close();
-    process.exit(0);
-  };
-  process.once("SIGTERM", () => void shutdown("SIGTERM"));
-  process.once("SIGINT", () => void shutdown("SIGINT"));
+  });
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+runMain(main);

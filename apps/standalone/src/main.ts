@@ -1,4 +1,4 @@
-import { createLogger } from "@gw/logger";
+import { createLogger, runMain, stopOnSignals } from "@gw/logger";
 import { loadStandaloneConfig } from "./config.js";
 import { type RunningStandalone, startStandalone } from "./standalone.js";
 
@@ -33,19 +33,9 @@ async function main(): Promise<void> {
   const logger = createLogger("standalone", config.LOG_LEVEL);
   const running = await startStandalone(config, process.env, logger);
   console.log(banner(running));
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, "shutting down");
+  stopOnSignals(logger, async () => {
     await running.stop();
-    process.exit(0);
-  };
-  process.once("SIGTERM", () => void shutdown("SIGTERM"));
-  process.once("SIGINT", () => void shutdown("SIGINT"));
+  });
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  process.exit(1);
-});
+runMain(main);

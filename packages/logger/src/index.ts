@@ -40,3 +40,4 @@ export function memoryLogger(level = "trace"): { logger: Logger; lines(): string
   );
   return { logger, lines: () => [...lines] };
 }
+export { runMain, stopOnSignals } from "./lifecycle.js";
