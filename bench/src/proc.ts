@@ -1,75 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { type ChildApp, startChild, waitForHttp, waitForOutput } from "@gw/testing/processes";
 
 /** A target's OS process, as the bench started it. */
-export interface BenchProcess {
-  name: string;
-  child: ChildProcess;
-  output(): string;
-  stop(): Promise<void>;
-}
+export type BenchProcess = ChildApp;
 
-export function startProcess(
-  name: string,
-  command: string,
-  args: string[],
-  env: Record<string, string>,
-  cwd?: string,
-): BenchProcess {
-  const child = spawn(command, args, {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-    ...(cwd ? { cwd } : {}),
-  });
-  let output = "";
-  const append = (part: Buffer): void => {
-    output = (output + part.toString()).slice(-20_000);
-  };
-  child.stdout?.on("data", append);
-  child.stderr?.on("data", append);
-  return { name, child, output: () => output, stop: () => stopChild(child) };
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    child.once("exit", () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill("SIGTERM");
-  });
-}
-
-/** Polls until `url` answers 2xx; fails with the process's output when it exits or times out. */
-export async function waitForHttp(url: string, app: BenchProcess, timeoutMs = 90_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (app.child.exitCode !== null)
-      throw new Error(`${app.name} exited (${app.child.exitCode}):\n${app.output()}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${app.name} did not answer ${url} within ${timeoutMs} ms:\n${app.output()}`);
-}
-
-/** Waits until the process printed a line matching `pattern`; returns the first capture group. */
-export async function waitForOutput(app: BenchProcess, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const match = pattern.exec(app.output());
-    if (match) return match[1] ?? match[0];
-    if (app.child.exitCode !== null)
-      throw new Error(`${app.name} exited (${app.child.exitCode}):\n${app.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${app.name} printed nothing matching ${pattern}:\n${app.output()}`);
-}
+export { startChild as startProcess, waitForHttp, waitForOutput };
 
 /** Linux's clock ticks per second for /proc/<pid>/stat times (USER_HZ, 100 on every mainstream kernel). */
 const CLOCK_TICKS = 100;

@@ -1,64 +1,17 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { ensureTopics } from "@gw/kafka";
 import { repoRoot, uniqueName } from "@gw/testing";
+import { type ChildApp, startChild, waitForHttp } from "@gw/testing/processes";
 
 /** A gateway app running as its own OS process, as in production. */
-export interface AppProcess {
-  name: string;
-  child: ChildProcess;
-  /** Everything the process printed, for the failure message when something goes wrong. */
-  output(): string;
-  stop(): Promise<void>;
-}
+export type AppProcess = ChildApp;
 
+export { waitForHttp };
+
+/** Starts one of the repository's built scripts (e.g. `apps/edge/dist/main.js`) with this Node. */
 export function startProcess(name: string, script: string, env: Record<string, string>): AppProcess {
-  const child = spawn(process.execPath, [join(repoRoot(), script)], {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  const append = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout?.on("data", append);
-  child.stderr?.on("data", append);
-  return {
-    name,
-    child,
-    output: () => output,
-    stop: () => stopProcess(child),
-  };
-}
-
-function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    child.once("exit", () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill("SIGTERM");
-  });
-}
-
-/** Polls `url` until it answers 2xx; fails with the process's output if it exits or times out. */
-export async function waitForHttp(url: string, app: AppProcess, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (app.child.exitCode !== null) {
-      throw new Error(`${app.name} exited with ${app.child.exitCode}:\n${app.output()}`);
-    }
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${app.name} did not answer ${url} within ${timeoutMs} ms:\n${app.output()}`);
+  return startChild(name, process.execPath, [join(repoRoot(), script)], env);
 }
 
 /** Runs a CLI to completion and returns its stdout; rejects with stderr on a non-zero exit. */
