@@ -1,5 +1,10 @@
 import { GatewayError } from "@gw/errors";
-import { LimitReset as BillingLimitReset, type Refusal, RefusalCode } from "@gw/proto/billing/v1/billing";
+import {
+  LimitReset as BillingLimitReset,
+  type KeyLimit,
+  type Refusal,
+  RefusalCode,
+} from "@gw/proto/billing/v1/billing";
 import type { RequestLimit } from "@gw/proto/catalog/v1/catalog";
 import { LimitReset as KeyLimitReset, type Principal } from "@gw/proto/keys/v1/keys";
 import { dependencyError } from "@gw/rpc";
@@ -43,8 +48,14 @@ const RESETS: Record<KeyLimitReset, BillingLimitReset> = {
  * hold for the worst-case cost. A refusal becomes 402/429 before any provider is called; billing not
  * answering is a 503, because admitting without a check would let spend pass its limits (fail closed).
  */
-export function billingLimitReset(reset: KeyLimitReset): BillingLimitReset {
-  return RESETS[reset];
+/** The key's spending cap as billing checks it (Admit and AcquireLease); undefined when it has none. */
+export function keyLimitOf(principal: Principal): KeyLimit | undefined {
+  if (principal.limitPico === undefined) return undefined;
+  return {
+    limitPico: principal.limitPico,
+    reset: RESETS[principal.limitReset],
+    includeByok: principal.includeByokInLimit,
+  };
 }
 
 export async function admit(billing: BillingClient, input: AdmitInput): Promise<RequestHold> {
@@ -58,14 +69,7 @@ export async function admit(billing: BillingClient, input: AdmitInput): Promise<
       modelId: input.modelId,
       isFreeModel: input.isFreeModel,
       worstCaseCostPico: input.worstCasePico,
-      keyLimit:
-        principal.limitPico === undefined
-          ? undefined
-          : {
-              limitPico: principal.limitPico,
-              reset: RESETS[principal.limitReset],
-              includeByok: principal.includeByokInLimit,
-            },
+      keyLimit: keyLimitOf(principal),
       modelLimit: input.modelLimit
         ? { requests: input.modelLimit.requests, intervalSeconds: input.modelLimit.intervalSeconds }
         : undefined,

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Logger } from "@gw/logger";
 import type { Principal } from "@gw/proto/keys/v1/keys";
 import type { BillingClient } from "../clients/billing.js";
-import { billingLimitReset } from "./admit.js";
+import { keyLimitOf } from "./admit.js";
 import { Lease, type LeaseHold } from "./lease.js";
 
 export interface LeaseSettings {
@@ -144,14 +144,7 @@ export class LeaseBook {
         leaseId: id,
         accountId: principal.accountId,
         keyHash: principal.keyHash,
-        keyLimit:
-          principal.limitPico === undefined
-            ? undefined
-            : {
-                limitPico: principal.limitPico,
-                reset: billingLimitReset(principal.limitReset),
-                includeByok: principal.includeByokInLimit,
-              },
+        keyLimit: keyLimitOf(principal),
         requestedPico: unit * BigInt(Math.max(state.multiple, this.settings.minMultiple)),
         minPico,
       });
