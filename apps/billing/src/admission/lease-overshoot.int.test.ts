@@ -1,14 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { picoToDecimalString } from "@gw/money";
 import { type KeyLimit, LimitReset } from "@gw/proto/billing/v1/billing";
 import { describeWith } from "@gw/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { addCredits } from "../operator/credits.js";
 import { eventually } from "../test/eventually.js";
 import { type Harness, startHarness, USD } from "../test/harness.js";
+import { actualCost, ledgerUsage, sleep, usd, WORST } from "../test/overshoot.js";
 
-// Worst case of one request: 1,000 prompt tokens at 2.5 USD/M and 500 output tokens at 10 USD/M.
-const WORST = 1_000n * 2_500_000n + 500n * 10_000_000n;
 const KEY = "9".repeat(64);
 const MODEL = "openai/gpt-4o";
 const EDGES = 4;
@@ -23,13 +21,6 @@ interface Wave {
 }
 
 /** 30–100 % of the worst case, or, when `short`, 110–130 % of it (a systematically low estimator). */
-function actualCost(index: number, short: boolean): bigint {
-  const percent = short ? 110n + BigInt(index % 21) : 30n + BigInt((index * 37) % 71);
-  return (WORST * percent) / 100n;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const usd = (pico: bigint) => `${picoToDecimalString(pico)} USD`;
 
 interface Lease {
   id: string;
@@ -195,17 +186,7 @@ describeWith(["postgres", "redis"], "spend under 200 concurrent requests, leases
     await harness.stop();
   });
 
-  const ledgerUsage = async (account: string, expected: number) =>
-    eventually(async () => {
-      const rows = await harness.db.database.db
-        .selectFrom("ledger_entries")
-        .select("amount")
-        .where("account_id", "=", account)
-        .where("kind", "=", "usage")
-        .execute();
-      expect(rows).toHaveLength(expected);
-      return harness.rpc.getUsage({ accountId: account, keyHash: KEY });
-    });
+  const ledgerUsageOf = (account: string, expected: number) => ledgerUsage(harness, account, KEY, expected);
 
   const report = (name: string, limit: bigint, spent: bigint, wave: Wave) => {
     const over = spent > limit ? spent - limit : 0n;
@@ -242,7 +223,7 @@ describeWith(["postgres", "redis"], "spend under 200 concurrent requests, leases
     const limit = 50n * WORST;
     await addCredits(harness.db.database, { accountId: account, amountPico: 100n * USD, kind: "grant" });
     const wave = await fireWave(harness, account, daily(limit), false);
-    const usage = await ledgerUsage(account, wave.admitted);
+    const usage = await ledgerUsageOf(account, wave.admitted);
     expect(report("key, estimates high", limit, usage.keyUsageDailyPico, wave)).toBe(0n);
     expect(wave.leased).toBeGreaterThan(0);
     await viewSettles(account, 100n * USD - usage.keyUsageDailyPico, usage.keyUsageDailyPico);
@@ -253,7 +234,7 @@ describeWith(["postgres", "redis"], "spend under 200 concurrent requests, leases
     const limit = 50n * WORST;
     await addCredits(harness.db.database, { accountId: account, amountPico: 100n * USD, kind: "grant" });
     const wave = await fireWave(harness, account, daily(limit), true);
-    const usage = await ledgerUsage(account, wave.admitted);
+    const usage = await ledgerUsageOf(account, wave.admitted);
     const over = report("key, every estimate 10–30 % low", limit, usage.keyUsageDailyPico, wave);
     expect(over).toBeLessThanOrEqual(wave.underEstimate);
     await viewSettles(account, 100n * USD - usage.keyUsageDailyPico, usage.keyUsageDailyPico);
@@ -264,7 +245,7 @@ describeWith(["postgres", "redis"], "spend under 200 concurrent requests, leases
     const balance = 50n * WORST;
     await addCredits(harness.db.database, { accountId: account, amountPico: balance, kind: "purchase" });
     const wave = await fireWave(harness, account, undefined, false);
-    const usage = await ledgerUsage(account, wave.admitted);
+    const usage = await ledgerUsageOf(account, wave.admitted);
     expect(report("balance, estimates high", balance, usage.totalUsagePico, wave)).toBe(0n);
     expect(wave.leased).toBeGreaterThan(0);
     await viewSettles(account, balance - usage.totalUsagePico);
@@ -275,7 +256,7 @@ describeWith(["postgres", "redis"], "spend under 200 concurrent requests, leases
     const balance = 50n * WORST;
     await addCredits(harness.db.database, { accountId: account, amountPico: balance, kind: "purchase" });
     const wave = await fireWave(harness, account, undefined, true);
-    const usage = await ledgerUsage(account, wave.admitted);
+    const usage = await ledgerUsageOf(account, wave.admitted);
     const over = report("balance, every estimate 10–30 % low", balance, usage.totalUsagePico, wave);
     expect(over).toBeLessThanOrEqual(wave.underEstimate);
     await viewSettles(account, balance - usage.totalUsagePico);

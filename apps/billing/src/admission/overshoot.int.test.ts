@@ -1,14 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { picoToDecimalString } from "@gw/money";
 import { type KeyLimit, LimitReset } from "@gw/proto/billing/v1/billing";
 import { describeWith } from "@gw/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { addCredits } from "../operator/credits.js";
 import { eventually } from "../test/eventually.js";
 import { type Harness, startHarness, USD } from "../test/harness.js";
+import { actualCost, ledgerUsage, sleep, usd, WORST } from "../test/overshoot.js";
 
-// Worst case of one request: 1,000 prompt tokens at 2.5 USD/M and 500 output tokens at 10 USD/M.
-const WORST = 1_000n * 2_500_000n + 500n * 10_000_000n;
 const KEY = "f".repeat(64);
 
 interface Wave {
@@ -18,15 +16,6 @@ interface Wave {
   costs: bigint[];
   /** Σ max(0, actual − worst case): how far the estimates fell short. */
   underEstimate: bigint;
-}
-
-/**
- * Deterministic spread of actual costs: 30–100 % of the worst case, or, when `short`, 110–130 % of it
- * for every request (an estimator that is systematically low, the worst case for the invariant).
- */
-function actualCost(index: number, short: boolean): bigint {
-  const percent = short ? 110n + BigInt(index % 21) : 30n + BigInt((index * 37) % 71);
-  return (WORST * percent) / 100n;
 }
 
 /**
@@ -66,8 +55,6 @@ async function fireWave(harness: Harness, account: string, keyLimit: KeyLimit | 
   return wave;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const usd = (pico: bigint) => `${picoToDecimalString(pico)} USD`;
 const sum = (values: bigint[]) => values.reduce((total, value) => total + value, 0n);
 
 /** Requests over: admitted ones beyond the longest admission-order prefix that fits the limit. */
@@ -94,17 +81,7 @@ describeWith(["postgres", "redis"], "spend under 200 concurrent requests", () =>
   });
 
   const ledgerSpend = async (account: string, expected: number) =>
-    eventually(async () => {
-      const rows = await harness.db.database.db
-        .selectFrom("ledger_entries")
-        .select("amount")
-        .where("account_id", "=", account)
-        .where("kind", "=", "usage")
-        .execute();
-      expect(rows).toHaveLength(expected);
-      const usage = await harness.rpc.getUsage({ accountId: account, keyHash: KEY });
-      return usage.keyUsageDailyPico;
-    });
+    (await ledgerUsage(harness, account, KEY, expected)).keyUsageDailyPico;
 
   const report = (name: string, limit: bigint, spent: bigint, wave: Wave) => {
     const over = spent > limit ? spent - limit : 0n;
