@@ -3,3 +3,4 @@ export * from "./bus.js";
 export * from "./envelope.js";
 export * from "./ids.js";
 export * from "./in-process-bus.js";
+export * from "./usage-event.js";

@@ -3,6 +3,7 @@ import { type AdmitRequest, type AdmitResponse, LimitReset, RefusalCode } from "
 import { describeWith } from "@gw/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { addCredits } from "../operator/credits.js";
+import { ledgerSnapshot } from "../repositories/ledger-read.js";
 import { eventually } from "../test/eventually.js";
 import { type Harness, startHarness, TestClock, USD } from "../test/harness.js";
 
@@ -234,18 +235,9 @@ describeWith(["postgres", "redis"], "Admit limits across two billing replicas sh
     clock.value = START + DAY / 2;
     const account = newAccount();
     await addCredits(harness.db.database, { accountId: account, amountPico: 10n * USD, kind: "grant" });
-    const byok = {
-      accountId: account,
-      keyHash: KEY,
-      costPico: 0n,
-      isByok: true,
-      createdAt: new Date(clock.value),
-    };
-    harness.publishUsage({
-      ...byok,
-      upstreamPromptCostPico: USD / 10n,
-      upstreamCompletionCostPico: USD / 5n,
-    });
+    // Events as the edge builds them for BYOK requests: the catalogue price, fee 0 (the default).
+    const byok = { accountId: account, keyHash: KEY, isByok: true, createdAt: new Date(clock.value) };
+    harness.publishUsage({ ...byok, costPico: (USD * 3n) / 10n, promptCostPico: USD / 10n });
     await eventually(async () =>
       expect((await harness.rpc.getUsage({ accountId: account, keyHash: KEY })).keyByokUsageDailyPico).toBe(
         (USD * 3n) / 10n,
@@ -263,7 +255,7 @@ describeWith(["postgres", "redis"], "Admit limits across two billing replicas sh
     );
     expect((await next().admit(paid((USD * 7n) / 10n, true))).admitted).toBe(true);
     // A BYOK request settled live: its upstream cost reaches the window with the usage event.
-    harness.publishUsage({ ...byok, upstreamPromptCostPico: 0n, upstreamCompletionCostPico: USD / 10n });
+    harness.publishUsage({ ...byok, costPico: USD / 10n });
     await eventually(async () => {
       const view = await harness.store.view(account, clock.value);
       const window = Object.entries(view?.keyUsed ?? {}).find(([name]) => name.endsWith("b"));
@@ -271,5 +263,43 @@ describeWith(["postgres", "redis"], "Admit limits across two billing replicas sh
     });
     // Without include_byok_in_limit, only credits spent count (none here).
     expect((await next().admit(paid(USD, false))).admitted).toBe(true);
+    const usage = await harness.rpc.getUsage({ accountId: account, keyHash: KEY });
+    expect(usage).toMatchObject({ keyUsageDailyPico: 0n, keyByokUsageDailyPico: (USD * 4n) / 10n });
+  });
+
+  it("charges a BYOK request only the fee and counts its upstream price once towards the key's limit", async () => {
+    clock.value = START + DAY / 2;
+    const account = newAccount();
+    await addCredits(harness.db.database, { accountId: account, amountPico: 10n * USD, kind: "grant" });
+    const price = (USD * 4n) / 10n;
+    // BYOK_FEE_PERCENT=10 at the edge: 0.04 USD of credits, 0.40 USD paid to the provider directly.
+    harness.publishUsage(
+      { accountId: account, keyHash: KEY, isByok: true, costPico: price, createdAt: new Date(clock.value) },
+      undefined,
+      { byokFeePercent: 10 },
+    );
+    await eventually(async () =>
+      expect(await harness.rpc.getUsage({ accountId: account, keyHash: KEY })).toMatchObject({
+        keyUsageDailyPico: price / 10n,
+        keyByokUsageDailyPico: price,
+      }),
+    );
+    const snapshot = await ledgerSnapshot(harness.db.database.db, account);
+    expect(snapshot.balancePico).toBe(10n * USD - price / 10n);
+    const paid = (worstCaseCostPico: bigint, includeByok: boolean): AdmitRequest => ({
+      ...freeRequest(account),
+      modelId: "openai/gpt-4o",
+      isFreeModel: false,
+      worstCaseCostPico,
+      keyLimit: { limitPico: USD, reset: LimitReset.LIMIT_RESET_DAILY, includeByok },
+    });
+    // Counted in the limit: fee 0.04 + upstream 0.40 = 0.44 (counting the price twice would be 0.84).
+    const room = USD - price - price / 10n;
+    expect((await next().admit(paid(room + 1n, true))).refusal?.code).toBe(
+      RefusalCode.REFUSAL_CODE_QUOTA_EXCEEDED,
+    );
+    expect((await next().admit(paid(room, true))).admitted).toBe(true);
+    // Without include_byok_in_limit only the fee counts.
+    expect((await next().admit(paid(USD - price / 10n, false))).admitted).toBe(true);
   });
 });

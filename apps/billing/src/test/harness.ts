@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { TopicConfig } from "@gw/config";
-import { type EventBus, encodeEvent, InProcessEventBus, USAGE_RECORDED_V1, UsageRecorded } from "@gw/events";
+import { type ChargePolicy, type EventBus, InProcessEventBus } from "@gw/events";
 import { type AdmissionStore, connectRedis, RedisAdmissionStore, type RedisStoreOptions } from "@gw/hotstore";
 import { silentLogger } from "@gw/logger";
 import { BillingServiceClient } from "@gw/proto/billing/v1/billing";
@@ -11,6 +11,7 @@ import type { AdmissionSettings } from "../admission/admission.js";
 import { type RunningBilling, startBilling } from "../start.js";
 import { createBillingTestDatabase, type TestDatabase } from "./database.js";
 import { type KeysStub, startKeysStub } from "./keys-stub.js";
+import { type UsageSpec, usageEventFor } from "./usage-events.js";
 
 export const USD = 1_000_000_000_000n;
 
@@ -66,7 +67,8 @@ export interface Harness {
    * a second replica behind other edges runs in production.
    */
   startReplica(): Promise<{ rpc: ReturnType<typeof billingRpc>; stop(): Promise<void> }>;
-  publishUsage(usage: Partial<UsageRecorded> & { accountId: string }, eventId?: string): string;
+  /** Publishes the usage event the edge sends for such a request (its own encoder); returns its id. */
+  publishUsage(usage: UsageSpec, eventId?: string, policy?: ChargePolicy): string;
   stop(): Promise<void>;
 }
 
@@ -132,9 +134,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     rpc,
     newRedisStore,
     startReplica,
-    publishUsage: (usage, eventId = `gen-${randomUUID()}`) => {
-      const payload = UsageRecorded.fromPartial({ generationId: eventId, ...usage });
-      const event = encodeEvent(USAGE_RECORDED_V1, payload, { accountId: usage.accountId, eventId });
+    publishUsage: (usage, eventId = `gen-${randomUUID()}`, policy) => {
+      const event = usageEventFor(usage, eventId, policy);
       bus.publish(topics.usage, event.key, event.value, event.headers);
       return eventId;
     },

@@ -85,14 +85,14 @@ export function describeUsageConsumer(
     it("stores key, model, BYOK flag and upstream BYOK cost, dated when the request happened", async () => {
       const account = `acct_${randomUUID()}`;
       const createdAt = new Date("2026-01-31T23:59:59.000Z");
+      // As the edge sends a BYOK request at the default fee of 0: nothing charged, the price upstream.
       harness.publishUsage({
         accountId: account,
         keyHash: "a".repeat(64),
         model: "anthropic/claude-sonnet-4",
         isByok: true,
-        costPico: 0n,
-        upstreamPromptCostPico: 300n,
-        upstreamCompletionCostPico: 700n,
+        costPico: 1_000n,
+        promptCostPico: 300n,
         createdAt,
       });
       const [row] = await eventually(async () => {
@@ -104,9 +104,31 @@ export function describeUsageConsumer(
         key_hash: "a".repeat(64),
         model: "anthropic/claude-sonnet-4",
         is_byok: true,
+        amount: "0.000000000000",
         byok_cost: "0.000000001000",
         created_at: createdAt,
       });
+    });
+
+    it("debits a BYOK request only the fee, in the ledger and in the hot view", async () => {
+      const account = `acct_${randomUUID()}`;
+      await harness.store.load(account, { balancePico: 0n, seq: 0n });
+      const eventId = harness.publishUsage(
+        { accountId: account, keyHash: "k1", isByok: true, costPico: 2_000n },
+        undefined,
+        { byokFeePercent: 5 },
+      );
+      const [row] = await eventually(async () => {
+        const found = await entriesOf(account);
+        expect(found).toHaveLength(1);
+        return found;
+      });
+      expect(row).toMatchObject({
+        event_id: eventId,
+        amount: "-0.000000000100",
+        byok_cost: "0.000000002000",
+      });
+      await eventually(async () => expect((await harness.store.view(account))?.balancePico).toBe(-100n));
     });
 
     it("settle, then the usage event, leaves the view equal to a fresh reload from Postgres", async () => {

@@ -1,4 +1,5 @@
 import type { Envelope } from "@gw/events";
+import { catalogueCost } from "@gw/events/testing";
 import { describe, expect, it } from "vitest";
 import type { AttemptRecord } from "../db/schema.js";
 import { usageEvent } from "../test/usage-events.js";
@@ -27,13 +28,14 @@ describe("usage event ↔ generation row", () => {
   });
 
   it("sums the upstream prompt and completion costs exactly", () => {
-    const usage = usageEvent({ upstreamPromptCostPico: 1n, upstreamCompletionCostPico: 2n });
+    const usage = usageEvent({ cost: catalogueCost(1n, 2n) });
     const row = rowFromUsage(envelopeFor(usage.generationId, usage.accountId), usage);
     expect(row.upstream_inference_cost).toBe("0.000000000003");
   });
 
   it("falls back to the envelope's account and time when the payload leaves them unset", () => {
-    const usage = usageEvent({ accountId: "", createdAt: undefined });
+    // A payload from an older producer that set neither (today's encoder always sets both).
+    const usage = { ...usageEvent(), accountId: "", createdAt: undefined };
     const occurredAt = new Date("2026-11-22T10:00:00Z");
     const row = rowFromUsage({ ...envelopeFor(usage.generationId, "acct_env"), occurredAt }, usage);
     expect(row.account_id).toBe("acct_env");

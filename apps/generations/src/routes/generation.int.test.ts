@@ -56,7 +56,16 @@ describeWith(["postgres"], "generation lookup", () => {
 
   describe("GET /api/v1/generation", () => {
     it("answers with every field of the spec and the decisions' extras", async () => {
-      const usage = usageEvent({ accountId: "acct_owner", estimated: true, isByok: true });
+      // A BYOK request at the default fee: nothing charged, the provider's price reported upstream.
+      const usage = usageEvent({
+        accountId: "acct_owner",
+        estimated: true,
+        isByok: true,
+        attempts: [
+          { provider: "together", model: "openai/gpt-4o-mini", status: 429, latencyMs: 40, isByok: false },
+          { provider: "openai", model: "openai/gpt-4o-mini", status: 200, latencyMs: 800, isByok: true },
+        ],
+      });
       publishUsage(harness.bus, harness.topics.usage, usage);
       await ingested(usage.generationId);
 
@@ -74,7 +83,7 @@ describeWith(["postgres"], "generation lookup", () => {
           prompt_tokens: 11,
           completion_tokens: 20,
           total_tokens: 31,
-          cost: 0.00001365,
+          cost: 0,
           is_byok: true,
           estimated: true,
           prompt_tokens_details: { cached_tokens: 3, cache_write_tokens: 2 },
@@ -95,7 +104,7 @@ describeWith(["postgres"], "generation lookup", () => {
         key_hash: usage.keyHash,
         attempts: [
           { provider: "together", model: "openai/gpt-4o-mini", status: 429, latency_ms: 40, is_byok: false },
-          { provider: "openai", model: "openai/gpt-4o-mini", status: 200, latency_ms: 800, is_byok: false },
+          { provider: "openai", model: "openai/gpt-4o-mini", status: 200, latency_ms: 800, is_byok: true },
         ],
       });
     });

@@ -1,5 +1,6 @@
 import type { TopicConfig } from "@gw/config";
 import { deadLetterTopic, type EventBus, encodeEvent, KEY_CHANGED_V1 } from "@gw/events";
+import { type DeadLetterObserver, observeDeadLetters } from "@gw/events/testing";
 import { describeWith, type ServiceName, uniqueName } from "@gw/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { USAGE_GROUP_ID } from "../consumers/usage.js";
@@ -18,21 +19,26 @@ export function describeUsageConsumer(
 ): void {
   describeWith(services, `usage consumer on ${name}`, () => {
     let harness: GenerationsHarness;
-    const deadLettered: string[] = [];
+    let deadLetters: DeadLetterObserver;
+    /** The dead letters of one account (the partition key), once the observer has caught up on it. */
+    const deadLettersOf = async (accountId: string): Promise<string[]> => {
+      await deadLetters.caughtUp(accountId, deliveryTimeoutMs + 15_000);
+      return deadLetters.letters
+        .filter((message) => message.key === accountId)
+        .map((message) => message.headers["x-error"] ?? "");
+    };
 
     beforeAll(async () => {
       harness = await startGenerationsHarness({ bus: makeBus });
-      await harness.bus.subscribe({
-        topic: deadLetterTopic(harness.topics.usage, USAGE_GROUP_ID),
-        groupId: uniqueName("test-dlq-observer"),
-        fromBeginning: true,
-        handler: async (message) => {
-          deadLettered.push(message.headers["x-error"] ?? "");
-        },
-      });
+      deadLetters = await observeDeadLetters(
+        harness.bus,
+        deadLetterTopic(harness.topics.usage, USAGE_GROUP_ID),
+        uniqueName("test-dlq-observer"),
+      );
     });
 
     afterAll(async () => {
+      await deadLetters?.stop();
       await harness?.close();
     });
 
@@ -82,7 +88,6 @@ export function describeUsageConsumer(
 
     it("is idempotent: the same event delivered twice leaves one row and no dead letter", async () => {
       const usage = usageEvent({ accountId: uniqueName("acct_twice", "_") });
-      const before = deadLettered.length;
       publishUsage(harness.bus, harness.topics.usage, usage);
       publishUsage(harness.bus, harness.topics.usage, { ...usage, costPico: 999n });
       // A later event of the same account (same partition key) is consumed only after both copies.
@@ -92,7 +97,7 @@ export function describeUsageConsumer(
       const rows = await stored(usage.generationId);
       expect(rows).toHaveLength(1);
       expect(rows[0]?.cost).toBe("0.000013650000");
-      expect(deadLettered).toHaveLength(before);
+      expect(await deadLettersOf(usage.accountId)).toEqual([]);
     });
 
     it("skips other event types on the topic and keeps going", async () => {
@@ -116,13 +121,13 @@ export function describeUsageConsumer(
 
     it("dead-letters an undecodable message and moves on", async () => {
       const accountId = uniqueName("acct_poison", "_");
-      const before = deadLettered.length;
       harness.bus.publish(harness.topics.usage, accountId, new Uint8Array([0xff, 0xff, 0xff, 0x01]));
       const marker = usageEvent({ accountId });
       publishUsage(harness.bus, harness.topics.usage, marker);
       await arrives(marker.generationId, deliveryTimeoutMs + 15_000);
-      await eventually(async () => deadLettered.length === before + 1, deliveryTimeoutMs);
-      expect(deadLettered).toHaveLength(before + 1);
+      const letters = await deadLettersOf(accountId);
+      expect(letters).toHaveLength(1);
+      expect(letters[0]).not.toBe("");
     });
   });
 }

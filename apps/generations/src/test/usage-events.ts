@@ -1,47 +1,31 @@
 import {
+  type ChargePolicy,
+  DEFAULT_CHARGE_POLICY,
   type EventPublisher,
   encodeEvent,
-  newGenerationId,
   USAGE_RECORDED_V1,
+  type UsageFacts,
   type UsageRecorded,
+  usageRecorded,
 } from "@gw/events";
+import { exampleUsageFacts } from "@gw/events/testing";
 
-/** A complete usage event as the edge emits it, with every field set to a distinct value. */
-export function usageEvent(overrides: Partial<UsageRecorded> = {}): UsageRecorded {
-  return {
-    generationId: newGenerationId(),
-    accountId: "acct_owner",
-    keyHash: "a".repeat(64),
-    // Billing's field; the generation record does not keep it (usageFromRow answers "").
-    leaseId: "",
-    model: "openai/gpt-4o-mini",
-    provider: "openai",
-    apiType: "chat",
-    streamed: true,
-    cancelled: false,
-    finishReason: "stop",
-    nativeFinishReason: "stop",
-    upstreamId: "chatcmpl-123",
-    createdAt: new Date(),
-    latencyMs: 850,
-    generationTimeMs: 610,
-    isByok: false,
-    estimated: false,
-    promptTokens: 11,
-    completionTokens: 20,
-    totalTokens: 31,
-    cachedTokens: 3,
-    cacheWriteTokens: 2,
-    reasoningTokens: 5,
-    costPico: 13_650_000n,
-    upstreamPromptCostPico: 1_650_000n,
-    upstreamCompletionCostPico: 12_000_000n,
-    attempts: [
-      { provider: "together", model: "openai/gpt-4o-mini", status: 429, latencyMs: 40, isByok: false },
-      { provider: "openai", model: "openai/gpt-4o-mini", status: 200, latencyMs: 800, isByok: false },
-    ],
-    ...overrides,
-  };
+/** A finished request's facts, with `createdAt` moving its start (and so its timestamps) as a whole. */
+export type UsageOverrides = Partial<UsageFacts> & { createdAt?: Date };
+
+/**
+ * The usage event the edge publishes for such a request, built by the edge's own encoder
+ * (`usageRecorded` in @gw/events) from the example facts: every field set to a distinct value, and
+ * cost and upstream cost as the producer computes them (a BYOK request is charged only the fee).
+ */
+export function usageEvent(
+  overrides: UsageOverrides = {},
+  policy: ChargePolicy = DEFAULT_CHARGE_POLICY,
+): UsageRecorded {
+  const { createdAt, ...facts } = overrides;
+  const startedAt = createdAt?.getTime() ?? Date.now() - 850;
+  const timing = { startedAt, generationStartedAt: startedAt + 240, endedAt: startedAt + 850 };
+  return usageRecorded(exampleUsageFacts({ ...timing, ...facts }), policy);
 }
 
 /** Publishes a usage event the way the edge does: envelope id = generation id, key = account id. */

@@ -1,0 +1,135 @@
+import { type EncodedEvent, encodeEvent, USAGE_RECORDED_V1, type UsageRecorded } from "./envelope.js";
+
+/** A request's price at catalogue rates, in integer pico-dollars (the edge's canonical Cost). */
+export interface CatalogueCost {
+  promptPico: bigint;
+  completionPico: bigint;
+  requestPico: bigint;
+  totalPico: bigint;
+}
+
+/** Token counts in OpenAI's accounting: prompt includes cached and cache-write, completion reasoning. */
+export interface UsageTokens {
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+}
+
+export interface UsageAttempt {
+  provider: string;
+  model: string;
+  status: number;
+  latencyMs: number;
+  isByok: boolean;
+}
+
+/**
+ * Everything the producer (the edge) knows about a finished request. Structurally the edge's
+ * Generation, so the edge passes its own record and consumers' tests build the same input: there is
+ * one encoder of the usage event, this one, and no test hand-writes the figures the edge would send.
+ */
+export interface UsageFacts {
+  generationId: string;
+  accountId: string;
+  keyHash: string;
+  apiType: string;
+  streamed: boolean;
+  cancelled: boolean;
+  model: string;
+  provider: string;
+  upstreamId: string | undefined;
+  finishReason: string;
+  nativeFinishReason: string | undefined;
+  usage: UsageTokens;
+  estimated: boolean;
+  /** The provider's price at catalogue rates, whoever's credential paid it. */
+  cost: CatalogueCost;
+  isByok: boolean;
+  /** Epoch ms: request accepted, serving attempt started, response ended. */
+  startedAt: number;
+  generationStartedAt: number | undefined;
+  endedAt: number;
+  attempts: UsageAttempt[];
+}
+
+/** How the account is charged: BYOK requests pay only the gateway's fee (`BYOK_FEE_PERCENT`). */
+export interface ChargePolicy {
+  /** Percent of the provider's price charged to credits for a BYOK request; default 0. */
+  byokFeePercent: number;
+}
+
+export const DEFAULT_CHARGE_POLICY: ChargePolicy = { byokFeePercent: 0 };
+
+/** Fee percent is kept to 1/1000 of a percent so the charge is exact integer arithmetic. */
+const FEE_SCALE = 100_000n;
+
+/**
+ * What a request costs the account's credits (api-decisions, "BYOK billing"): the catalogue price,
+ * or for a request served on the account's own provider key only `byokFeePercent` of it (rounded
+ * down to the pico-dollar). The provider's price itself is reported as the upstream cost.
+ */
+export function chargedPico(cost: CatalogueCost, isByok: boolean, policy: ChargePolicy): bigint {
+  if (!isByok) return cost.totalPico;
+  const milliPercent = BigInt(Math.round(policy.byokFeePercent * 1000));
+  if (milliPercent <= 0n) return 0n;
+  return (cost.totalPico * milliPercent) / FEE_SCALE;
+}
+
+/** Checks a BYOK_FEE_PERCENT value: a finite percent in [0, 100]. */
+export function isValidByokFeePercent(value: number): boolean {
+  return Number.isFinite(value) && value >= 0 && value <= 100;
+}
+
+/**
+ * The `usage.recorded` v1 payload, with both figures consumers need and derive nothing from:
+ * `cost_pico` is what the account's credits are charged, `upstream_*_cost_pico` the provider's price
+ * (the per-request price is part of the prompt cost, so prompt + completion = the upstream total).
+ */
+export function usageRecorded(facts: UsageFacts, policy: ChargePolicy, leaseId = ""): UsageRecorded {
+  const { usage, cost } = facts;
+  return {
+    generationId: facts.generationId,
+    accountId: facts.accountId,
+    keyHash: facts.keyHash,
+    model: facts.model,
+    provider: facts.provider,
+    apiType: facts.apiType,
+    streamed: facts.streamed,
+    cancelled: facts.cancelled,
+    finishReason: facts.finishReason,
+    nativeFinishReason: facts.nativeFinishReason ?? "",
+    upstreamId: facts.upstreamId ?? "",
+    createdAt: new Date(facts.startedAt),
+    latencyMs: elapsed(facts.startedAt, facts.endedAt),
+    generationTimeMs:
+      facts.generationStartedAt === undefined ? 0 : elapsed(facts.generationStartedAt, facts.endedAt),
+    isByok: facts.isByok,
+    estimated: facts.estimated,
+    promptTokens: usage.promptTokens,
+    completionTokens: usage.completionTokens,
+    totalTokens: usage.promptTokens + usage.completionTokens,
+    cachedTokens: usage.cachedTokens,
+    cacheWriteTokens: usage.cacheWriteTokens,
+    reasoningTokens: usage.reasoningTokens,
+    costPico: chargedPico(cost, facts.isByok, policy),
+    upstreamPromptCostPico: cost.promptPico + cost.requestPico,
+    upstreamCompletionCostPico: cost.completionPico,
+    attempts: facts.attempts.map((attempt) => ({ ...attempt })),
+    leaseId,
+  };
+}
+
+/** Envelope with event id = generation id (consumers are idempotent on it) and key = account id. */
+export function encodeUsageRecorded(facts: UsageFacts, policy: ChargePolicy, leaseId = ""): EncodedEvent {
+  return encodeEvent(USAGE_RECORDED_V1, usageRecorded(facts, policy, leaseId), {
+    accountId: facts.accountId,
+    eventId: facts.generationId,
+    occurredAt: new Date(facts.endedAt),
+  });
+}
+
+function elapsed(from: number, to: number): number {
+  return Math.max(0, Math.round(to - from));
+}
