@@ -1,4 +1,5 @@
 export * from "./errors.js";
 export * from "./json.js";
 export * from "./listen.js";
+export * from "./service-auth.js";
 export * from "./validate.js";
