@@ -1,7 +1,11 @@
 import { errorHandler, jsonBody, notFoundHandler } from "@gw/http";
 import express, { type Express } from "express";
+import { createEdgeContext } from "./context.js";
 import type { EdgeDeps } from "./deps.js";
+import { dropChangedKey } from "./middleware/key-change-hook.js";
+import { passThrough } from "./middleware/pass-through.js";
 import { requestLog } from "./middleware/request-log.js";
+import type { EdgeContext } from "./pipeline/edge-context.js";
 import { renderSurfaceError } from "./pipeline/error-shape.js";
 import { batchRoutes } from "./routes/batches.js";
 import { chatCompletionsRoute } from "./routes/chat-completions.js";
@@ -11,26 +15,23 @@ import { geminiRoute } from "./routes/gemini.js";
 import { geminiEmbedMethods } from "./routes/gemini-embed.js";
 import { healthzRoute } from "./routes/health.js";
 import { keyRoute } from "./routes/key.js";
-import { dropChangedKey } from "./routes/key-change-hook.js";
 import { messagesRoute } from "./routes/messages.js";
 import { modelRoute } from "./routes/model.js";
 import { modelsRoute } from "./routes/models.js";
-import { passThrough } from "./routes/pass-through.js";
 import { proxyRoutes } from "./routes/proxy.js";
 import { readyzRoute } from "./routes/ready.js";
 import type { Route } from "./routes/route.js";
-import { createRuntime, type EdgeRuntime } from "./runtime.js";
 
 /**
  * The edge's HTTP surface. Control-plane routes are forwarded before any body parsing (their owners
  * parse and limit their own bodies); everything else gets `jsonBody()` first and the gateway's error
  * envelope last.
  */
-export function createApp(deps: EdgeDeps, runtime: EdgeRuntime = createRuntime(deps)): Express {
+export function createApp(deps: EdgeDeps, context: EdgeContext = createEdgeContext(deps)): Express {
   const app = express();
   app.disable("x-powered-by");
   app.disable("etag");
-  app.use(requestLog(deps.logger, runtime.now));
+  app.use(requestLog(deps.logger, context.now));
   const { keysHttpUrl, billingHttpUrl, generationsHttpUrl } = deps.controlPlane;
   app.use(
     passThrough(
@@ -52,21 +53,21 @@ export function createApp(deps: EdgeDeps, runtime: EdgeRuntime = createRuntime(d
       deps.logger,
     ),
   );
-  app.use(jsonBody(runtime.settings.bodyLimit));
+  app.use(jsonBody(context.settings.bodyLimit));
   const routes: Route[] = [
     healthzRoute(),
-    readyzRoute(deps),
-    chatCompletionsRoute(deps, runtime),
-    messagesRoute(deps, runtime),
-    countTokensRoute(deps, runtime),
-    ...batchRoutes(deps),
-    embeddingsRoute(deps, runtime),
-    geminiRoute(deps, runtime, geminiEmbedMethods(deps, runtime)),
-    modelsRoute(deps),
-    modelRoute(deps),
-    keyRoute(deps),
+    readyzRoute(context),
+    chatCompletionsRoute(context),
+    messagesRoute(context),
+    countTokensRoute(context),
+    ...batchRoutes(context),
+    embeddingsRoute(context),
+    geminiRoute(context, geminiEmbedMethods(context)),
+    modelsRoute(context),
+    modelRoute(context),
+    keyRoute(context),
     // Last: only under the catalogue's provider ids, after every fixed route.
-    ...proxyRoutes(deps, runtime),
+    ...proxyRoutes(context),
   ];
   for (const route of routes) app[route.method](route.path, ...route.handlers);
   app.use(notFoundHandler());

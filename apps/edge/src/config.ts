@@ -1,32 +1,13 @@
 import { hostname } from "node:os";
-import { PROVIDERS, type ProviderInfo, providerEnvVars } from "@gw/catalog";
-import { ConfigError, type Env, fragments, loadConfig, type TopicConfig, topicsFrom, z } from "@gw/config";
+import { type Env, fragments, loadConfig, type TopicConfig, topicsFrom, z } from "@gw/config";
 import { usdToPico } from "@gw/money";
-import { byokProviderSettings } from "./byok/settings.js";
-
-export interface UpstreamTimeouts {
-  /** TCP/TLS connect. */
-  connectMs: number;
-  /** Until the upstream's response headers arrive (for a non-streamed call that is the whole generation). */
-  firstByteMs: number;
-  /** The whole upstream call, body included. */
-  totalMs: number;
-}
-
-/** One provider this edge may call: its key is set, or it needs none and its base URL is set. */
-export interface ProviderSettings {
-  id: string;
-  apiFormat: ProviderInfo["apiFormat"];
-  baseUrl: string;
-  apiKey: string | undefined;
-  isDemo: boolean;
-}
-
-export interface ControlPlaneUrls {
-  keysHttpUrl: string;
-  billingHttpUrl: string;
-  generationsHttpUrl: string;
-}
+import type { ControlPlaneUrls } from "./clients/control-plane.js";
+import {
+  byokProviderSettings,
+  type ProviderSettings,
+  providerSettings,
+  type UpstreamTimeouts,
+} from "./providers/settings.js";
 
 export interface EdgeConfig {
   host: string;
@@ -135,40 +116,4 @@ export function loadEdgeConfig(env: Env = process.env): EdgeConfig {
     providers: providerSettings(env, parsed.DEMO_PROVIDER_URL),
     byokProviders: byokProviderSettings(env),
   };
-}
-
-/** Reads `<PREFIX>_API_KEY` / `<PREFIX>_BASE_URL` for every provider the catalogue package knows. */
-export function providerSettings(env: Env, demoUrl?: string): ProviderSettings[] {
-  const settings: ProviderSettings[] = [];
-  const issues: string[] = [];
-  for (const info of PROVIDERS) {
-    const names = providerEnvVars(info);
-    const apiKey = nonEmpty(env[names.apiKey]);
-    const explicitBase = nonEmpty(info.isDemo ? (demoUrl ?? env[names.baseUrl]) : env[names.baseUrl]);
-    const baseName = info.isDemo && demoUrl ? "DEMO_PROVIDER_URL" : names.baseUrl;
-    if (explicitBase !== undefined && !isHttpUrl(explicitBase)) {
-      issues.push(`${baseName}: expected an http(s) URL`);
-      continue;
-    }
-    const enabled = info.requiresKey ? apiKey !== undefined : explicitBase !== undefined;
-    const baseUrl = explicitBase ?? info.defaultBaseUrl;
-    if (!enabled || baseUrl === null) continue;
-    settings.push({ id: info.id, apiFormat: info.apiFormat, baseUrl, apiKey, isDemo: info.isDemo });
-  }
-  if (issues.length > 0) throw new ConfigError(issues);
-  return settings;
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : undefined;
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
 }

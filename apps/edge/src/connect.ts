@@ -1,13 +1,14 @@
 import { PrincipalResolver } from "@gw/auth";
 import type { EventPublisher, EventSubscriber } from "@gw/events";
 import type { Logger } from "@gw/logger";
-import { connectByokProviders } from "./byok/connect.js";
+import { CatalogHolder } from "./catalog/catalog-holder.js";
 import { connectBatchClient } from "./clients/batches.js";
 import { connectBillingClient } from "./clients/billing.js";
 import { connectCatalogSource } from "./clients/catalog.js";
+import { connectCredentialSource } from "./clients/credentials.js";
 import type { EdgeConfig } from "./config.js";
 import type { EdgeDeps } from "./deps.js";
-import { CatalogHolder } from "./planner/catalog-holder.js";
+import { ByokProviders } from "./planning/byok-credentials.js";
 import { ProviderRegistry } from "./providers/registry.js";
 
 export interface ConnectedEdgeDeps {
@@ -28,7 +29,13 @@ export function connectEdgeDeps(
     timeoutMs: config.rpcTimeoutMs,
     maxTtlMs: config.authCacheMaxTtlMs,
   });
-  const byok = connectByokProviders(config, shared.logger);
+  const credentials = connectCredentialSource(config.keysGrpcAddress, { timeoutMs: config.rpcTimeoutMs });
+  const byok = new ByokProviders(credentials.source, {
+    settings: config.byokProviders,
+    timeouts: config.timeouts,
+    logger: shared.logger,
+    maxTtlMs: config.authCacheMaxTtlMs,
+  });
   const billing = connectBillingClient(config.billingGrpcAddress, { timeoutMs: config.rpcTimeoutMs });
   const catalogSource = connectCatalogSource(config.keysGrpcAddress);
   const providers = ProviderRegistry.fromSettings(config.providers, config.timeouts);
@@ -37,7 +44,7 @@ export function connectEdgeDeps(
     : undefined;
   const deps: EdgeDeps = {
     principals: auth.resolver,
-    byok: byok.providers,
+    byok,
     billing,
     catalog: new CatalogHolder(catalogSource.source, {
       refreshMs: config.catalogRefreshMs,
@@ -63,6 +70,7 @@ export function connectEdgeDeps(
     close: async () => {
       await providers.close();
       await byok.close();
+      credentials.close();
       auth.close();
       billing.close();
       batches?.close();

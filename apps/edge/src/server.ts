@@ -3,8 +3,8 @@ import type { Subscription } from "@gw/events";
 import { type Listening, listen } from "@gw/http";
 import { createApp } from "./app.js";
 import { startBatchWorker } from "./batches/worker.js";
+import { createEdgeContext } from "./context.js";
 import type { EdgeDeps } from "./deps.js";
-import { createRuntime } from "./runtime.js";
 
 export interface EdgeListenOptions {
   host: string;
@@ -28,7 +28,7 @@ const BATCH_CONCURRENCY = 4;
 const BATCH_LEASE_MS = 15 * 60_000;
 
 export async function startEdge(deps: EdgeDeps, options: EdgeListenOptions): Promise<RunningEdge> {
-  const runtime = createRuntime(deps);
+  const context = createEdgeContext(deps);
   await deps.catalog.start();
   let subscription: Subscription | undefined;
   let byokSubscription: Subscription | undefined;
@@ -37,7 +37,7 @@ export async function startEdge(deps: EdgeDeps, options: EdgeListenOptions): Pro
   try {
     subscription = await deps.principals.subscribeToKeyChanges(deps.bus, deps.topics.keyChanges, instanceId);
     byokSubscription = await deps.byok?.subscribe(deps.bus, deps.topics.keyChanges, instanceId);
-    listening = await listen(createApp(deps, runtime), options.host, options.httpPort);
+    listening = await listen(createApp(deps, context), options.host, options.httpPort);
   } catch (error) {
     await subscription?.stop();
     await byokSubscription?.stop();
@@ -45,8 +45,8 @@ export async function startEdge(deps: EdgeDeps, options: EdgeListenOptions): Pro
     throw error;
   }
   const batchWorker = deps.batches
-    ? startBatchWorker(deps, runtime, deps.batches, {
-        pollMs: runtime.settings.batchPollMs,
+    ? startBatchWorker(context, deps.batches, {
+        pollMs: context.settings.batchPollMs,
         concurrency: BATCH_CONCURRENCY,
         leaseMs: BATCH_LEASE_MS,
       })
@@ -57,8 +57,7 @@ export async function startEdge(deps: EdgeDeps, options: EdgeListenOptions): Pro
     stop: async () => {
       await batchWorker?.stop();
       await listening.close();
-      await runtime.meter.drain();
-      await runtime.leases.close();
+      await context.admission.close();
       await subscription?.stop();
       await byokSubscription?.stop();
       await deps.catalog.stop();

@@ -2,8 +2,8 @@ import { GatewayError } from "@gw/errors";
 import { LimitReset as BillingLimitReset, RefusalCode } from "@gw/proto/billing/v1/billing";
 import { LimitReset } from "@gw/proto/keys/v1/keys";
 import { describe, expect, it } from "vitest";
-import { RecordingBilling, refusal } from "../testing/billing.js";
-import { testKey } from "../testing/principals.js";
+import { RecordingBilling, refusal } from "../test/billing.js";
+import { testKey } from "../test/principals.js";
 import { admit } from "./admit.js";
 
 const input = (billing: RecordingBilling, overrides: Parameters<typeof testKey>[1] = {}) =>

@@ -2,8 +2,8 @@ import { silentLogger } from "@gw/logger";
 import { LimitReset as BillingLimitReset } from "@gw/proto/billing/v1/billing";
 import { LimitReset } from "@gw/proto/keys/v1/keys";
 import { afterEach, describe, expect, it } from "vitest";
-import { RecordingBilling } from "../testing/billing.js";
-import { testKey } from "../testing/principals.js";
+import { RecordingBilling } from "../test/billing.js";
+import { testKey } from "../test/principals.js";
 import { LeaseBook, type LeaseSettings } from "./lease-book.js";
 
 const WORST = 1_000n;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { testEndpoint, testModel } from "../testing/catalog.js";
+import { testEndpoint, testModel } from "../test/catalog.js";
 import { endpointWorstCase, estimatePromptTokens, worstCaseCost } from "./worst-case.js";
 
 const input = { promptTokens: 100, maxTokens: undefined, choices: 1, imageCount: 0 };

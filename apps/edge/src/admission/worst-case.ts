@@ -1,6 +1,7 @@
-import type { PlannedAttempt } from "../planner/plan.js";
-import type { Endpoint } from "../planner/snapshot.js";
-import { IMAGE_TOKEN_ESTIMATE, type PromptText } from "../usage/estimate.js";
+import type { PromptText } from "../canonical/prompt-text.js";
+import type { Endpoint } from "../catalog/snapshot.js";
+import type { PlannedAttempt } from "../planning/plan.js";
+import { IMAGE_TOKEN_ESTIMATE } from "../usage/estimate.js";
 
 /**
  * Every token the o200k/cl100k BPEs produce is at least one byte and English averages about four, so

@@ -1,11 +1,9 @@
 import { requireKeyType } from "@gw/auth";
 import { anthropicErrorBody, toGatewayError } from "@gw/errors";
 import type { ClaimedItem } from "@gw/proto/generations/v1/batches";
-import type { EdgeDeps } from "../deps.js";
+import type { EdgeContext } from "../pipeline/edge-context.js";
 import { serveInference, startRequest } from "../pipeline/serve.js";
-import type { Availability } from "../planner/filters.js";
-import { withNativeModels } from "../routes/messages.js";
-import type { EdgeRuntime } from "../runtime.js";
+import { withNativeModels } from "../planning/native-model.js";
 import { chatRequestFromMessages, parseMessagesRequest } from "../translate/anthropic/messages-request.js";
 import { MESSAGES_SURFACE } from "../translate/anthropic/messages-response.js";
 import { translating } from "../translate/untranslatable.js";
@@ -21,30 +19,20 @@ export interface ItemOutcome {
  * disabled since submission is refused): the result line is the Message or the error, in
  * Anthropic's batch result shape.
  */
-export async function executeBatchItem(
-  deps: EdgeDeps,
-  runtime: EdgeRuntime,
-  availability: (providerId: string) => Availability,
-  item: ClaimedItem,
-): Promise<ItemOutcome> {
+export async function executeBatchItem(context: EdgeContext, item: ClaimedItem): Promise<ItemOutcome> {
   const captured = new CapturedResponse();
   try {
-    const principal = requireKeyType(await deps.principals.resolveHash(item.keyHash), "regular");
+    const principal = requireKeyType(await context.principals.resolveHash(item.keyHash), "regular");
     const body = parseMessagesRequest(JSON.parse(item.paramsJson));
     const chat = withNativeModels(
-      deps,
+      context.catalog.require(),
       translating(() => chatRequestFromMessages(body)),
       ["anthropic"],
     );
     chat.stream = false;
     const response = captured.asResponse();
-    const start = startRequest(runtime, response);
-    await serveInference(
-      deps,
-      runtime,
-      { start, principal, request: chat, surface: MESSAGES_SURFACE, availability },
-      response,
-    );
+    const start = startRequest(context, response);
+    await serveInference(context, { start, principal, request: chat, surface: MESSAGES_SURFACE }, response);
     if (captured.statusCode === 200 && captured.body !== undefined)
       return { outcome: "succeeded", result: { type: "succeeded", message: captured.body } };
     return errored(new Error(`the request ended with HTTP ${captured.statusCode}`));

@@ -1,7 +1,5 @@
 import type { BatchClient } from "../clients/batches.js";
-import type { EdgeDeps } from "../deps.js";
-import { chatAvailability } from "../pipeline/availability.js";
-import type { EdgeRuntime } from "../runtime.js";
+import type { EdgeContext } from "../pipeline/edge-context.js";
 import { executeBatchItem } from "./execute.js";
 
 export interface BatchWorkerOptions {
@@ -23,12 +21,10 @@ export interface BatchWorker {
  * edge takes its requests over.
  */
 export function startBatchWorker(
-  deps: EdgeDeps,
-  runtime: EdgeRuntime,
+  context: EdgeContext,
   batches: BatchClient,
   options: BatchWorkerOptions,
 ): BatchWorker {
-  const availability = chatAvailability(deps.providers);
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -37,7 +33,7 @@ export function startBatchWorker(
     const { items } = await batches.claim({ limit: options.concurrency, leaseMs: BigInt(options.leaseMs) });
     await Promise.all(
       items.map(async (item) => {
-        const { outcome, result } = await executeBatchItem(deps, runtime, availability, item);
+        const { outcome, result } = await executeBatchItem(context, item);
         await batches.complete({
           batchId: item.batchId,
           itemId: item.itemId,
@@ -54,7 +50,7 @@ export function startBatchWorker(
     try {
       claimed = await round();
     } catch (error) {
-      deps.logger.warn({ err: error }, "batch round failed; retrying");
+      context.logger.warn({ err: error }, "batch round failed; retrying");
     }
     // A full round means more may be waiting: go again at once.
     if (!stopped) timer = setTimeout(schedule, claimed > 0 ? 0 : options.pollMs);

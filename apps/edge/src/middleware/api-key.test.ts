@@ -1,7 +1,7 @@
 import { GatewayError, INVALID_KEY_MESSAGE, MISSING_AUTH_MESSAGE } from "@gw/errors";
 import type { Request } from "express";
 import { describe, expect, it } from "vitest";
-import { resolverFor, testKey } from "../testing/principals.js";
+import { resolverFor, testKey } from "../test/principals.js";
 import { resolveApiKey } from "./api-key.js";
 
 const bearer = testKey("acct-bearer");

@@ -1,25 +1,37 @@
-import type { PlannedAttempt } from "../planner/plan.js";
+import type { ChatRequest } from "../canonical/chat-request.js";
+import type { AttemptRecord } from "../canonical/generation.js";
+import type { PlannedAttempt } from "../planning/plan.js";
+import type { Route } from "../planning/planner.js";
 import { cancelledFailure, networkFailure, type UpstreamFailure } from "../providers/failure.js";
 import type { CanonicalCompletion, ChatResult, StreamEvent } from "../providers/types.js";
-import type { ChatRequest } from "../translate/openai/chat-request.js";
-import type { AttemptRecord } from "../usage/generation.js";
-import type { PipelineDeps } from "./deps.js";
+import type { EdgeContext } from "./edge-context.js";
+
+/** What the failover loop reads of the edge. */
+export type AttemptsDeps = Pick<EdgeContext, "now" | "health" | "logger">;
 
 export type Served =
   | { stream: false; completion: CanonicalCompletion }
   | { stream: true; events: AsyncIterable<StreamEvent> };
 
-export type AttemptsOutcome<T = Served> =
-  | { ok: true; attempt: PlannedAttempt; startedAt: number; served: T; records: AttemptRecord[] }
-  | {
-      ok: false;
-      failure: UpstreamFailure;
-      lastAttempt: PlannedAttempt | undefined;
-      records: AttemptRecord[];
-    };
+export interface AttemptsSuccess<T> {
+  ok: true;
+  attempt: PlannedAttempt;
+  startedAt: number;
+  served: T;
+  records: AttemptRecord[];
+}
+
+export interface AttemptsFailure {
+  ok: false;
+  failure: UpstreamFailure;
+  lastAttempt: PlannedAttempt | undefined;
+  records: AttemptRecord[];
+}
+
+export type AttemptsOutcome<T = Served> = AttemptsSuccess<T> | AttemptsFailure;
 
 export interface AttemptsInput {
-  attempts: readonly PlannedAttempt[];
+  route: Route;
   request: ChatRequest;
   stream: boolean;
   signal: AbortSignal;
@@ -31,8 +43,13 @@ export interface AttemptsInput {
  * stream the first event is awaited here, so an upstream that fails before sending anything still
  * fails over.
  */
-export function runAttempts(input: AttemptsInput, deps: PipelineDeps): Promise<AttemptsOutcome> {
-  return tryInOrder(input.attempts, input.signal, (attempt) => callProvider(attempt, input, deps), deps);
+export function runAttempts(input: AttemptsInput, deps: AttemptsDeps): Promise<AttemptsOutcome> {
+  return tryInOrder(
+    input.route.attempts,
+    input.signal,
+    (attempt) => callProvider(attempt, input, deps),
+    deps,
+  );
 }
 
 /** One call of one planned attempt; failures are values. */
@@ -45,7 +62,7 @@ export async function tryInOrder<T>(
   attempts: readonly PlannedAttempt[],
   signal: AbortSignal,
   invoke: Invoke<T>,
-  deps: PipelineDeps,
+  deps: AttemptsDeps,
 ): Promise<AttemptsOutcome<T>> {
   const records: AttemptRecord[] = [];
   const skippedModels = new Set<string>();
@@ -93,8 +110,12 @@ export async function tryInOrder<T>(
   );
 }
 
-function failed(failure: UpstreamFailure, attempt: PlannedAttempt | undefined, records: AttemptRecord[]) {
-  return { ok: false as const, failure, lastAttempt: attempt, records };
+function failed(
+  failure: UpstreamFailure,
+  attempt: PlannedAttempt | undefined,
+  records: AttemptRecord[],
+): AttemptsFailure {
+  return { ok: false, failure, lastAttempt: attempt, records };
 }
 
 type CallResult = { ok: true; status: number; served: Served } | { ok: false; failure: UpstreamFailure };
@@ -102,9 +123,9 @@ type CallResult = { ok: true; status: number; served: Served } | { ok: false; fa
 async function callProvider(
   attempt: PlannedAttempt,
   input: AttemptsInput,
-  deps: PipelineDeps,
+  deps: AttemptsDeps,
 ): Promise<CallResult> {
-  const chat = (attempt.byok ?? deps.providers.get(attempt.endpoint.providerId))?.chat;
+  const chat = input.route.adapterFor(attempt)?.chat;
   if (!chat) return { ok: false, failure: networkFailure("protocol", "provider adapter is gone") };
   let result: ChatResult;
   try {

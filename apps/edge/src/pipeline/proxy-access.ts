@@ -1,8 +1,8 @@
 import type { Principal } from "@gw/auth";
 import { GatewayError } from "@gw/errors";
-import { nativeModelId } from "../planner/native-model.js";
-import type { PlannedAttempt } from "../planner/plan.js";
-import type { CatalogSnapshot } from "../planner/snapshot.js";
+import type { CatalogSnapshot } from "../catalog/snapshot.js";
+import { nativeModelId } from "../planning/native-model.js";
+import type { PlannedAttempt } from "../planning/plan.js";
 import type { ApiFormat } from "../providers/types.js";
 
 /** The model a native call names, and the catalogue entry (with this provider's endpoint) behind it. */

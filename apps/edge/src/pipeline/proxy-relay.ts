@@ -1,7 +1,7 @@
 import type { Response } from "express";
+import type { TokenUsage } from "../canonical/tokens.js";
 import type { UpstreamResponse } from "../providers/http.js";
 import type { ApiFormat } from "../providers/types.js";
-import type { TokenUsage } from "../usage/tokens.js";
 import { returnedResponseHeaders } from "./proxy-headers.js";
 import { NativeUsageScanner } from "./proxy-usage.js";
 

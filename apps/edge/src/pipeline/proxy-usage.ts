@@ -1,8 +1,8 @@
+import type { TokenUsage } from "../canonical/tokens.js";
+import { type UsageWire, usageFromWire } from "../canonical/wire.js";
 import type { ApiFormat } from "../providers/types.js";
 import { type AnthropicUsageWire, usageFromAnthropic } from "../translate/anthropic/to-openai.js";
 import { type GeminiUsageWire, usageFromGemini } from "../translate/gemini/to-openai.js";
-import { type UsageWire, usageFromWire } from "../translate/openai/wire.js";
-import type { TokenUsage } from "../usage/tokens.js";
 
 type Json = Record<string, unknown>;
 

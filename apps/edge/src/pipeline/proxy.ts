@@ -1,17 +1,15 @@
 import type { Principal } from "@gw/auth";
 import { PROVIDERS } from "@gw/catalog";
-import { GatewayError } from "@gw/errors";
 import type { Response } from "express";
-import { admit, type Hold } from "../admission/admit.js";
+import type { Hold } from "../admission/admit.js";
 import { estimatePromptTokens } from "../admission/worst-case.js";
-import type { EdgeDeps } from "../deps.js";
+import { computeCost, ZERO_COST } from "../canonical/cost.js";
+import type { Generation } from "../canonical/generation.js";
+import { ZERO_USAGE } from "../canonical/tokens.js";
 import { finalError } from "../providers/failure.js";
-import type { ApiFormat, ProxyTransport } from "../providers/types.js";
-import type { EdgeRuntime } from "../runtime.js";
-import { computeCost, ZERO_COST } from "../usage/cost.js";
-import type { Generation } from "../usage/generation.js";
-import { ZERO_USAGE } from "../usage/tokens.js";
-import { admitPlanned } from "./admit-planned.js";
+import type { ApiFormat } from "../providers/types.js";
+import type { EdgeContext } from "./edge-context.js";
+import { finishRecord } from "./finish-generation.js";
 import {
   checkProxyAccess,
   checkProxyPath,
@@ -39,24 +37,23 @@ export interface ProxyInference {
  * call, its status, headers and body streamed back untouched → usage read from the native body → meter.
  */
 export async function serveProxy(
-  deps: EdgeDeps,
-  runtime: EdgeRuntime,
+  context: EdgeContext,
   inference: ProxyInference,
   response: Response,
 ): Promise<void> {
   const { principal, providerId, start } = inference;
   const format = formatOf(providerId);
   const model = resolveProxyModel(
-    deps.catalog.require(),
+    context.catalog.require(),
     providerId,
     nativeModelName(format, inference.path, inference.body),
   );
   checkProxyPath(inference.method, inference.path);
   checkProxyAccess(principal, providerId, model);
-  const { transport, isByok } = await transportFor(deps, principal.accountId, providerId);
+  const { transport, isByok } = await context.planner.proxyTransport(principal.accountId, providerId);
   const body = inference.method === "POST" ? meteredBody(format, inference.path, inference.body) : undefined;
-  const hold = await admitProxy(deps, runtime.settings.proxyHoldPico, inference, model, body);
-  const sentAt = runtime.now();
+  const hold = await admitProxy(context, inference, model, body);
+  const sentAt = context.now();
   const upstream = await transport.send({
     method: inference.method,
     path: inference.path,
@@ -65,8 +62,9 @@ export async function serveProxy(
     signal: start.signal,
   });
   const record = (served: Served | undefined) =>
-    runtime.pipeline.meter.record(
-      proxyGeneration(inference, model, { served, isByok, endedAt: runtime.now(), sentAt }),
+    finishRecord(
+      context,
+      proxyGeneration(inference, model, { served, isByok, endedAt: context.now(), sentAt }),
       hold,
     );
   if ("retryable" in upstream) {
@@ -80,21 +78,6 @@ export async function serveProxy(
 /** The provider's wire format, which says where a call names its model and reports its usage. */
 function formatOf(providerId: string): ApiFormat {
   return PROVIDERS.find((provider) => provider.id === providerId)?.apiFormat ?? "openai";
-}
-
-/** The account's own key for the provider first (BYOK), else the gateway's; neither → 503. */
-async function transportFor(
-  deps: EdgeDeps,
-  accountId: string,
-  providerId: string,
-): Promise<{ transport: ProxyTransport; isByok: boolean }> {
-  const own = deps.byok ? (await deps.byok.forAccount(accountId)).get(providerId)?.proxy : undefined;
-  if (own) return { transport: own, isByok: true };
-  const gateway = deps.providers.get(providerId)?.proxy;
-  if (gateway) return { transport: gateway, isByok: false };
-  throw new GatewayError("service_unavailable", `provider ${providerId} is not configured on this gateway`, {
-    code: "no_available_provider",
-  });
 }
 
 /**
@@ -113,22 +96,21 @@ function meteredBody(format: ApiFormat, path: string, body: unknown): string {
  * call is settled at 0 afterwards: nothing prices it).
  */
 function admitProxy(
-  deps: EdgeDeps,
-  defaultHoldPico: bigint,
+  context: EdgeContext,
   inference: ProxyInference,
   model: ProxyModel,
   body: string | undefined,
 ): Promise<Hold> {
   const common = { generationId: inference.start.generationId, principal: inference.principal };
   if (!model.priced) {
-    return admit(deps.billing, {
+    return context.admission.admit({
       ...common,
       modelId: model.name ?? `${inference.providerId}/native`,
       isFreeModel: false,
-      worstCasePico: defaultHoldPico,
+      worstCasePico: context.settings.proxyHoldPico,
     });
   }
-  return admitPlanned(deps, {
+  return context.admission.admitPlanned({
     ...common,
     requestedModel: model.priced.model.id,
     attempts: [model.priced],

@@ -1,22 +1,17 @@
 import type { Response } from "express";
-import type { PlannedAttempt } from "../planner/plan.js";
+import { computeCost, ZERO_COST } from "../canonical/cost.js";
+import { normaliseFinishReason } from "../canonical/finish-reason.js";
+import type { TokenUsage } from "../canonical/tokens.js";
+import type { PlannedAttempt } from "../planning/plan.js";
 import { finalError } from "../providers/failure.js";
 import type { StreamEvent } from "../providers/types.js";
-import { computeCost, ZERO_COST } from "../usage/cost.js";
-import { normaliseFinishReason } from "../usage/finish-reason.js";
-import type { TokenUsage } from "../usage/tokens.js";
-import { type AttemptsOutcome, runAttempts } from "./attempts.js";
-import {
-  attemptsMetadata,
-  type ChatContext,
-  generation,
-  identity,
-  measure,
-  unservedMeasure,
-} from "./context.js";
-import type { PipelineDeps } from "./deps.js";
+import type { StreamRenderer } from "../translate/surface.js";
+import { measure, unservedMeasure } from "../usage/measure.js";
+import { type AdmittedChat, subjectOf } from "./admitted.js";
+import { type AttemptsFailure, runAttempts } from "./attempts.js";
+import type { EdgeContext } from "./edge-context.js";
+import { attemptsMetadata, finishGeneration, identity } from "./finish-generation.js";
 import { SseWriter } from "./sse-writer.js";
-import type { StreamRenderer } from "./surface.js";
 
 interface Pumped {
   usage: TokenUsage | undefined;
@@ -29,42 +24,37 @@ interface Pumped {
  */
 export async function respondStream(
   response: Response,
-  context: ChatContext,
-  deps: PipelineDeps,
+  chat: AdmittedChat,
+  context: EdgeContext,
 ): Promise<void> {
-  const writer = new SseWriter(response, deps.keepAliveMs, context.surface.framing);
+  const writer = new SseWriter(response, context.settings.keepAliveMs, chat.surface.framing);
   writer.arm();
   const outcome = await runAttempts(
-    { attempts: context.attempts, request: context.request, stream: true, signal: context.signal },
-    deps,
+    { route: chat.route, request: chat.request, stream: true, signal: chat.signal },
+    context,
   );
-  if (!outcome.ok) return failStream(writer, context, outcome, deps);
+  if (!outcome.ok) return failStream(writer, chat, outcome, context);
   if (!outcome.served.stream) throw new Error("a streamed attempt produced a single body");
-  const rewriter = context.surface.stream(identity(context, outcome.attempt, deps.now()));
+  const rewriter = chat.surface.stream(identity(chat.generationId, outcome.attempt, context.now()));
   const pumped = await pump(outcome.served.events, writer, rewriter);
   const cancelled = writer.clientGone;
-  const measured = await measure(pumped.usage, context.prompt, () => rewriter.outputTexts());
+  const measured = await measure(pumped.usage, chat.prompt, () => rewriter.outputTexts());
   const cost = computeCost(outcome.attempt.endpoint.pricing, measured.usage, measured.images);
   if (pumped.error) await writer.write(rewriter.error(pumped.error.message, pumped.error.code));
   await writer.write(rewriter.end({ ...measured, cost, isByok: outcome.attempt.byok !== undefined }));
   writer.end();
   const nativeFinishReason = rewriter.finishReason();
-  deps.meter.record(
-    generation(context, {
-      attempt: outcome.attempt,
-      streamed: true,
-      cancelled,
-      served: true,
-      measured,
-      finishReason: pumped.error ? "error" : (normaliseFinishReason(nativeFinishReason) ?? "error"),
-      nativeFinishReason,
-      upstreamId: rewriter.upstreamId(),
-      generationStartedAt: outcome.startedAt,
-      endedAt: deps.now(),
-      records: outcome.records,
-    }),
-    context.hold,
-  );
+  finishGeneration(context, subjectOf(chat), {
+    served: true,
+    success: outcome,
+    streamed: true,
+    cancelled,
+    measured,
+    finishReason: pumped.error ? "error" : (normaliseFinishReason(nativeFinishReason) ?? "error"),
+    nativeFinishReason,
+    upstreamId: rewriter.upstreamId(),
+    endedAt: context.now(),
+  });
 }
 
 async function pump(
@@ -89,29 +79,20 @@ async function pump(
 
 async function failStream(
   writer: SseWriter,
-  context: ChatContext,
-  outcome: Extract<AttemptsOutcome, { ok: false }>,
-  deps: PipelineDeps,
+  chat: AdmittedChat,
+  outcome: AttemptsFailure,
+  context: EdgeContext,
 ): Promise<void> {
   const cancelled = outcome.failure.kind === "cancelled";
-  const measured = await unservedMeasure(context, cancelled, outcome.records.length > 0);
-  const endedAt = deps.now();
-  deps.meter.record(
-    generation(context, {
-      attempt: outcome.lastAttempt,
-      streamed: true,
-      cancelled,
-      served: false,
-      measured,
-      finishReason: "error",
-      nativeFinishReason: undefined,
-      upstreamId: undefined,
-      generationStartedAt: undefined,
-      endedAt,
-      records: outcome.records,
-    }),
-    context.hold,
-  );
+  const measured = await unservedMeasure(chat.prompt, cancelled, outcome.records.length > 0);
+  const endedAt = context.now();
+  finishGeneration(context, subjectOf(chat), {
+    served: false,
+    failure: outcome,
+    streamed: true,
+    measured,
+    endedAt,
+  });
   const error = finalError(outcome.failure, { attempts: attemptsMetadata(outcome.records) });
   if (cancelled) {
     writer.end();
@@ -122,9 +103,9 @@ async function failStream(
     writer.stop();
     throw error;
   }
-  const attempt: PlannedAttempt | undefined = outcome.lastAttempt ?? context.attempts[0];
+  const attempt: PlannedAttempt | undefined = outcome.lastAttempt ?? chat.route.attempts[0];
   if (attempt) {
-    const rewriter = context.surface.stream(identity(context, attempt, endedAt));
+    const rewriter = chat.surface.stream(identity(chat.generationId, attempt, endedAt));
     await writer.write(rewriter.error(error.message, error.code));
     await writer.write(rewriter.end({ ...measured, cost: ZERO_COST, isByok: false }));
   }

@@ -2,22 +2,14 @@ import type { Principal } from "@gw/auth";
 import { newGenerationId } from "@gw/events";
 import type { Response } from "express";
 import { estimatePromptTokens } from "../admission/worst-case.js";
-import { preferByok, withByok } from "../byok/plan.js";
-import type { AccountProviders } from "../byok/providers.js";
-import type { EdgeDeps } from "../deps.js";
+import { type ChatRequest, requestedMaxTokens } from "../canonical/chat-request.js";
+import { promptText } from "../canonical/prompt-text.js";
 import { clientAbortSignal } from "../middleware/client-signal.js";
-import type { Availability } from "../planner/filters.js";
-import type { EdgeRuntime } from "../runtime.js";
-import { type ChatRequest, requestedMaxTokens } from "../translate/openai/chat-request.js";
-import { promptText } from "../translate/openai/prompt-text.js";
-import { admitPlanned } from "./admit-planned.js";
-import type { ChatContext } from "./context.js";
-import { planFor } from "./plan-for.js";
+import type { Surface } from "../translate/surface.js";
+import type { AdmittedChat } from "./admitted.js";
+import type { EdgeContext } from "./edge-context.js";
 import { respondJson } from "./respond-json.js";
 import { respondStream } from "./respond-stream.js";
-import type { Surface } from "./surface.js";
-
-const NO_BYOK: AccountProviders = new Map();
 
 /** What every inference request has before its body is read: an id, a start time, a disconnect signal. */
 export interface RequestStart {
@@ -26,8 +18,8 @@ export interface RequestStart {
   signal: AbortSignal;
 }
 
-export function startRequest(runtime: EdgeRuntime, response: Response): RequestStart {
-  const startedAt = runtime.now();
+export function startRequest(context: Pick<EdgeContext, "now">, response: Response): RequestStart {
+  const startedAt = context.now();
   const generationId = newGenerationId(startedAt);
   response.setHeader("X-Generation-Id", generationId);
   return { generationId, startedAt, signal: clientAbortSignal(response) };
@@ -39,31 +31,26 @@ export interface Inference {
   /** The request in canonical (OpenAI chat) form, whatever surface it arrived on. */
   request: ChatRequest;
   surface: Surface;
-  availability: (providerId: string) => Availability;
 }
 
 /**
  * The hot path shared by every chat-like surface (ARCHITECTURE "The hot path"): plan from the
- * in-memory catalogue (the key's allow-lists apply) → one Admit → providers in plan order → the
- * surface renders the answer → meter.
+ * in-memory catalogue (the key's allow-lists apply) → admit → providers in plan order → the surface
+ * renders the answer → the generation is finished (hold settled, usage published).
  */
 export async function serveInference(
-  deps: EdgeDeps,
-  runtime: EdgeRuntime,
+  context: EdgeContext,
   inference: Inference,
   response: Response,
 ): Promise<void> {
   const { request, principal, start } = inference;
-  const byok = deps.byok ? await deps.byok.forAccount(principal.accountId) : NO_BYOK;
-  const plan = planFor(deps, runtime, { ...inference, availability: withByok(inference.availability, byok) });
-  const attempts = preferByok(plan.attempts, byok);
+  const route = await context.planner.route({ principal, request, kind: "chat" });
   const prompt = promptText(request);
-  const hold = await admitPlanned(deps, {
-    leases: runtime.leases,
+  const hold = await context.admission.admitPlanned({
     generationId: start.generationId,
     principal,
     requestedModel: request.model,
-    attempts,
+    attempts: route.attempts,
     worstCase: {
       promptTokens: estimatePromptTokens(prompt),
       maxTokens: requestedMaxTokens(request),
@@ -71,17 +58,17 @@ export async function serveInference(
       imageCount: prompt.imageCount,
     },
   });
-  const context: ChatContext = {
+  const chat: AdmittedChat = {
     generationId: start.generationId,
     principal,
     request,
     prompt,
-    attempts,
+    route,
     hold,
     startedAt: start.startedAt,
     signal: start.signal,
     surface: inference.surface,
   };
-  if (request.stream === true) await respondStream(response, context, runtime.pipeline);
-  else await respondJson(response, context, runtime.pipeline);
+  if (request.stream === true) await respondStream(response, chat, context);
+  else await respondJson(response, chat, context);
 }

@@ -1,12 +1,6 @@
 import type { Response } from "express";
 import { SSE_HEADERS, SSE_KEEP_ALIVE } from "../translate/sse.js";
-
-/** How a streamed body is framed: SSE by default; Gemini without `alt=sse` streams a JSON array. */
-export interface StreamFraming {
-  headers: Readonly<Record<string, string>>;
-  /** Written while the upstream is silent; must be ignorable by the client's parser. */
-  keepAlive: string;
-}
+import type { StreamFraming } from "../translate/surface.js";
 
 export const SSE_FRAMING: StreamFraming = { headers: SSE_HEADERS, keepAlive: SSE_KEEP_ALIVE };
 

@@ -1,7 +1,7 @@
-import type { ProviderSettings } from "../config.js";
 import { type EmbedDialect, exchangeEmbeddings } from "./embed-exchange.js";
 import { exchangeChat, type WireDialect } from "./exchange.js";
 import type { UpstreamHttp } from "./http.js";
+import type { ProviderSettings } from "./settings.js";
 import type { ApiFormat, ProviderAdapter, ProxyTransport } from "./types.js";
 
 /**

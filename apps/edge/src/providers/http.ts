@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { type Dispatcher, Pool } from "undici";
-import type { UpstreamTimeouts } from "../config.js";
 import { cancelledFailure, networkFailure, type UpstreamFailure } from "./failure.js";
+import type { UpstreamTimeouts } from "./settings.js";
 
 export interface UpstreamResponse {
   status: number;

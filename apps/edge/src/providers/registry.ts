@@ -1,4 +1,3 @@
-import type { ProviderSettings, UpstreamTimeouts } from "../config.js";
 import { anthropicProvider } from "./anthropic/index.js";
 import { deepseekProvider } from "./deepseek/index.js";
 import { demoProvider } from "./demo/index.js";
@@ -10,6 +9,7 @@ import { ollamaProvider } from "./ollama/index.js";
 import { openaiProvider } from "./openai/index.js";
 import { openAiCompatibleProvider } from "./openai-compatible/index.js";
 import { openrouterProvider } from "./openrouter/index.js";
+import type { ProviderSettings, UpstreamTimeouts } from "./settings.js";
 import { togetherProvider } from "./together/index.js";
 import type { ProviderAdapter, ProviderFactory } from "./types.js";
 import { vllmProvider } from "./vllm/index.js";

@@ -1,9 +1,9 @@
-import type { ProviderSettings, UpstreamTimeouts } from "../config.js";
-import type { ChatRequest } from "../translate/openai/chat-request.js";
-import type { ChunkWire, CompletionWire } from "../translate/openai/wire.js";
-import type { TokenUsage } from "../usage/tokens.js";
+import type { ChatRequest } from "../canonical/chat-request.js";
+import type { TokenUsage } from "../canonical/tokens.js";
+import type { ChunkWire, CompletionWire } from "../canonical/wire.js";
 import type { UpstreamFailure } from "./failure.js";
 import type { UpstreamResponse } from "./http.js";
+import type { ProviderSettings, UpstreamTimeouts } from "./settings.js";
 
 export type ApiFormat = "openai" | "anthropic" | "gemini";
 

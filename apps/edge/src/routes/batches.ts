@@ -2,8 +2,8 @@ import type { Principal } from "@gw/auth";
 import { GatewayError, isGatewayError } from "@gw/errors";
 import type { Request, Response } from "express";
 import type { BatchClient } from "../clients/batches.js";
-import type { EdgeDeps } from "../deps.js";
 import { resolveApiKey } from "../middleware/api-key.js";
+import type { EdgeContext } from "../pipeline/edge-context.js";
 import { messageBatch, parseCreateBatch } from "../translate/anthropic/batches.js";
 import type { Route } from "./route.js";
 
@@ -17,8 +17,8 @@ type Handler = (
 ) => Promise<void>;
 
 /** The gateway's base URL for absolute `results_url`s: the configured public one, else as the client reached it. */
-function baseUrl(deps: EdgeDeps, request: Request): string {
-  return deps.settings?.publicBaseUrl ?? `${request.protocol}://${request.get("host") ?? "localhost"}`;
+function baseUrl(context: EdgeContext, request: Request): string {
+  return context.settings?.publicBaseUrl ?? `${request.protocol}://${request.get("host") ?? "localhost"}`;
 }
 
 function notFound(id: string): GatewayError {
@@ -36,10 +36,10 @@ function batchId(request: Request): string {
 }
 
 /** Authenticates, then runs the handler against the batch store; a store that does not answer is a 503. */
-function handle(deps: EdgeDeps, handler: Handler) {
+function handle(context: EdgeContext, handler: Handler) {
   return async (request: Request, response: Response): Promise<void> => {
-    const principal = await resolveApiKey(deps.principals, request);
-    const batches = deps.batches;
+    const principal = await resolveApiKey(context.principals, request);
+    const batches = context.batches;
     if (!batches)
       throw new GatewayError("service_unavailable", "message batches are not configured on this gateway", {
         code: "batches_not_configured",
@@ -71,7 +71,7 @@ function limitOf(value: unknown): number {
  * edges themselves through the normal request path (see batches/worker.ts), so any model works and
  * every request is metered.
  */
-export function batchRoutes(deps: EdgeDeps): Route[] {
+export function batchRoutes(context: EdgeContext): Route[] {
   const create: Handler = async (request, response, batches, principal) => {
     const body = parseCreateBatch(request.body);
     const batch = await batches.create({
@@ -82,7 +82,7 @@ export function batchRoutes(deps: EdgeDeps): Route[] {
         paramsJson: JSON.stringify(entry.params),
       })),
     });
-    response.json(messageBatch(batch, baseUrl(deps, request)));
+    response.json(messageBatch(batch, baseUrl(context, request)));
   };
   const list: Handler = async (request, response, batches, { accountId }) => {
     const page = await batches.list({
@@ -91,7 +91,7 @@ export function batchRoutes(deps: EdgeDeps): Route[] {
       beforeId: typeof request.query.before_id === "string" ? request.query.before_id : "",
       afterId: typeof request.query.after_id === "string" ? request.query.after_id : "",
     });
-    const data = page.batches.map((batch) => messageBatch(batch, baseUrl(deps, request)));
+    const data = page.batches.map((batch) => messageBatch(batch, baseUrl(context, request)));
     response.json({
       data,
       has_more: page.hasMore,
@@ -102,12 +102,12 @@ export function batchRoutes(deps: EdgeDeps): Route[] {
   const get: Handler = async (request, response, batches, { accountId }) => {
     const answer = await batches.get({ id: batchId(request), accountId });
     if (answer.result?.$case !== "batch") throw notFound(batchId(request));
-    response.json(messageBatch(answer.result.value, baseUrl(deps, request)));
+    response.json(messageBatch(answer.result.value, baseUrl(context, request)));
   };
   const cancel: Handler = async (request, response, batches, { accountId }) => {
     const answer = await batches.cancel({ id: batchId(request), accountId });
     if (answer.result?.$case !== "batch") throw notFound(batchId(request));
-    response.json(messageBatch(answer.result.value, baseUrl(deps, request)));
+    response.json(messageBatch(answer.result.value, baseUrl(context, request)));
   };
   const remove: Handler = async (request, response, batches, { accountId }) => {
     const answer = await batches.delete({ id: batchId(request), accountId });
@@ -128,11 +128,11 @@ export function batchRoutes(deps: EdgeDeps): Route[] {
     response.send(lines.join(""));
   };
   return [
-    { method: "post", path: BASE, handlers: [handle(deps, create)] },
-    { method: "get", path: BASE, handlers: [handle(deps, list)] },
-    { method: "get", path: `${BASE}/:id`, handlers: [handle(deps, get)] },
-    { method: "post", path: `${BASE}/:id/cancel`, handlers: [handle(deps, cancel)] },
-    { method: "delete", path: `${BASE}/:id`, handlers: [handle(deps, remove)] },
-    { method: "get", path: `${BASE}/:id/results`, handlers: [handle(deps, results)] },
+    { method: "post", path: BASE, handlers: [handle(context, create)] },
+    { method: "get", path: BASE, handlers: [handle(context, list)] },
+    { method: "get", path: `${BASE}/:id`, handlers: [handle(context, get)] },
+    { method: "post", path: `${BASE}/:id/cancel`, handlers: [handle(context, cancel)] },
+    { method: "delete", path: `${BASE}/:id`, handlers: [handle(context, remove)] },
+    { method: "get", path: `${BASE}/:id/results`, handlers: [handle(context, results)] },
   ];
 }

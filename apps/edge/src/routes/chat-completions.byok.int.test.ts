@@ -2,9 +2,9 @@ import { encodeEvent, KEY_CHANGED_V1 } from "@gw/events";
 import { type FakeServer, startFakeOpenAi } from "@gw/fake-providers";
 import type { ProviderCredential } from "@gw/proto/keys/v1/keys";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type EdgeHarness, FAKE_KEY, startEdgeHarness } from "../testing/harness.js";
-import { readError } from "../testing/http.js";
-import { testKey } from "../testing/principals.js";
+import { type EdgeHarness, FAKE_KEY, startEdgeHarness } from "../test/harness.js";
+import { readError } from "../test/http.js";
+import { testKey } from "../test/principals.js";
 
 // BYOK on the hot path: the account's own provider key serves the call (its endpoints first), the
 // response and the usage event say is_byok, and allow-lists still apply.

@@ -2,10 +2,10 @@ import { generationIdTime } from "@gw/events";
 import { RefusalCode } from "@gw/proto/billing/v1/billing";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { refusal } from "../testing/billing.js";
-import { type EdgeHarness, startEdgeHarness } from "../testing/harness.js";
-import { readError } from "../testing/http.js";
-import { testKey } from "../testing/principals.js";
+import { refusal } from "../test/billing.js";
+import { type EdgeHarness, startEdgeHarness } from "../test/harness.js";
+import { readError } from "../test/http.js";
+import { testKey } from "../test/principals.js";
 
 const key = testKey("acct-chat");
 const admin = testKey("acct-chat", { management: true });

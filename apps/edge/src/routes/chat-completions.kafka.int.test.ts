@@ -2,9 +2,9 @@ import { encodeEvent, KEY_CHANGED_V1 } from "@gw/events";
 import { ensureTopics, KafkaEventBus } from "@gw/kafka";
 import { describeWith, kafkaBrokers, uniqueName } from "@gw/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type EdgeHarness, startEdgeHarness } from "../testing/harness.js";
-import { readError } from "../testing/http.js";
-import { testKey } from "../testing/principals.js";
+import { type EdgeHarness, startEdgeHarness } from "../test/harness.js";
+import { readError } from "../test/http.js";
+import { testKey } from "../test/principals.js";
 
 describeWith(["kafka"], "the edge on a real Kafka broker", () => {
   const key = testKey("acct-kafka");

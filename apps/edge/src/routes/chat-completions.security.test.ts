@@ -1,8 +1,8 @@
 import { encodeEvent, KEY_CHANGED_V1 } from "@gw/events";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type EdgeHarness, startEdgeHarness } from "../testing/harness.js";
-import { readError } from "../testing/http.js";
-import { testKey } from "../testing/principals.js";
+import { type EdgeHarness, startEdgeHarness } from "../test/harness.js";
+import { readError } from "../test/http.js";
+import { testKey } from "../test/principals.js";
 
 const alice = testKey("acct-alice", { allowedModels: { values: ["demo/echo", "test/failover"] } });
 const bob = testKey("acct-bob", { allowedProviders: { values: ["groq"] } });

@@ -1,8 +1,8 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type EdgeHarness, startEdgeHarness } from "../testing/harness.js";
-import { testKey } from "../testing/principals.js";
-import { usageEventFor } from "../testing/usage.js";
+import { type EdgeHarness, startEdgeHarness } from "../test/harness.js";
+import { testKey } from "../test/principals.js";
+import { usageEventFor } from "../test/usage.js";
 
 const key = testKey("acct-translate");
 let edge: EdgeHarness;

@@ -2,10 +2,10 @@ import { GoogleGenAI } from "@google/genai";
 import type { ProviderCredential } from "@gw/proto/keys/v1/keys";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type EdgeHarness, FAKE_KEY, startEdgeHarness } from "../testing/harness.js";
-import { readError } from "../testing/http.js";
-import { testKey } from "../testing/principals.js";
-import { usageEventFor } from "../testing/usage.js";
+import { type EdgeHarness, FAKE_KEY, startEdgeHarness } from "../test/harness.js";
+import { readError } from "../test/http.js";
+import { testKey } from "../test/principals.js";
+import { usageEventFor } from "../test/usage.js";
 
 const key = testKey("acct-embed");
 const byokKey = testKey("acct-embed-byok");

@@ -1,15 +1,12 @@
 import { GatewayError } from "@gw/errors";
 import type { Request, Response } from "express";
-import type { EdgeDeps } from "../deps.js";
+import { promptText } from "../canonical/prompt-text.js";
 import { resolveApiKey } from "../middleware/api-key.js";
-import { chatAvailability } from "../pipeline/availability.js";
-import { planFor } from "../pipeline/plan-for.js";
+import type { EdgeContext } from "../pipeline/edge-context.js";
 import { serveInference, startRequest } from "../pipeline/serve.js";
-import { nativeModelId } from "../planner/native-model.js";
-import type { EdgeRuntime } from "../runtime.js";
+import { nativeModelId } from "../planning/native-model.js";
 import { chatRequestFromGemini, parseGenerateContent } from "../translate/gemini/generate-request.js";
 import { geminiSurface } from "../translate/gemini/generate-response.js";
-import { promptText } from "../translate/openai/prompt-text.js";
 import { translating } from "../translate/untranslatable.js";
 import { estimateUsage } from "../usage/estimate.js";
 import type { Route } from "./route.js";
@@ -29,35 +26,25 @@ export function splitModelMethod(path: string): { model: string; method: string 
  * generateContent, streamGenerateContent (`alt=sse` frames, a JSON array without), countTokens, plus
  * whatever other methods are registered (embeddings).
  */
-export function geminiRoute(
-  deps: EdgeDeps,
-  runtime: EdgeRuntime,
-  extra: Record<string, GeminiMethod> = {},
-): Route {
-  const availability = chatAvailability(deps.providers);
+export function geminiRoute(context: EdgeContext, extra: Record<string, GeminiMethod> = {}): Route {
   const generate =
     (stream: boolean): GeminiMethod =>
     async (request, response, model) => {
-      const start = startRequest(runtime, response);
-      const principal = await resolveApiKey(deps.principals, request);
+      const start = startRequest(context, response);
+      const principal = await resolveApiKey(context.principals, request);
       const body = parseGenerateContent(request.body);
-      const id = nativeModelId(deps.catalog.require(), model, NATIVE_AUTHORS);
+      const id = nativeModelId(context.catalog.require(), model, NATIVE_AUTHORS);
       const chat = translating(() => chatRequestFromGemini(body, id, stream));
       const surface = geminiSurface(request.query.alt === "sse");
-      await serveInference(
-        deps,
-        runtime,
-        { start, principal, request: chat, surface, availability },
-        response,
-      );
+      await serveInference(context, { start, principal, request: chat, surface }, response);
     };
   const countTokens: GeminiMethod = async (request, response, model) => {
-    const principal = await resolveApiKey(deps.principals, request);
+    const principal = await resolveApiKey(context.principals, request);
     const raw = (request.body ?? {}) as Record<string, unknown>;
     const body = parseGenerateContent(raw.generateContentRequest ?? request.body);
-    const id = nativeModelId(deps.catalog.require(), model, NATIVE_AUTHORS);
+    const id = nativeModelId(context.catalog.require(), model, NATIVE_AUTHORS);
     const chat = translating(() => chatRequestFromGemini(body, id, false));
-    planFor(deps, runtime, { principal, request: chat, availability });
+    context.planner.check({ principal, request: chat, kind: "chat" });
     const usage = await estimateUsage(promptText(chat), []);
     response.json({ totalTokens: usage.promptTokens });
   };

@@ -1,9 +1,9 @@
 import { LimitReset } from "@gw/proto/keys/v1/keys";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EMPTY_USAGE } from "../testing/billing.js";
-import { type EdgeHarness, startEdgeHarness } from "../testing/harness.js";
-import { readError, readJson } from "../testing/http.js";
-import { testKey } from "../testing/principals.js";
+import { EMPTY_USAGE } from "../test/billing.js";
+import { type EdgeHarness, startEdgeHarness } from "../test/harness.js";
+import { readError, readJson } from "../test/http.js";
+import { testKey } from "../test/principals.js";
 
 const USD = 1_000_000_000_000n;
 const key = testKey("acct-key", {

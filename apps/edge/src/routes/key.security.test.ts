@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EMPTY_USAGE } from "../testing/billing.js";
-import { type EdgeHarness, startEdgeHarness } from "../testing/harness.js";
-import { readJson } from "../testing/http.js";
-import { testKey } from "../testing/principals.js";
+import { EMPTY_USAGE } from "../test/billing.js";
+import { type EdgeHarness, startEdgeHarness } from "../test/harness.js";
+import { readJson } from "../test/http.js";
+import { testKey } from "../test/principals.js";
 
 const USD = 1_000_000_000_000n;
 const alice = testKey("acct-alice", { label: "alice-label" });

@@ -1,8 +1,8 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EdgeHarness, startEdgeHarness } from "../testing/harness.js";
-import { readError } from "../testing/http.js";
-import { testKey } from "../testing/principals.js";
+import { type EdgeHarness, startEdgeHarness } from "../test/harness.js";
+import { readError } from "../test/http.js";
+import { testKey } from "../test/principals.js";
 
 const key = testKey("acct-models");
 const admin = testKey("acct-models", { management: true });

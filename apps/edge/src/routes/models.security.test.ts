@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EdgeHarness, startEdgeHarness } from "../testing/harness.js";
-import { testKey } from "../testing/principals.js";
+import { type EdgeHarness, startEdgeHarness } from "../test/harness.js";
+import { testKey } from "../test/principals.js";
 
 const narrowModels = testKey("acct-a", { allowedModels: { values: ["demo/echo", "test/failover"] } });
 const narrowProviders = testKey("acct-b", { allowedProviders: { values: ["groq"] } });

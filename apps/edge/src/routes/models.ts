@@ -1,15 +1,15 @@
 import { authenticate, type Principal, principalOf } from "@gw/auth";
 import type { Request, Response } from "express";
-import type { EdgeDeps } from "../deps.js";
+import type { EdgeContext } from "../pipeline/edge-context.js";
 import { anthropicModelList, geminiModelList, modelsDialect } from "../translate/native-models.js";
 import { listModels, type ModelListScope } from "../translate/openai/models.js";
 import type { Route } from "./route.js";
 
 /** GET /v1/models: the models the calling API key may use, from the in-memory catalogue. */
-export function modelsRoute(deps: EdgeDeps): Route {
+export function modelsRoute(context: EdgeContext): Route {
   const handler = async (request: Request, response: Response): Promise<void> => {
-    const scope = await modelScope(deps, principalOf(request));
-    const snapshot = deps.catalog.require();
+    const scope = await modelScope(context, principalOf(request));
+    const snapshot = context.catalog.require();
     const list = listModels(snapshot, scope);
     // One path, three SDKs: Anthropic's sends anthropic-version, Gemini's x-goog-api-key (or /v1beta).
     const dialect = modelsDialect(request);
@@ -20,17 +20,16 @@ export function modelsRoute(deps: EdgeDeps): Route {
   return {
     method: "get",
     path: ["/v1/models", "/v1beta/models"],
-    handlers: [authenticate(deps.principals, "regular"), handler],
+    handlers: [authenticate(context.principals, "regular"), handler],
   };
 }
 
 /** The key's allow-lists; a provider counts as configured when the gateway or the account (BYOK) has a key. */
-export async function modelScope(deps: EdgeDeps, principal: Principal): Promise<ModelListScope> {
-  const byok = deps.byok ? await deps.byok.forAccount(principal.accountId) : undefined;
+export async function modelScope(context: EdgeContext, principal: Principal): Promise<ModelListScope> {
+  const byok = await context.planner.accountProviders(principal.accountId);
   return {
     allowedModels: principal.allowedModels?.values,
     allowedProviders: principal.allowedProviders?.values,
-    configured: (providerId) =>
-      deps.providers.get(providerId) !== undefined || byok?.has(providerId) === true,
+    configured: (providerId) => context.providers.get(providerId) !== undefined || byok.has(providerId),
   };
 }

@@ -2,8 +2,8 @@ import Anthropic from "@anthropic-ai/sdk";
 import { GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EdgeHarness, startEdgeHarness } from "../testing/harness.js";
-import { testKey } from "../testing/principals.js";
+import { type EdgeHarness, startEdgeHarness } from "../test/harness.js";
+import { testKey } from "../test/principals.js";
 
 const key = testKey("acct-native-models");
 const narrow = testKey("acct-native-models", { allowedModels: { values: ["anthropic/claude-test"] } });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type EdgeHarness, startEdgeHarness } from "../testing/harness.js";
-import { testKey } from "../testing/principals.js";
-import { usageEventFor } from "../testing/usage.js";
+import { type EdgeHarness, startEdgeHarness } from "../test/harness.js";
+import { testKey } from "../test/principals.js";
+import { usageEventFor } from "../test/usage.js";
 
 // Streaming behaviour of the native surfaces: usage is never a silent zero, a client that leaves
 // stops the upstream and is still metered, slow upstreams get keep-alives, late errors end in-band.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EdgeHarness, startEdgeHarness } from "../testing/harness.js";
-import { testKey } from "../testing/principals.js";
+import { type EdgeHarness, startEdgeHarness } from "../test/harness.js";
+import { testKey } from "../test/principals.js";
 
 // Every native surface keeps the key's scope and answers refusals in its own error shape.
 

@@ -4,10 +4,10 @@ import { RefusalCode } from "@gw/proto/billing/v1/billing";
 import type { ProviderCredential } from "@gw/proto/keys/v1/keys";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { refusal } from "../testing/billing.js";
-import { type EdgeHarness, FAKE_KEY, startEdgeHarness } from "../testing/harness.js";
-import { testKey } from "../testing/principals.js";
-import { usageEventFor } from "../testing/usage.js";
+import { refusal } from "../test/billing.js";
+import { type EdgeHarness, FAKE_KEY, startEdgeHarness } from "../test/harness.js";
+import { testKey } from "../test/principals.js";
+import { usageEventFor } from "../test/usage.js";
 
 const key = testKey("acct-proxy");
 const openaiOnly = testKey("acct-proxy", { allowedProviders: { values: ["openai"] } });

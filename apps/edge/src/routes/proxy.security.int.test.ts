@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type EdgeHarness, FAKE_KEY, startEdgeHarness } from "../testing/harness.js";
-import { testKey } from "../testing/principals.js";
+import { type EdgeHarness, FAKE_KEY, startEdgeHarness } from "../test/harness.js";
+import { testKey } from "../test/principals.js";
 
 const key = testKey("acct-proxy-sec");
 const disabled = testKey("acct-proxy-sec", { disabled: true });

@@ -1,12 +1,11 @@
 import { PROVIDERS } from "@gw/catalog";
 import { GatewayError } from "@gw/errors";
 import type { Request, Response } from "express";
-import type { EdgeDeps } from "../deps.js";
 import { resolveApiKey } from "../middleware/api-key.js";
+import type { EdgeContext } from "../pipeline/edge-context.js";
 import { type ProxyInference, serveProxy } from "../pipeline/proxy.js";
 import { forwardedRequestHeaders, withoutKeyParam } from "../pipeline/proxy-headers.js";
 import { startRequest } from "../pipeline/serve.js";
-import type { EdgeRuntime } from "../runtime.js";
 import type { Route } from "./route.js";
 
 /**
@@ -15,11 +14,11 @@ import type { Route } from "./route.js";
  * catalogue's provider ids, so it can never shadow `/v1`, `/v1beta`, `/api` or the health routes; any
  * other first segment stays a 404.
  */
-export function proxyRoutes(deps: EdgeDeps, runtime: EdgeRuntime): Route[] {
+export function proxyRoutes(context: EdgeContext): Route[] {
   const paths = PROVIDERS.map((provider) => `/${provider.id}/*path`);
   const handler = (method: ProxyInference["method"]) => async (request: Request, response: Response) => {
-    const start = startRequest(runtime, response);
-    const principal = await resolveApiKey(deps.principals, request);
+    const start = startRequest(context, response);
+    const principal = await resolveApiKey(context.principals, request);
     const providerId = request.path.split("/")[1] ?? "";
     if (method === "POST" && !request.is(["application/json", "application/*+json"])) {
       throw new GatewayError("invalid_request", "the provider proxy forwards JSON request bodies only", {
@@ -27,8 +26,7 @@ export function proxyRoutes(deps: EdgeDeps, runtime: EdgeRuntime): Route[] {
       });
     }
     await serveProxy(
-      deps,
-      runtime,
+      context,
       {
         start,
         principal,

@@ -3,12 +3,12 @@ import { listen } from "@gw/http";
 import { silentLogger } from "@gw/logger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../app.js";
-import { CatalogHolder } from "../planner/catalog-holder.js";
+import { CatalogHolder } from "../catalog/catalog-holder.js";
 import { ProviderRegistry } from "../providers/registry.js";
-import { RecordingBilling } from "../testing/billing.js";
-import { type EdgeHarness, startEdgeHarness } from "../testing/harness.js";
-import { readError, readJson } from "../testing/http.js";
-import { resolverFor } from "../testing/principals.js";
+import { RecordingBilling } from "../test/billing.js";
+import { type EdgeHarness, startEdgeHarness } from "../test/harness.js";
+import { readError, readJson } from "../test/http.js";
+import { resolverFor } from "../test/principals.js";
 
 let edge: EdgeHarness;
 

@@ -1,15 +1,15 @@
 import { GatewayError, openAiErrorBody } from "@gw/errors";
 import type { Request, Response } from "express";
-import type { EdgeDeps } from "../deps.js";
+import type { EdgeContext } from "../pipeline/edge-context.js";
 import type { Route } from "./route.js";
 
 /**
  * GET /readyz: ready once a catalogue snapshot is loaded (no request can be planned without one). The
  * bus backlog is reported either way: events waiting for the broker are never dropped, only delayed.
  */
-export function readyzRoute(deps: EdgeDeps): Route {
+export function readyzRoute(context: EdgeContext): Route {
   const handler = (_request: Request, response: Response): void => {
-    const catalog = deps.catalog.status();
+    const catalog = context.catalog.status();
     const details = {
       catalog: {
         loaded: catalog.loaded,
@@ -18,7 +18,7 @@ export function readyzRoute(deps: EdgeDeps): Route {
           catalog.lastRefreshAt === undefined ? null : new Date(catalog.lastRefreshAt).toISOString(),
         last_error: catalog.lastError ?? null,
       },
-      bus: { backlog: deps.bus.backlog() },
+      bus: { backlog: context.bus.backlog() },
     };
     if (!catalog.loaded) {
       // Answered here rather than thrown: probes poll this, and the error handler logs every 5xx.

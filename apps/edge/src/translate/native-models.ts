@@ -1,6 +1,6 @@
 import { GatewayError } from "@gw/errors";
 import type { Request } from "express";
-import type { CatalogSnapshot, Model } from "../planner/snapshot.js";
+import type { CatalogSnapshot, Model } from "../catalog/snapshot.js";
 import type { ModelEntry } from "./openai/models.js";
 
 /** Which SDK is listing models: they share `/v1/models` and are told apart by their headers. */

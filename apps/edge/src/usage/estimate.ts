@@ -1,12 +1,6 @@
+import type { PromptText } from "../canonical/prompt-text.js";
+import type { TokenUsage } from "../canonical/tokens.js";
 import { countTokens } from "./tokenizer.js";
-import type { TokenUsage } from "./tokens.js";
-
-/** The countable parts of a prompt, whatever surface it came in on. */
-export interface PromptText {
-  texts: string[];
-  messageCount: number;
-  imageCount: number;
-}
 
 // OpenAI's published chat accounting: a few tokens of framing per message plus the reply primer.
 const TOKENS_PER_MESSAGE = 3;

@@ -1,6 +1,6 @@
 import { type EncodedEvent, encodeEvent, USAGE_RECORDED_V1, type UsageRecorded } from "@gw/events";
-import type { Generation } from "./generation.js";
-import { totalTokens } from "./tokens.js";
+import type { Generation } from "../canonical/generation.js";
+import { totalTokens } from "../canonical/tokens.js";
 
 /** The `usage.recorded` v1 payload: every field, so consumers never need to ask the edge anything. */
 export function usageRecorded(generation: Generation, leaseId = ""): UsageRecorded {

@@ -1,7 +1,7 @@
 import type { GetUsageResponse } from "@gw/proto/billing/v1/billing";
 import { LimitReset } from "@gw/proto/keys/v1/keys";
 import { describe, expect, it } from "vitest";
-import { testKey } from "../testing/principals.js";
+import { testKey } from "../test/principals.js";
 import { keyInfo, windowUsagePico } from "./key-info.js";
 
 const USD = 1_000_000_000_000n;

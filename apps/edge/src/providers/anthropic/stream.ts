@@ -1,11 +1,11 @@
+import type { TokenUsage } from "../../canonical/tokens.js";
+import type { ChunkWire } from "../../canonical/wire.js";
 import {
   ANTHROPIC_REASONING_FORMAT,
   type AnthropicUsageWire,
   openAiFinishReason,
   usageFromAnthropic,
 } from "../../translate/anthropic/to-openai.js";
-import type { ChunkWire } from "../../translate/openai/wire.js";
-import type { TokenUsage } from "../../usage/tokens.js";
 import { type AttemptSignals, classifyError } from "../http.js";
 import { type SseEvent, SseParser } from "../sse.js";
 import type { StreamEvent } from "../types.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseChatRequest } from "../../translate/openai/chat-request.js";
+import { parseChatRequest } from "../../canonical/chat-request.js";
 import { chatRequestBody, parseCompletion } from "./chat.js";
 
 const request = parseChatRequest({

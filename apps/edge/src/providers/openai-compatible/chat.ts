@@ -1,12 +1,8 @@
+import { type ChatMessage, type ChatRequest, GATEWAY_ONLY_FIELDS } from "../../canonical/chat-request.js";
+import { completionWireSchema, usageFromWire } from "../../canonical/wire.js";
 import { ANTHROPIC_REASONING_FORMAT } from "../../translate/anthropic/to-openai.js";
 import { GEMINI_REASONING_FORMAT } from "../../translate/gemini/to-openai.js";
-import {
-  type ChatMessage,
-  type ChatRequest,
-  GATEWAY_ONLY_FIELDS,
-} from "../../translate/openai/chat-request.js";
 import { effortFor, reasoningBudget } from "../../translate/openai/reasoning.js";
-import { completionWireSchema, usageFromWire } from "../../translate/openai/wire.js";
 import { networkFailure, type UpstreamFailure } from "../failure.js";
 import type { CanonicalCompletion } from "../types.js";
 

@@ -1,4 +1,4 @@
-import { usageFromWire } from "../../translate/openai/wire.js";
+import { usageFromWire } from "../../canonical/wire.js";
 import type { EmbedDialect } from "../embed-exchange.js";
 import { networkFailure } from "../failure.js";
 

@@ -1,7 +1,7 @@
-import type { ProviderSettings, UpstreamTimeouts } from "../../config.js";
 import { httpAdapter } from "../adapter.js";
 import type { WireDialect } from "../exchange.js";
 import { UpstreamHttp } from "../http.js";
+import type { ProviderSettings, UpstreamTimeouts } from "../settings.js";
 import type { ProviderAdapter } from "../types.js";
 import { CHAT_COMPLETIONS_PATH, type OpenAiCompatibleOptions, openAiHeaders } from "./api.js";
 import { chatRequestBody, parseCompletion } from "./chat.js";

@@ -1,4 +1,4 @@
-import { chunkWireSchema, usageFromWire } from "../../translate/openai/wire.js";
+import { chunkWireSchema, usageFromWire } from "../../canonical/wire.js";
 import { type AttemptSignals, classifyError } from "../http.js";
 import { type SseEvent, SseParser } from "../sse.js";
 import type { StreamEvent } from "../types.js";

@@ -1,4 +1,4 @@
-import { type ChatRequest, requestedMaxTokens } from "../openai/chat-request.js";
+import { type ChatRequest, requestedMaxTokens } from "../../canonical/chat-request.js";
 import {
   type ContentPiece,
   contentPieces,

@@ -1,6 +1,6 @@
 import { parseOrThrow } from "@gw/http";
 import { z } from "zod";
-import { type ChatMessage, type ChatRequest, chatRequestSchema } from "../openai/chat-request.js";
+import { type ChatMessage, type ChatRequest, chatRequestSchema } from "../../canonical/chat-request.js";
 import { untranslatable } from "../untranslatable.js";
 import { ANTHROPIC_REASONING_FORMAT } from "./to-openai.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ZERO_COST } from "../../usage/cost.js";
+import { ZERO_COST } from "../../canonical/cost.js";
 import type { UsageRender } from "../openai/usage.js";
 import { AnthropicStreamRenderer, renderMessage } from "./messages-response.js";
 

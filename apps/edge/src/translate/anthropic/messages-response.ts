@@ -1,9 +1,9 @@
 import { picoToUsdNumber } from "@gw/money";
-import { StreamRecord } from "../../pipeline/stream-record.js";
-import type { StreamRenderer, Surface } from "../../pipeline/surface.js";
+import type { ChunkWire, CompletionWire } from "../../canonical/wire.js";
 import type { ResponseIdentity } from "../openai/chat-response.js";
 import type { UsageRender } from "../openai/usage.js";
-import type { ChunkWire, CompletionWire } from "../openai/wire.js";
+import { StreamRecord } from "../stream-record.js";
+import type { StreamRenderer, Surface } from "../surface.js";
 import { ANTHROPIC_REASONING_FORMAT } from "./to-openai.js";
 
 type Json = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { ZERO_COST } from "../../canonical/cost.js";
+import { ZERO_USAGE } from "../../canonical/tokens.js";
 import { AnthropicStreamMapper } from "../../providers/anthropic/stream.js";
-import { ZERO_COST } from "../../usage/cost.js";
-import { ZERO_USAGE } from "../../usage/tokens.js";
 import { AnthropicStreamRenderer } from "./messages-response.js";
 
 const upstream: [string, Record<string, unknown>][] = [

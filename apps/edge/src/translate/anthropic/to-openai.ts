@@ -1,5 +1,5 @@
-import type { TokenUsage } from "../../usage/tokens.js";
-import { type CompletionWire, usageToWire } from "../openai/wire.js";
+import type { TokenUsage } from "../../canonical/tokens.js";
+import { type CompletionWire, usageToWire } from "../../canonical/wire.js";
 
 /** Tags reasoning details that carry Anthropic signatures, so they only ever go back to Anthropic. */
 export const ANTHROPIC_REASONING_FORMAT = "anthropic-claude-v1";

@@ -1,6 +1,6 @@
 import { parseOrThrow } from "@gw/http";
 import { z } from "zod";
-import type { EmbedRequest } from "../../pipeline/embed.js";
+import type { EmbedRequest } from "../../canonical/embed-request.js";
 import { untranslatable } from "../untranslatable.js";
 
 const embedContent = z.looseObject({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseChatRequest } from "../openai/chat-request.js";
+import { parseChatRequest } from "../../canonical/chat-request.js";
 import { geminiRequestBody } from "./from-openai.js";
 
 describe("geminiRequestBody (OpenAI → Gemini golden)", () => {

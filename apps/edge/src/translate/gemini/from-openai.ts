@@ -1,4 +1,4 @@
-import { type ChatMessage, type ChatRequest, requestedMaxTokens } from "../openai/chat-request.js";
+import { type ChatMessage, type ChatRequest, requestedMaxTokens } from "../../canonical/chat-request.js";
 import {
   type ContentPiece,
   contentPieces,

@@ -1,5 +1,5 @@
-import type { TokenUsage } from "../../usage/tokens.js";
-import { type ChunkWire, type CompletionWire, usageToWire } from "../openai/wire.js";
+import type { TokenUsage } from "../../canonical/tokens.js";
+import { type ChunkWire, type CompletionWire, usageToWire } from "../../canonical/wire.js";
 
 /** Tags reasoning details holding Gemini thought signatures (keyed by tool-call id). */
 export const GEMINI_REASONING_FORMAT = "google-gemini-v1";

@@ -1,6 +1,6 @@
+import type { CompletionWire } from "../../canonical/wire.js";
+import { outputTexts } from "../../canonical/wire.js";
 import { renderUsage, type UsageRender } from "./usage.js";
-import type { CompletionWire } from "./wire.js";
-import { outputTexts } from "./wire.js";
 
 export interface ResponseIdentity {
   generationId: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ZERO_COST } from "../../usage/cost.js";
+import { ZERO_COST } from "../../canonical/cost.js";
 import { SSE_DONE } from "../sse.js";
 import { ChatStreamRewriter } from "./chat-stream.js";
 

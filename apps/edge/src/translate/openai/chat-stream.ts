@@ -1,8 +1,8 @@
-import type { StreamRenderer, Surface } from "../../pipeline/surface.js";
+import { type ChunkWire, outputTexts } from "../../canonical/wire.js";
 import { SSE_DONE, sseData } from "../sse.js";
+import type { StreamRenderer, Surface } from "../surface.js";
 import { type ResponseIdentity, renderCompletion } from "./chat-response.js";
 import { renderUsage, type UsageRender } from "./usage.js";
-import { type ChunkWire, outputTexts } from "./wire.js";
 
 /**
  * Rewrites an upstream chunk stream for an OpenAI-surface client, one chunk at a time: our id, model

@@ -1,5 +1,5 @@
+import type { ChatMessage } from "../../canonical/chat-request.js";
 import { untranslatable } from "../untranslatable.js";
-import type { ChatMessage } from "./chat-request.js";
 
 /** One piece of OpenAI message content in a provider-neutral form. */
 export type ContentPiece =

@@ -1,8 +1,8 @@
 import { parseOrThrow } from "@gw/http";
 import { picoToUsdNumber } from "@gw/money";
 import { z } from "zod";
-import type { EmbedRequest } from "../../pipeline/embed.js";
-import { chatRequestSchema } from "./chat-request.js";
+import { chatRequestSchema } from "../../canonical/chat-request.js";
+import type { EmbedRequest } from "../../canonical/embed-request.js";
 import type { ResponseIdentity } from "./chat-response.js";
 import type { UsageRender } from "./usage.js";
 

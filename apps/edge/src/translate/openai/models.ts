@@ -1,6 +1,6 @@
 import { picoToUsdNumber } from "@gw/money";
-import { byPrice } from "../../planner/order.js";
-import type { CatalogSnapshot, Endpoint, Model } from "../../planner/snapshot.js";
+import { byPrice } from "../../catalog/price.js";
+import type { CatalogSnapshot, Endpoint, Model } from "../../catalog/snapshot.js";
 
 export interface ModelEntry {
   id: string;

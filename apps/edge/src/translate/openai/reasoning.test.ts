@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { parseChatRequest } from "../../canonical/chat-request.js";
 import { chatRequestBody } from "../../providers/openai-compatible/chat.js";
 import { anthropicRequestBody } from "../anthropic/from-openai.js";
 import { chatRequestFromMessages, parseMessagesRequest } from "../anthropic/messages-request.js";
 import { geminiRequestBody } from "../gemini/from-openai.js";
 import { chatRequestFromGemini, parseGenerateContent } from "../gemini/generate-request.js";
-import { parseChatRequest } from "./chat-request.js";
 import { reasoningBudget } from "./reasoning.js";
 
 const chat = (extra: Record<string, unknown>) =>

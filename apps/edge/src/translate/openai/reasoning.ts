@@ -1,4 +1,4 @@
-import type { ChatRequest } from "./chat-request.js";
+import type { ChatRequest } from "../../canonical/chat-request.js";
 
 type Effort = "minimal" | "low" | "medium" | "high";
 

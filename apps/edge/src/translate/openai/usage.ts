@@ -1,6 +1,6 @@
 import { picoToUsdNumber } from "@gw/money";
-import type { Cost } from "../../usage/cost.js";
-import { type TokenUsage, totalTokens } from "../../usage/tokens.js";
+import type { Cost } from "../../canonical/cost.js";
+import { type TokenUsage, totalTokens } from "../../canonical/tokens.js";
 
 /** OpenAI's usage object plus the gateway's cost fields (OpenRouter's names, which its SDKs read). */
 export interface UsageBody {

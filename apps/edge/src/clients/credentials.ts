@@ -1,0 +1,14 @@
+import { type GetProviderCredentialsResponse, KeyServiceClient } from "@gw/proto/keys/v1/keys";
+import { CHANNEL_OPTIONS, insecureCredentials, unaryCall } from "@gw/rpc";
+
+/** An account's decrypted provider keys (BYOK), from KeyService.GetProviderCredentials. */
+export type CredentialSource = (accountId: string) => Promise<GetProviderCredentialsResponse>;
+
+export function connectCredentialSource(
+  address: string,
+  options: { timeoutMs: number },
+): { source: CredentialSource; close(): void } {
+  const client = new KeyServiceClient(address, insecureCredentials(), CHANNEL_OPTIONS);
+  const call = unaryCall(client, client.getProviderCredentials, { timeoutMs: options.timeoutMs });
+  return { source: (accountId) => call({ accountId }), close: () => client.close() };
+}

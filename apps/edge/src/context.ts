@@ -1,0 +1,35 @@
+import { Admission } from "./admission/admission.js";
+import type { EdgeDeps } from "./deps.js";
+import { DEFAULT_SETTINGS, type EdgeContext } from "./pipeline/edge-context.js";
+import { ProviderHealth } from "./planning/health.js";
+import { Planner } from "./planning/planner.js";
+import { Meter } from "./usage/meter.js";
+
+/** The edge's one context object, built once per app from its deps (see pipeline/edge-context.ts). */
+export function createEdgeContext(deps: EdgeDeps): EdgeContext {
+  const settings = { ...DEFAULT_SETTINGS, ...deps.settings };
+  const clock = deps.clock;
+  const now = clock ? () => clock.now() : Date.now;
+  const health = new ProviderHealth(now);
+  return {
+    settings,
+    now,
+    logger: deps.logger,
+    principals: deps.principals,
+    catalog: deps.catalog,
+    providers: deps.providers,
+    planner: new Planner({
+      catalog: deps.catalog,
+      providers: deps.providers,
+      byok: deps.byok,
+      health,
+      random: settings.random,
+    }),
+    health,
+    admission: new Admission({ billing: deps.billing, logger: deps.logger, now, leases: settings.leases }),
+    meter: new Meter({ bus: deps.bus, usageTopic: deps.topics.usage, logger: deps.logger }),
+    billing: deps.billing,
+    bus: deps.bus,
+    batches: deps.batches,
+  };
+}

@@ -1,0 +1,33 @@
+import type { Principal } from "@gw/auth";
+import type { Hold } from "../admission/admit.js";
+import type { ChatRequest } from "../canonical/chat-request.js";
+import type { PromptText } from "../canonical/prompt-text.js";
+import type { Route } from "../planning/planner.js";
+import type { Surface } from "../translate/surface.js";
+import type { GenerationSubject } from "./finish-generation.js";
+
+/** One admitted chat request on its way through the providers. */
+export interface AdmittedChat {
+  generationId: string;
+  principal: Principal;
+  request: ChatRequest;
+  prompt: PromptText;
+  route: Route;
+  hold: Hold;
+  startedAt: number;
+  /** Aborted when the client disconnects. */
+  signal: AbortSignal;
+  /** The API shape the client spoke, which the answer is rendered in. */
+  surface: Surface;
+}
+
+export function subjectOf(chat: AdmittedChat): GenerationSubject {
+  return {
+    generationId: chat.generationId,
+    principal: chat.principal,
+    startedAt: chat.startedAt,
+    apiType: chat.surface.apiType,
+    requestedModel: chat.request.model,
+    hold: chat.hold,
+  };
+}

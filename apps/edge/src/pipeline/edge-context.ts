@@ -1,0 +1,62 @@
+import type { PrincipalResolver } from "@gw/auth";
+import type { EventPublisher, EventSubscriber } from "@gw/events";
+import type { Logger } from "@gw/logger";
+import type { Admission } from "../admission/admission.js";
+import type { CatalogHolder } from "../catalog/catalog-holder.js";
+import type { BatchClient } from "../clients/batches.js";
+import type { BillingClient } from "../clients/billing.js";
+import type { ProviderHealth } from "../planning/health.js";
+import type { Planner } from "../planning/planner.js";
+import type { ProviderRegistry } from "../providers/registry.js";
+import type { Meter } from "../usage/meter.js";
+
+/** Knobs with production defaults; tests shorten the timers and pin the routing draw. */
+export interface EdgeSettings {
+  /** Largest JSON body accepted (express/bytes syntax). Default 10mb. */
+  bodyLimit: string;
+  /** SSE keep-alive comment interval while the upstream is silent. Default 15 s. */
+  keepAliveMs: number;
+  /** Uniform in [0, 1), for the weighted provider draw. */
+  random: () => number;
+  /** How often an idle edge asks the batch store for batch requests to serve. Default 1 s. */
+  batchPollMs: number;
+  /** The provider proxy's hold for a call the catalogue cannot price. Default $0.10. */
+  proxyHoldPico: bigint;
+  /** Admit requests under budget leases from billing (see admission/lease-book.ts). Default on. */
+  leases: boolean;
+  /** The gateway's public base URL for absolute links (batch results); else the request's own host. */
+  publicBaseUrl?: string | undefined;
+}
+
+export const DEFAULT_SETTINGS: EdgeSettings = {
+  bodyLimit: "10mb",
+  keepAliveMs: 15_000,
+  random: Math.random,
+  batchPollMs: 1_000,
+  proxyHoldPico: 100_000_000_000n,
+  leases: true,
+};
+
+/**
+ * Everything a request's handling needs, built once per edge (see ../context.ts): the connections the
+ * caller owns (principals, billing, catalogue, bus, providers, batches) and the edge's own in-process
+ * state (planner and provider health, admission with its leases, the meter). Routes, the pipeline and
+ * the batch worker all take this one object.
+ */
+export interface EdgeContext {
+  settings: EdgeSettings;
+  now: () => number;
+  logger: Logger;
+  principals: PrincipalResolver;
+  catalog: CatalogHolder;
+  providers: ProviderRegistry;
+  planner: Planner;
+  health: ProviderHealth;
+  admission: Admission;
+  meter: Meter;
+  /** For usage lookups (`/v1/key`); spend itself goes through `admission`. */
+  billing: BillingClient;
+  bus: EventPublisher & EventSubscriber;
+  /** The generations app's batch store; absent = the batches API answers 503 and no batch is served. */
+  batches: BatchClient | undefined;
+}

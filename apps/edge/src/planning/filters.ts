@@ -1,0 +1,91 @@
+import { usdToPico } from "@gw/money";
+import type { ProviderPreferences } from "../canonical/chat-request.js";
+import type { Endpoint } from "../catalog/snapshot.js";
+
+export type ExclusionCode =
+  | "model_not_found"
+  | "model_not_allowed"
+  | "wrong_model_kind"
+  | "provider_not_allowed"
+  | "provider_not_configured"
+  | "surface_not_supported"
+  | "excluded_by_request"
+  | "above_max_price"
+  | "missing_parameters"
+  | "quantization_mismatch"
+  | "not_zdr"
+  | "context_length_exceeded";
+
+/** Why a model or endpoint is not in the plan; reported to the caller when nothing is left. */
+export interface Exclusion {
+  model: string;
+  provider?: string;
+  code: ExclusionCode;
+  reason: string;
+}
+
+export type Availability = { usable: true } | { usable: false; code: ExclusionCode; reason: string };
+
+export interface EndpointFilterContext {
+  preferences: ProviderPreferences | undefined;
+  allowedProviders: readonly string[] | undefined;
+  requestedParameters: readonly string[];
+  availability: (providerId: string) => Availability;
+}
+
+const PICO_PER_MILLION = 1_000_000n;
+
+/** The first rule an endpoint breaks, or undefined when it may be tried. Key allow-lists come first. */
+export function endpointRejection(
+  endpoint: Endpoint,
+  context: EndpointFilterContext,
+): { code: ExclusionCode; reason: string } | undefined {
+  const { preferences } = context;
+  const provider = endpoint.providerId;
+  if (context.allowedProviders && !context.allowedProviders.includes(provider)) {
+    return { code: "provider_not_allowed", reason: `this key may not use provider ${provider}` };
+  }
+  if (preferences?.only && !preferences.only.includes(provider)) {
+    return { code: "excluded_by_request", reason: "not listed in provider.only" };
+  }
+  if (preferences?.ignore?.includes(provider)) {
+    return { code: "excluded_by_request", reason: "listed in provider.ignore" };
+  }
+  const availability = context.availability(provider);
+  if (!availability.usable) return { code: availability.code, reason: availability.reason };
+  return preferenceRejection(endpoint, preferences, context.requestedParameters);
+}
+
+function preferenceRejection(
+  endpoint: Endpoint,
+  preferences: ProviderPreferences | undefined,
+  requestedParameters: readonly string[],
+): { code: ExclusionCode; reason: string } | undefined {
+  if (preferences?.quantizations && !preferences.quantizations.includes(endpoint.quantization)) {
+    return { code: "quantization_mismatch", reason: `quantization ${endpoint.quantization || "unknown"}` };
+  }
+  if (preferences?.zdr && !endpoint.isZdr) {
+    return { code: "not_zdr", reason: "does not offer zero data retention" };
+  }
+  if (preferences?.max_price && exceedsMaxPrice(endpoint, preferences.max_price)) {
+    return { code: "above_max_price", reason: "price above provider.max_price" };
+  }
+  if (preferences?.require_parameters) {
+    const missing = requestedParameters.filter((name) => !endpoint.supportedParameters.includes(name));
+    if (missing.length > 0) {
+      return { code: "missing_parameters", reason: `does not support ${missing.join(", ")}` };
+    }
+  }
+  return undefined;
+}
+
+/** `max_price` is USD per million tokens (per request for `request`); compared exactly in pico. */
+function exceedsMaxPrice(endpoint: Endpoint, max: NonNullable<ProviderPreferences["max_price"]>): boolean {
+  const pricing = endpoint.pricing;
+  if (!pricing) return false;
+  if (max.prompt !== undefined && pricing.promptPico * PICO_PER_MILLION > usdToPico(max.prompt)) return true;
+  if (max.completion !== undefined && pricing.completionPico * PICO_PER_MILLION > usdToPico(max.completion)) {
+    return true;
+  }
+  return max.request !== undefined && pricing.requestPico > usdToPico(max.request);
+}

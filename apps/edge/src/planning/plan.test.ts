@@ -1,0 +1,200 @@
+import { GatewayError } from "@gw/errors";
+import { describe, expect, it } from "vitest";
+import { testEndpoint, testModel, testSnapshot } from "../test/catalog.js";
+import type { Availability } from "./filters.js";
+import { type PlanInput, planRoute } from "./plan.js";
+
+const snapshot = testSnapshot([
+  testModel("openai/gpt", [
+    testEndpoint("openai", { prompt: "2", completion: "8" }),
+    testEndpoint("azure", { prompt: "1", completion: "4" }),
+    testEndpoint("anthropic", { prompt: "1", completion: "1" }),
+  ]),
+  testModel("meta/llama", [
+    testEndpoint("groq", { prompt: "0.5", completion: "0.5" }),
+    testEndpoint("together", { prompt: "1", completion: "1" }),
+  ]),
+  testModel("demo/echo", [testEndpoint("demo")]),
+  testModel("demo/embed", [testEndpoint("demo")], { kind: "embedding" }),
+  testModel("meta/llama:free", [testEndpoint("groq", { prompt: "0", completion: "0" })]),
+]);
+
+const configured = new Set(["openai", "azure", "groq", "together", "demo"]);
+const availability = (providerId: string): Availability => {
+  if (providerId === "anthropic")
+    return { usable: false, code: "surface_not_supported", reason: "not supported on this surface yet" };
+  if (!configured.has(providerId))
+    return { usable: false, code: "provider_not_configured", reason: "no credentials" };
+  return { usable: true };
+};
+
+function plan(overrides: Partial<PlanInput>) {
+  const result = planRoute({
+    snapshot,
+    kind: "chat",
+    model: "openai/gpt",
+    fallbacks: [],
+    preferences: undefined,
+    requestedParameters: [],
+    allowedModels: undefined,
+    allowedProviders: undefined,
+    availability,
+    random: () => 0.5,
+    ...overrides,
+  });
+  return {
+    ...result,
+    route: result.attempts.map((attempt) => `${attempt.model.id}@${attempt.endpoint.providerId}`),
+  };
+}
+
+function planError(overrides: Partial<PlanInput>): GatewayError {
+  try {
+    plan(overrides);
+  } catch (error) {
+    if (error instanceof GatewayError) return error;
+    throw error;
+  }
+  throw new Error("expected the plan to fail");
+}
+
+describe("planRoute", () => {
+  it("tries the requested model's usable endpoints, then each fallback model in order", () => {
+    const { route, excluded } = plan({ fallbacks: ["meta/llama", "demo/echo"] });
+    expect(route).toEqual([
+      "openai/gpt@azure",
+      "openai/gpt@openai",
+      "meta/llama@groq",
+      "meta/llama@together",
+      "demo/echo@demo",
+    ]);
+    expect(excluded).toEqual([
+      {
+        model: "openai/gpt",
+        provider: "anthropic",
+        code: "surface_not_supported",
+        reason: "not supported on this surface yet",
+      },
+    ]);
+  });
+
+  it("draws the first endpoint with weight ∝ 1/price², the rest by price", () => {
+    // openai costs 10 per token pair, azure 5: weights 1/100 and 1/25, so openai (listed first) wins 20 % of draws.
+    expect(plan({ random: () => 0.19 }).route).toEqual(["openai/gpt@openai", "openai/gpt@azure"]);
+    expect(plan({ random: () => 0.21 }).route).toEqual(["openai/gpt@azure", "openai/gpt@openai"]);
+  });
+
+  it("puts recently failing providers last", () => {
+    expect(plan({ healthy: (id) => id !== "azure" }).route).toEqual([
+      "openai/gpt@openai",
+      "openai/gpt@azure",
+    ]);
+  });
+
+  it("honours provider.order, only, ignore and allow_fallbacks", () => {
+    expect(plan({ preferences: { order: ["openai"] } }).route).toEqual([
+      "openai/gpt@openai",
+      "openai/gpt@azure",
+    ]);
+    expect(plan({ preferences: { order: ["openai"], allow_fallbacks: false } }).route).toEqual([
+      "openai/gpt@openai",
+    ]);
+    expect(plan({ preferences: { only: ["openai"] } }).route).toEqual(["openai/gpt@openai"]);
+    expect(plan({ preferences: { ignore: ["azure"] } }).route).toEqual(["openai/gpt@openai"]);
+    expect(plan({ preferences: { allow_fallbacks: false }, random: () => 0.1 }).route).toEqual([
+      "openai/gpt@openai",
+    ]);
+  });
+
+  it("sorts by price for provider.sort=price and the :floor variant", () => {
+    expect(plan({ preferences: { sort: "price" }, random: () => 0 }).route).toEqual([
+      "openai/gpt@azure",
+      "openai/gpt@openai",
+    ]);
+    expect(plan({ model: "openai/gpt:floor", random: () => 0 }).route).toEqual([
+      "openai/gpt@azure",
+      "openai/gpt@openai",
+    ]);
+  });
+
+  it("treats :free as a model of its own", () => {
+    expect(plan({ model: "meta/llama:free" }).route).toEqual(["meta/llama:free@groq"]);
+  });
+
+  it("filters by max_price and require_parameters", () => {
+    expect(plan({ preferences: { max_price: { prompt: 1.5 } } }).route).toEqual(["openai/gpt@azure"]);
+    const { excluded } = plan({ preferences: { max_price: { prompt: 1.5 } } });
+    expect(excluded).toContainEqual({
+      model: "openai/gpt",
+      provider: "openai",
+      code: "above_max_price",
+      reason: "price above provider.max_price",
+    });
+    expect(
+      planError({ requestedParameters: ["tools"], preferences: { require_parameters: true } }).code,
+    ).toBe("no_available_provider");
+  });
+
+  it("applies the key's allow-lists before anything else", () => {
+    expect(plan({ allowedProviders: ["openai", "groq"], fallbacks: ["meta/llama"] }).route).toEqual([
+      "openai/gpt@openai",
+      "meta/llama@groq",
+    ]);
+    const forbidden = planError({ allowedModels: ["meta/llama"] });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.code).toBe("model_not_allowed");
+    const noProvider = planError({ allowedProviders: ["mistral"] });
+    expect(noProvider.status).toBe(403);
+    expect(noProvider.code).toBe("provider_not_allowed");
+  });
+
+  it("skips fallbacks that are unknown, forbidden or of the wrong kind, and says why", () => {
+    const { route, excluded } = plan({
+      allowedModels: ["openai/gpt", "demo/embed"],
+      fallbacks: ["nope/missing", "meta/llama", "demo/embed", "openai/gpt"],
+    });
+    expect(route).toEqual(["openai/gpt@azure", "openai/gpt@openai"]);
+    expect(excluded.map((exclusion) => `${exclusion.model}:${exclusion.code}`)).toEqual([
+      "openai/gpt:surface_not_supported",
+      "nope/missing:model_not_found",
+      "meta/llama:model_not_allowed",
+      "demo/embed:wrong_model_kind",
+    ]);
+  });
+
+  it("answers 404 for an unknown model and 400 for a model of the wrong kind", () => {
+    const missing = planError({ model: "nope/missing" });
+    expect([missing.status, missing.type, missing.code]).toEqual([404, "not_found_error", "model_not_found"]);
+    const wrongKind = planError({ model: "demo/embed" });
+    expect([wrongKind.status, wrongKind.code]).toEqual([400, "wrong_model_kind"]);
+  });
+
+  it("answers 503 no_available_provider with every exclusion in metadata when nothing is left", () => {
+    const error = planError({ model: "openai/gpt", preferences: { only: ["anthropic"] } });
+    expect([error.status, error.type, error.code]).toEqual([
+      503,
+      "service_unavailable",
+      "no_available_provider",
+    ]);
+    expect(error.metadata?.excluded).toEqual([
+      {
+        model: "openai/gpt",
+        provider: "openai",
+        code: "excluded_by_request",
+        reason: "not listed in provider.only",
+      },
+      {
+        model: "openai/gpt",
+        provider: "azure",
+        code: "excluded_by_request",
+        reason: "not listed in provider.only",
+      },
+      {
+        model: "openai/gpt",
+        provider: "anthropic",
+        code: "surface_not_supported",
+        reason: "not supported on this surface yet",
+      },
+    ]);
+  });
+});

@@ -1,0 +1,142 @@
+import { GatewayError } from "@gw/errors";
+import type { ProviderPreferences } from "../canonical/chat-request.js";
+import type { CatalogSnapshot, Endpoint, Model } from "../catalog/snapshot.js";
+import {
+  type Availability,
+  type EndpointFilterContext,
+  type Exclusion,
+  endpointRejection,
+} from "./filters.js";
+import { orderEndpoints } from "./order.js";
+import { resolveModel, type SortOrder } from "./variants.js";
+
+export interface PlanInput {
+  snapshot: CatalogSnapshot;
+  /** `chat` or `embedding`: a model of the other kind cannot serve the surface. */
+  kind: string;
+  model: string;
+  fallbacks: readonly string[];
+  preferences: ProviderPreferences | undefined;
+  requestedParameters: readonly string[];
+  /** Undefined means the key is not restricted. */
+  allowedModels: readonly string[] | undefined;
+  allowedProviders: readonly string[] | undefined;
+  availability: (providerId: string) => Availability;
+  random?: () => number;
+  healthy?: (providerId: string) => boolean;
+}
+
+export interface PlannedAttempt {
+  model: Model;
+  endpoint: Endpoint;
+  /**
+   * The account's own key for this provider (BYOK) that serves the attempt; absent = the gateway's key.
+   * A plan names the credential, never an adapter: the planner's route resolves it (planner.ts).
+   */
+  byok?: ByokCredential | undefined;
+}
+
+/** Which of the account's provider keys serves an attempt (its id in the key service). */
+export interface ByokCredential {
+  credentialId: string;
+}
+
+export interface RoutePlan {
+  attempts: PlannedAttempt[];
+  excluded: Exclusion[];
+}
+
+const PERMISSION_CODES = new Set(["model_not_allowed", "provider_not_allowed"]);
+
+/**
+ * The ordered attempts for one request: the requested model's endpoints, then each fallback model's.
+ * The requested model itself must exist (404), be allowed (403) and be of the right kind (400);
+ * fallbacks that fail those checks are only skipped. With nothing left the caller learns why.
+ */
+export function planRoute(input: PlanInput): RoutePlan {
+  const excluded: Exclusion[] = [];
+  const attempts: PlannedAttempt[] = [];
+  const seen = new Set<string>();
+  for (const [index, id] of [input.model, ...input.fallbacks].entries()) {
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const candidate = candidateModel(input, id, index === 0, excluded);
+    if (candidate) attempts.push(...modelAttempts(input, candidate.model, candidate.sort, excluded));
+  }
+  if (attempts.length === 0) throw nothingLeft(excluded);
+  return { attempts, excluded };
+}
+
+function candidateModel(input: PlanInput, id: string, primary: boolean, excluded: Exclusion[]) {
+  const resolved = resolveModel(input.snapshot, id);
+  if (!resolved) {
+    if (primary)
+      throw new GatewayError("not_found", `model ${id} does not exist`, { code: "model_not_found" });
+    excluded.push({ model: id, code: "model_not_found", reason: "no such model" });
+    return undefined;
+  }
+  const { model } = resolved;
+  if (input.allowedModels && !input.allowedModels.includes(model.id)) {
+    if (primary) {
+      throw new GatewayError("permission", `this key may not use model ${model.id}`, {
+        code: "model_not_allowed",
+      });
+    }
+    excluded.push({ model: model.id, code: "model_not_allowed", reason: "not allowed for this key" });
+    return undefined;
+  }
+  if (model.kind !== input.kind) {
+    const reason = `model ${model.id} is a ${model.kind} model and cannot serve ${input.kind} requests`;
+    if (primary) throw new GatewayError("invalid_request", reason, { code: "wrong_model_kind" });
+    excluded.push({ model: model.id, code: "wrong_model_kind", reason });
+    return undefined;
+  }
+  return resolved;
+}
+
+function modelAttempts(
+  input: PlanInput,
+  model: Model,
+  sort: SortOrder | undefined,
+  excluded: Exclusion[],
+): PlannedAttempt[] {
+  if (model.endpoints.length === 0) {
+    excluded.push({
+      model: model.id,
+      code: "provider_not_configured",
+      reason: "the catalogue lists no endpoint",
+    });
+    return [];
+  }
+  const context: EndpointFilterContext = {
+    preferences: input.preferences,
+    allowedProviders: input.allowedProviders,
+    requestedParameters: input.requestedParameters,
+    availability: input.availability,
+  };
+  const usable = model.endpoints.filter((endpoint) => {
+    const rejection = endpointRejection(endpoint, context);
+    if (rejection) excluded.push({ model: model.id, provider: endpoint.providerId, ...rejection });
+    return rejection === undefined;
+  });
+  const ordered = orderEndpoints(usable, {
+    preferences: input.preferences,
+    sort,
+    random: input.random ?? Math.random,
+    healthy: input.healthy ?? (() => true),
+  });
+  return ordered.map((endpoint) => ({ model, endpoint }));
+}
+
+function nothingLeft(excluded: Exclusion[]): GatewayError {
+  if (excluded.length > 0 && excluded.every((exclusion) => PERMISSION_CODES.has(exclusion.code))) {
+    return new GatewayError("permission", "this key may not use any provider that serves this model", {
+      code: "provider_not_allowed",
+      metadata: { excluded },
+    });
+  }
+  return new GatewayError("service_unavailable", "no provider is available for this request", {
+    code: "no_available_provider",
+    metadata: { excluded },
+  });
+}

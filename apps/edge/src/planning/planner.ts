@@ -1,0 +1,115 @@
+import type { Principal } from "@gw/auth";
+import { GatewayError } from "@gw/errors";
+import type { ChatRequest } from "../canonical/chat-request.js";
+import { requestedParameters } from "../canonical/parameters.js";
+import type { CatalogHolder } from "../catalog/catalog-holder.js";
+import type { ProviderRegistry } from "../providers/registry.js";
+import type { ProviderAdapter, ProxyTransport } from "../providers/types.js";
+import { chatAvailability, embeddingsAvailability } from "./availability.js";
+import type { AccountProviders, ByokProviders } from "./byok-credentials.js";
+import { preferByok, withByok } from "./byok-order.js";
+import type { Availability } from "./filters.js";
+import type { ProviderHealth } from "./health.js";
+import { type PlannedAttempt, planRoute, type RoutePlan } from "./plan.js";
+
+export interface PlannerDeps {
+  catalog: CatalogHolder;
+  providers: ProviderRegistry;
+  /** The accounts' own provider keys (BYOK); absent = the gateway's keys only. */
+  byok: ByokProviders | undefined;
+  health: ProviderHealth;
+  /** Uniform in [0, 1), for the weighted provider draw. */
+  random: () => number;
+}
+
+export interface RouteRequest {
+  principal: Principal;
+  /** What routing reads of the request (model, fallbacks, provider preferences, parameters), in canonical form. */
+  request: ChatRequest;
+  kind: "chat" | "embedding";
+}
+
+/** A planned request: its attempts in order, and the adapter that sends each with the credential it names. */
+export interface Route {
+  attempts: readonly PlannedAttempt[];
+  adapterFor(attempt: PlannedAttempt): ProviderAdapter | undefined;
+}
+
+const NO_BYOK: AccountProviders = new Map();
+
+/**
+ * The one place a request is routed: the catalogue snapshot, the key's allow-lists, provider health and
+ * the account's own provider keys (BYOK first within each model, api-decisions "Routing") make the plan.
+ */
+export class Planner {
+  constructor(private readonly deps: PlannerDeps) {}
+
+  /** The ordered attempts with the account's own keys; throws 4xx/503 when no attempt is left. */
+  async route(input: RouteRequest): Promise<Route> {
+    const byok = await this.accountProviders(input.principal.accountId);
+    const plan = this.plan(input, withByok(this.availability(input.kind), byok, input.kind));
+    const attempts = preferByok(plan.attempts, byok);
+    const { providers } = this.deps;
+    return {
+      attempts,
+      adapterFor: (attempt) =>
+        attempt.byok
+          ? byok.get(attempt.endpoint.providerId)?.adapter
+          : providers.get(attempt.endpoint.providerId),
+    };
+  }
+
+  /**
+   * The plan on the gateway's own keys, with no lookup: whether the model exists and the key may use it
+   * (count-tokens answers without calling a provider).
+   */
+  check(input: RouteRequest): RoutePlan {
+    return this.plan(input, this.availability(input.kind));
+  }
+
+  /** The provider proxy's transport: the account's own key for the provider first, else the gateway's. */
+  async proxyTransport(
+    accountId: string,
+    providerId: string,
+  ): Promise<{ transport: ProxyTransport; isByok: boolean }> {
+    const own = (await this.accountProviders(accountId)).get(providerId)?.adapter.proxy;
+    if (own) return { transport: own, isByok: true };
+    const gateway = this.deps.providers.get(providerId)?.proxy;
+    if (gateway) return { transport: gateway, isByok: false };
+    throw new GatewayError(
+      "service_unavailable",
+      `provider ${providerId} is not configured on this gateway`,
+      {
+        code: "no_available_provider",
+      },
+    );
+  }
+
+  private plan(input: RouteRequest, availability: (providerId: string) => Availability): RoutePlan {
+    const { request, principal } = input;
+    return planRoute({
+      snapshot: this.deps.catalog.require(),
+      kind: input.kind,
+      model: request.model,
+      fallbacks: request.models ?? [],
+      preferences: request.provider,
+      requestedParameters: requestedParameters(request),
+      allowedModels: principal.allowedModels?.values,
+      allowedProviders: principal.allowedProviders?.values,
+      availability,
+      random: this.deps.random,
+      healthy: (providerId) => this.deps.health.isHealthy(providerId),
+    });
+  }
+
+  private availability(kind: RouteRequest["kind"]): (providerId: string) => Availability {
+    return kind === "embedding"
+      ? embeddingsAvailability(this.deps.providers)
+      : chatAvailability(this.deps.providers);
+  }
+
+  /** The account's own provider keys (BYOK), by provider id; none without a BYOK source. */
+  accountProviders(accountId: string): Promise<AccountProviders> {
+    return this.deps.byok ? this.deps.byok.forAccount(accountId) : Promise.resolve(NO_BYOK);
+  }
+}
