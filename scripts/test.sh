@@ -1,10 +1,40 @@
 #!/usr/bin/env bash
 # Quick start, command 2: installs what the tests need and runs every tier (unit, integration,
-# end-to-end). Postgres and Redis are used where they answer on their standard ports; otherwise the
-# test setup starts embedded PostgreSQL; Kafka is started from Maven Central jars (infra/kafka) when
-# no broker is configured. Under CI=true a missing service fails the run instead of skipping.
+# end-to-end). PostgreSQL and Redis are used where they answer on their standard ports (or
+# TEST_DATABASE_URL / TEST_REDIS_URL); otherwise the test setup starts embedded PostgreSQL and a
+# throw-away redis-server (Debian's package, installed here when missing); Kafka is started from
+# Maven Central jars (infra/kafka) when no broker is configured. A run that skips tests fails unless
+# GW_ALLOW_SKIPS=1; under CI (CI=true or CI=1) a missing service always fails it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
+
+is_ci() { [ "${CI:-}" = true ] || [ "${CI:-}" = 1 ]; }
+
+# Redis for the integration and end-to-end tiers: an existing one, or redis-server on PATH for the
+# test setup to start. Debian packages it; install it as root, otherwise say exactly how to get it.
+ensure_redis() {
+  [ -n "${TEST_REDIS_URL:-}" ] && return 0
+  command -v redis-server >/dev/null 2>&1 && return 0
+  (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "[test] installing Debian's redis-server (the test setup starts a throw-away one per run)" >&2
+    if apt-get update -qq >&2 &&
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server >&2; then
+      return 0
+    fi
+  fi
+  local how="Redis is needed by the integration and end-to-end tests and none was found: install Debian's
+redis-server (as root: apt-get update && apt-get install -y redis-server), or run Redis on
+127.0.0.1:6379, or set TEST_REDIS_URL=redis://host:port."
+  if ! is_ci && [ "${GW_ALLOW_SKIPS:-}" = 1 ]; then
+    echo "[test] $how GW_ALLOW_SKIPS=1: the tests that need it will be skipped." >&2
+    return 0
+  fi
+  echo "$how (GW_ALLOW_SKIPS=1 runs without it, skipping those tests.)" >&2
+  exit 1
+}
+
 pnpm install --frozen-lockfile --reporter=append-only
+ensure_redis
 pnpm test "$@"

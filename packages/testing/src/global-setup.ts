@@ -35,7 +35,9 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide("gwServices", services);
   const missing = SERVICE_NAMES.filter((name) => services[name].status !== "available");
   if (isCI() && missing.length > 0)
-    throw new Error(`CI=true: every test service must be available, missing: ${missing.join(", ")}`);
+    throw new Error(
+      `CI (CI=true or CI=1): every test service must be available, missing: ${missing.join(", ")}`,
+    );
 }
 
 /** Stops what the run started, once the last project is done with it. */

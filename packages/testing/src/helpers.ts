@@ -1,6 +1,6 @@
 import { describe, inject, it, type TestFunction } from "vitest";
 import { isCI } from "./ci.js";
-import { type ResolvedServices, SERVICE_NAMES, type ServiceName } from "./services.js";
+import { type ResolvedServices, SERVICE_NAMES, SERVICE_REMEDY, type ServiceName } from "./services.js";
 
 /** The services the global setup resolved for this run (all unavailable when it did not run). */
 export function testServices(): ResolvedServices {
@@ -57,12 +57,12 @@ export function describeWith(names: readonly ServiceName[], title: string, body:
   if (isCI()) {
     describe(title, () => {
       it(`needs ${names.join(", ")}`, () => {
-        throw new Error(`CI=true and ${missing}`);
+        throw new Error(`CI (CI=true or CI=1) and ${missing}`);
       });
     });
     return;
   }
-  console.warn(`[gw-testing] skipping "${title}": ${missing}`);
+  console.warn(`[gw-testing] skipping "${title}": ${missing}; ${remedies(names)}`);
   describe.skip(`${title} [skipped: ${missing}]`, body);
 }
 
@@ -80,10 +80,18 @@ export function itWith(
   }
   if (isCI()) {
     it(title, () => {
-      throw new Error(`CI=true and ${missing}`);
+      throw new Error(`CI (CI=true or CI=1) and ${missing}`);
     });
     return;
   }
-  console.warn(`[gw-testing] skipping "${title}": ${missing}`);
+  console.warn(`[gw-testing] skipping "${title}": ${missing}; ${remedies(names)}`);
   it.skip(`${title} [skipped: ${missing}]`, fn);
+}
+
+function remedies(names: readonly ServiceName[]): string {
+  const services = testServices();
+  return names
+    .filter((name) => services[name].status !== "available")
+    .map((name) => `${name}: ${SERVICE_REMEDY[name]}`)
+    .join("; ");
 }

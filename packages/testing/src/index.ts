@@ -21,3 +21,4 @@ export {
   resolveServices,
 } from "./resolve.js";
 export * from "./services.js";
+export { type SkippedTest, type SkipReport, skipReport } from "./skip-policy.js";

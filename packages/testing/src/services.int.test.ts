@@ -3,10 +3,14 @@ import { describe, expect, it } from "vitest";
 import { createTestDatabase } from "./database.js";
 import { describeWith, kafkaBrokers, serviceUrl, testServices } from "./helpers.js";
 import { kafkaAnswers, postgresAnswers, redisAnswers } from "./probes.js";
+import { SERVICE_NAMES } from "./services.js";
 
 describe("the services the global setup resolved", () => {
   it("are all reported, each available or with a reason", () => {
-    for (const state of Object.values(testServices())) {
+    const services = testServices();
+    // Every service is named: an empty map would make the loop below vacuous.
+    expect(Object.keys(services).sort()).toEqual([...SERVICE_NAMES].sort());
+    for (const state of Object.values(services)) {
       if (state.status === "available") expect(state.url).not.toBe("");
       else expect(state.reason).not.toBe("");
     }

