@@ -16,19 +16,25 @@ export class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     let passed = 0;
     let failed = 0;
+    let notRun = 0;
     const skipped: SkippedTest[] = [];
     for (const testModule of testModules) {
       const file = relative(process.cwd(), testModule.moduleId);
+      // A file whose setup failed leaves its tests unrun: that is its failure, not a skip.
+      const moduleFailed = testModule.state() === "failed";
+      let failedHere = 0;
       for (const testCase of testModule.children.allTests()) {
         const state = testCase.result().state;
         if (state === "passed") passed++;
-        else if (state === "failed") failed++;
+        else if (state === "failed") failedHere++;
+        else if (moduleFailed) notRun++;
         else if (!this.namePattern || this.namePattern.test(testCase.fullName.replaceAll(" > ", " ")))
           skipped.push({ file, fullName: testCase.fullName });
       }
-      if (testModule.state() === "failed" && testModule.children.size === 0) failed++;
+      failed += moduleFailed && failedHere === 0 ? 1 : failedHere;
     }
     console.log(`tests: ${passed} passed, ${failed} failed, ${skipped.length} skipped`);
+    if (notRun > 0) console.error(`${notRun} test(s) not run because their file failed (see above)`);
     const report = skipReport(skipped, process.env);
     if (report.lines.length === 0) return;
     (report.fails ? console.error : console.log)(report.lines.join("\n"));
