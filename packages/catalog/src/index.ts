@@ -13,6 +13,7 @@ export type {
   Model,
   ModelKind,
   ModelVariant,
+  OpenAiDialect,
   Pricing,
   ProviderInfo,
   Quantization,

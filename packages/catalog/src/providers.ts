@@ -1,4 +1,4 @@
-import type { ProviderInfo } from "./types.js";
+import type { OpenAiDialect, ProviderInfo } from "./types.js";
 
 // Base URLs are in the form each provider's SDK expects: OpenAI-compatible bases end in their version
 // segment (the client appends `/chat/completions`); Anthropic and Gemini bases do not (their clients add
@@ -13,7 +13,13 @@ export const PROVIDERS: readonly ProviderInfo[] = [
   provider("together", "Together", "openai", "TOGETHER", "https://api.together.xyz/v1"),
   provider("fireworks", "Fireworks", "openai", "FIREWORKS", "https://api.fireworks.ai/inference/v1"),
   provider("xai", "xAI", "openai", "XAI", "https://api.x.ai/v1"),
-  provider("openrouter", "OpenRouter", "openai", "OPENROUTER", "https://openrouter.ai/api/v1"),
+  // OpenRouter attributes traffic by these optional headers; they identify the gateway, not the end user.
+  provider("openrouter", "OpenRouter", "openai", "OPENROUTER", "https://openrouter.ai/api/v1", {
+    openAiDialect: {
+      extraHeaders: { "HTTP-Referer": "https://github.com/model-gateway", "X-Title": "Model Gateway" },
+      reasoningObject: true,
+    },
+  }),
   // Local servers: no key, and the base URL is the usual default of a local install.
   provider("ollama", "Ollama", "openai", "OLLAMA", "http://127.0.0.1:11434/v1", { requiresKey: false }),
   provider("vllm", "vLLM", "openai", "VLLM", "http://127.0.0.1:8000/v1", { requiresKey: false }),
@@ -35,7 +41,7 @@ function provider(
   apiFormat: ProviderInfo["apiFormat"],
   envPrefix: string,
   defaultBaseUrl: string,
-  options: { requiresKey?: boolean } = {},
+  options: { requiresKey?: boolean; openAiDialect?: OpenAiDialect } = {},
 ): ProviderInfo {
   return {
     id,
@@ -45,6 +51,7 @@ function provider(
     envPrefix,
     defaultBaseUrl,
     requiresKey: options.requiresKey ?? true,
+    ...(options.openAiDialect ? { openAiDialect: options.openAiDialect } : {}),
   };
 }
 

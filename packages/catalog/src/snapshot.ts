@@ -70,8 +70,8 @@ function endpointMessage(e: Endpoint): EndpointMessage {
 
 /**
  * Rebuilds catalogue data from a snapshot received over gRPC, so holders of a snapshot use the same lookups.
- * Connection settings (env prefix, base URL, key requirement) are not on the wire: they come from the bundled
- * provider list, with conservative defaults for a provider this build does not know.
+ * Connection settings (env prefix, base URL, key requirement, OpenAI dialect) are not on the wire: they come from
+ * the bundled provider list, with conservative defaults for a provider this build does not know.
  */
 export function fromCatalogSnapshot(snapshot: GetSnapshotResponse): CatalogData {
   return {
@@ -85,6 +85,7 @@ export function fromCatalogSnapshot(snapshot: GetSnapshotResponse): CatalogData 
         envPrefix: local?.envPrefix ?? p.id.toUpperCase().replace(/[^A-Z0-9]/g, "_"),
         defaultBaseUrl: local?.defaultBaseUrl ?? null,
         requiresKey: local?.requiresKey ?? true,
+        ...(local?.openAiDialect ? { openAiDialect: local.openAiDialect } : {}),
       };
     }),
     models: snapshot.models.map((m) => ({

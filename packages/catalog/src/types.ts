@@ -24,6 +24,21 @@ export interface ProviderInfo {
   /** The real public API base in the form its SDK expects; `null` for the demo (the app supplies it). */
   readonly defaultBaseUrl: string | null;
   readonly requiresKey: boolean;
+  /** How an OpenAI-compatible host departs from OpenAI's own API; absent = not at all. */
+  readonly openAiDialect?: OpenAiDialect;
+}
+
+/**
+ * The few ways OpenAI-compatible hosts differ on the wire. A new compatible host is one catalogue line
+ * (PROVIDERS), with this only when it needs one of them; the edge's shared adapter reads it.
+ */
+export interface OpenAiDialect {
+  /** Headers sent on every call besides the bearer credential. */
+  readonly extraHeaders?: Readonly<Record<string, string>>;
+  /** The host takes OpenRouter's `reasoning` object; others get `reasoning_effort`. */
+  readonly reasoningObject?: boolean;
+  /** The host rejects `stream_options.include_usage`; its streams are then metered on our own count. */
+  readonly noStreamUsage?: boolean;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { PROVIDERS, type ProviderInfo, providerEnvVars } from "@gw/catalog";
+import { type OpenAiDialect, PROVIDERS, type ProviderInfo, providerEnvVars } from "@gw/catalog";
 import { ConfigError, type Env } from "@gw/config";
 
 export interface UpstreamTimeouts {
@@ -17,6 +17,8 @@ export interface ProviderSettings {
   baseUrl: string;
   apiKey: string | undefined;
   isDemo: boolean;
+  /** From the catalogue line of an OpenAI-compatible host that departs from OpenAI's API. */
+  openAiDialect?: OpenAiDialect;
 }
 
 /** Reads `<PREFIX>_API_KEY` / `<PREFIX>_BASE_URL` for every provider the catalogue package knows. */
@@ -35,7 +37,7 @@ export function providerSettings(env: Env, demoUrl?: string): ProviderSettings[]
     const enabled = info.requiresKey ? apiKey !== undefined : explicitBase !== undefined;
     const baseUrl = explicitBase ?? info.defaultBaseUrl;
     if (!enabled || baseUrl === null) continue;
-    settings.push({ id: info.id, apiFormat: info.apiFormat, baseUrl, apiKey, isDemo: info.isDemo });
+    settings.push({ ...fromCatalogue(info), baseUrl, apiKey });
   }
   if (issues.length > 0) throw new ConfigError(issues);
   return settings;
@@ -66,7 +68,17 @@ export function byokProviderSettings(env: Env): ProviderSettings[] {
     if (info.isDemo || !info.requiresKey) continue;
     const baseUrl = env[providerEnvVars(info).baseUrl]?.trim() || info.defaultBaseUrl;
     if (!baseUrl) continue;
-    settings.push({ id: info.id, apiFormat: info.apiFormat, baseUrl, apiKey: undefined, isDemo: false });
+    settings.push({ ...fromCatalogue(info), baseUrl, apiKey: undefined });
   }
   return settings;
+}
+
+/** What a provider's settings take from its catalogue line. */
+function fromCatalogue(info: ProviderInfo): Omit<ProviderSettings, "baseUrl" | "apiKey"> {
+  return {
+    id: info.id,
+    apiFormat: info.apiFormat,
+    isDemo: info.isDemo,
+    ...(info.openAiDialect ? { openAiDialect: info.openAiDialect } : {}),
+  };
 }
