@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import type { ConsumedMessage } from "./bus.js";
 import { deadLetterTopic } from "./bus.js";
-import type { ContractContext } from "./contract.js";
+import type { ContractContext } from "./contract-context.js";
 import { read, sleep, text } from "./contract-util.js";
 
 /** The batch handler's part of the EventBus contract; runs inside describeEventBusContract. */

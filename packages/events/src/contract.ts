@@ -1,31 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { ConsumedMessage, EventBus, SubscribeOptions, Subscription } from "./bus.js";
+import type { ConsumedMessage } from "./bus.js";
 import { deadLetterTopic } from "./bus.js";
 import { describeBatchHandlerContract } from "./contract-batch.js";
+import type { ContractContext, EventBusContractHarness } from "./contract-context.js";
 import { read, sleep, text, waitFor } from "./contract-util.js";
 
-/**
- * What an implementation provides to the contract suite. `createTopic` returns a topic name no other
- * test or run uses (created with `partitions` partitions where that means something).
- */
-export interface EventBusContractHarness {
-  createBus(): Promise<EventBus>;
-  createTopic(prefix: string, partitions?: number): Promise<string>;
-  /** A consumer group id no other test or run uses. */
-  groupId(prefix: string): string;
-  /** How long a test waits for deliveries; a real broker needs longer than memory. Default 20 s. */
-  timeoutMs?: number;
-}
-
-/** What each contract case gets: a fresh bus, and subscriptions that stop after the test. */
-export interface ContractContext {
-  harness: EventBusContractHarness;
-  bus: EventBus;
-  subscribe(options: SubscribeOptions): Promise<Subscription>;
-  waitFor(condition: () => boolean, what: string): Promise<void>;
-  /** Runs after the test, before the bus closes (for subscriptions a test stops itself). */
-  onCleanup(cleanup: () => Promise<void>): void;
-}
+export type { ContractContext, EventBusContractHarness } from "./contract-context.js";
 
 /**
  * The EventBus semantics every implementation must keep (see bus.ts), run against each of them:
