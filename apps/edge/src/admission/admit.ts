@@ -43,11 +43,6 @@ const RESETS: Record<KeyLimitReset, BillingLimitReset> = {
   [KeyLimitReset.UNRECOGNIZED]: BillingLimitReset.LIMIT_RESET_UNSPECIFIED,
 };
 
-/**
- * The one synchronous control-plane call of a warm request: billing checks rate windows and places a
- * hold for the worst-case cost. A refusal becomes 402/429 before any provider is called; billing not
- * answering is a 503, because admitting without a check would let spend pass its limits (fail closed).
- */
 /** The key's spending cap as billing checks it (Admit and AcquireLease); undefined when it has none. */
 export function keyLimitOf(principal: Principal): KeyLimit | undefined {
   if (principal.limitPico === undefined) return undefined;
@@ -58,6 +53,12 @@ export function keyLimitOf(principal: Principal): KeyLimit | undefined {
   };
 }
 
+/**
+ * One `Admit` call, for a request the budget lease does not cover (see admit-planned.ts): billing checks
+ * rate windows and places a hold for the worst-case cost. A refusal becomes 402/429 before any provider is
+ * called; billing not answering is a 503, because admitting without a check would let spend pass its
+ * limits (fail closed).
+ */
 export async function admit(billing: BillingClient, input: AdmitInput): Promise<RequestHold> {
   const { principal } = input;
   let response: Awaited<ReturnType<BillingClient["admit"]>>;

@@ -51,7 +51,7 @@ export class Lease {
   }
 }
 
-/** A request admitted under a lease; the meter finishes it with the request's actual cost. */
+/** A request admitted under a lease; admission finishes it with the request's actual cost (Admission.finish). */
 export interface LeaseHold {
   lease: Lease;
   reservedPico: bigint;

@@ -33,7 +33,7 @@ export interface ProxyInference {
 }
 
 /**
- * The provider proxy: allow-lists → the gateway's credential (BYOK first) → one Admit → the native
+ * The provider proxy: allow-lists → the credential (BYOK first) → admission (lease or Admit) → the native
  * call, its status, headers and body streamed back untouched → usage read from the native body → meter.
  */
 export async function serveProxy(
