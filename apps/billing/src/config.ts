@@ -1,4 +1,5 @@
 import { type Env, fragments, loadConfig, z } from "@gw/config";
+import { serviceAuthEnv } from "@gw/rpc";
 import { LEASE_EXPIRY_MARGIN_MS } from "./admission/leases.js";
 import { DEFAULT_HOLD_TTL_MS, DEFAULT_LEASE_USE_MS } from "./deps.js";
 
@@ -21,6 +22,7 @@ export function loadBillingConfig(env: Env = process.env) {
       ...fragments.kafkaBrokers,
       ...fragments.topics,
       ...fragments.logLevel,
+      ...serviceAuthEnv,
       /** KeyService, for authenticating management keys on /api/v1/credits. */
       KEYS_GRPC_ADDRESS: z.string().min(1).default("127.0.0.1:50051"),
       /** How long a spend hold pins budget if the edge never settles or releases it. */

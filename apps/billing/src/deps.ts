@@ -4,6 +4,7 @@ import type { Database } from "@gw/db";
 import type { EventBus } from "@gw/events";
 import type { AdmissionStore } from "@gw/hotstore";
 import type { Logger } from "@gw/logger";
+import type { ServiceAuth } from "@gw/rpc";
 import type { Kysely } from "kysely";
 import { Admission, type AdmissionSettings } from "./admission/admission.js";
 import { type LeaseSettings, Leases } from "./admission/leases.js";
@@ -27,6 +28,11 @@ export interface BillingDeps {
   leases?: Partial<Pick<LeaseSettings, "ttlMs" | "useMs">>;
   /** Time source for holds and usage windows; tests pin it. */
   clock?: () => number;
+  /**
+   * Service-to-service authentication (main.ts always sets it): REST answers only the edge, gRPC
+   * each method's callers (grpc.ts). Unset in tests that exercise the app alone.
+   */
+  serviceAuth?: ServiceAuth | undefined;
 }
 
 /** Everything the routes and RPC handlers share, built once per app. */

@@ -1,14 +1,29 @@
-import * as grpc from "@grpc/grpc-js";
+import type * as grpc from "@grpc/grpc-js";
 import { BillingServiceService } from "@gw/proto/billing/v1/billing";
+import { callerPolicy, callersOf, createAuthenticatedServer } from "@gw/rpc";
 import { type BillingContext, type BillingDeps, billingContext } from "./deps.js";
 import { billingService } from "./rpc/billing-service.js";
+
+/** Admission and settlement are the edge's; usage is read by the edge and by keys (the Key object). */
+export const BILLING_CALLERS = callerPolicy(
+  callersOf(BillingServiceService, {
+    admit: ["edge"],
+    settle: ["edge"],
+    release: ["edge"],
+    acquireLease: ["edge"],
+    returnLease: ["edge"],
+    getUsage: ["edge", "keys"],
+  }),
+);
 
 /** BillingService, added but not bound. */
 export function createGrpcServer(
   deps: BillingDeps,
   context: BillingContext = billingContext(deps),
 ): grpc.Server {
-  const server = new grpc.Server();
+  const server = createAuthenticatedServer(
+    deps.serviceAuth && { verifier: deps.serviceAuth.verifier, policy: BILLING_CALLERS, logger: deps.logger },
+  );
   server.addService(BillingServiceService, billingService(context));
   return server;
 }

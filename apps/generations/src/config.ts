@@ -1,4 +1,5 @@
 import { type Env, fragments, loadConfig, z } from "@gw/config";
+import { serviceAuthEnv } from "@gw/rpc";
 
 // fragments.port() types its key as `string`, which would erase the variable name from the config type.
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
@@ -15,6 +16,7 @@ export function loadGenerationsConfig(env: Env = process.env) {
       ...fragments.kafkaBrokers,
       ...fragments.topics,
       ...fragments.logLevel,
+      ...serviceAuthEnv,
       /** KeyService, which authenticates callers of the REST route. */
       KEYS_GRPC_ADDRESS: z.string().min(1).default("127.0.0.1:50051"),
       GENERATION_RETENTION_DAYS: positiveInt(90),

@@ -3,6 +3,7 @@ import type { TopicConfig } from "@gw/config";
 import type { Database } from "@gw/db";
 import type { EventBus } from "@gw/events";
 import type { Logger } from "@gw/logger";
+import type { ServiceAuth } from "@gw/rpc";
 import type { GenerationsTables } from "./db/schema.js";
 import type { RetentionOptions } from "./retention/sweeper.js";
 
@@ -16,4 +17,9 @@ export interface GenerationsDeps {
   resolver: PrincipalResolver;
   /** Defaults to 90 days, swept hourly in batches of 1000. */
   retention?: RetentionOptions;
+  /**
+   * Service-to-service authentication (main.ts always sets it): REST and gRPC answer only the edge.
+   * Unset in tests that exercise the app alone.
+   */
+  serviceAuth?: ServiceAuth | undefined;
 }

@@ -1,13 +1,35 @@
-import * as grpc from "@grpc/grpc-js";
+import type * as grpc from "@grpc/grpc-js";
 import { BatchServiceService } from "@gw/proto/generations/v1/batches";
 import { GenerationServiceService } from "@gw/proto/generations/v1/generations";
+import { callerPolicy, callersOf, createAuthenticatedServer } from "@gw/rpc";
 import type { GenerationsDeps } from "./deps.js";
 import { batchService } from "./rpc/batch-service.js";
 import { generationService } from "./rpc/generation-service.js";
 
+/** The edge reads generation records and runs batches; no other app calls this service. */
+export const GENERATIONS_CALLERS = callerPolicy(
+  callersOf(GenerationServiceService, { get: ["edge"] }),
+  callersOf(BatchServiceService, {
+    create: ["edge"],
+    get: ["edge"],
+    list: ["edge"],
+    cancel: ["edge"],
+    delete: ["edge"],
+    results: ["edge"],
+    claim: ["edge"],
+    complete: ["edge"],
+  }),
+);
+
 /** GenerationService and BatchService, added but not bound. */
 export function createGrpcServer(deps: GenerationsDeps): grpc.Server {
-  const server = new grpc.Server();
+  const server = createAuthenticatedServer(
+    deps.serviceAuth && {
+      verifier: deps.serviceAuth.verifier,
+      policy: GENERATIONS_CALLERS,
+      logger: deps.logger,
+    },
+  );
   server.addService(GenerationServiceService, generationService(deps.database.db, deps.logger));
   server.addService(BatchServiceService, batchService(deps.database.db, deps.logger));
   return server;

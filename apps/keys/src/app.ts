@@ -1,5 +1,5 @@
 import { authenticate } from "@gw/auth";
-import { errorHandler, jsonBody, notFoundHandler } from "@gw/http";
+import { errorHandler, jsonBody, notFoundHandler, requireServiceToken } from "@gw/http";
 import express, { type Express } from "express";
 import { type KeysContext, type KeysDeps, keysContext } from "./deps.js";
 import {
@@ -23,6 +23,8 @@ export function createApp(deps: KeysDeps, context: KeysContext = keysContext(dep
   const anyKey = authenticate(context.resolver, "any");
   const app = express();
   app.disable("x-powered-by");
+  // Before the body is read: a caller that is not the edge gets nothing from this port.
+  if (deps.serviceAuth) app.use(requireServiceToken(deps.serviceAuth.verifier, { callers: ["edge"] }));
   app.use(jsonBody());
 
   app.get("/healthz", healthRoute(context));

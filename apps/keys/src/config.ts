@@ -1,4 +1,5 @@
 import { type Env, fragments, loadConfig, z } from "@gw/config";
+import { serviceAuthEnv } from "@gw/rpc";
 
 // fragments.port() types its key as `string`, which would erase the variable name from the config type.
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
@@ -14,6 +15,7 @@ export function loadKeysConfig(env: Env = process.env) {
       ...fragments.kafkaBrokers,
       ...fragments.topics,
       ...fragments.logLevel,
+      ...serviceAuthEnv,
       /** Billing's gRPC address, for the usage fields of the Key object. */
       BILLING_GRPC_ADDRESS: z.string().min(1).default("127.0.0.1:50052"),
       /** Where key-change events wait while the broker is unreachable, so none is lost on restart. */

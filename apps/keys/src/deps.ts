@@ -3,6 +3,7 @@ import type { TopicConfig } from "@gw/config";
 import type { Database } from "@gw/db";
 import type { EventBus } from "@gw/events";
 import type { Logger } from "@gw/logger";
+import type { ServiceAuth } from "@gw/rpc";
 import type { Kysely } from "kysely";
 import { CredentialCipher } from "./byok/cipher.js";
 import type { ByokStore } from "./byok/service.js";
@@ -25,6 +26,11 @@ export interface KeysDeps {
   catalog?: CatalogContent;
   /** BYOK_MASTER_KEY (32 bytes, hex or base64). Without it the BYOK routes answer 503. */
   byokMasterKey?: string | undefined;
+  /**
+   * Service-to-service authentication (main.ts always sets it): REST answers only the edge, gRPC
+   * each method's callers (grpc.ts). Unset in tests that exercise the app alone.
+   */
+  serviceAuth?: ServiceAuth | undefined;
 }
 
 /** Everything the routes share, built once per app. */

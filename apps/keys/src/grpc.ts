@@ -1,13 +1,28 @@
-import * as grpc from "@grpc/grpc-js";
+import type * as grpc from "@grpc/grpc-js";
 import { CatalogServiceService } from "@gw/proto/catalog/v1/catalog";
 import { KeyServiceService } from "@gw/proto/keys/v1/keys";
+import { callerPolicy, callersOf, createAuthenticatedServer } from "@gw/rpc";
 import { type KeysContext, type KeysDeps, keysContext } from "./deps.js";
 import { catalogService } from "./rpc/catalog-service.js";
 import { keyService } from "./rpc/key-service.js";
 
+/**
+ * Who may call what. Decrypted BYOK keys go to the edge alone; billing and generations authenticate
+ * management and API keys on their own REST routes.
+ */
+export const KEYS_CALLERS = callerPolicy(
+  callersOf(KeyServiceService, {
+    authenticate: ["edge", "billing", "generations"],
+    getProviderCredentials: ["edge"],
+  }),
+  callersOf(CatalogServiceService, { getSnapshot: ["edge"] }),
+);
+
 /** KeyService and CatalogService, added but not bound. */
 export function createGrpcServer(deps: KeysDeps, context: KeysContext = keysContext(deps)): grpc.Server {
-  const server = new grpc.Server();
+  const server = createAuthenticatedServer(
+    deps.serviceAuth && { verifier: deps.serviceAuth.verifier, policy: KEYS_CALLERS, logger: deps.logger },
+  );
   server.addService(KeyServiceService, keyService(context.db, context.byok, deps.logger));
   server.addService(CatalogServiceService, catalogService(context.snapshots, deps.logger));
   return server;

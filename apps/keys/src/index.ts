@@ -7,7 +7,7 @@ export { loadKeysConfig } from "./config.js";
 export type { KeysTables } from "./db/index.js";
 export { migrations, SCHEMA } from "./db/index.js";
 export type { KeysContext, KeysDeps } from "./deps.js";
-export { createGrpcServer } from "./grpc.js";
+export { createGrpcServer, KEYS_CALLERS } from "./grpc.js";
 export { authenticateKey } from "./keys/authenticate.js";
 export type { AccountScopeInput, ChangeFeed, CreatedAccount, OperatorKeyInput } from "./operator.js";
 export { createAccount, createApiKey, setAccountScope } from "./operator.js";

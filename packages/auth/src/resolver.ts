@@ -1,3 +1,4 @@
+import type { ClientOptions } from "@grpc/grpc-js";
 import type { EventSubscriber, Subscription } from "@gw/events";
 import { decodeEnvelope, decodePayload, KEY_CHANGED_V1 } from "@gw/events";
 import {
@@ -63,15 +64,17 @@ export class PrincipalResolver {
     this.now = options.now ?? Date.now;
   }
 
+  /** `client`: gRPC client options, e.g. @gw/rpc's clientOptions with the calling app's service token. */
   static connect(
     keysAddress: string,
     options: ResolverOptions = {},
+    client: Partial<ClientOptions> = CHANNEL_OPTIONS,
   ): { resolver: PrincipalResolver; close(): void } {
-    const client = new KeyServiceClient(keysAddress, insecureCredentials(), CHANNEL_OPTIONS);
-    const call = unaryCall(client, client.authenticate, { timeoutMs: options.timeoutMs ?? 3_000 });
+    const keys = new KeyServiceClient(keysAddress, insecureCredentials(), client);
+    const call = unaryCall(keys, keys.authenticate, { timeoutMs: options.timeoutMs ?? 3_000 });
     return {
       resolver: new PrincipalResolver((request) => call(request), options),
-      close: () => client.close(),
+      close: () => keys.close(),
     };
   }
 

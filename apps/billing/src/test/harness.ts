@@ -4,7 +4,13 @@ import { type ChargePolicy, type EventBus, InProcessEventBus } from "@gw/events"
 import { type AdmissionStore, connectRedis, RedisAdmissionStore, type RedisStoreOptions } from "@gw/hotstore";
 import { silentLogger } from "@gw/logger";
 import { BillingServiceClient } from "@gw/proto/billing/v1/billing";
-import { CHANNEL_OPTIONS, insecureCredentials, unaryCall } from "@gw/rpc";
+import {
+  clientOptions,
+  insecureCredentials,
+  type ServiceAuth,
+  type ServiceTokenIssuer,
+  unaryCall,
+} from "@gw/rpc";
 import { serviceUrl, uniqueName } from "@gw/testing";
 import type { Redis } from "ioredis";
 import type { AdmissionSettings } from "../admission/admission.js";
@@ -48,6 +54,8 @@ export interface HarnessOptions {
   bus?: (topics: TopicConfig) => Promise<EventBus>;
   clock?: TestClock;
   admission?: Partial<AdmissionSettings>;
+  /** Service authentication on the app's ports (its rpc client then signs as the edge's issuer given). */
+  serviceAuth?: { app: ServiceAuth; rpcIssuer: ServiceTokenIssuer };
 }
 
 export interface Harness {
@@ -98,11 +106,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         resolver: keys.resolver,
         clock: clock.now,
         ...(options.admission ? { admission: options.admission } : {}),
+        serviceAuth: options.serviceAuth?.app,
       },
       { host: "127.0.0.1", httpPort: 0, grpcPort: 0 },
     );
   const running = await start(store);
-  const rpc = billingRpc(running.grpcAddress);
+  const rpc = billingRpc(running.grpcAddress, options.serviceAuth?.rpcIssuer);
   const startReplica = async () => {
     const replicaRedis = await connectRedis(serviceUrl("redis"));
     // Its own bus: usage events reach the primary, whose consumer updates the shared Redis view.
@@ -111,7 +120,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       new RedisAdmissionStore(replicaRedis, { keyPrefix: storePrefix }),
       replicaBus,
     );
-    const replicaRpc = billingRpc(replica.grpcAddress);
+    const replicaRpc = billingRpc(replica.grpcAddress, options.serviceAuth?.rpcIssuer);
     return {
       rpc: replicaRpc,
       stop: async () => {
@@ -151,8 +160,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   };
 }
 
-export function billingRpc(address: string) {
-  const client = new BillingServiceClient(address, insecureCredentials(), CHANNEL_OPTIONS);
+/** A BillingService client; with an issuer it signs its calls as that app. */
+export function billingRpc(address: string, issuer?: ServiceTokenIssuer) {
+  const client = new BillingServiceClient(address, insecureCredentials(), clientOptions(issuer, "billing"));
   return {
     admit: unaryCall(client, client.admit),
     settle: unaryCall(client, client.settle),

@@ -3,6 +3,7 @@ import type { TopicConfig } from "@gw/config";
 import type { Database } from "@gw/db";
 import { type EventBus, InProcessEventBus } from "@gw/events";
 import { silentLogger } from "@gw/logger";
+import type { ServiceAuth } from "@gw/rpc";
 import { migratedTestDatabase, uniqueName } from "@gw/testing";
 import { migrations, SCHEMA } from "../db/index.js";
 import type { GenerationsTables } from "../db/schema.js";
@@ -28,6 +29,8 @@ export interface GenerationsHarness {
 export interface HarnessOptions {
   /** The bus to run on; default the in-process bus. The harness closes it. */
   bus?: (topics: TopicConfig) => Promise<EventBus>;
+  /** Service authentication on the app's ports; default off (the tests of other behaviour call it bare). */
+  serviceAuth?: ServiceAuth;
 }
 
 /** The generations app on ephemeral ports over a fresh database, an event bus and a fixed KeyService. */
@@ -48,7 +51,14 @@ export async function startGenerationsHarness(options: HarnessOptions = {}): Pro
   const keys = await startFixedKeys();
   const connection = PrincipalResolver.connect(keys.address);
   const running = await startGenerations(
-    { database: test.database, bus, topics, logger: silentLogger(), resolver: connection.resolver },
+    {
+      database: test.database,
+      bus,
+      topics,
+      logger: silentLogger(),
+      resolver: connection.resolver,
+      serviceAuth: options.serviceAuth,
+    },
     { host: "127.0.0.1", httpPort: 0, grpcPort: 0 },
   );
   return {

@@ -10,6 +10,7 @@ import {
   type KeyChanged,
 } from "@gw/events";
 import { type Logger, silentLogger } from "@gw/logger";
+import type { ServiceAuth } from "@gw/rpc";
 import { migratedTestDatabase, uniqueName } from "@gw/testing";
 import { migrations, SCHEMA } from "../db/index.js";
 import type { KeysTables } from "../db/schema.js";
@@ -46,6 +47,8 @@ export interface HarnessOptions {
   logger?: Logger;
   /** BYOK master key; default a random one, null to run without BYOK. */
   byokMasterKey?: string | null;
+  /** Service authentication on the app's ports; default off (the tests of other behaviour call it bare). */
+  serviceAuth?: ServiceAuth;
 }
 
 /** The keys app on ephemeral ports over a fresh database, an event bus and a fixed billing. */
@@ -74,7 +77,10 @@ export async function startKeysHarness(options: HarnessOptions = {}): Promise<Ke
     },
   });
   const billing = await startFixedBilling();
-  const billingClient = connectBillingUsage(billing.address, { timeoutMs: 1_000 });
+  const billingClient = connectBillingUsage(billing.address, {
+    timeoutMs: 1_000,
+    issuer: options.serviceAuth?.issuer,
+  });
   const running = await startKeys(
     {
       database: test.database,
@@ -87,6 +93,7 @@ export async function startKeysHarness(options: HarnessOptions = {}): Promise<Ke
         options.byokMasterKey === null
           ? undefined
           : (options.byokMasterKey ?? randomBytes(32).toString("hex")),
+      serviceAuth: options.serviceAuth,
     },
     { host: "127.0.0.1", httpPort: 0, grpcPort: 0 },
   );

@@ -4,7 +4,7 @@ import {
   type GetUsageRequest,
   type GetUsageResponse,
 } from "@gw/proto/billing/v1/billing";
-import { CHANNEL_OPTIONS, insecureCredentials, unaryCall } from "@gw/rpc";
+import { clientOptions, insecureCredentials, type ServiceTokenIssuer, unaryCall } from "@gw/rpc";
 
 /** The slice of billing's gRPC contract the keys app reads: spend per key and UTC window. */
 export interface UsageSource {
@@ -13,9 +13,13 @@ export interface UsageSource {
 
 export function connectBillingUsage(
   address: string,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; issuer?: ServiceTokenIssuer | undefined } = {},
 ): { usage: UsageSource; close(): void } {
-  const client = new BillingServiceClient(address, insecureCredentials(), CHANNEL_OPTIONS);
+  const client = new BillingServiceClient(
+    address,
+    insecureCredentials(),
+    clientOptions(options.issuer, "billing"),
+  );
   const call = unaryCall(client, client.getUsage, { timeoutMs: options.timeoutMs ?? 3_000 });
   return { usage: { getUsage: (request) => call(request) }, close: () => client.close() };
 }
