@@ -5,10 +5,10 @@ import {
   generateServiceKeys,
   isGrpcError,
   parseServicePrivateKey,
+  SERVICE_TOKEN_HEADER,
   type ServiceAuth,
   type ServiceName,
   ServiceTokenIssuer,
-  SERVICE_TOKEN_HEADER,
   serviceAuthSet,
 } from "@gw/rpc";
 import { describeWith } from "@gw/testing";
