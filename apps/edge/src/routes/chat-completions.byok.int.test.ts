@@ -2,7 +2,7 @@ import { encodeEvent, KEY_CHANGED_V1 } from "@gw/events";
 import { type FakeServer, startFakeOpenAi } from "@gw/fake-providers";
 import type { ProviderCredential } from "@gw/proto/keys/v1/keys";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type EdgeHarness, FAKE_KEY, startEdgeHarness } from "../test/harness.js";
+import { BYOK_FAKE_KEY, type EdgeHarness, FAKE_KEY, startEdgeHarness } from "../test/harness.js";
 import { readError } from "../test/http.js";
 import { testKey } from "../test/principals.js";
 
@@ -34,7 +34,7 @@ afterAll(async () => {
 beforeEach(async () => {
   await changeCredentials("acct-byok", [
     { id: "byok_m", providerId: "mistral", apiKey: USER_KEY, position: 0 },
-    { id: "byok_g", providerId: "groq", apiKey: FAKE_KEY, position: 1 },
+    { id: "byok_g", providerId: "groq", apiKey: BYOK_FAKE_KEY, position: 1 },
   ]);
   for (const server of [edge.primary, edge.backup, mistral]) server.clearRequests();
 });
@@ -72,11 +72,14 @@ describe("BYOK provider keys on chat completions", () => {
     const own = await chat(owner.secret, { model: "test/failover" });
     expect(((await own.json()) as { usage: { is_byok: boolean } }).usage.is_byok).toBe(true);
     expect(edge.backup.requests()).toHaveLength(1);
+    // Served with the account's groq key, not the gateway's (the fake accepts both).
+    expect(edge.backup.requests()[0]?.headers.authorization).toBe(`Bearer ${BYOK_FAKE_KEY}`);
     expect(edge.primary.requests()).toHaveLength(0);
 
     const gateway = await chat(plain.secret, { model: "test/failover" });
     expect(((await gateway.json()) as { usage: { is_byok: boolean } }).usage.is_byok).toBe(false);
     expect(edge.primary.requests()).toHaveLength(1);
+    expect(edge.primary.requests()[0]?.headers.authorization).toBe(`Bearer ${FAKE_KEY}`);
   });
 
   it("never reopens a provider the key's allow-list forbids", async () => {

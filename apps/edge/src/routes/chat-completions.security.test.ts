@@ -40,9 +40,23 @@ describe("chat completions stay inside the key's scope", () => {
   });
 
   it("never falls back to a model the key may not use", async () => {
-    const response = await chat(alice.secret, { model: "demo/echo", models: ["openai/gpt-4o-mini"] });
-    expect(response.status).toBe(200);
-    expect(edge.primary.requests()).toHaveLength(0);
+    // Both providers of the allowed model fail, so the router moves on to the fallback list; the one
+    // fallback is outside alice's allow-list, and the same fake (openai) would serve it.
+    const failing = { name: "fail" as const, status: 503 };
+    edge.primary.setScenario(failing);
+    edge.backup.setScenario(failing);
+    try {
+      const response = await chat(alice.secret, { model: "test/failover", models: ["openai/gpt-4o-mini"] });
+      expect(response.status).toBeGreaterThanOrEqual(500);
+    } finally {
+      edge.primary.resetScenario();
+      edge.backup.resetScenario();
+    }
+    const upstreamModels = [...edge.primary.requests(), ...edge.backup.requests()].map(
+      (request) => (request.body as { model?: string }).model,
+    );
+    // Every allowed attempt was made, and none at the disallowed fallback.
+    expect(upstreamModels.sort()).toEqual(["gpt-4o", "llama-3.3-70b"]);
   });
 
   it("only calls the providers the key allows", async () => {

@@ -2,7 +2,7 @@ import { GoogleGenAI } from "@google/genai";
 import type { ProviderCredential } from "@gw/proto/keys/v1/keys";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type EdgeHarness, FAKE_KEY, startEdgeHarness } from "../test/harness.js";
+import { BYOK_FAKE_KEY, type EdgeHarness, FAKE_KEY, startEdgeHarness } from "../test/harness.js";
 import { readError } from "../test/http.js";
 import { testKey } from "../test/principals.js";
 import { usageEventFor } from "../test/usage.js";
@@ -11,7 +11,7 @@ const key = testKey("acct-embed");
 const byokKey = testKey("acct-embed-byok");
 // The BYOK account brings its own groq key (the fake accepts the harness key).
 const credentials = new Map<string, ProviderCredential[]>([
-  ["acct-embed-byok", [{ id: "byok_g", providerId: "groq", apiKey: FAKE_KEY, position: 0 }]],
+  ["acct-embed-byok", [{ id: "byok_g", providerId: "groq", apiKey: BYOK_FAKE_KEY, position: 0 }]],
 ]);
 let edge: EdgeHarness;
 let openai: OpenAI;
@@ -79,6 +79,7 @@ describe("embedding details", () => {
       .create({ model: "test/embed-compat", input: "mine" })
       .withResponse();
     expect((data.usage as unknown as { is_byok: boolean }).is_byok).toBe(true);
+    expect(edge.backup.requests().at(-1)?.headers.authorization).toBe(`Bearer ${BYOK_FAKE_KEY}`);
     expect((await usageEventFor(edge, response.headers.get("x-generation-id")!)).isByok).toBe(true);
   });
 

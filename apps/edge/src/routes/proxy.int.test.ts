@@ -5,7 +5,7 @@ import type { ProviderCredential } from "@gw/proto/keys/v1/keys";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { refusal } from "../test/billing.js";
-import { type EdgeHarness, FAKE_KEY, startEdgeHarness } from "../test/harness.js";
+import { BYOK_FAKE_KEY, type EdgeHarness, FAKE_KEY, startEdgeHarness } from "../test/harness.js";
 import { testKey } from "../test/principals.js";
 import { usageEventFor } from "../test/usage.js";
 
@@ -14,9 +14,9 @@ const openaiOnly = testKey("acct-proxy", { allowedProviders: { values: ["openai"
 const miniOnly = testKey("acct-proxy", { allowedModels: { values: ["openai/gpt-4o-mini"] } });
 const management = testKey("acct-proxy", { management: true });
 const byokKey = testKey("acct-proxy-byok");
-// The BYOK account brings its own openai key (the fake accepts only the harness key, so it is the same string).
+// The BYOK account brings its own openai key, distinct from the gateway's (the fake accepts both).
 const credentials = new Map<string, ProviderCredential[]>([
-  ["acct-proxy-byok", [{ id: "byok_o", providerId: "openai", apiKey: FAKE_KEY, position: 0 }]],
+  ["acct-proxy-byok", [{ id: "byok_o", providerId: "openai", apiKey: BYOK_FAKE_KEY, position: 0 }]],
 ]);
 let edge: EdgeHarness;
 
@@ -197,7 +197,11 @@ describe("POST /{provider}/{path}: native calls through the proxy", () => {
   it("calls with the account's own key first (BYOK) and reports is_byok", async () => {
     const response = await post("/openai/v1/chat/completions", chat, byokKey.secret);
     expect(response.status).toBe(200);
-    expectGatewayCredential(edge.primary.requests()[0]?.headers ?? {}, "authorization", `Bearer ${FAKE_KEY}`);
+    const headers = edge.primary.requests()[0]?.headers ?? {};
+    // The account's own key went upstream, not the gateway's, and not the caller's gateway key.
+    expect(headers.authorization).toBe(`Bearer ${BYOK_FAKE_KEY}`);
+    expect(JSON.stringify(headers)).not.toContain(FAKE_KEY);
+    expect(JSON.stringify(headers)).not.toContain(byokKey.secret);
     const event = await usageEventFor(edge, response.headers.get("x-generation-id") ?? "");
     expect(event).toMatchObject({ apiType: "proxy", isByok: true });
   });

@@ -24,6 +24,8 @@ import { startControlPlane } from "./control-plane.js";
 import type { TestKey } from "./principals.js";
 
 export const FAKE_KEY = "sk-fake-upstream";
+/** An account's own provider key (BYOK): the openai and groq fakes accept it besides the gateway's. */
+export const BYOK_FAKE_KEY = "sk-account-own-byok";
 
 /** The test catalogue: one model per situation the hot path must handle. */
 export function testModels(): Model[] {
@@ -103,8 +105,8 @@ export interface EdgeHarness {
 export async function startEdgeHarness(options: HarnessOptions): Promise<EdgeHarness> {
   const billing = new RecordingBilling();
   const [primary, backup, demo, anthropic, gemini] = await Promise.all([
-    startFakeOpenAi({ apiKey: FAKE_KEY }),
-    startFakeOpenAi({ apiKey: FAKE_KEY }),
+    startFakeOpenAi({ apiKey: [FAKE_KEY, BYOK_FAKE_KEY] }),
+    startFakeOpenAi({ apiKey: [FAKE_KEY, BYOK_FAKE_KEY] }),
     startFakeOpenAi({ demo: true }),
     startFakeAnthropic({ apiKey: FAKE_KEY }),
     startFakeGemini({ apiKey: FAKE_KEY }),

@@ -1,5 +1,5 @@
 import { sendJson } from "../core/http.js";
-import type { ExchangeContext, ProviderError } from "../core/server.js";
+import { type ExchangeContext, keyAccepted, type ProviderError } from "../core/server.js";
 
 // Error bodies as the Anthropic API sends them: `{type: "error", error: {type, message}, request_id}` with the
 // id also in the `request-id` header (set by the server core) and `retry-after` on 429.
@@ -72,7 +72,7 @@ export function authenticateAnthropic(ctx: ExchangeContext): ProviderError | nul
         ? bearer.slice(7).trim()
         : "";
   if (key === "" && ctx.options.requireKey) return { status: 401, message: "x-api-key header is required" };
-  if (key !== "" && ctx.options.apiKey !== null && key !== ctx.options.apiKey) {
+  if (key !== "" && !keyAccepted(ctx.options, key)) {
     return { status: 401, message: "invalid x-api-key" };
   }
   if (typeof ctx.req.headers["anthropic-version"] !== "string") {

@@ -19,8 +19,11 @@ export interface FakeServerOptions {
   readonly host?: string;
   /** Default 0 (an ephemeral port). */
   readonly port?: number;
-  /** When set, only this credential is accepted; any other gets the provider's authentication error. */
-  readonly apiKey?: string;
+  /**
+   * When set, only this credential (or these: a gateway's own key and an account's BYOK key side by
+   * side) is accepted; any other gets the provider's authentication error.
+   */
+  readonly apiKey?: string | readonly string[];
   /** Default true: a request without any credential is refused, as the real APIs do. */
   readonly requireKey?: boolean;
   /** When set, other model names get the provider's "model not found"; by default every name is served. */
@@ -30,7 +33,8 @@ export interface FakeServerOptions {
 }
 
 export interface ResolvedOptions {
-  readonly apiKey: string | null;
+  /** The accepted credentials, or null to accept any. */
+  readonly apiKeys: readonly string[] | null;
   readonly requireKey: boolean;
   readonly knownModels: readonly string[] | null;
 }
@@ -95,7 +99,12 @@ export async function startFakeServer(
 ): Promise<FakeServer> {
   const host = options.host ?? "127.0.0.1";
   const resolved: ResolvedOptions = {
-    apiKey: options.apiKey ?? null,
+    apiKeys:
+      options.apiKey === undefined
+        ? null
+        : typeof options.apiKey === "string"
+          ? [options.apiKey]
+          : options.apiKey,
     requireKey: options.requireKey ?? true,
     knownModels: options.knownModels ?? null,
   };
@@ -227,4 +236,9 @@ export async function startFakeServer(
       return closing;
     },
   };
+}
+
+/** Whether a presented credential is one the server accepts. */
+export function keyAccepted(options: ResolvedOptions, key: string): boolean {
+  return options.apiKeys === null || options.apiKeys.includes(key);
 }

@@ -1,5 +1,5 @@
 import { sendJson } from "../core/http.js";
-import type { ExchangeContext, ProviderError } from "../core/server.js";
+import { type ExchangeContext, keyAccepted, type ProviderError } from "../core/server.js";
 
 // Error bodies as the Gemini API sends them: a gRPC-style status `{error: {code, message, status, details?}}`,
 // always `application/json` (the SDK only parses error JSON when the content type says so).
@@ -91,7 +91,7 @@ export function authenticateGemini(ctx: ExchangeContext): ProviderError | null {
         "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
     };
   }
-  if (ctx.options.apiKey !== null && key !== ctx.options.apiKey) {
+  if (!keyAccepted(ctx.options, key)) {
     return {
       status: 400,
       message: "API key not valid. Please pass a valid API key.",

@@ -1,5 +1,5 @@
 import { sendJson } from "../core/http.js";
-import type { ExchangeContext, ProviderError } from "../core/server.js";
+import { type ExchangeContext, keyAccepted, type ProviderError } from "../core/server.js";
 
 // Error bodies and headers as the OpenAI API sends them: `{error: {message, type, param, code}}` with the
 // request id in `x-request-id` (set by the server core) and `retry-after` on 429.
@@ -69,7 +69,7 @@ export function authenticateOpenAi(ctx: ExchangeContext): ProviderError | null {
         "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
     };
   }
-  if (ctx.options.apiKey !== null && key !== ctx.options.apiKey) {
+  if (!keyAccepted(ctx.options, key)) {
     return { status: 401, message: `Incorrect API key provided: ${maskKey(key)}.`, code: "invalid_api_key" };
   }
   return null;
