@@ -17,6 +17,7 @@ import { listKeysRoute } from "./routes/list-keys.js";
 import { listModelsRoute } from "./routes/list-models.js";
 import { modelEndpointsRoute } from "./routes/model-endpoints.js";
 import { updateKeyRoute } from "./routes/update-key.js";
+import { walletAuthBody, walletAuthRoute } from "./routes/wallet-auth.js";
 
 export function createApp(deps: KeysDeps, context: KeysContext = keysContext(deps)): Express {
   const management = authenticate(context.resolver, "management");
@@ -25,6 +26,8 @@ export function createApp(deps: KeysDeps, context: KeysContext = keysContext(dep
   app.disable("x-powered-by");
   // Before the body is read: a caller that is not the edge gets nothing from this port.
   if (deps.serviceAuth) app.use(requireServiceToken(deps.serviceAuth.verifier, { callers: ["edge"] }));
+  // Before the JSON parser: the sign-in route reads its body itself (a malformed proof is a 401).
+  app.post("/v1/x402/auth", walletAuthBody, walletAuthRoute(context));
   app.use(jsonBody());
 
   app.get("/healthz", healthRoute(context));

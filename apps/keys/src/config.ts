@@ -16,6 +16,11 @@ export function loadKeysConfig(env: Env = process.env) {
       ...fragments.topics,
       ...fragments.logLevel,
       ...serviceAuthEnv,
+      /**
+       * The gateway's public URL (the edge's): its host is the wallet sign-in domain, its origin the
+       * sign-in URI's. Wallet sign-in also needs WALLET_JWT_SECRET (read by @gw/auth's walletTokensFromEnv).
+       */
+      PUBLIC_BASE_URL: z.url().optional(),
       /** Billing's gRPC address, for the usage fields of the Key object. */
       BILLING_GRPC_ADDRESS: z.string().min(1).default("127.0.0.1:50052"),
       /** Where key-change events wait while the broker is unreachable, so none is lost on restart. */

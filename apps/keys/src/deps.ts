@@ -1,4 +1,4 @@
-import { PrincipalResolver } from "@gw/auth";
+import { PrincipalResolver, type WalletTokens } from "@gw/auth";
 import type { TopicConfig } from "@gw/config";
 import type { Database } from "@gw/db";
 import type { EventBus } from "@gw/events";
@@ -13,6 +13,7 @@ import type { KeysTables } from "./db/schema.js";
 import { authenticateKey } from "./keys/authenticate.js";
 import type { KeyStore } from "./keys/service.js";
 import type { UsageSource } from "./usage/billing.js";
+import type { WalletAuthSettings } from "./wallets/sign-in.js";
 
 /** What the keys app is given; the caller (main.ts, standalone, a test) owns every connection. */
 export interface KeysDeps {
@@ -26,6 +27,11 @@ export interface KeysDeps {
   catalog?: CatalogContent;
   /** BYOK_MASTER_KEY (32 bytes, hex or base64). Without it the BYOK routes answer 503. */
   byokMasterKey?: string | undefined;
+  /**
+   * Wallet sign-in: the JWT signer and PUBLIC_BASE_URL (the sign-in domain). Without both,
+   * `POST /v1/x402/auth` answers 503 and wallet JWTs are refused.
+   */
+  wallet?: { tokens: WalletTokens; publicBaseUrl: string } | undefined;
   /**
    * Service-to-service authentication (main.ts always sets it): REST answers only the edge, gRPC
    * each method's callers (grpc.ts). Unset in tests that exercise the app alone.
@@ -41,6 +47,7 @@ export interface KeysContext {
   billing: UsageSource;
   snapshots: CatalogSnapshots;
   resolver: PrincipalResolver;
+  walletAuth: WalletAuthSettings | undefined;
   logger: Logger;
 }
 
@@ -63,7 +70,11 @@ export function keysContext(deps: KeysDeps): KeysContext {
       maxTtlMs: 0,
       negativeTtlMs: 0,
       maxEntries: 1,
+      walletTokens: deps.wallet?.tokens,
     }),
+    walletAuth: deps.wallet
+      ? { tokens: deps.wallet.tokens, publicBaseUrl: new URL(deps.wallet.publicBaseUrl) }
+      : undefined,
     logger: deps.logger,
   };
 }

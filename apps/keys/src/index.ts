@@ -15,3 +15,5 @@ export type { ListenOptions, RunningKeys } from "./start.js";
 export { startKeys } from "./start.js";
 export type { UsageSource } from "./usage/billing.js";
 export { connectBillingUsage } from "./usage/billing.js";
+export { revokeWalletTokens } from "./wallets/revoke.js";
+export type { WalletAuthSettings } from "./wallets/sign-in.js";

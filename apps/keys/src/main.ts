@@ -1,8 +1,10 @@
 import { hostname } from "node:os";
+import { walletTokensFromEnv } from "@gw/auth";
 import { ConfigError, topicsFrom } from "@gw/config";
 import { connectDatabase, migrateToLatest } from "@gw/db";
 import { KafkaEventBus } from "@gw/kafka";
 import { createLogger, runMain, stopOnSignals } from "@gw/logger";
+import { serviceAuthFromConfig } from "@gw/rpc";
 import { loadKeysConfig } from "./config.js";
 import { migrations, SCHEMA } from "./db/index.js";
 import type { KeysTables } from "./db/schema.js";
@@ -15,6 +17,7 @@ async function main(): Promise<void> {
   const logger = createLogger("keys", config.LOG_LEVEL);
   if (!config.DATABASE_URL) throw new ConfigError(["DATABASE_URL: required by the keys app"]);
   if (!config.KAFKA_BROKERS) throw new ConfigError(["KAFKA_BROKERS: required by the keys app in production"]);
+  const serviceAuth = serviceAuthFromConfig("keys", config);
   const database = connectDatabase<KeysTables>({ url: config.DATABASE_URL, schema: SCHEMA });
   await migrateToLatest(database.db, SCHEMA, migrations);
   // Key-change events keep edges from trusting a revoked key: a broker outage spools them to disk.
@@ -24,7 +27,7 @@ async function main(): Promise<void> {
     logger,
     spool: { directory: config.EVENT_SPOOL_DIR },
   });
-  const billing = connectBillingUsage(config.BILLING_GRPC_ADDRESS);
+  const billing = connectBillingUsage(config.BILLING_GRPC_ADDRESS, { issuer: serviceAuth.issuer });
   const running = await startKeys(
     {
       database,
@@ -33,6 +36,8 @@ async function main(): Promise<void> {
       logger,
       billing: billing.usage,
       byokMasterKey: config.BYOK_MASTER_KEY,
+      serviceAuth,
+      wallet: walletSettings(config.PUBLIC_BASE_URL),
     },
     { host: config.HOST, httpPort: config.HTTP_PORT, grpcPort: config.GRPC_PORT },
   );
@@ -43,6 +48,14 @@ async function main(): Promise<void> {
     await bus.close();
     await database.close();
   });
+}
+
+/** Wallet sign-in needs both the JWT secret (required in production) and the public URL. */
+function walletSettings(publicBaseUrl: string | undefined) {
+  const tokens = walletTokensFromEnv(process.env);
+  if (tokens && !publicBaseUrl)
+    throw new ConfigError(["PUBLIC_BASE_URL: required with WALLET_JWT_SECRET (it is the sign-in domain)"]);
+  return tokens && publicBaseUrl ? { tokens, publicBaseUrl } : undefined;
 }
 
 runMain(main);

@@ -1,4 +1,5 @@
 import type { ClientOptions } from "@grpc/grpc-js";
+import { GatewayError } from "@gw/errors";
 import type { EventSubscriber, Subscription } from "@gw/events";
 import { decodeEnvelope, decodePayload, KEY_CHANGED_V1 } from "@gw/events";
 import {
@@ -10,6 +11,7 @@ import {
 import { CHANNEL_OPTIONS, dependencyError, insecureCredentials, unaryCall } from "@gw/rpc";
 import { hashSecret, looksLikeServiceKey } from "./credentials.js";
 import { type AuthFailureCode, assertUsable, invalidKey, type Principal } from "./principal.js";
+import { looksLikeJwt, type WalletTokens, walletTokenError } from "./wallet-token.js";
 
 export interface ResolverOptions {
   /** Upper bound on how long a positive answer is trusted if a key-change event is lost. */
@@ -19,6 +21,8 @@ export interface ResolverOptions {
   maxEntries?: number;
   timeoutMs?: number;
   now?: () => number;
+  /** Verifies wallet JWTs locally; without it a JWT is refused with `wallet_auth_not_configured`. */
+  walletTokens?: WalletTokens | undefined;
 }
 
 /** One RPC in flight; `stale` once a key change overtook it, so its answer is used but not cached. */
@@ -32,6 +36,10 @@ type CacheEntry =
   | { failure: AuthFailureCode; expiresAt: number };
 
 export type Authenticate = (request: AuthenticateRequest) => Promise<AuthenticateResponse>;
+
+function isKeyFailure(code: string | undefined): code is AuthFailureCode {
+  return code === "key_not_found" || code === "key_disabled" || code === "key_expired";
+}
 
 const FAILURE_CODES: Record<AuthFailureReason, AuthFailureCode> = {
   [AuthFailureReason.AUTH_FAILURE_REASON_UNSPECIFIED]: "key_not_found",
@@ -53,6 +61,7 @@ export class PrincipalResolver {
   private readonly negativeTtlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
+  private readonly walletTokens: WalletTokens | undefined;
 
   constructor(
     private readonly authenticate: Authenticate,
@@ -62,6 +71,7 @@ export class PrincipalResolver {
     this.negativeTtlMs = options.negativeTtlMs ?? 2_000;
     this.maxEntries = options.maxEntries ?? 100_000;
     this.now = options.now ?? Date.now;
+    this.walletTokens = options.walletTokens;
   }
 
   /** `client`: gRPC client options, e.g. @gw/rpc's clientOptions with the calling app's service token. */
@@ -78,10 +88,37 @@ export class PrincipalResolver {
     };
   }
 
-  /** Resolves a secret to a usable principal or throws the spec's 401 with the reason in `code`. */
+  /**
+   * Resolves a secret (an API key, or a wallet JWT told apart by its shape) to a usable principal or
+   * throws the spec's 401 with the reason in `code`.
+   */
   async resolveSecret(secret: string): Promise<Principal> {
+    if (looksLikeJwt(secret)) return this.resolveWalletToken(secret);
     if (!looksLikeServiceKey(secret)) throw invalidKey("key_not_found");
     return this.resolveHash(hashSecret(secret));
+  }
+
+  /**
+   * A wallet JWT is checked here (signature, claims) and then resolved to its implicit key through the
+   * same cache as API keys: a warm request makes no remote call, and disabling the key, or raising its
+   * token version (revocation), reaches every edge through the key-change event that drops the entry.
+   */
+  async resolveWalletToken(token: string): Promise<Principal> {
+    if (!this.walletTokens) throw walletTokenError("wallet_auth_not_configured");
+    const claims = await this.walletTokens.verify(token);
+    let principal: Principal;
+    try {
+      principal = await this.resolveHash(claims.keyId);
+    } catch (error) {
+      if (error instanceof GatewayError && error.status === 401 && isKeyFailure(error.code))
+        throw walletTokenError(error.code);
+      throw error;
+    }
+    const version = principal.walletTokenVersion;
+    if (principal.accountId !== claims.tenantId || version === undefined)
+      throw walletTokenError("jwt_claims_invalid");
+    if (claims.tokenVersion < version) throw walletTokenError("jwt_revoked");
+    return principal;
   }
 
   async resolveHash(keyHash: string): Promise<Principal> {

@@ -37,6 +37,8 @@ export interface ApiKeysTable {
   deleted_at: Timestamp | null;
   /** Hash of the management key that created this key; null when an operator created it. */
   created_by: string | null;
+  /** A wallet's implicit key only (null otherwise): wallet JWTs below this version are revoked. */
+  wallet_token_version: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface ProvidersTable {
@@ -103,6 +105,25 @@ export interface ProviderCredentialsTable {
   updated_at: DefaultedTimestamp;
 }
 
+export type WalletNamespace = "eip155" | "solana";
+
+export interface WalletAccountsTable {
+  namespace: WalletNamespace;
+  /** EIP-55 checksummed (EVM) or base58 public key (Solana). */
+  address: string;
+  account_id: string;
+  /** The implicit key through which the wallet's usage is attributed. */
+  key_hash: string;
+  created_at: DefaultedTimestamp;
+}
+
+export interface SiwxNoncesTable {
+  namespace: WalletNamespace;
+  address: string;
+  nonce: string;
+  expires_at: Timestamp;
+}
+
 export interface KeysTables {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -111,4 +132,6 @@ export interface KeysTables {
   model_endpoints: ModelEndpointsTable;
   catalog_meta: CatalogMetaTable;
   provider_credentials: ProviderCredentialsTable;
+  wallet_accounts: WalletAccountsTable;
+  siwx_nonces: SiwxNoncesTable;
 }

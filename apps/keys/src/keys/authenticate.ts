@@ -71,6 +71,7 @@ export function toPrincipal(row: ApiKeyRow, scope: TenantScope): Principal {
     createdAt: row.created_at,
   };
   if (row.expires_at) principal.expiresAt = row.expires_at;
+  if (row.wallet_token_version !== null) principal.walletTokenVersion = row.wallet_token_version;
   if (row.limit !== null) principal.limitPico = usdToPico(row.limit);
   const providers = narrow(scope.providers, row.allowed_providers);
   const models = narrow(scope.models, row.allowed_models);

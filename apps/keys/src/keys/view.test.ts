@@ -23,6 +23,7 @@ function row(overrides: Partial<ApiKeyRow> = {}): ApiKeyRow {
     updated_at: new Date("2026-01-02T00:00:00Z"),
     deleted_at: null,
     created_by: null,
+    wallet_token_version: null,
     ...overrides,
   };
 }

@@ -14,6 +14,7 @@ import type { ServiceAuth } from "@gw/rpc";
 import { migratedTestDatabase, uniqueName } from "@gw/testing";
 import { migrations, SCHEMA } from "../db/index.js";
 import type { KeysTables } from "../db/schema.js";
+import type { KeysDeps } from "../deps.js";
 import { type CreatedAccount, createAccount } from "../operator.js";
 import { type RunningKeys, startKeys } from "../start.js";
 import { connectBillingUsage } from "../usage/billing.js";
@@ -47,6 +48,8 @@ export interface HarnessOptions {
   logger?: Logger;
   /** BYOK master key; default a random one, null to run without BYOK. */
   byokMasterKey?: string | null;
+  /** Wallet sign-in (JWT signer and public base URL); default off. */
+  wallet?: KeysDeps["wallet"];
   /** Service authentication on the app's ports; default off (the tests of other behaviour call it bare). */
   serviceAuth?: ServiceAuth;
 }
@@ -93,6 +96,7 @@ export async function startKeysHarness(options: HarnessOptions = {}): Promise<Ke
         options.byokMasterKey === null
           ? undefined
           : (options.byokMasterKey ?? randomBytes(32).toString("hex")),
+      wallet: options.wallet,
       serviceAuth: options.serviceAuth,
     },
     { host: "127.0.0.1", httpPort: 0, grpcPort: 0 },

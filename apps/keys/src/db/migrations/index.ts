@@ -3,10 +3,12 @@ import { accountsAndKeys } from "./20261122T120000_accounts_and_keys.js";
 import { catalog } from "./20261122T120100_catalog.js";
 import { providerCredentials } from "./20261122T130000_provider_credentials.js";
 import { providerCredentialsDisabled } from "./20261122T130100_provider_credentials_disabled.js";
+import { walletAccounts } from "./20261123T110000_wallet_accounts.js";
 
 export const migrations: Migrations = {
   "20261122T120000_accounts_and_keys": accountsAndKeys,
   "20261122T120100_catalog": catalog,
   "20261122T130000_provider_credentials": providerCredentials,
   "20261122T130100_provider_credentials_disabled": providerCredentialsDisabled,
+  "20261123T110000_wallet_accounts": walletAccounts,
 };

@@ -179,7 +179,11 @@ export interface Principal {
   allowedProviders?: StringList | undefined;
   allowedModels?: StringList | undefined;
   includeByokInLimit: boolean;
-  createdAt?: Date | undefined;
+  createdAt?:
+    | Date
+    | undefined;
+  /** Set on a wallet's implicit key only: wallet JWTs carrying a lower version were revoked. */
+  walletTokenVersion?: number | undefined;
 }
 
 export interface AuthenticateResponse {
@@ -366,6 +370,7 @@ function createBasePrincipal(): Principal {
     allowedModels: undefined,
     includeByokInLimit: false,
     createdAt: undefined,
+    walletTokenVersion: undefined,
   };
 }
 
@@ -412,6 +417,9 @@ export const Principal: MessageFns<Principal> = {
     }
     if (message.createdAt !== undefined) {
       Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(106).fork()).join();
+    }
+    if (message.walletTokenVersion !== undefined) {
+      writer.uint32(112).uint32(message.walletTokenVersion);
     }
     return writer;
   },
@@ -533,6 +541,14 @@ export const Principal: MessageFns<Principal> = {
             message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.walletTokenVersion = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -600,6 +616,11 @@ export const Principal: MessageFns<Principal> = {
         : isSet(object.created_at)
         ? fromJsonTimestamp(object.created_at)
         : undefined,
+      walletTokenVersion: isSet(object.walletTokenVersion)
+        ? globalThis.Number(object.walletTokenVersion)
+        : isSet(object.wallet_token_version)
+        ? globalThis.Number(object.wallet_token_version)
+        : undefined,
     };
   },
 
@@ -644,6 +665,9 @@ export const Principal: MessageFns<Principal> = {
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
+    if (message.walletTokenVersion !== undefined) {
+      obj.walletTokenVersion = Math.round(message.walletTokenVersion);
+    }
     return obj;
   },
 
@@ -671,6 +695,7 @@ export const Principal: MessageFns<Principal> = {
       : undefined;
     message.includeByokInLimit = object.includeByokInLimit ?? false;
     message.createdAt = object.createdAt ?? undefined;
+    message.walletTokenVersion = object.walletTokenVersion ?? undefined;
     return message;
   },
 };
