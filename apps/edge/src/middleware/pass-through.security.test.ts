@@ -1,3 +1,4 @@
+import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EdgeHarness, FAKE_KEY, startEchoApp, startEdgeHarness } from "../test/harness.js";
 import { readJson } from "../test/http.js";
@@ -19,6 +20,25 @@ afterAll(async () => {
   await edge?.stop();
   await keysApp?.stop();
 });
+
+/** A GET whose path goes out exactly as written. */
+function rawGet(path: string, secret: string): Promise<{ status: number; echoApp: string | null }> {
+  const { hostname, port } = new URL(edge.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: hostname, port, path, headers: { authorization: `Bearer ${secret}` } },
+      (res) => {
+        res.resume();
+        const app = res.headers["x-echo-app"];
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, echoApp: typeof app === "string" ? app : null }),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+}
 
 async function forwarded(headers: Record<string, string>, path = "/api/v1/keys"): Promise<Echo> {
   return readJson<Echo>(await fetch(`${edge.url}${path}`, { headers }));
@@ -51,5 +71,18 @@ describe("pass-through keeps each caller's own credential", () => {
     });
     expect(response.status).toBe(404);
     expect(response.headers.get("x-echo-app")).toBeNull();
+    // Sent byte for byte (fetch would resolve the dot segments before sending): none reaches the app.
+    for (const path of [
+      "/api/v1/keys/../../internal/admin",
+      "/api/v1/keys/%2e%2e/%2E%2E/internal/admin",
+      "/api/v1/keys/..%2f..%2finternal%2fadmin",
+      "/api/v1/keys%2F..%2F..%2Finternal",
+      "/api/v1/keys/..%5c..%5cinternal",
+    ]) {
+      const escaped = await rawGet(path, alice.secret);
+      expect(escaped.echoApp, path).toBeNull();
+      expect(escaped.status, path).toBeGreaterThanOrEqual(400);
+      expect(escaped.status, path).toBeLessThan(500);
+    }
   });
 });

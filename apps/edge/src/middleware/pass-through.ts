@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { GatewayError, openAiErrorBody } from "@gw/errors";
+import { SERVICE_TOKEN_HTTP_HEADER as SERVICE_TOKEN_HEADER } from "@gw/http";
 import type { Logger } from "@gw/logger";
 import type { RequestHandler } from "express";
 import { createProxyMiddleware } from "http-proxy-middleware";
@@ -12,6 +13,8 @@ export interface PassThroughTarget {
   paths: string[];
   /** Called with each answered request and the owner's status, before the response reaches the client. */
   onResponse?: (request: IncomingMessage, status: number) => void;
+  /** The edge's service token for this app, sent on every forwarded request; absent in tests. */
+  serviceToken?: (() => Promise<string>) | undefined;
 }
 
 const PROXY_TIMEOUT_MS = 30_000;
@@ -51,6 +54,10 @@ export function passThrough(target: PassThroughTarget, logger: Logger): RequestH
     },
   });
   const owns = ownsPath(target.paths);
+  const escapeRefused = new GatewayError(
+    "invalid_request",
+    "the path may not contain dot segments or encoded slashes",
+  );
   return (request, response, next) => {
     // http-proxy-middleware parses the URL and matches every path filter on each request; most
     // requests (inference) belong to none of the control-plane apps and skip it on a prefix check.
@@ -58,11 +65,32 @@ export function passThrough(target: PassThroughTarget, logger: Logger): RequestH
       next();
       return;
     }
-    void proxy(request, response, (error?: unknown) => {
-      // The error listener above has already answered; anything else continues down the chain.
-      if (error === undefined) next();
-      else if (!response.headersSent) next(unavailable);
-    });
+    // The owner could read such a path as one outside the prefix this check matched it on.
+    if (mayEscape(request.url)) {
+      next(escapeRefused);
+      return;
+    }
+    const forward = (): void => {
+      void proxy(request, response, (error?: unknown) => {
+        // The error listener above has already answered; anything else continues down the chain.
+        if (error === undefined) next();
+        else if (!response.headersSent) next(unavailable);
+      });
+    };
+    // The proxy copies request.headers: a token the client sent is dropped, only the edge's goes on.
+    delete request.headers[SERVICE_TOKEN_HEADER];
+    if (!target.serviceToken) {
+      forward();
+      return;
+    }
+    // Resolves at once from the issuer's cache except about once per token lifetime.
+    target.serviceToken().then(
+      (token) => {
+        request.headers[SERVICE_TOKEN_HEADER] = token;
+        forward();
+      },
+      () => next(unavailable),
+    );
   };
 }
 
@@ -72,6 +100,21 @@ export function passThrough(target: PassThroughTarget, logger: Logger): RequestH
  */
 function ownsPath(prefixes: readonly string[]): (url: string) => boolean {
   return (url) => !url.startsWith("/") || prefixes.some((prefix) => url.startsWith(prefix));
+}
+
+/**
+ * Whether a path could leave its prefix for a server that decodes or normalises it: a dot segment
+ * (`..`, `%2e%2e`), an encoded slash or backslash (`%2f`, `%5c`), or a backslash, anywhere before the
+ * query. The proxy's own filter resolves plain and `%2e` dot segments and then finds no owner (404);
+ * encoded slashes it would forward as they are.
+ */
+export function mayEscape(url: string): boolean {
+  const path = url.split("?", 1)[0] ?? "";
+  if (/%2f|%5c|\\/i.test(path)) return true;
+  return path.split("/").some((segment) => {
+    const decoded = segment.replace(/%2e/gi, ".");
+    return decoded === "." || decoded === "..";
+  });
 }
 
 function isResponse(value: unknown): value is ServerResponse {

@@ -212,18 +212,20 @@ describe("POST /v1/chat/completions, streamed", () => {
   });
 
   it("aborts the upstream call when the client disconnects, and still meters", async () => {
-    edge.primary.setScenario({ name: "slow-stream", ms: 150 });
-    const controller = new AbortController();
+    // A frame a second: left alone, the upstream stream would run for longer than the poll below.
+    edge.primary.setScenario({ name: "slow-stream", ms: 1_000 });
+    const before = edge.primary.disconnects();
     const response = await post({
       ...hello,
-      messages: [{ role: "user", content: "a longer prompt to stream" }],
+      messages: [{ role: "user", content: "a longer prompt to stream, word by word, for ten seconds" }],
       stream: true,
     });
     const id = response.headers.get("x-generation-id")!;
     const reader = response.body!.getReader();
     await reader.read();
-    controller.abort();
     await reader.cancel();
+    // The upstream saw its client (the edge) go away before its response ended.
+    await expect.poll(() => edge.primary.disconnects(), { timeout: 5_000 }).toBe(before + 1);
     const event = await eventFor(id);
     expect(event).toMatchObject({ cancelled: true, estimated: true, streamed: true });
     expect(event.promptTokens).toBeGreaterThan(0);

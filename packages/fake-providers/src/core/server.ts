@@ -85,6 +85,8 @@ export interface FakeServer {
   readonly baseUrl: string;
   requests(limit?: number): LoggedRequest[];
   clearRequests(): void;
+  /** Responses whose client went away before they ended (an aborted upstream call, from our side). */
+  disconnects(): number;
   /** Replaces the server-held scenarios (see `ServerScenario.times` and `.path`). */
   setScenario(scenario: ServerScenario | readonly ServerScenario[]): void;
   resetScenario(): void;
@@ -111,11 +113,13 @@ export async function startFakeServer(
   const log = new RequestLog(options.logLimit ?? 100);
   const scenarios = new ScenarioStore();
   const inFlight = new Set<AbortController>();
+  let disconnects = 0;
 
   const server = createServer((req, res) => {
     const abort = new AbortController();
     inFlight.add(abort);
     res.on("close", () => {
+      if (!res.writableFinished) disconnects++;
       inFlight.delete(abort);
       abort.abort();
     });
@@ -226,6 +230,7 @@ export async function startFakeServer(
     setScenario: (scenario) =>
       scenarios.set(Array.isArray(scenario) ? scenario : [scenario as ServerScenario]),
     resetScenario: () => scenarios.reset(),
+    disconnects: () => disconnects,
     close: () => {
       closing ??= new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
