@@ -33,6 +33,13 @@ describe("loadEdgeConfig", () => {
     expect(() => loadEdgeConfig({ PROXY_DEFAULT_HOLD_USD: "-1" })).toThrow(ConfigError);
   });
 
+  it("reads BYOK_FEE_PERCENT (default 0) and refuses a percent outside 0..100", () => {
+    expect(loadEdgeConfig({}).byokFeePercent).toBe(0);
+    expect(loadEdgeConfig({ BYOK_FEE_PERCENT: "5.5" }).byokFeePercent).toBe(5.5);
+    for (const bad of ["-1", "101", "five"])
+      expect(() => loadEdgeConfig({ BYOK_FEE_PERCENT: bad }), bad).toThrow(ConfigError);
+  });
+
   it("admits under budget leases unless ADMISSION_LEASES is false, and refuses anything else", () => {
     expect(loadEdgeConfig({}).leases).toBe(true);
     expect(loadEdgeConfig({ ADMISSION_LEASES: "false" }).leases).toBe(false);

@@ -31,6 +31,8 @@ export interface EdgeConfig {
   authCacheMaxTtlMs: number;
   catalogRefreshMs: number;
   keepAliveMs: number;
+  /** BYOK_FEE_PERCENT: a BYOK request's charge to credits, in percent of the provider's price. */
+  byokFeePercent: number;
   /** The provider proxy's spend hold for a call the catalogue cannot price (pico-USD). */
   proxyHoldPico: bigint;
   /** Admit under budget leases (ADMISSION_LEASES, default true); false = one Admit call per request. */
@@ -72,6 +74,11 @@ const shape = {
     .string()
     .regex(/^\d+(\.\d{1,12})?$/, "expected a USD amount such as 0.10")
     .default("0.10"),
+  BYOK_FEE_PERCENT: z.coerce
+    .number()
+    .min(0, "expected a percent from 0 to 100")
+    .max(100, "expected a percent from 0 to 100")
+    .default(0),
   ADMISSION_LEASES: z
     .enum(["true", "false"], { message: "expected true or false" })
     .default("true")
@@ -110,6 +117,7 @@ export function loadEdgeConfig(env: Env = process.env): EdgeConfig {
     authCacheMaxTtlMs: parsed.AUTH_CACHE_MAX_TTL_MS,
     catalogRefreshMs: parsed.CATALOG_REFRESH_MS,
     keepAliveMs: parsed.KEEP_ALIVE_MS,
+    byokFeePercent: parsed.BYOK_FEE_PERCENT,
     proxyHoldPico: usdToPico(parsed.PROXY_DEFAULT_HOLD_USD),
     leases: parsed.ADMISSION_LEASES,
     instanceId: parsed.EDGE_INSTANCE_ID ?? `${hostname()}-${process.pid}`,

@@ -61,6 +61,7 @@ export function connectEdgeDeps(
       bodyLimit: config.bodyLimit,
       keepAliveMs: config.keepAliveMs,
       proxyHoldPico: config.proxyHoldPico,
+      byokFeePercent: config.byokFeePercent,
       leases: config.leases,
       publicBaseUrl: config.publicBaseUrl,
     },

@@ -27,7 +27,12 @@ export function createEdgeContext(deps: EdgeDeps): EdgeContext {
     }),
     health,
     admission: new Admission({ billing: deps.billing, logger: deps.logger, now, leases: settings.leases }),
-    meter: new Meter({ bus: deps.bus, usageTopic: deps.topics.usage, logger: deps.logger }),
+    meter: new Meter({
+      bus: deps.bus,
+      usageTopic: deps.topics.usage,
+      logger: deps.logger,
+      charge: { byokFeePercent: settings.byokFeePercent },
+    }),
     billing: deps.billing,
     bus: deps.bus,
     batches: deps.batches,

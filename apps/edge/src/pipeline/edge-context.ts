@@ -26,6 +26,8 @@ export interface EdgeSettings {
   leases: boolean;
   /** The gateway's public base URL for absolute links (batch results); else the request's own host. */
   publicBaseUrl?: string | undefined;
+  /** BYOK_FEE_PERCENT: what a BYOK request is charged, in percent of the provider's price. Default 0. */
+  byokFeePercent: number;
 }
 
 export const DEFAULT_SETTINGS: EdgeSettings = {
@@ -35,6 +37,7 @@ export const DEFAULT_SETTINGS: EdgeSettings = {
   batchPollMs: 1_000,
   proxyHoldPico: 100_000_000_000n,
   leases: true,
+  byokFeePercent: 0,
 };
 
 /**

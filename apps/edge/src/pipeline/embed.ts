@@ -1,4 +1,5 @@
 import type { Principal } from "@gw/auth";
+import { chargedPico } from "@gw/events";
 import type { Response } from "express";
 import type { ChatRequest } from "../canonical/chat-request.js";
 import { computeCost } from "../canonical/cost.js";
@@ -100,12 +101,14 @@ export async function serveEmbeddings(
     ? { usage: { ...reported, completionTokens: 0 }, estimated: false }
     : { usage: { ...ZERO_USAGE, promptTokens }, estimated: true };
   const cost = computeCost(outcome.attempt.endpoint.pricing, measured.usage);
+  const isByok = outcome.attempt.byok !== undefined;
   const endedAt = context.now();
   response.status(200).json(
     inference.render(outcome.served.vectors, identity(start.generationId, outcome.attempt, endedAt), {
       ...measured,
       cost,
-      isByok: outcome.attempt.byok !== undefined,
+      chargedPico: chargedPico(cost, isByok, context.settings),
+      isByok,
     }),
   );
   finishGeneration(context, subject, {

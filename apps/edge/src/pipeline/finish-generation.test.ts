@@ -13,6 +13,7 @@ import type { Generation } from "../canonical/generation.js";
 import { RecordingBilling } from "../test/billing.js";
 import { testKey } from "../test/principals.js";
 import { Meter } from "../usage/meter.js";
+import { DEFAULT_SETTINGS } from "./edge-context.js";
 import { finishRecord } from "./finish-generation.js";
 
 const generation = (overrides: Partial<Generation> = {}): Generation => ({
@@ -42,7 +43,7 @@ const generation = (overrides: Partial<Generation> = {}): Generation => ({
   ...overrides,
 });
 
-async function setup() {
+async function setup(byokFeePercent = 0) {
   const bus = new InProcessEventBus();
   const billing = new RecordingBilling();
   billing.leaseGrantPico = 1_000_000n;
@@ -54,10 +55,11 @@ async function setup() {
     groupId: "test",
     handler: async (message) => void received.push(message),
   });
-  const meter = new Meter({ bus, usageTopic: "usage", logger: silentLogger() });
+  const settings = { ...DEFAULT_SETTINGS, byokFeePercent };
+  const meter = new Meter({ bus, usageTopic: "usage", logger: silentLogger(), charge: settings });
   // What every surface's end of a request does: admission ends the hold, the meter publishes the event.
   const finish = {
-    record: (record: Generation, hold: Hold) => finishRecord({ admission, meter }, record, hold),
+    record: (record: Generation, hold: Hold) => finishRecord({ admission, meter, settings }, record, hold),
   };
   return { bus, billing, received, meter: finish, leases, admission };
 }
@@ -69,10 +71,9 @@ describe("finishing a generation (admission ends the hold, the meter publishes)"
     const { billing, received, meter, admission } = await setup();
     meter.record(generation(), hold);
     await admission.drain();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect.poll(() => received.length).toBe(1);
     expect(billing.settles).toEqual([{ ...hold, actualCostPico: 307n }]);
     expect(billing.releases).toEqual([]);
-    expect(received).toHaveLength(1);
     const message = received[0]!;
     expect(message.key).toBe("acct-1");
     const envelope = decodeEnvelope(message.value);
@@ -101,13 +102,35 @@ describe("finishing a generation (admission ends the hold, the meter publishes)"
       cacheWriteTokens: 1,
       reasoningTokens: 3,
       costPico: 307n,
-      upstreamPromptCostPico: 100n,
+      // The per-request price (7) is part of the prompt's: prompt + completion = the upstream total.
+      upstreamPromptCostPico: 107n,
       upstreamCompletionCostPico: 200n,
       attempts: [
         { provider: "azure", model: "openai/gpt-4o-mini", status: 503, latencyMs: 40, isByok: false },
         { provider: "openai", model: "openai/gpt-4o-mini", status: 200, latencyMs: 700, isByok: false },
       ],
       leaseId: "",
+    });
+  });
+
+  it("settles a BYOK request at the fee only and publishes the fee as cost, the whole price upstream", async () => {
+    const { billing, received, meter, admission } = await setup(10);
+    meter.record(
+      generation({
+        isByok: true,
+        cost: { promptPico: 1_000n, completionPico: 2_000n, requestPico: 0n, totalPico: 3_000n },
+      }),
+      hold,
+    );
+    await admission.drain();
+    await expect.poll(() => received.length).toBe(1);
+    expect(billing.settles).toEqual([{ ...hold, actualCostPico: 300n }]);
+    const event = decodePayload(USAGE_RECORDED_V1, decodeEnvelope(received[0]!.value));
+    expect(event).toMatchObject({
+      isByok: true,
+      costPico: 300n,
+      upstreamPromptCostPico: 1_000n,
+      upstreamCompletionCostPico: 2_000n,
     });
   });
 
@@ -134,10 +157,9 @@ describe("finishing a generation (admission ends the hold, the meter publishes)"
     };
     meter.record(generation(), hold);
     await admission.drain();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect.poll(() => received.length).toBe(1);
     expect(settleCalls).toBe(1);
     expect(billing.releases).toHaveLength(1);
-    expect(received).toHaveLength(1);
   });
 
   it("finishes a leased request locally: no Settle call, and the event names the lease", async () => {
@@ -146,7 +168,7 @@ describe("finishing a generation (admission ends the hold, the meter publishes)"
     if (!leased) throw new Error("expected a leased hold");
     meter.record(generation(), leased);
     await admission.drain();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect.poll(() => received.length).toBe(1);
     expect(billing.settles).toEqual([]);
     expect(billing.releases).toEqual([]);
     expect(leased.lease.spentPico).toBe(307n);

@@ -1,4 +1,5 @@
 import type { Principal } from "@gw/auth";
+import { chargedPico } from "@gw/events";
 import { leaseIdOf } from "../admission/admission.js";
 import type { Hold } from "../admission/admit.js";
 import { computeCost, ZERO_COST } from "../canonical/cost.js";
@@ -41,7 +42,7 @@ export type Ending =
  * hold with its cost, and the meter publishes the usage event. Returns the record.
  */
 export function finishGeneration(
-  context: Pick<EdgeContext, "admission" | "meter">,
+  context: Pick<EdgeContext, "admission" | "meter" | "settings">,
   subject: GenerationSubject,
   ending: Ending,
 ): Generation {
@@ -52,11 +53,12 @@ export function finishGeneration(
 
 /** A record built elsewhere (the provider proxy reads usage from native bodies): end its hold and publish it. */
 export function finishRecord(
-  context: Pick<EdgeContext, "admission" | "meter">,
+  context: Pick<EdgeContext, "admission" | "meter" | "settings">,
   record: Generation,
   hold: Hold,
 ): void {
-  context.admission.finish(hold, record.cost.totalPico, record.served);
+  // The hold ends at what the account's credits are charged: for a BYOK request only the fee.
+  context.admission.finish(hold, chargedPico(record.cost, record.isByok, context.settings), record.served);
   context.meter.record(record, leaseIdOf(hold));
 }
 

@@ -1,3 +1,4 @@
+import { chargedPico } from "@gw/events";
 import type { Response } from "express";
 import { computeCost } from "../canonical/cost.js";
 import { normaliseFinishReason } from "../canonical/finish-reason.js";
@@ -25,13 +26,15 @@ export async function respondJson(
   const { completion } = outcome.served;
   const measured = await measure(completion.usage, chat.prompt, () => completionTexts(completion.body));
   const cost = computeCost(outcome.attempt.endpoint.pricing, measured.usage, measured.images);
+  const isByok = outcome.attempt.byok !== undefined;
   const endedAt = context.now();
   sendJson(
     response,
     chat.surface.renderJson(completion.body, identity(chat.generationId, outcome.attempt, endedAt), {
       ...measured,
       cost,
-      isByok: outcome.attempt.byok !== undefined,
+      chargedPico: chargedPico(cost, isByok, context.settings),
+      isByok,
     }),
   );
   finishGeneration(context, subjectOf(chat), {

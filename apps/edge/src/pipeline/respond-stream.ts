@@ -1,3 +1,4 @@
+import { chargedPico } from "@gw/events";
 import type { Response } from "express";
 import { computeCost, ZERO_COST } from "../canonical/cost.js";
 import { normaliseFinishReason } from "../canonical/finish-reason.js";
@@ -41,7 +42,9 @@ export async function respondStream(
   const measured = await measure(pumped.usage, chat.prompt, () => rewriter.outputTexts());
   const cost = computeCost(outcome.attempt.endpoint.pricing, measured.usage, measured.images);
   if (pumped.error) await writer.write(rewriter.error(pumped.error.message, pumped.error.code));
-  await writer.write(rewriter.end({ ...measured, cost, isByok: outcome.attempt.byok !== undefined }));
+  const isByok = outcome.attempt.byok !== undefined;
+  const charged = chargedPico(cost, isByok, context.settings);
+  await writer.write(rewriter.end({ ...measured, cost, chargedPico: charged, isByok }));
   writer.end();
   const nativeFinishReason = rewriter.finishReason();
   finishGeneration(context, subjectOf(chat), {
@@ -107,7 +110,7 @@ async function failStream(
   if (attempt) {
     const rewriter = chat.surface.stream(identity(chat.generationId, attempt, endedAt));
     await writer.write(rewriter.error(error.message, error.code));
-    await writer.write(rewriter.end({ ...measured, cost: ZERO_COST, isByok: false }));
+    await writer.write(rewriter.end({ ...measured, cost: ZERO_COST, chargedPico: 0n, isByok: false }));
   }
   writer.end();
 }

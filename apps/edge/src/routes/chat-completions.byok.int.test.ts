@@ -1,5 +1,6 @@
 import { encodeEvent, KEY_CHANGED_V1 } from "@gw/events";
 import { type FakeServer, startFakeOpenAi } from "@gw/fake-providers";
+import { usdToPico } from "@gw/money";
 import type { ProviderCredential } from "@gw/proto/keys/v1/keys";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { BYOK_FAKE_KEY, type EdgeHarness, FAKE_KEY, startEdgeHarness } from "../test/harness.js";
@@ -93,6 +94,44 @@ describe("BYOK provider keys on chat completions", () => {
     await changeCredentials("acct-byok", []);
     const error = await readError(await chat(owner.secret, { model: "mistral/unconfigured" }));
     expect([error.status, error.code]).toEqual([503, "no_available_provider"]);
+  });
+});
+
+describe("BYOK billing (api-decisions: the account pays only the fee)", () => {
+  it("charges a BYOK request only BYOK_FEE_PERCENT and reports the provider's price upstream", async () => {
+    // Its own edge, with a 10 % fee, on the same fakes' credentials.
+    const feeEdge = await startEdgeHarness({
+      keys: [owner],
+      credentials,
+      env: { MISTRAL_BASE_URL: mistral.baseUrl, BYOK_FEE_PERCENT: "10" },
+    });
+    try {
+      const response = await fetch(`${feeEdge.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${owner.secret}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: "test/failover", messages: [{ role: "user", content: "hi" }] }),
+      });
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as {
+        usage: { cost: number; is_byok: boolean; cost_details: { upstream_inference_cost: number } };
+      };
+      const upstream = body.usage.cost_details.upstream_inference_cost;
+      expect(body.usage.is_byok).toBe(true);
+      expect(upstream).toBeGreaterThan(0);
+      expect(body.usage.cost).toBeCloseTo(upstream / 10, 15);
+      const id = response.headers.get("x-generation-id") ?? "";
+      await expect.poll(() => feeEdge.usageEvents().find((event) => event.generationId === id)).toBeDefined();
+      const event = feeEdge.usageEvents().find((candidate) => candidate.generationId === id);
+      const price = (event?.upstreamPromptCostPico ?? 0n) + (event?.upstreamCompletionCostPico ?? 0n);
+      expect(usdToPico(String(upstream))).toBe(price);
+      // The charge is the fee, in the event billing debits from and in the settled hold.
+      expect(event).toMatchObject({ isByok: true, costPico: price / 10n });
+      await expect
+        .poll(() => feeEdge.billing.settles.find((settle) => settle.holdId === id)?.actualCostPico)
+        .toBe(price / 10n);
+    } finally {
+      await feeEdge.stop();
+    }
   });
 });
 

@@ -7,6 +7,7 @@ const identity = { generationId: "gen-1", model: "openai/gpt-4o", provider: "ope
 const usage: UsageRender = {
   usage: { promptTokens: 20, completionTokens: 7, cachedTokens: 5, cacheWriteTokens: 2, reasoningTokens: 0 },
   cost: ZERO_COST,
+  chargedPico: 0n,
   estimated: false,
   isByok: false,
 };

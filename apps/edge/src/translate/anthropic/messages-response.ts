@@ -23,14 +23,14 @@ export function anthropicStopReason(finishReason: string | null | undefined): st
 }
 
 /** Canonical usage in Anthropic's accounting: `input_tokens` excludes cache reads and writes. */
-export function anthropicUsage({ usage, cost, estimated }: UsageRender): Json {
+export function anthropicUsage({ usage, chargedPico, estimated }: UsageRender): Json {
   return {
     input_tokens: Math.max(0, usage.promptTokens - usage.cachedTokens - usage.cacheWriteTokens),
     output_tokens: usage.completionTokens,
     cache_creation_input_tokens: usage.cacheWriteTokens,
     cache_read_input_tokens: usage.cachedTokens,
     // The gateway's additions, as on the chat surface; Anthropic's SDK ignores unknown fields.
-    cost: picoToUsdNumber(cost.totalPico),
+    cost: picoToUsdNumber(chargedPico),
     estimated,
   };
 }

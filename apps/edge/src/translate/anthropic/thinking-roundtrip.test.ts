@@ -36,7 +36,13 @@ describe("Anthropic thinking through the canonical form (Anthropic â†’ OpenAI â†
     for (const [name, data] of upstream)
       for (const event of mapper.map({ event: name, data: JSON.stringify({ type: name, ...data }) }))
         if (event.type === "chunk") out += renderer.chunk(event.chunk);
-    out += renderer.end({ usage: ZERO_USAGE, cost: ZERO_COST, estimated: false, isByok: false });
+    out += renderer.end({
+      usage: ZERO_USAGE,
+      cost: ZERO_COST,
+      chargedPico: 0n,
+      estimated: false,
+      isByok: false,
+    });
     const events = out
       .split("\n\n")
       .filter(Boolean)

@@ -7,6 +7,7 @@ const identity = { generationId: "gen-1", model: "anthropic/claude", provider: "
 const usage: UsageRender = {
   usage: { promptTokens: 10, completionTokens: 8, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 3 },
   cost: ZERO_COST,
+  chargedPico: 0n,
   estimated: true,
   isByok: false,
 };

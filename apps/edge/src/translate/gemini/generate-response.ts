@@ -23,7 +23,7 @@ export function geminiFinishReason(reason: string | null | undefined): string {
 }
 
 /** Canonical usage in Gemini's accounting: candidates exclude thoughts. */
-export function usageMetadata({ usage, cost, estimated }: UsageRender): Json {
+export function usageMetadata({ usage, chargedPico, estimated }: UsageRender): Json {
   return {
     promptTokenCount: usage.promptTokens,
     candidatesTokenCount: usage.completionTokens - usage.reasoningTokens,
@@ -31,7 +31,7 @@ export function usageMetadata({ usage, cost, estimated }: UsageRender): Json {
     ...(usage.reasoningTokens > 0 ? { thoughtsTokenCount: usage.reasoningTokens } : {}),
     ...(usage.cachedTokens > 0 ? { cachedContentTokenCount: usage.cachedTokens } : {}),
     // The gateway's additions; @google/genai keeps unknown fields on the object.
-    cost: picoToUsdNumber(cost.totalPico),
+    cost: picoToUsdNumber(chargedPico),
     estimated,
   };
 }

@@ -61,6 +61,7 @@ describe("ChatStreamRewriter", () => {
         reasoningTokens: 1,
       },
       cost: { promptPico: 1_500_000n, completionPico: 3_000_000n, requestPico: 0n, totalPico: 4_500_000n },
+      chargedPico: 4_500_000n,
       estimated: false,
       isByok: false,
     });
@@ -111,6 +112,7 @@ describe("ChatStreamRewriter", () => {
       },
       cost: ZERO_COST,
       estimated: false,
+      chargedPico: 0n,
       isByok: false,
     });
     expect(frame(closing.slice(0, -SSE_DONE.length)).choices).toEqual([]);

@@ -62,7 +62,7 @@ export function renderEmbeddings(encoding: "float" | "base64") {
   return (
     vectors: number[][],
     identity: ResponseIdentity,
-    { usage, cost, estimated, isByok }: UsageRender,
+    { usage, chargedPico, estimated, isByok }: UsageRender,
   ) => ({
     id: identity.generationId,
     object: "list",
@@ -76,7 +76,7 @@ export function renderEmbeddings(encoding: "float" | "base64") {
     usage: {
       prompt_tokens: usage.promptTokens,
       total_tokens: usage.promptTokens,
-      cost: picoToUsdNumber(cost.totalPico),
+      cost: picoToUsdNumber(chargedPico),
       is_byok: isByok,
       estimated,
     },

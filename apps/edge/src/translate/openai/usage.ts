@@ -21,24 +21,28 @@ export interface UsageBody {
 
 export interface UsageRender {
   usage: TokenUsage;
+  /** The provider's price at catalogue rates (reported as the upstream cost). */
   cost: Cost;
+  /** What the account's credits are charged: `cost`'s total, or for a BYOK request only the fee. */
+  chargedPico: bigint;
   estimated: boolean;
   isByok: boolean;
 }
 
-export function renderUsage({ usage, cost, estimated, isByok }: UsageRender): UsageBody {
+export function renderUsage({ usage, cost, chargedPico, estimated, isByok }: UsageRender): UsageBody {
   return {
     prompt_tokens: usage.promptTokens,
     completion_tokens: usage.completionTokens,
     total_tokens: totalTokens(usage),
     prompt_tokens_details: { cached_tokens: usage.cachedTokens, cache_write_tokens: usage.cacheWriteTokens },
     completion_tokens_details: { reasoning_tokens: usage.reasoningTokens },
-    cost: picoToUsdNumber(cost.totalPico),
+    cost: picoToUsdNumber(chargedPico),
     is_byok: isByok,
     estimated,
     cost_details: {
       upstream_inference_cost: picoToUsdNumber(cost.totalPico),
-      upstream_inference_prompt_cost: picoToUsdNumber(cost.promptPico),
+      // The per-request price is part of the prompt's, as in the usage event: the parts add up.
+      upstream_inference_prompt_cost: picoToUsdNumber(cost.promptPico + cost.requestPico),
       upstream_inference_completions_cost: picoToUsdNumber(cost.completionPico),
     },
   };
