@@ -42,7 +42,7 @@ export class Admission {
     } catch (error) {
       if (error instanceof GatewayError) throw error;
       if (error instanceof AdmissionInputError) {
-        throw new GatewayError("invalid_request", error.message, { code: "invalid_admit_request" });
+        throw new GatewayError("invalid_request", error.message, { code: "invalid_request" });
       }
       return this.dependencyDown(request, error);
     }
@@ -113,7 +113,7 @@ export class Admission {
     }
     this.deps.logger.error({ err: error, accountId: request.accountId }, "admission store unavailable");
     throw new GatewayError("service_unavailable", "admission is unavailable", {
-      code: "admission_unavailable",
+      code: "dependency_unavailable",
       cause: error,
     });
   }
@@ -121,7 +121,7 @@ export class Admission {
 
 function checkRequest(request: AdmitRequest): void {
   const invalid = (message: string) =>
-    new GatewayError("invalid_request", message, { code: "invalid_admit_request" });
+    new GatewayError("invalid_request", message, { code: "invalid_request" });
   if (!request.accountId) throw invalid("account_id is required");
   if (!request.holdId) throw invalid("hold_id is required");
   if (request.worstCaseCostPico < 0n) throw invalid("worst_case_cost_pico must not be negative");

@@ -48,7 +48,7 @@ export class Leases {
     } catch (error) {
       if (error instanceof GatewayError) throw error;
       if (error instanceof AdmissionInputError) {
-        throw new GatewayError("invalid_request", error.message, { code: "invalid_lease_request" });
+        throw new GatewayError("invalid_request", error.message, { code: "invalid_request" });
       }
       return this.dependencyDown(request, error);
     }
@@ -132,7 +132,7 @@ export class Leases {
     }
     this.deps.logger.error({ err: error, accountId: request.accountId }, "admission store unavailable");
     throw new GatewayError("service_unavailable", "admission is unavailable", {
-      code: "admission_unavailable",
+      code: "dependency_unavailable",
       cause: error,
     });
   }
@@ -142,7 +142,7 @@ const min = (a: bigint, b: bigint): bigint => (a < b ? a : b);
 
 function checkRequest(request: AcquireLeaseRequest): void {
   const invalid = (message: string) =>
-    new GatewayError("invalid_request", message, { code: "invalid_lease_request" });
+    new GatewayError("invalid_request", message, { code: "invalid_request" });
   if (!request.accountId) throw invalid("account_id is required");
   if (!request.leaseId) throw invalid("lease_id is required");
   // Without the key's hash its limit could not be checked: refuse rather than lease past it.

@@ -9,7 +9,7 @@ export async function withStore<T>(operation: string, work: () => Promise<T>): P
     if (error instanceof GatewayError) throw error;
     if (error instanceof AdmissionInputError) throw new GatewayError("invalid_request", error.message);
     throw new GatewayError("service_unavailable", `${operation} is unavailable`, {
-      code: "admission_unavailable",
+      code: "dependency_unavailable",
       cause: error,
     });
   }

@@ -1,4 +1,4 @@
-import { ERROR_KINDS, GatewayError, kindForHttpStatus } from "@gw/errors";
+import { GatewayError, isClientErrorKind, kindForHttpStatus } from "@gw/errors";
 
 export type FailureKind = "connect" | "timeout" | "http" | "protocol" | "cancelled";
 
@@ -60,8 +60,13 @@ export function finalError(failure: UpstreamFailure, metadata: Record<string, un
   }
   if (failure.kind === "http" && (FINAL_STATUSES.has(failure.status) || failure.contextLength)) {
     const kind = kindForHttpStatus(failure.status);
-    return new GatewayError(ERROR_KINDS[kind].status < 500 ? kind : "invalid_request", failure.message, {
-      code: failure.code ?? "upstream_rejected_request",
+    // A code the provider sent is its own, passed through as data; ours says it sent none.
+    const code =
+      failure.code === undefined
+        ? { code: "upstream_rejected_request" as const }
+        : { upstreamCode: failure.code };
+    return new GatewayError(isClientErrorKind(kind) ? kind : "invalid_request", failure.message, {
+      ...code,
       metadata,
     });
   }
