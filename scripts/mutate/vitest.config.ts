@@ -15,7 +15,7 @@ export default defineConfig({
     root: resolve(dirname(fileURLToPath(import.meta.url)), "../.."),
     include: area.tests,
     // e2e tests drive the built apps (dist) as processes: they never load the mutated sources.
-    exclude: ["**/node_modules/**", "**/*.e2e.test.ts"],
+    exclude: ["**/node_modules/**", "**/*.e2e.test.ts", ...(area.exclude ?? [])],
     globalSetup: ["./packages/testing/dist/global-setup.js"],
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -134,6 +134,37 @@ export function describeAdmissionStoreContract(name: string, factory: StoreFacto
       await expect(store.admit(request("bad{tag}", "h", 1n))).rejects.toThrow(/account id/);
       await expect(store.admit(request(account(), "h", -1n))).rejects.toThrow(/amount/);
     });
+
+    it("every method refuses a malformed account, ref or amount before touching state", async () => {
+      const store = await make();
+      const id = account();
+      await store.load(id, { balancePico: 10n * USD, seq: 1n }, T0);
+      await store.admit(request(id, "held", 4n * USD));
+      const refused = async (call: Promise<unknown>, message: RegExp) =>
+        expect(call).rejects.toThrow(
+          expect.objectContaining({ name: "AdmissionInputError", message: expect.stringMatching(message) }),
+        );
+      await refused(store.load("bad{tag}", { balancePico: 1n, seq: 1n }, T0), /account id/);
+      await refused(store.load(id, { balancePico: 1n, seq: -1n }, T0), /snapshot seq/);
+      await refused(store.settle("a b", "held", 1n), /account id/);
+      await refused(store.settle(id, "", 1n), /hold id/);
+      await refused(store.settle(id, "held", -1n), /cost out of range/);
+      await refused(store.release("", "held"), /account id/);
+      await refused(store.release(id, ""), /hold id/);
+      await refused(store.applyLedgerEntry("{x}", { entryId: 2n, amountPico: -1n }), /account id/);
+      await refused(store.applyLedgerEntry(id, { entryId: 0n, amountPico: -1n }), /entry id/);
+      await refused(store.returnLease("a b", "held", 1n, T0), /account id/);
+      await refused(store.returnLease(id, "", 1n, T0), /lease id/);
+      await refused(store.returnLease(id, "held", -1n, T0), /lease spend out of range/);
+      await refused(store.returnLease(id, "held", 1n, -1), /invalid time/);
+      const key = { keyHash: "k", windowStartMs: 0, spentPico: 0n, seq: 1n };
+      await refused(store.loadKey("a b", key), /account id/);
+      await refused(store.loadKey(id, { ...key, keyHash: "k@1" }), /key hash/);
+      await refused(store.invalidate("a b"), /account id/);
+      await refused(store.view("a b", T0), /account id/);
+      // Nothing above changed the account: the hold and balance are as admitted.
+      expect(await store.view(id, T0)).toMatchObject({ balancePico: 10n * USD, heldPico: 4n * USD });
+    });
   });
 
   describe(`${name}: settlement and the ledger`, () => {

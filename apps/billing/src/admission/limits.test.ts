@@ -1,6 +1,13 @@
 import { type AdmitRequest, LimitReset } from "@gw/proto/billing/v1/billing";
 import { describe, expect, it } from "vitest";
-import { FREE_TIER, freeRateFloors, keyLimitCheck, keyWindowStart, rateChecks } from "./limits.js";
+import {
+  FREE_TIER,
+  freeRateFloors,
+  keyLimitCheck,
+  keyWindowEnd,
+  keyWindowStart,
+  rateChecks,
+} from "./limits.js";
 
 // Sunday 2026-03-15 23:59:59.999 UTC: the last instant of a day, a week and (not) a month.
 const SUNDAY_LAST = Date.UTC(2026, 2, 15, 23, 59, 59, 999);
@@ -97,5 +104,46 @@ describe("rate windows", () => {
         count: 17,
       },
     ]);
+  });
+});
+
+describe("key spend window ends", () => {
+  it("end at the next UTC day, Monday or 1st, and never for a lifetime limit", () => {
+    expect(keyWindowEnd(LimitReset.LIMIT_RESET_DAILY, SUNDAY_LAST)).toBe(Date.UTC(2026, 2, 16));
+    expect(keyWindowEnd(LimitReset.LIMIT_RESET_WEEKLY, SUNDAY_LAST)).toBe(Date.UTC(2026, 2, 16));
+    expect(keyWindowEnd(LimitReset.LIMIT_RESET_WEEKLY, SUNDAY_LAST + 1)).toBe(Date.UTC(2026, 2, 23));
+    expect(keyWindowEnd(LimitReset.LIMIT_RESET_MONTHLY, SUNDAY_LAST)).toBe(Date.UTC(2026, 3, 1));
+    expect(keyWindowEnd(LimitReset.LIMIT_RESET_MONTHLY, Date.UTC(2026, 11, 31, 12))).toBe(
+      Date.UTC(2027, 0, 1),
+    );
+    expect(keyWindowEnd(LimitReset.LIMIT_RESET_UNSPECIFIED, SUNDAY_LAST)).toBeUndefined();
+  });
+
+  it("a key without a hash is not checked, even with a limit", () => {
+    const keyLimit = { limitPico: 5n, reset: LimitReset.LIMIT_RESET_DAILY, includeByok: false };
+    expect(keyLimitCheck(request({ keyHash: "", keyLimit }), SUNDAY_LAST)).toBeUndefined();
+  });
+});
+
+describe("model rate windows", () => {
+  it("apply only with a positive count, a positive interval and a model id", () => {
+    const now = Date.UTC(2026, 2, 15, 10, 30, 42);
+    const check = (modelLimit: { requests: number; intervalSeconds: number }, modelId = "m") =>
+      rateChecks(request({ modelId, modelLimit }), now);
+    expect(check({ requests: 0, intervalSeconds: 60 })).toEqual([]);
+    expect(check({ requests: 5, intervalSeconds: 0 })).toEqual([]);
+    expect(check({ requests: 5, intervalSeconds: 60 }, "")).toEqual([]);
+    expect(check({ requests: 1, intervalSeconds: 1 })).toEqual([
+      { name: "model:m", limit: 1, windowStartMs: now, windowEndMs: now + 1_000 },
+    ]);
+  });
+
+  it("a :free model with its own limit counts in all three windows, free tier first", () => {
+    const now = Date.UTC(2026, 2, 15, 10, 30, 42);
+    const checks = rateChecks(
+      request({ isFreeModel: true, modelId: "x:free", modelLimit: { requests: 3, intervalSeconds: 60 } }),
+      now,
+    );
+    expect(checks.map((check) => check.name)).toEqual(["free:minute", "free:day", "model:x:free"]);
   });
 });
