@@ -1,5 +1,6 @@
 import { connectDatabase, type Database, freePort } from "@gw/db";
-import { encodeEvent, newGenerationId, USAGE_RECORDED_V1, UsageRecorded } from "@gw/events";
+import { DEFAULT_CHARGE_POLICY, encodeUsageRecorded } from "@gw/events";
+import { catalogueCost, exampleUsageFacts } from "@gw/events/testing";
 import { type FakeServer, startFakeOpenAi } from "@gw/fake-providers";
 import { KafkaEventBus } from "@gw/kafka";
 import { silentLogger } from "@gw/logger";
@@ -20,15 +21,25 @@ import { type AppProcess, eventually, freshTopics, runCli, startProcess, waitFor
 
 const PRICE = { prompt: 150_000n, completion: 600_000n }; // gpt-4o-mini, pico-dollars per token
 const MAX_TOKENS = 40;
-const CONTENT = "count";
-// The edge's hold: (1 message × 3 + 3 primer + ⌈5 bytes / 2⌉) prompt tokens and max_tokens of output.
-const WORST = 9n * PRICE.prompt + BigInt(MAX_TOKENS) * PRICE.completion;
+// The fake upstream echoes the prompt, cut at max_tokens (4 characters a token): this prompt's echo is
+// longer than 40 tokens, so every reply ends with finish_reason "length" and max_tokens of output.
+const LONG = `count to forty: ${"one two three four five six seven eight nine ten ".repeat(3)}`;
+// A reply of 3 tokens, for the test about holds coming down to the actual cost.
+const SHORT = "count";
+/** The edge's hold: (1 message × 3 + 3 primer + ⌈bytes / 2⌉) prompt tokens and max_tokens of output. */
+const worstCase = (content: string): bigint =>
+  BigInt(6 + Math.ceil(Buffer.byteLength(content) / 2)) * PRICE.prompt +
+  BigInt(MAX_TOKENS) * PRICE.completion;
+const WORST = worstCase(LONG);
+/** What the fake bills a reply that reaches max_tokens: ⌈chars / 4⌉ + 6 prompt tokens, 40 completion. */
+const ACTUAL = BigInt(6 + Math.ceil(LONG.length / 4)) * PRICE.prompt + BigInt(MAX_TOKENS) * PRICE.completion;
 const PICO = 1_000_000_000_000n;
 const FREE = "meta-llama/llama-3.3-70b-instruct:free";
 
 interface Outcome {
   status: number;
   costPico: bigint;
+  finishReason?: string;
   code?: string;
   limitSource?: string;
 }
@@ -142,20 +153,27 @@ describeWith(["postgres", "redis", "kafka"], "limits across two edges and two bi
     return ((await response.json()) as { key: string }).key;
   }
 
-  async function chat(edge: string, key: string, model: string): Promise<Outcome & { headers: Headers }> {
+  async function chat(
+    edge: string,
+    key: string,
+    model: string,
+    content = LONG,
+  ): Promise<Outcome & { headers: Headers }> {
     const response = await fetch(`${edge}/v1/chat/completions`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
-      body: JSON.stringify({ model, max_tokens: MAX_TOKENS, messages: [{ role: "user", content: CONTENT }] }),
+      body: JSON.stringify({ model, max_tokens: MAX_TOKENS, messages: [{ role: "user", content }] }),
     });
     const body = (await response.json()) as {
       usage?: { cost: number };
+      choices?: Array<{ finish_reason?: string }>;
       error?: { code?: string; metadata?: { limit_source?: string } };
     };
     return {
       status: response.status,
       headers: response.headers,
       costPico: body.usage ? BigInt(Math.round(body.usage.cost * 1e12)) : 0n,
+      ...(body.choices?.[0]?.finish_reason ? { finishReason: body.choices[0].finish_reason } : {}),
       ...(body.error?.code ? { code: body.error.code } : {}),
       ...(body.error?.metadata?.limit_source ? { limitSource: body.error.metadata.limit_source } : {}),
     };
@@ -188,10 +206,24 @@ describeWith(["postgres", "redis", "kafka"], "limits across two edges and two bi
       admitted: admitted.length,
       refused402: refused.length,
       worstCaseUsd: Number(WORST) / 1e12,
+      actualPerReplyUsd: Number(ACTUAL) / 1e12,
       meanActualUsd: admitted.length ? Number(spent) / admitted.length / 1e12 : 0,
     };
     console.log(`overshoot through the edges, ${name}: ${JSON.stringify(figures)}`);
   };
+
+  /**
+   * Every admitted reply reached max_tokens, so it cost what the fake bills for that (ACTUAL, over 80%
+   * of the hold): 200 such replies would cost about 3.3 times the budget, so the budget holds only
+   * because admission refused the rest.
+   */
+  function expectNearWorstCase(admitted: Outcome[], refused: Outcome[], budget: bigint): void {
+    expect(ACTUAL * 10n).toBeGreaterThan(WORST * 8n);
+    expect(200n * ACTUAL).toBeGreaterThan(3n * budget);
+    expect(admitted.map((outcome) => outcome.finishReason)).toEqual(admitted.map(() => "length"));
+    expect(admitted.map((outcome) => outcome.costPico)).toEqual(admitted.map(() => ACTUAL));
+    expect(refused.length).toBeGreaterThan(100);
+  }
 
   it("200 concurrent requests on a key whose daily limit covers ~50 worst cases never spend past it", async () => {
     const limit = 50n * WORST;
@@ -203,6 +235,7 @@ describeWith(["postgres", "redis", "kafka"], "limits across two edges and two bi
       true,
     );
     expect(refused.every((outcome) => outcome.limitSource === "key")).toBe(true);
+    expectNearWorstCase(admitted, refused, limit);
     const costs = admitted.reduce((sum, outcome) => sum + outcome.costPico, 0n);
     const spent = await keyUsage(key, admitted.length, costs);
     report("key limit", limit, spent, outcomes);
@@ -220,6 +253,7 @@ describeWith(["postgres", "redis", "kafka"], "limits across two edges and two bi
     expect(
       refused.every((outcome) => outcome.status === 402 && outcome.code === "insufficient_credits"),
     ).toBe(true);
+    expectNearWorstCase(admitted, refused, balance);
     const costs = admitted.reduce((sum, outcome) => sum + outcome.costPico, 0n);
     const spent = await keyUsage(key, admitted.length, costs);
     report("account balance", balance, spent, outcomes);
@@ -229,11 +263,12 @@ describeWith(["postgres", "redis", "kafka"], "limits across two edges and two bi
 
   it("a key limit large enough to be leased is never passed either (leases first, then Admit near the end)", async () => {
     // 120 worst cases: billing leases slices of it while 64 or more remain, then each request
-    // is admitted on its own. Actual costs are about 1/8 of the worst case, so ~950 requests fit.
+    // is admitted on its own. Replies cost over 80% of the worst case, so about 140 requests fit
+    // in the limit; two waves of 200 must be refused in part.
     const limit = 120n * WORST;
     const key = await account("10", Number(limit) / 1e12);
     const outcomes: Outcome[] = [];
-    for (let wave = 0; wave < 6; wave++) outcomes.push(...(await fire(key)));
+    for (let wave = 0; wave < 2; wave++) outcomes.push(...(await fire(key)));
     const admitted = outcomes.filter((outcome) => outcome.status === 200);
     const refused = outcomes.filter((outcome) => outcome.status !== 200);
     expect(refused.every((outcome) => outcome.status === 402 && outcome.code === "quota_exceeded")).toBe(
@@ -242,9 +277,11 @@ describeWith(["postgres", "redis", "kafka"], "limits across two edges and two bi
     const costs = admitted.reduce((sum, outcome) => sum + outcome.costPico, 0n);
     const spent = await keyUsage(key, admitted.length, costs);
     report("key limit, leased", limit, spent, outcomes);
+    expect(admitted.map((outcome) => outcome.finishReason)).toEqual(admitted.map(() => "length"));
+    expect(refused.length).toBeGreaterThan(200);
     expect(spent).toBeLessThanOrEqual(limit);
-    // Far more than 120 requests: finished requests gave the difference to their worst case back.
-    expect(admitted.length).toBeGreaterThan(240);
+    // More than 120 requests: finished requests gave the difference to their worst case back.
+    expect(admitted.length).toBeGreaterThan(120);
   });
 
   it("admits 20 :free requests a minute across both edges and answers the 21st with 429 and headers", async () => {
@@ -293,16 +330,18 @@ describeWith(["postgres", "redis", "kafka"], "limits across two edges and two bi
       logger: silentLogger(),
     });
     for (let index = 0; index < count; index++) {
-      const generationId = newGenerationId();
-      const usage = UsageRecorded.fromPartial({
-        generationId,
+      // Built by the edge's own encoder from a served :free request (catalogue price 0).
+      const facts = exampleUsageFacts({
         accountId,
         keyHash: "d".repeat(64),
         model: FREE,
         provider: "together",
-        createdAt,
+        cost: catalogueCost(0n, 0n),
+        startedAt: createdAt.getTime(),
+        generationStartedAt: createdAt.getTime(),
+        endedAt: createdAt.getTime() + 100,
       });
-      const event = encodeEvent(USAGE_RECORDED_V1, usage, { accountId, eventId: generationId });
+      const event = encodeUsageRecorded(facts, DEFAULT_CHARGE_POLICY);
       bus.publish(env.TOPIC_USAGE as string, event.key, event.value, event.headers);
     }
     await bus.flush();
@@ -335,13 +374,15 @@ describeWith(["postgres", "redis", "kafka"], "limits across two edges and two bi
   });
 
   it("brings each hold down to the actual cost after a success and releases it when the provider fails", async () => {
-    // A balance of three worst cases: a hold that was never settled or released would block the 4th.
+    // A balance of three long worst cases, four short ones: a hold that was never settled or
+    // released would block the 5th short request.
     const balance = 3n * WORST;
+    expect(5n * worstCase(SHORT)).toBeGreaterThan(balance);
     const key = await account(`0.${balance.toString().padStart(12, "0")}`);
     upstream.setScenario({ name: "fail", status: 400 });
     try {
       for (let index = 0; index < 8; index++) {
-        const failed = await chat(edges[index % 2] as string, key, "openai/gpt-4o-mini");
+        const failed = await chat(edges[index % 2] as string, key, "openai/gpt-4o-mini", SHORT);
         // The provider's error, not a 402: the previous failures' holds were released.
         expect(failed.status).toBeGreaterThanOrEqual(400);
         expect(failed.status).not.toBe(402);
@@ -349,9 +390,9 @@ describeWith(["postgres", "redis", "kafka"], "limits across two edges and two bi
     } finally {
       upstream.resetScenario();
     }
-    // Each success costs about 1/8 of its hold; settled, ten in a row fit in three worst cases.
+    // Each short success costs about 1/8 of its hold; settled, ten in a row fit in the balance.
     for (let index = 0; index < 10; index++) {
-      expect((await chat(edges[index % 2] as string, key, "openai/gpt-4o-mini")).status).toBe(200);
+      expect((await chat(edges[index % 2] as string, key, "openai/gpt-4o-mini", SHORT)).status).toBe(200);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   });
