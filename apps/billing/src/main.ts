@@ -5,6 +5,7 @@ import type { EventBus } from "@gw/events";
 import { connectRedis, RedisAdmissionStore } from "@gw/hotstore";
 import { KafkaEventBus } from "@gw/kafka";
 import { createLogger, type Logger, runMain, stopOnSignals } from "@gw/logger";
+import { clientOptions, serviceAuthFromConfig } from "@gw/rpc";
 import { type BillingConfig, loadBillingConfig } from "./config.js";
 import { migrations, SCHEMA } from "./db/index.js";
 import type { BillingTables } from "./db/schema.js";
@@ -28,12 +29,17 @@ async function main(): Promise<void> {
   if (!config.DATABASE_URL) throw new Error("DATABASE_URL is required");
   if (!config.REDIS_URL)
     throw new Error("REDIS_URL is required (the in-memory store is for the embedded default)");
+  const serviceAuth = serviceAuthFromConfig("billing", config);
   const database = connectDatabase<BillingTables>({ url: config.DATABASE_URL, schema: SCHEMA });
   await migrateToLatest(database.db, SCHEMA, migrations);
   const redis = await connectRedis(config.REDIS_URL);
   const store = new RedisAdmissionStore(redis, { keyPrefix: config.REDIS_KEY_PREFIX });
   const bus = connectBus(config, logger);
-  const keys = PrincipalResolver.connect(config.KEYS_GRPC_ADDRESS);
+  const keys = PrincipalResolver.connect(
+    config.KEYS_GRPC_ADDRESS,
+    {},
+    clientOptions(serviceAuth.issuer, "keys"),
+  );
   const running = await startBilling(
     {
       database,
@@ -44,6 +50,7 @@ async function main(): Promise<void> {
       resolver: keys.resolver,
       admission: { holdTtlMs: config.HOLD_TTL_MS, failOpen: config.ADMISSION_FAIL_OPEN },
       leases: { ttlMs: config.LEASE_TTL_MS ?? config.HOLD_TTL_MS, useMs: config.LEASE_USE_MS },
+      serviceAuth,
     },
     { host: config.HOST, httpPort: config.HTTP_PORT, grpcPort: config.GRPC_PORT },
   );

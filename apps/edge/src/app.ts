@@ -32,7 +32,7 @@ export function createApp(deps: EdgeDeps, context: EdgeContext = createEdgeConte
   app.disable("x-powered-by");
   app.disable("etag");
   app.use(requestLog(deps.logger, context.now));
-  const { keysHttpUrl, billingHttpUrl, generationsHttpUrl } = deps.controlPlane;
+  const { keysHttpUrl, billingHttpUrl, generationsHttpUrl, issuer } = deps.controlPlane;
   app.use(
     passThrough(
       {
@@ -40,16 +40,30 @@ export function createApp(deps: EdgeDeps, context: EdgeContext = createEdgeConte
         url: keysHttpUrl,
         paths: ["/api/v1/keys", "/api/v1/byok", "/api/v1/models", "/v1/x402/auth"],
         onResponse: dropChangedKey(deps.principals),
+        serviceToken: issuer && (() => issuer.tokenFor("keys")),
       },
       deps.logger,
     ),
   );
   app.use(
-    passThrough({ name: "billing service", url: billingHttpUrl, paths: ["/api/v1/credits"] }, deps.logger),
+    passThrough(
+      {
+        name: "billing service",
+        url: billingHttpUrl,
+        paths: ["/api/v1/credits"],
+        serviceToken: issuer && (() => issuer.tokenFor("billing")),
+      },
+      deps.logger,
+    ),
   );
   app.use(
     passThrough(
-      { name: "generation service", url: generationsHttpUrl, paths: ["/api/v1/generation"] },
+      {
+        name: "generation service",
+        url: generationsHttpUrl,
+        paths: ["/api/v1/generation"],
+        serviceToken: issuer && (() => issuer.tokenFor("generations")),
+      },
       deps.logger,
     ),
   );

@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import { type Env, fragments, loadConfig, type TopicConfig, topicsFrom, z } from "@gw/config";
 import { usdToPico } from "@gw/money";
+import { type ServiceAuth, serviceAuthEnv, serviceAuthFromConfig } from "@gw/rpc";
 import type { ControlPlaneUrls } from "./clients/control-plane.js";
 import {
   byokProviderSettings,
@@ -41,6 +42,11 @@ export interface EdgeConfig {
   providers: ProviderSettings[];
   /** Every keyed provider's base URL, for calls made with an account's own key (BYOK). */
   byokProviders: ProviderSettings[];
+  /**
+   * The edge's service identity (SERVICE_AUTH_PRIVATE_KEY, SERVICE_AUTH_PUBLIC_KEYS); main.ts requires
+   * it, tests of the edge alone leave it out.
+   */
+  serviceAuth: ServiceAuth | undefined;
 }
 
 const milliseconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -86,6 +92,7 @@ const shape = {
   EDGE_INSTANCE_ID: z.string().min(1).optional(),
   EVENT_SPOOL_DIR: z.string().min(1).default(".data/spool"),
   DEMO_PROVIDER_URL: z.url().optional(),
+  ...serviceAuthEnv,
 };
 
 /** Parses the edge's environment once at start-up; a bad value names the variable. */
@@ -123,5 +130,9 @@ export function loadEdgeConfig(env: Env = process.env): EdgeConfig {
     instanceId: parsed.EDGE_INSTANCE_ID ?? `${hostname()}-${process.pid}`,
     providers: providerSettings(env, parsed.DEMO_PROVIDER_URL),
     byokProviders: byokProviderSettings(env),
+    serviceAuth:
+      parsed.SERVICE_AUTH_PRIVATE_KEY || parsed.SERVICE_AUTH_PUBLIC_KEYS
+        ? serviceAuthFromConfig("edge", parsed)
+        : undefined,
   };
 }

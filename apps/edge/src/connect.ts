@@ -1,6 +1,7 @@
 import { PrincipalResolver } from "@gw/auth";
 import type { EventPublisher, EventSubscriber } from "@gw/events";
 import type { Logger } from "@gw/logger";
+import { clientOptions } from "@gw/rpc";
 import { CatalogHolder } from "./catalog/catalog-holder.js";
 import { connectBatchClient } from "./clients/batches.js";
 import { connectBillingClient } from "./clients/billing.js";
@@ -25,22 +26,26 @@ export function connectEdgeDeps(
   config: EdgeConfig,
   shared: { bus: EventPublisher & EventSubscriber; logger: Logger },
 ): ConnectedEdgeDeps {
-  const auth = PrincipalResolver.connect(config.keysGrpcAddress, {
-    timeoutMs: config.rpcTimeoutMs,
-    maxTtlMs: config.authCacheMaxTtlMs,
-  });
-  const credentials = connectCredentialSource(config.keysGrpcAddress, { timeoutMs: config.rpcTimeoutMs });
+  // Every call to the control plane carries the edge's service token (one per audience, reused).
+  const issuer = config.serviceAuth?.issuer;
+  const rpcOptions = { timeoutMs: config.rpcTimeoutMs, issuer };
+  const auth = PrincipalResolver.connect(
+    config.keysGrpcAddress,
+    { timeoutMs: config.rpcTimeoutMs, maxTtlMs: config.authCacheMaxTtlMs },
+    clientOptions(issuer, "keys"),
+  );
+  const credentials = connectCredentialSource(config.keysGrpcAddress, rpcOptions);
   const byok = new ByokProviders(credentials.source, {
     settings: config.byokProviders,
     timeouts: config.timeouts,
     logger: shared.logger,
     maxTtlMs: config.authCacheMaxTtlMs,
   });
-  const billing = connectBillingClient(config.billingGrpcAddress, { timeoutMs: config.rpcTimeoutMs });
-  const catalogSource = connectCatalogSource(config.keysGrpcAddress);
+  const billing = connectBillingClient(config.billingGrpcAddress, rpcOptions);
+  const catalogSource = connectCatalogSource(config.keysGrpcAddress, { issuer });
   const providers = ProviderRegistry.fromSettings(config.providers, config.timeouts);
   const batches = config.generationsGrpcAddress
-    ? connectBatchClient(config.generationsGrpcAddress, { timeoutMs: config.rpcTimeoutMs })
+    ? connectBatchClient(config.generationsGrpcAddress, rpcOptions)
     : undefined;
   const deps: EdgeDeps = {
     principals: auth.resolver,
@@ -53,7 +58,7 @@ export function connectEdgeDeps(
     bus: shared.bus,
     topics: config.topics,
     providers,
-    controlPlane: config.controlPlane,
+    controlPlane: { ...config.controlPlane, issuer },
     ...(batches ? { batches } : {}),
     logger: shared.logger,
     instanceId: config.instanceId,

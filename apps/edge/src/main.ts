@@ -13,6 +13,10 @@ async function main(): Promise<void> {
   const config = loadEdgeConfig(process.env);
   const logger = createLogger("edge", config.logLevel);
   if (!config.kafkaBrokers) throw new ConfigError(["KAFKA_BROKERS: required by the edge in production"]);
+  // The control plane answers only signed callers; an edge without its key could serve nothing.
+  if (!config.serviceAuth) {
+    throw new ConfigError(["SERVICE_AUTH_PRIVATE_KEY and SERVICE_AUTH_PUBLIC_KEYS: required by the edge"]);
+  }
   // The spool keeps usage events (money) across a broker outage; the client id names this edge's file.
   const bus = new KafkaEventBus({
     brokers: config.kafkaBrokers,

@@ -4,6 +4,7 @@ import { ConfigError, topicsFrom } from "@gw/config";
 import { connectDatabase, migrateToLatest } from "@gw/db";
 import { KafkaEventBus } from "@gw/kafka";
 import { createLogger, runMain, stopOnSignals } from "@gw/logger";
+import { clientOptions, serviceAuthFromConfig } from "@gw/rpc";
 import { loadGenerationsConfig } from "./config.js";
 import { migrations, SCHEMA } from "./db/index.js";
 import type { GenerationsTables } from "./db/schema.js";
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
   if (!config.KAFKA_BROKERS) {
     throw new ConfigError(["KAFKA_BROKERS: required by the generations app in production"]);
   }
+  const serviceAuth = serviceAuthFromConfig("generations", config);
   const database = connectDatabase<GenerationsTables>({ url: config.DATABASE_URL, schema: SCHEMA });
   await migrateToLatest(database.db, SCHEMA, migrations);
   const bus = new KafkaEventBus({
@@ -24,7 +26,11 @@ async function main(): Promise<void> {
     clientId: `generations-${hostname()}`,
     logger,
   });
-  const keys = PrincipalResolver.connect(config.KEYS_GRPC_ADDRESS);
+  const keys = PrincipalResolver.connect(
+    config.KEYS_GRPC_ADDRESS,
+    {},
+    clientOptions(serviceAuth.issuer, "keys"),
+  );
   const running = await startGenerations(
     {
       database,
@@ -37,6 +43,7 @@ async function main(): Promise<void> {
         intervalMs: config.GENERATION_RETENTION_INTERVAL_MS,
         batchSize: config.GENERATION_RETENTION_BATCH_SIZE,
       },
+      serviceAuth,
     },
     { host: config.HOST, httpPort: config.HTTP_PORT, grpcPort: config.GRPC_PORT },
   );

@@ -8,10 +8,12 @@ import { startFakeOpenAi } from "@gw/fake-providers";
 import { startGenerations } from "@gw/generations";
 import { connectBillingUsage, startKeys } from "@gw/keys";
 import type { Logger } from "@gw/logger";
+import { clientOptions, publicKeyList, type ServiceKeyPair, type ServiceName, serviceAuthSet } from "@gw/rpc";
 import type { StandaloneConfig } from "./config.js";
 import { connectAppDatabases, resolvePostgres } from "./databases.js";
 import { type DevCredentials, ensureDevCredentials } from "./dev-credentials.js";
 import { admissionStore, eventBus } from "./infrastructure.js";
+import { ensureServiceKeys } from "./service-keys.js";
 
 const LOOPBACK = "127.0.0.1";
 
@@ -59,8 +61,10 @@ export async function startStandalone(
       generations: `${LOOPBACK}:${ports.generations}`,
     };
     const shared = { bus: bus.value, topics: config.topics };
+    const serviceKeys = ensureServiceKeys(config.dataDir);
+    const auth = serviceAuthSet(serviceKeys);
 
-    const billingUsage = connectBillingUsage(addresses.billing);
+    const billingUsage = connectBillingUsage(addresses.billing, { issuer: auth.keys.issuer });
     stoppers.push(() => billingUsage.close());
     const keys = await startKeys(
       {
@@ -69,20 +73,33 @@ export async function startStandalone(
         logger: logger.child({ app: "keys" }),
         billing: billingUsage.usage,
         byokMasterKey: config.BYOK_MASTER_KEY,
+        serviceAuth: auth.keys,
       },
       { host: LOOPBACK, httpPort: 0, grpcPort: ports.keys },
     );
     stoppers.push(() => keys.stop());
 
-    const principals = PrincipalResolver.connect(addresses.keys);
-    stoppers.push(() => principals.close());
+    // Billing and generations each ask keys as themselves.
+    const billingPrincipals = PrincipalResolver.connect(
+      addresses.keys,
+      {},
+      clientOptions(auth.billing.issuer, "keys"),
+    );
+    stoppers.push(() => billingPrincipals.close());
+    const generationsPrincipals = PrincipalResolver.connect(
+      addresses.keys,
+      {},
+      clientOptions(auth.generations.issuer, "keys"),
+    );
+    stoppers.push(() => generationsPrincipals.close());
     const billing = await startBilling(
       {
         ...shared,
         database: databases.billing,
         logger: logger.child({ app: "billing" }),
         store: store.value,
-        resolver: principals.resolver,
+        resolver: billingPrincipals.resolver,
+        serviceAuth: auth.billing,
       },
       { host: LOOPBACK, httpPort: 0, grpcPort: ports.billing },
     );
@@ -92,7 +109,8 @@ export async function startStandalone(
         ...shared,
         database: databases.generations,
         logger: logger.child({ app: "generations" }),
-        resolver: principals.resolver,
+        resolver: generationsPrincipals.resolver,
+        serviceAuth: auth.generations,
       },
       { host: LOOPBACK, httpPort: 0, grpcPort: ports.generations },
     );
@@ -107,6 +125,7 @@ export async function startStandalone(
       generationsGrpc: generations.grpcAddress,
       http: { keys: keys.httpUrl, billing: billing.httpUrl, generations: generations.httpUrl },
       demoBaseUrl: demo.baseUrl,
+      serviceKeys,
     });
     stoppers.push(() => edge.stop());
 
@@ -150,6 +169,7 @@ interface EdgeWiring {
   generationsGrpc: string;
   http: { keys: string; billing: string; generations: string };
   demoBaseUrl: string;
+  serviceKeys: Record<ServiceName, ServiceKeyPair>;
 }
 
 /** The edge reads its provider credentials from the same environment as in production. */
@@ -169,6 +189,8 @@ async function startEdgeApp(
     BILLING_HTTP_URL: wiring.http.billing,
     GENERATIONS_HTTP_URL: wiring.http.generations,
     DEMO_PROVIDER_URL: wiring.demoBaseUrl,
+    SERVICE_AUTH_PRIVATE_KEY: wiring.serviceKeys.edge.privateKey,
+    SERVICE_AUTH_PUBLIC_KEYS: publicKeyList(wiring.serviceKeys),
   });
   const connected = connectEdgeDeps(edgeConfig, {
     bus: wiring.bus,

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { ensureTopics } from "@gw/kafka";
+import { generateServiceKeys, isServiceName, serviceAuthEnvFor } from "@gw/rpc";
 import { repoRoot, uniqueName } from "@gw/testing";
 import { type ChildApp, startChild, waitForHttp } from "@gw/testing/processes";
 
@@ -9,9 +10,17 @@ export type AppProcess = ChildApp;
 
 export { waitForHttp };
 
-/** Starts one of the repository's built scripts (e.g. `apps/edge/dist/main.js`) with this Node. */
+/** One key pair per app for this test file's processes. */
+const SERVICE_KEYS = generateServiceKeys();
+
+/**
+ * Starts one of the repository's built scripts (e.g. `apps/edge/dist/main.js`) with this Node. An
+ * app's main.js gets its service key as the deployment files give it (the split plane requires it).
+ */
 export function startProcess(name: string, script: string, env: Record<string, string>): AppProcess {
-  return startChild(name, process.execPath, [join(repoRoot(), script)], env);
+  const app = /^apps\/([a-z]+)\/dist\/main\.js$/.exec(script)?.[1];
+  const service = app !== undefined && isServiceName(app) ? serviceAuthEnvFor(app, SERVICE_KEYS) : {};
+  return startChild(name, process.execPath, [join(repoRoot(), script)], { ...service, ...env });
 }
 
 /** Runs a CLI to completion and returns its stdout; rejects with stderr on a non-zero exit. */

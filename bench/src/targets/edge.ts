@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "@gw/db";
 import { ensureTopics } from "@gw/kafka";
+import { generateServiceKeys, type ServiceName, serviceAuthEnvFor } from "@gw/rpc";
 import { createDatabase, type Infrastructure } from "../infra.js";
 import { type BenchProcess, startProcess, waitForHttp } from "../proc.js";
 import { UPSTREAM_KEY } from "./direct.js";
@@ -17,8 +18,19 @@ export function startEdge(root: string, infra: Infrastructure, upstreamUrl: stri
     : startEmbedded(root, infra, upstreamUrl);
 }
 
-const node = (root: string, name: string, script: string, env: Record<string, string>): BenchProcess =>
-  startProcess(name, process.execPath, [join(root, script)], env);
+const SERVICE_KEYS = generateServiceKeys();
+
+/** An app of the split plane, with its service key (the control plane answers only signed callers). */
+const node = (
+  root: string,
+  name: ServiceName | "standalone",
+  script: string,
+  env: Record<string, string>,
+): BenchProcess =>
+  startProcess(name, process.execPath, [join(root, script)], {
+    ...(name === "standalone" ? {} : serviceAuthEnvFor(name, SERVICE_KEYS)),
+    ...env,
+  });
 
 async function startSplitPlane(
   root: string,

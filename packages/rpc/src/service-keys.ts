@@ -83,6 +83,14 @@ export function generateServiceKeys(): Record<ServiceName, ServiceKeyPair> {
   return Object.fromEntries(entries) as Record<ServiceName, ServiceKeyPair>;
 }
 
+/** The two variables an app of a generated set is started with (tests, the bench). */
+export function serviceAuthEnvFor(
+  app: ServiceName,
+  keys: Record<ServiceName, ServiceKeyPair>,
+): { SERVICE_AUTH_PRIVATE_KEY: string; SERVICE_AUTH_PUBLIC_KEYS: string } {
+  return { SERVICE_AUTH_PRIVATE_KEY: keys[app].privateKey, SERVICE_AUTH_PUBLIC_KEYS: publicKeyList(keys) };
+}
+
 /** SERVICE_AUTH_PUBLIC_KEYS for a generated set. */
 export function publicKeyList(keys: Record<ServiceName, ServiceKeyPair>): string {
   return SERVICE_NAMES.map((name) => `${name}=${keys[name].publicKey}`).join(",");

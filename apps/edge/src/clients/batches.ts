@@ -12,7 +12,7 @@ import {
   type ListBatchesRequest,
   type ListBatchesResponse,
 } from "@gw/proto/generations/v1/batches";
-import { CHANNEL_OPTIONS, insecureCredentials, unaryCall } from "@gw/rpc";
+import { clientOptions, insecureCredentials, type ServiceTokenIssuer, unaryCall } from "@gw/rpc";
 
 /** The edge's view of the generations app's BatchService. */
 export interface BatchClient {
@@ -32,9 +32,13 @@ export interface ConnectedBatchClient extends BatchClient {
 
 export function connectBatchClient(
   address: string,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; issuer?: ServiceTokenIssuer | undefined } = {},
 ): ConnectedBatchClient {
-  const client = new BatchServiceClient(address, insecureCredentials(), CHANNEL_OPTIONS);
+  const client = new BatchServiceClient(
+    address,
+    insecureCredentials(),
+    clientOptions(options.issuer, "generations"),
+  );
   const defaults = { timeoutMs: options.timeoutMs ?? 3_000 };
   // Results of a large batch take longer to read than a hot-path call.
   const slow = { timeoutMs: Math.max(defaults.timeoutMs, 30_000) };

@@ -13,7 +13,7 @@ import {
   type SettleRequest,
   type SettleResponse,
 } from "@gw/proto/billing/v1/billing";
-import { CHANNEL_OPTIONS, insecureCredentials, unaryCall } from "@gw/rpc";
+import { clientOptions, insecureCredentials, type ServiceTokenIssuer, unaryCall } from "@gw/rpc";
 
 /** The edge's view of BillingService: admission on the hot path, settlement and usage off it. */
 export interface BillingClient {
@@ -31,9 +31,13 @@ export interface ConnectedBillingClient extends BillingClient {
 
 export function connectBillingClient(
   address: string,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; issuer?: ServiceTokenIssuer | undefined } = {},
 ): ConnectedBillingClient {
-  const client = new BillingServiceClient(address, insecureCredentials(), CHANNEL_OPTIONS);
+  const client = new BillingServiceClient(
+    address,
+    insecureCredentials(),
+    clientOptions(options.issuer, "billing"),
+  );
   const defaults = { timeoutMs: options.timeoutMs ?? 3_000 };
   const admit = unaryCall(client, client.admit, defaults);
   const settle = unaryCall(client, client.settle, defaults);

@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { fragments, loadConfig, z } from "@gw/config";
 import { dataDir } from "../data-dir.js";
 import { connectAppDatabases, resolvePostgres } from "../databases.js";
+import { serviceKeysEnvFile } from "../service-keys.js";
 import { accountScopeCommand, addCreditsCommand, createAccountCommand } from "./commands.js";
 
 const USAGE = `Model Gateway operator CLI
@@ -9,12 +10,17 @@ const USAGE = `Model Gateway operator CLI
   gw accounts create --name NAME [--credits USD] [--json]
   gw credits add --account ACCOUNT_ID --amount USD [--reference REF] [--json]
   gw accounts scope --account ACCOUNT_ID [--providers a,b|all] [--models x,y|all] [--json]
+  gw service-keys        a key pair per app for service authentication, as .env lines for docker compose
 
 Works against DATABASE_URL, or the embedded database under .data/ when it is not set.`;
 
 class UsageError extends Error {}
 
-const COMMANDS = ["accounts create", "credits add", "accounts scope"];
+class RawOutput {
+  constructor(readonly text: string) {}
+}
+
+const COMMANDS = ["accounts create", "credits add", "accounts scope", "service-keys"];
 
 function requireOption(values: Record<string, string | boolean | undefined>, name: string): string {
   const value = values[name];
@@ -58,6 +64,8 @@ async function run(argv: string[]): Promise<unknown> {
   const command = positionals.join(" ");
   if (values.help || command === "") throw new UsageError("");
   if (!COMMANDS.includes(command)) throw new UsageError(`unknown command: ${command}`);
+  // Needs no database; printed as-is (not JSON) so it can be redirected into .env.
+  if (command === "service-keys") return new RawOutput(serviceKeysEnvFile());
 
   const env = loadConfig({
     DATABASE_URL: z.string().url().optional(),
@@ -99,7 +107,8 @@ async function run(argv: string[]): Promise<unknown> {
 
 run(process.argv.slice(2)).then(
   (result) => {
-    console.log(JSON.stringify(result, null, process.argv.includes("--json") ? undefined : 2));
+    if (result instanceof RawOutput) process.stdout.write(result.text);
+    else console.log(JSON.stringify(result, null, process.argv.includes("--json") ? undefined : 2));
   },
   (error: unknown) => {
     if (error instanceof UsageError) {
