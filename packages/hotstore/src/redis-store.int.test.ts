@@ -76,7 +76,8 @@ describeWith(["redis"], "RedisAdmissionStore on a real Redis", () => {
       await expect(
         store.admit({ accountId: "acct-down", holdId: "h", amountPico: 1n, ttlMs: 1_000, now: started }),
       ).rejects.toThrow();
-      expect(Date.now() - started).toBeLessThan(1_500);
+      // Rejected rather than queued until a reconnect (which never comes): well inside the 5 s bound.
+      expect(Date.now() - started).toBeLessThan(5_000);
     });
   });
 });

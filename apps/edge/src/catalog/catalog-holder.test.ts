@@ -67,7 +67,7 @@ describe("CatalogHolder", () => {
     const holder = new CatalogHolder(fake.fetch, { refreshMs: 10 });
     await holder.start();
     fake.next();
-    await expect.poll(() => holder.current()?.version, { timeout: 2_000 }).toBe("v2");
+    await expect.poll(() => holder.current()?.version, { timeout: 5_000 }).toBe("v2");
     await holder.stop();
     const calls = fake.requests.length;
     await new Promise((resolve) => setTimeout(resolve, 50));

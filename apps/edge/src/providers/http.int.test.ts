@@ -7,6 +7,8 @@ import { isFailure, UpstreamHttp, type UpstreamRequest } from "./http.js";
 // The total timeout must end with the attempt: a timer that outlives a finished call keeps its
 // signals alive for the whole timeout, which under load is memory growing without bound.
 
+const TOTAL_MS = 1_000;
+
 const chat: UpstreamRequest = {
   method: "POST",
   path: "/chat/completions",
@@ -20,7 +22,8 @@ describe("UpstreamHttp total timeout", () => {
 
   beforeAll(async () => {
     upstream = await startFakeOpenAi({ host: "127.0.0.1", port: 0 });
-    http = new UpstreamHttp(upstream.baseUrl, { connectMs: 2000, firstByteMs: 2000, totalMs: 300 });
+    // Long enough that reading a small body never takes it on a loaded machine; the tests wait it out.
+    http = new UpstreamHttp(upstream.baseUrl, { connectMs: 5_000, firstByteMs: 5_000, totalMs: TOTAL_MS });
   });
 
   afterAll(async () => {
@@ -34,7 +37,8 @@ describe("UpstreamHttp total timeout", () => {
     if (isFailure(response)) throw new Error(`upstream failed: ${response.message}`);
     expect(response.status).toBe(200);
     await response.body.json();
-    await sleep(600);
+    // Past the total timeout: a timer that outlived the attempt would have fired by now.
+    await sleep(TOTAL_MS + 500);
     expect(signals.total.aborted).toBe(false);
     expect(signals.combined.aborted).toBe(false);
   });
@@ -43,8 +47,7 @@ describe("UpstreamHttp total timeout", () => {
     const signals = http.signals(new AbortController().signal);
     const response = await http.send(chat, signals);
     if (isFailure(response)) throw new Error(`upstream failed: ${response.message}`);
-    await sleep(600);
-    expect(signals.total.aborted).toBe(true);
+    await expect.poll(() => signals.total.aborted, { timeout: TOTAL_MS + 10_000 }).toBe(true);
     expect(signals.combined.aborted).toBe(true);
     await response.body.dump().catch(() => undefined);
   });
@@ -66,8 +69,7 @@ describe("UpstreamHttp total timeout", () => {
     const response = await http.send(chat, signals);
     if (isFailure(response)) throw new Error(`upstream failed: ${response.message}`);
     await response.body.json();
-    await sleep(10);
-    expect(getEventListeners(client.signal, "abort")).toHaveLength(0);
+    await expect.poll(() => getEventListeners(client.signal, "abort").length).toBe(0);
     client.abort();
     expect(signals.combined.aborted).toBe(false);
   });

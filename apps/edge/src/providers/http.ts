@@ -62,6 +62,11 @@ export class UpstreamHttp {
     });
   }
 
+  /** Open connections not serving a request (undici's pool stats): what the next call can reuse. */
+  get idleConnections(): number {
+    return this.pool.stats.free;
+  }
+
   /**
    * The total timeout is a timer of our own, cleared when the attempt's body closes: an
    * `AbortSignal.timeout` would keep every finished attempt's signals and timer alive for the whole
