@@ -22,21 +22,22 @@ const EDGE = "^apps/edge/src/";
 const TEST_FILE = "\\.test\\.ts$";
 const APPS = ["edge", "keys", "billing", "generations", "standalone"];
 
-/** One rule per layer: it may not import any layer above it. */
-const layerRules = EDGE_LAYERS.slice(0, -1).map((layer, index) => {
-  const above = EDGE_LAYERS.slice(index + 1);
-  const allowed = EDGE_LAYERS.slice(0, index + 1).map((name) => `${name}/`);
-  return {
-    name: `edge-layer-${layer}`,
+/**
+ * One rule per layer and layer above it, so that a violation's message names both: `translate/ may not
+ * import pipeline/` rather than a list of everything above translate/.
+ */
+const layerRules = EDGE_LAYERS.flatMap((layer, index) =>
+  EDGE_LAYERS.slice(index + 1).map((above) => ({
+    name: `edge-layer-${layer}-not-${above}`,
     severity: "error",
     comment:
-      `${layer}/ may import only ${allowed.join(", ")} (the edge's layers, bottom first). ` +
-      `An import of a folder above it (${above.join("/, ")}/) runs upwards: move the contract or type it ` +
-      `needs down into ${layer}/ or a folder below, or let the upper layer pass it in.`,
+      `${layer}/ may not import ${above}/, a layer above it (the edge's layers, bottom first: ` +
+      `${EDGE_LAYERS.join(", ")}). Move the contract or type ${layer}/ needs down into ${layer}/ or a ` +
+      `layer below it, or let ${above}/ pass it in.`,
     from: { path: `${EDGE}${layer}/`, pathNot: TEST_FILE },
-    to: { path: `${EDGE}(${above.join("|")})/` },
-  };
-});
+    to: { path: `${EDGE}${above}/` },
+  })),
+);
 
 module.exports = {
   forbidden: [
