@@ -111,6 +111,9 @@ describe("loadEdgeConfig", () => {
     [{ UPSTREAM_CONNECT_TIMEOUT_MS: "-1" }, "UPSTREAM_CONNECT_TIMEOUT_MS"],
     [{ OPENAI_API_KEY: "k", OPENAI_BASE_URL: "ftp://x" }, "OPENAI_BASE_URL"],
     [{ DEMO_PROVIDER_URL: "nope" }, "DEMO_PROVIDER_URL"],
+    [{ OPENAI_API_KEY: "sk-a\r\nX-Injected: 1" }, "OPENAI_API_KEY"],
+    [{ GROQ_API_KEY: "gsk_\u0000" }, "GROQ_API_KEY"],
+    [{ ANTHROPIC_API_KEY: "k".repeat(4_097) }, "ANTHROPIC_API_KEY"],
   ])("names the bad variable in %j", (env, name) => {
     expect(() => loadEdgeConfig(env)).toThrow(ConfigError);
     expect(() => loadEdgeConfig(env)).toThrow(name);

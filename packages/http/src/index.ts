@@ -1,3 +1,4 @@
+export * from "./credential.js";
 export * from "./errors.js";
 export * from "./json.js";
 export * from "./listen.js";

@@ -1,5 +1,6 @@
 import { type OpenAiDialect, PROVIDERS, type ProviderInfo, providerEnvVars } from "@gw/catalog";
 import { ConfigError, type Env } from "@gw/config";
+import { providerKeyProblem } from "@gw/http";
 
 export interface UpstreamTimeouts {
   /** TCP/TLS connect. */
@@ -28,6 +29,11 @@ export function providerSettings(env: Env, demoUrl?: string): ProviderSettings[]
   for (const info of PROVIDERS) {
     const names = providerEnvVars(info);
     const apiKey = nonEmpty(env[names.apiKey]);
+    const keyProblem = apiKey === undefined ? undefined : providerKeyProblem(apiKey);
+    if (keyProblem) {
+      issues.push(`${names.apiKey}: ${keyProblem}`);
+      continue;
+    }
     const explicitBase = nonEmpty(info.isDemo ? (demoUrl ?? env[names.baseUrl]) : env[names.baseUrl]);
     const baseName = info.isDemo && demoUrl ? "DEMO_PROVIDER_URL" : names.baseUrl;
     if (explicitBase !== undefined && !isHttpUrl(explicitBase)) {

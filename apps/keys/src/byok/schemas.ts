@@ -1,3 +1,4 @@
+import { providerKeyProblem } from "@gw/http";
 import { z } from "zod";
 
 // Request bodies of the BYOK routes, field for field what OpenRouter's SDK sends (its `byok` client works
@@ -5,7 +6,14 @@ import { z } from "zod";
 // ignored, like unknown fields on the key routes.
 
 const name = z.string().trim().min(1, "must not be empty").max(200);
-const providerKey = z.string().trim().min(1, "must not be empty").max(4_096);
+/** Sent as a header on every call made with it: checked here, so a bad key is a 400 and not a later 502. */
+const providerKey = z
+  .string()
+  .trim()
+  .superRefine((key, context) => {
+    const problem = providerKeyProblem(key);
+    if (problem) context.addIssue({ code: "custom", message: problem });
+  });
 /** 0-based place in the order the edge tries the account's own keys. */
 const position = z.number().int().min(0).max(10_000);
 
