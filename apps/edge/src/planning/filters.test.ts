@@ -1,0 +1,128 @@
+import { listPrice } from "@gw/catalog";
+import { describe, expect, it } from "vitest";
+import type { ProviderPreferences } from "../canonical/chat-request.js";
+import { testEndpoint } from "../test/catalog.js";
+import { type Availability, type EndpointFilterContext, endpointRejection } from "./filters.js";
+import { ProviderHealth } from "./health.js";
+
+// Which endpoints a request may be sent to: the key's allow-list, the request's provider preferences
+// and what this edge can reach, each with the code the caller sees when nothing is left.
+
+const usable: Availability = { usable: true };
+
+function context(overrides: Partial<EndpointFilterContext> = {}): EndpointFilterContext {
+  return {
+    preferences: undefined,
+    allowedProviders: undefined,
+    requestedParameters: [],
+    availability: () => usable,
+    ...overrides,
+  };
+}
+
+const rejection = (preferences: ProviderPreferences, endpoint = testEndpoint("openai")) =>
+  endpointRejection(endpoint, context({ preferences }));
+
+describe("endpointRejection", () => {
+  it("lets an endpoint through when nothing rules it out", () => {
+    expect(endpointRejection(testEndpoint("openai"), context())).toBeUndefined();
+    expect(
+      rejection({ only: ["openai"], ignore: ["azure"], zdr: false, require_parameters: true }),
+    ).toBeUndefined();
+  });
+
+  it("applies the key's provider allow-list before anything the request asks", () => {
+    const result = endpointRejection(
+      testEndpoint("anthropic"),
+      context({ allowedProviders: ["openai"], preferences: { only: ["anthropic"] } }),
+    );
+    expect(result).toEqual({
+      code: "provider_not_allowed",
+      reason: "this key may not use provider anthropic",
+    });
+    expect(
+      endpointRejection(testEndpoint("openai"), context({ allowedProviders: ["openai"] })),
+    ).toBeUndefined();
+  });
+
+  it("honours provider.only and provider.ignore", () => {
+    expect(rejection({ only: ["azure"] })).toEqual({
+      code: "excluded_by_request",
+      reason: "not listed in provider.only",
+    });
+    expect(rejection({ ignore: ["openai"] })).toEqual({
+      code: "excluded_by_request",
+      reason: "listed in provider.ignore",
+    });
+  });
+
+  it("reports why this edge cannot reach the provider", () => {
+    const down: Availability = { usable: false, code: "provider_not_configured", reason: "no credentials" };
+    expect(endpointRejection(testEndpoint("openai"), context({ availability: () => down }))).toEqual({
+      code: "provider_not_configured",
+      reason: "no credentials",
+    });
+  });
+
+  it("matches the requested quantizations and zero data retention", () => {
+    const fp8 = testEndpoint("openai", { quantization: "fp8" });
+    expect(rejection({ quantizations: ["fp8"] }, fp8)).toBeUndefined();
+    expect(rejection({ quantizations: ["bf16"] }, fp8)).toEqual({
+      code: "quantization_mismatch",
+      reason: "quantization fp8",
+    });
+    expect(rejection({ quantizations: ["bf16"] })).toEqual({
+      code: "quantization_mismatch",
+      reason: "quantization unknown",
+    });
+    expect(rejection({ zdr: true })).toEqual({
+      code: "not_zdr",
+      reason: "does not offer zero data retention",
+    });
+    expect(rejection({ zdr: true }, testEndpoint("openai", { isZdr: true }))).toBeUndefined();
+  });
+
+  it("compares max_price exactly: equal passes, one pico above is refused", () => {
+    // 1 USD / M prompt tokens, 2 USD / M completion tokens, 0.01 USD per request.
+    const endpoint = testEndpoint("openai", {
+      pricing: listPrice({ prompt: "1", completion: "2", request: "0.01" }),
+    });
+    const above = { code: "above_max_price", reason: "price above provider.max_price" };
+    expect(rejection({ max_price: { prompt: 1, completion: 2, request: 0.01 } }, endpoint)).toBeUndefined();
+    expect(rejection({ max_price: { prompt: 0.999999 } }, endpoint)).toEqual(above);
+    expect(rejection({ max_price: { completion: 1.999999 } }, endpoint)).toEqual(above);
+    expect(rejection({ max_price: { request: 0.009 } }, endpoint)).toEqual(above);
+    expect(
+      rejection({ max_price: { prompt: 5 } }, testEndpoint("openai", { pricing: undefined })),
+    ).toBeUndefined();
+  });
+
+  it("with require_parameters, refuses endpoints missing a requested parameter, naming them", () => {
+    const endpoint = testEndpoint("openai", { supportedParameters: ["max_tokens"] });
+    const filter = (requestedParameters: string[], preferences: ProviderPreferences) =>
+      endpointRejection(endpoint, context({ preferences, requestedParameters }));
+    expect(filter(["max_tokens", "tools", "seed"], { require_parameters: true })).toEqual({
+      code: "missing_parameters",
+      reason: "does not support tools, seed",
+    });
+    expect(filter(["max_tokens"], { require_parameters: true })).toBeUndefined();
+    expect(filter(["tools"], {})).toBeUndefined();
+  });
+});
+
+describe("ProviderHealth", () => {
+  it("puts a provider back in the default order 30 s after its last failure, or at its next success", () => {
+    let now = 1_000_000;
+    const health = new ProviderHealth(() => now);
+    expect(health.isHealthy("openai")).toBe(true);
+    health.recordFailure("openai");
+    now += 29_999;
+    expect(health.isHealthy("openai")).toBe(false);
+    expect(health.isHealthy("anthropic")).toBe(true);
+    now += 1;
+    expect(health.isHealthy("openai")).toBe(true);
+    health.recordFailure("openai");
+    health.recordSuccess("openai");
+    expect(health.isHealthy("openai")).toBe(true);
+  });
+});
