@@ -15,10 +15,32 @@ export class ConfigError extends Error {
 
 export type Env = Record<string, string | undefined>;
 
+let recording: Set<string> | undefined;
+
+/**
+ * The variable names every `loadConfig` call made while `load` ran declared, read or not (an unset
+ * optional variable never shows in the parsed result). For the test that holds the README's
+ * configuration table to the apps' real configuration; `load` may throw.
+ */
+export function declaredVariables(load: () => unknown): Set<string> {
+  const names = new Set<string>();
+  const previous = recording;
+  recording = names;
+  try {
+    load();
+  } catch {
+    // A missing required variable still declared every name before the parse failed.
+  } finally {
+    recording = previous;
+  }
+  return names;
+}
+
 export function loadConfig<Shape extends z.ZodRawShape>(
   shape: Shape,
   env: Env = process.env,
 ): z.infer<z.ZodObject<Shape>> {
+  for (const name of Object.keys(shape)) recording?.add(name);
   // An empty variable means "not set" (as in `FOO= command`), never an empty value.
   const present = Object.fromEntries(
     Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),

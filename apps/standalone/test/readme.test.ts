@@ -1,0 +1,226 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadBillingConfig } from "@gw/billing";
+import { declaredVariables, type Env } from "@gw/config";
+import { loadEdgeConfig } from "@gw/edge";
+import { loadGenerationsConfig } from "@gw/generations";
+import { loadKeysConfig } from "@gw/keys";
+import { repoRoot } from "@gw/testing";
+import { describe, expect, it } from "vitest";
+import { loadStandaloneConfig } from "../src/config.js";
+
+// The README's claims, checked: its configuration table against what each app's configuration really
+// reads, and every command it shows against the scripts, pnpm scripts and files that carry it out.
+
+const root = repoRoot();
+const readme = readFileSync(join(root, "README.md"), "utf8");
+
+type Reader = "edge" | "keys" | "billing" | "generations" | "standalone" | "cli";
+const SPLIT_APPS: readonly Reader[] = ["edge", "keys", "billing", "generations"];
+
+/** Enough for every app's required variables, so each loader runs to its end. */
+const BASE_ENV: Env = {
+  DATABASE_URL: "postgres://user@127.0.0.1:5432/db",
+  REDIS_URL: "redis://127.0.0.1:6379",
+  KEYS_GRPC_ADDRESS: "127.0.0.1:50051",
+  BILLING_GRPC_ADDRESS: "127.0.0.1:50052",
+  KEYS_HTTP_URL: "http://127.0.0.1:8081",
+  BILLING_HTTP_URL: "http://127.0.0.1:8082",
+  GENERATIONS_HTTP_URL: "http://127.0.0.1:8083",
+};
+
+/** Variables of the platform rather than of the gateway. */
+const NOT_OURS = new Set(["NODE_ENV"]);
+
+/** What a loader reads: the names its loadConfig shapes declare plus every direct `env.X` access. */
+function variablesOf(load: (env: Env) => unknown): Set<string> {
+  const accessed = new Set<string>();
+  const env = new Proxy(
+    { ...BASE_ENV },
+    {
+      get(target, name) {
+        if (typeof name === "string") accessed.add(name);
+        return typeof name === "string" ? target[name] : undefined;
+      },
+    },
+  );
+  const declared = declaredVariables(() => load(env));
+  // loadConfig enumerates the whole environment (BASE_ENV's names with it): only reads by name count.
+  const direct = [...accessed].filter((name) => !(name in BASE_ENV));
+  return new Set([...declared, ...direct].filter((name) => /^[A-Z][A-Z0-9_]+$/.test(name)));
+}
+
+/** The operator CLI reads its few variables directly (`env.X`): found in its source. */
+function cliVariables(): Set<string> {
+  const folder = join(root, "apps/standalone/src/cli");
+  const files = [
+    ...readdirSync(folder)
+      .filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"))
+      .map((name) => join(folder, name)),
+    join(root, "apps/standalone/src/data-dir.ts"),
+  ];
+  const names = new Set<string>();
+  for (const file of files)
+    for (const match of readFileSync(file, "utf8").matchAll(/\benv\.([A-Z][A-Z0-9_]+)/g))
+      names.add(match[1] as string);
+  return names;
+}
+
+const READS: Record<Reader, Set<string>> = {
+  edge: variablesOf(loadEdgeConfig),
+  keys: variablesOf(loadKeysConfig),
+  billing: variablesOf(loadBillingConfig),
+  generations: variablesOf(loadGenerationsConfig),
+  standalone: variablesOf(loadStandaloneConfig),
+  cli: cliVariables(),
+};
+
+interface Row {
+  variables: string[];
+  /** Who the table says reads them. */
+  readers: Reader[];
+}
+
+/** The rows of the table under "## Configuration", with `<PROVIDER>_X` expanded to each provider. */
+function configurationRows(): Row[] {
+  const section = readme.split("\n## Configuration")[1]?.split("\n## ")[0] ?? "";
+  const rows = section
+    .split("\n")
+    .filter((line) => line.startsWith("| `"))
+    .map((line) => line.split("|").map((cell) => cell.trim()));
+  return rows.map(([, variableCell = "", readerCell = "", meaning = ""]) => {
+    const names = [...variableCell.matchAll(/`([^`]+)`/g)].map((match) => match[1] as string);
+    const providers = [...meaning.matchAll(/`([A-Z][A-Z0-9]+)`/g)].map((match) => match[1] as string);
+    const variables = names.flatMap((name) =>
+      name.startsWith("<PROVIDER>")
+        ? providers.map((provider) => name.replace("<PROVIDER>", provider))
+        : [name],
+    );
+    return { variables, readers: readersOf(readerCell) };
+  });
+}
+
+function readersOf(cell: string): Reader[] {
+  return cell.split(",").flatMap((word): Reader[] => {
+    const reader = word.trim().toLowerCase();
+    if (reader === "each app" || reader === "all apps" || reader === "all") return [...SPLIT_APPS];
+    if (reader === "cli") return ["cli"];
+    if (SPLIT_APPS.includes(reader as Reader) || reader === "standalone") return [reader as Reader];
+    throw new Error(`README configuration table: unknown reader "${word.trim()}"`);
+  });
+}
+
+describe("README configuration table", () => {
+  const rows = configurationRows();
+
+  it("is found, with rows", () => {
+    expect(rows.length).toBeGreaterThan(10);
+    expect(Object.values(READS).every((names) => names.size > 0)).toBe(true);
+  });
+
+  it("names only variables the named apps read", () => {
+    const unread = rows.flatMap((row) =>
+      row.variables.flatMap((variable) =>
+        row.readers
+          .filter((reader) => !READS[reader].has(variable))
+          .map((reader) => `${variable} (${reader})`),
+      ),
+    );
+    expect(unread).toEqual([]);
+  });
+
+  it("lists every variable each app reads, under that app", () => {
+    const listed = (reader: Reader, variable: string) =>
+      rows.some(
+        (row) =>
+          row.variables.includes(variable) &&
+          // "each app" / "all" cover the embedded default too, which reads the same shared variables.
+          (row.readers.includes(reader) || (reader === "standalone" && row.readers.length >= 4)),
+      );
+    const missing = (Object.keys(READS) as Reader[]).flatMap((reader) =>
+      [...READS[reader]]
+        .filter((variable) => !NOT_OURS.has(variable) && !listed(reader, variable))
+        .map((variable) => `${variable} (${reader})`),
+    );
+    expect(missing).toEqual([]);
+  });
+});
+
+/** Each shell line of the README's code blocks, split into its commands. */
+function readmeCommands(): string[] {
+  const blocks = [...readme.matchAll(/```(?:sh|bash)\n([\s\S]*?)```/g)].map((match) => match[1] as string);
+  return blocks
+    .join("\n")
+    .replace(/\\\n/g, " ")
+    .split("\n")
+    .map((line) => line.replace(/\s+#.*$/, "").trim())
+    .filter((line) => line !== "" && !line.startsWith("#"))
+    .flatMap((line) => line.split(/\s*(?:&&|;|\|\||&)\s*/))
+    .map((command) => command.replace(/^(?:[A-Z_]+=\S+\s+)+/, "").trim())
+    .filter(Boolean);
+}
+
+const PNPM_BUILTINS = new Set(["install", "exec", "add", "run", "--filter"]);
+const rootScripts = Object.keys(
+  (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> })
+    .scripts,
+);
+
+/** Files the README's commands write before a later command reads them. */
+const WRITTEN_BY: Record<string, string> = { ".kafka/broker.env": "bash infra/kafka/kafka.sh start" };
+
+/** Why a command cannot run from this checkout, or undefined when what it names exists. */
+function problem(command: string, earlier: readonly string[]): string | undefined {
+  const redirected = earlier.flatMap((previous) => [...previous.matchAll(/>\s*(\S+)/g)].map((m) => m[1]));
+  const written = (file: string) =>
+    redirected.includes(file) || (WRITTEN_BY[file] !== undefined && earlier.includes(WRITTEN_BY[file]));
+  const [program, ...args] = command.split(/\s+/);
+  const first = args.find((arg) => !arg.startsWith("-"));
+  switch (program) {
+    case "pnpm":
+      if (!first || PNPM_BUILTINS.has(first) || rootScripts.includes(first)) return undefined;
+      return `no pnpm script "${first}" in package.json`;
+    case "bash":
+    case "source":
+      return first && (existsSync(join(root, first)) || written(first)) ? undefined : `no file ${first}`;
+    case "node": {
+      if (!first || args[0] === "-p") return undefined;
+      // Built output: the source it is compiled from must exist.
+      const source = first.replace("/dist/", "/src/").replace(/\.js$/, ".ts");
+      return existsSync(join(root, source)) ? undefined : `no ${source} to build ${first} from`;
+    }
+    case "docker":
+      return existsSync(join(root, "docker-compose.yml")) ? undefined : "no docker-compose.yml";
+    case "curl":
+    case "export":
+    case "set":
+      return undefined;
+    default:
+      return `unknown program ${program}`;
+  }
+}
+
+describe("README commands", () => {
+  const commands = readmeCommands();
+
+  it("are found", () => {
+    expect(commands).toContain("bash scripts/test.sh");
+    expect(commands.length).toBeGreaterThan(10);
+  });
+
+  it("each name a script, pnpm script or file that exists", () => {
+    expect(commands.flatMap((command, index) => problem(command, commands.slice(0, index)) ?? [])).toEqual(
+      [],
+    );
+  });
+
+  it("the docker-compose file runs only programs the images contain", () => {
+    const compose = readFileSync(join(root, "docker-compose.yml"), "utf8");
+    for (const match of compose.matchAll(/node (dist\/[\w/.-]+\.js)/g)) {
+      const script = (match[1] as string).replace("dist/", "src/").replace(/\.js$/, ".ts");
+      // Each app image holds one app (infra/docker/Dockerfile): its dist/ is built from its src/.
+      const inSomeApp = SPLIT_APPS.some((app) => existsSync(join(root, "apps", app, script)));
+      expect(inSomeApp, match[0]).toBe(true);
+    }
+  });
+});
