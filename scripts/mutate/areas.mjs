@@ -5,7 +5,7 @@
 // (*.int.test.ts) count where they cover the code: they run against the real Postgres/Redis/Kafka that
 // @gw/testing resolves.
 
-/** @typedef {{ mutate: string[], tests: string[], exclude?: string[] }} Area */
+/** @typedef {{ mutate: string[], tests: string[], exclude?: string[], timeoutMs?: number }} Area */
 
 /**
  * Billing's overshoot tests drive 200 concurrent requests against a key limit and compare the ledger
@@ -40,6 +40,7 @@ export const AREAS = {
       "packages/hotstore/src/redis/script.ts",
     ],
     tests: ["packages/hotstore/src/**/*.test.ts"],
+    timeoutMs: 30_000,
   },
   "billing-admission": {
     mutate: [
@@ -49,16 +50,19 @@ export const AREAS = {
     ],
     tests: ["apps/billing/src/**/*.test.ts"],
     exclude: BILLING_LOAD_TESTS,
+    timeoutMs: 30_000,
   },
   "billing-leases": {
     mutate: ["apps/billing/src/admission/leases.ts"],
     tests: ["apps/billing/src/**/*.test.ts"],
     exclude: BILLING_LOAD_TESTS,
+    timeoutMs: 30_000,
   },
   "billing-usage": {
     mutate: ["apps/billing/src/consumers/usage.ts"],
     tests: ["apps/billing/src/**/*.test.ts"],
     exclude: BILLING_LOAD_TESTS,
+    timeoutMs: 30_000,
   },
   // The edge's areas are killed by the unit tests beside them: the edge's integration tests start the
   // whole edge with fake providers and billing, far too slow to re-run per mutant on two cores.

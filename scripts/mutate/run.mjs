@@ -2,11 +2,11 @@
 // the money/auth-critical code, one Stryker run per area of areas.mjs so each area gets its own score.
 //   no area named   every area (the full run, ~tens of minutes: integration tests run per mutant)
 //   --ci            the bounded subset CI runs (CI_AREAS), without the incremental cache
-// Each run fails (exit code 1) when its score is under BREAK_SCORE. The full run writes its JSON report
-// to docs/mutation/<area>.json and a summary table to docs/mutation/README.md; reports/mutation/ holds
-// the HTML reports and the incremental caches (git-ignored). The machine is shared and has two cores,
+// Each run fails (exit code 1) when its score is under BREAK_SCORE. Outside CI an area's run writes its
+// JSON report to docs/mutation/<area>.json and its row of docs/mutation/README.md; reports/mutation/
+// holds the HTML reports, CI's reports and the incremental caches (git-ignored). The machine is shared and has two cores,
 // hence concurrency 1 by default and incremental mode outside CI.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,8 +30,6 @@ if (unknown.length > 0 || !(concurrency >= 1)) {
   process.exit(2);
 }
 const areaNames = named.length > 0 ? named : ci ? CI_AREAS : Object.keys(AREAS);
-// Only a run of every area rewrites the committed report; partial and CI runs report under reports/.
-const fullRun = !ci && named.length === 0;
 
 // Stryker copies the project into a sandbox: only what the tests need (node_modules are symlinked).
 const SANDBOX_ONLY = ["/*", "!/packages", "!/apps", "!/scripts", "!/package.json", "!/pnpm-workspace.yaml"];
@@ -55,7 +53,8 @@ function scoreOf(results) {
 async function runArea(name) {
   const area = AREAS[name];
   process.env.GW_MUTATE_AREA = name; // read by vitest.config.ts in Stryker's workers
-  const jsonFile = fullRun ? `docs/mutation/${name}.json` : `reports/mutation/${name}.json`;
+  const jsonFile = ci ? `reports/mutation/${name}.json` : `docs/mutation/${name}.json`;
+  const incrementalFile = `reports/mutation/${name}.incremental.json`;
   const stryker = new Stryker({
     testRunner: "vitest",
     plugins: [require.resolve("@stryker-mutator/vitest-runner")],
@@ -64,7 +63,7 @@ async function runArea(name) {
     coverageAnalysis: "perTest",
     concurrency,
     incremental: !ci,
-    incrementalFile: `reports/mutation/${name}.incremental.json`,
+    incrementalFile,
     reporters: ["clear-text", "progress", "json", "html"],
     jsonReporter: { fileName: jsonFile },
     htmlReporter: { fileName: `reports/mutation/${name}.html` },
@@ -72,41 +71,50 @@ async function runArea(name) {
     thresholds: { high: 90, low: BREAK_SCORE, break: BREAK_SCORE },
     tempDirName: ".stryker-tmp",
     ignorePatterns: SANDBOX_ONLY,
-    // Integration tests start servers and wait on Postgres/Redis/Kafka: a mutant that hangs one is
-    // caught by the timeout, not by a test, so leave them room.
-    timeoutMS: 30_000,
+    // A mutant that hangs a test is detected by this timeout (on top of 1.5 × the test's own time);
+    // areas whose integration tests wait on Postgres/Redis/Kafka get more room.
+    timeoutMS: area.timeoutMs ?? 10_000,
     fileLogLevel: "off",
   });
+  const incremental = !ci && existsSync(incrementalFile);
   const started = Date.now();
   const results = await stryker.runMutationTest();
-  return { name, seconds: Math.round((Date.now() - started) / 1000), ...scoreOf(results) };
+  const seconds = Math.round((Date.now() - started) / 1000);
+  return { name, seconds, incremental, date: new Date().toISOString().slice(0, 10), ...scoreOf(results) };
 }
 
 const rows = [];
 for (const name of areaNames) rows.push(await runArea(name));
 
-const header = "| area | mutants | killed | timeout | survived | no coverage | score | run time |";
-const table = [
-  header,
-  "| --- | --: | --: | --: | --: | --: | --: | --: |",
-  ...rows.map(
-    (row) =>
-      `| ${row.name} | ${row.mutants} | ${row.killed} | ${row.timeout} | ${row.survived} | ${row.noCoverage} | ` +
-      `${row.score.toFixed(2)}% | ${row.seconds} s |`,
-  ),
-].join("\n");
-console.log(`\nmutation scores (break at ${BREAK_SCORE}%):\n${table}`);
+const COLUMNS = "| area | mutants | killed | timeout | survived | no coverage | score | run time | date |";
+const formatRow = (row) =>
+  `| ${row.name} | ${row.mutants} | ${row.killed} | ${row.timeout} | ${row.survived} | ${row.noCoverage} | ` +
+  `${row.score.toFixed(2)}% | ${row.seconds} s${row.incremental ? " (incremental)" : ""} | ${row.date} |`;
+const tableOf = (lines) =>
+  [COLUMNS, "| --- | --: | --: | --: | --: | --: | --: | --: | --- |", ...lines].join("\n");
+console.log(`\nmutation scores (break at ${BREAK_SCORE}%):\n${tableOf(rows.map(formatRow))}`);
 
-if (fullRun) {
-  mkdirSync("docs/mutation", { recursive: true });
+// Outside CI each area's row in docs/mutation/README.md is replaced by this run's, so the table holds
+// the latest run of every area (each dated); the text after the table is kept.
+if (!ci) {
   const readme = "docs/mutation/README.md";
-  const previous = readFileSync(readme, { encoding: "utf8", flag: "a+" });
-  const notes = previous.split("<!-- notes -->")[1] ?? "\n";
-  const date = new Date().toISOString().slice(0, 10);
+  mkdirSync("docs/mutation", { recursive: true });
+  const previous = existsSync(readme) ? readFileSync(readme, "utf8") : "";
+  const kept = new Map(
+    previous
+      .split("\n")
+      .filter((line) => line.startsWith("| ") && !line.startsWith("| area") && !line.startsWith("| ---"))
+      .map((line) => [line.split("|")[1]?.trim(), line]),
+  );
+  for (const row of rows) kept.set(row.name, formatRow(row));
+  const lines = Object.keys(AREAS).flatMap((name) => (kept.has(name) ? [kept.get(name)] : []));
+  const notes = previous.split("<!-- end of table -->")[1] ?? "\n";
   writeFileSync(
     readme,
-    `# Mutation testing\n\nFull run of ${date}, \`pnpm mutate\` (concurrency ${concurrency}); ` +
-      `the JSON reports beside this file open in any mutation-testing-elements viewer.\n\n${table}\n\n<!-- notes -->${notes}`,
+    "# Mutation testing\n\nLatest `pnpm mutate` run of each area (scripts/mutate/areas.mjs), concurrency " +
+      `${concurrency}; \`<area>.json\` beside this file is its full report (mutation-testing-elements ` +
+      `schema: every mutant, its status and the tests that covered or killed it).\n\n${tableOf(lines)}\n` +
+      `<!-- end of table -->${notes}`,
   );
 }
 const failed = rows.filter((row) => row.score < BREAK_SCORE);
