@@ -18,15 +18,18 @@ const include = tier ? (tierPatterns[tier] ?? []) : ["src/**/*.test.ts", "test/*
 const exclude =
   tier === "unit" ? ["**/*.int.test.ts", "**/*.e2e.test.ts", "**/node_modules/**"] : ["**/node_modules/**"];
 
-const workspaceDirs = ["packages", "apps", "bench"].flatMap((parent) =>
-  existsSync(parent)
-    ? readdirSync(parent, { withFileTypes: true })
-        .filter((entry) => entry.isDirectory() && existsSync(join(parent, entry.name, "package.json")))
-        .map((entry) => join(parent, entry.name))
-    : parent === "bench" && existsSync("bench/package.json")
-      ? ["bench"]
+// bench/ is one package itself (its subfolders are not): before, it was listed as a parent and its
+// tests never ran.
+const workspaceDirs = [
+  ...["packages", "apps"].flatMap((parent) =>
+    existsSync(parent)
+      ? readdirSync(parent, { withFileTypes: true })
+          .filter((entry) => entry.isDirectory() && existsSync(join(parent, entry.name, "package.json")))
+          .map((entry) => join(parent, entry.name))
       : [],
-);
+  ),
+  ...(existsSync("bench/package.json") ? ["bench"] : []),
+];
 
 export default defineConfig({
   test: {

@@ -51,7 +51,8 @@ function sender(pool: Pool, target: Target, path: string, body: string, recorder
   return async (due) => {
     try {
       const response = await pool.request({ method: "POST", path, headers: target.headers, body });
-      let first = true;
+      // Time to first byte of a stream, not of an error: a 500 body arrives fast and means nothing.
+      let first = response.statusCode === 200;
       for await (const _chunk of response.body) {
         if (first && recorder.ttfb) recorder.ttfb.add(performance.now() - due);
         first = false;

@@ -55,6 +55,6 @@ export function summarise(
     rps: latency.count / seconds,
     p50: latency.percentile(50),
     p99: latency.percentile(99),
-    ...(ttfb ? { ttfbP50: ttfb.percentile(50), ttfbP99: ttfb.percentile(99) } : {}),
+    ...(ttfb && ttfb.count > 0 ? { ttfbP50: ttfb.percentile(50), ttfbP99: ttfb.percentile(99) } : {}),
   };
 }
