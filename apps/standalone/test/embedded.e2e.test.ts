@@ -72,11 +72,16 @@ describe("embedded default (pnpm start)", () => {
     });
     expect(generation.provider).toBe("demo");
 
-    const credits = (await (
-      await fetch(`${url}/api/v1/credits`, {
-        headers: { authorization: `Bearer ${credentials().management_key}` },
-      })
-    ).json()) as { data: { total_credits: number; total_usage: number } };
+    // Billing consumes the usage event on its own schedule (the generation record says nothing about
+    // it): poll until the debit is there.
+    const credits = await eventually(async () => {
+      const body = (await (
+        await fetch(`${url}/api/v1/credits`, {
+          headers: { authorization: `Bearer ${credentials().management_key}` },
+        })
+      ).json()) as { data: { total_credits: number; total_usage: number } };
+      return body.data.total_usage > 0 ? body : undefined;
+    });
     expect(credits.data.total_credits).toBe(10);
     expect(credits.data.total_usage).toBeCloseTo(cost, 15);
   });
