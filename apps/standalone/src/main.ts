@@ -2,8 +2,24 @@ import { createLogger, runMain, stopOnSignals } from "@gw/logger";
 import { loadStandaloneConfig } from "./config.js";
 import { type RunningStandalone, startStandalone } from "./standalone.js";
 
+/**
+ * The start-up banner. The dev keys are printed on the start that created them only: whatever collects
+ * this process's output would otherwise keep a working management key from every restart. Later starts
+ * name the file that holds them.
+ */
 function banner(running: RunningStandalone): string {
   const { credentials } = running;
+  const file = running.credentialsFile;
+  const account = running.credentialsCreated
+    ? [
+        `Created a dev account with 10 USD of credits (kept in ${file}; printed only this once):`,
+        `  account:        ${credentials.account_id}`,
+        `  management key: ${credentials.management_key}`,
+        `  API key:        ${credentials.api_key}`,
+      ]
+    : [`Dev account ${credentials.account_id}: its management key and API key are in ${file}`];
+  // The example reads the key from the file, so even the first start prints each key once.
+  const apiKey = `$(node -p "require('${file}').api_key")`;
   return [
     "",
     `Model Gateway is running on ${running.url} (embedded default)`,
@@ -12,16 +28,11 @@ function banner(running: RunningStandalone): string {
     `  hot store:     ${running.infrastructure.hotStore}`,
     "  demo provider: built-in, model demo/echo (a deterministic stand-in, not a real model)",
     "",
-    running.credentialsCreated
-      ? "Created a dev account with 10 USD of credits:"
-      : "Dev account (from .data/dev-credentials.json):",
-    `  account:        ${credentials.account_id}`,
-    `  management key: ${credentials.management_key}`,
-    `  API key:        ${credentials.api_key}`,
+    ...account,
     "",
     "Try it:",
     `  curl ${running.url}/v1/chat/completions \\`,
-    `    -H "Authorization: Bearer ${credentials.api_key}" \\`,
+    `    -H "Authorization: Bearer ${apiKey}" \\`,
     `    -H "Content-Type: application/json" \\`,
     `    -d '{"model":"demo/echo","messages":[{"role":"user","content":"Hello"}]}'`,
     "",

@@ -11,7 +11,7 @@ import type { Logger } from "@gw/logger";
 import { clientOptions, publicKeyList, type ServiceKeyPair, type ServiceName, serviceAuthSet } from "@gw/rpc";
 import type { StandaloneConfig } from "./config.js";
 import { connectAppDatabases, resolvePostgres } from "./databases.js";
-import { type DevCredentials, ensureDevCredentials } from "./dev-credentials.js";
+import { type DevCredentials, devCredentialsFile, ensureDevCredentials } from "./dev-credentials.js";
 import { admissionStore, eventBus } from "./infrastructure.js";
 import { ensureServiceKeys } from "./service-keys.js";
 
@@ -21,6 +21,8 @@ export interface RunningStandalone {
   url: string;
   credentials: DevCredentials;
   credentialsCreated: boolean;
+  /** Where the dev credentials are kept (the banner points there after the first start). */
+  credentialsFile: string;
   /** What each dependency runs on, for the start-up banner. */
   infrastructure: { postgres: string; bus: string; hotStore: string; demoProvider: string };
   stop(): Promise<void>;
@@ -138,6 +140,7 @@ export async function startStandalone(
       url: edge.url,
       credentials,
       credentialsCreated: created,
+      credentialsFile: devCredentialsFile(config.dataDir),
       infrastructure: {
         postgres:
           postgres.origin === "configured" ? "DATABASE_URL" : `embedded PostgreSQL (${config.dataDir})`,

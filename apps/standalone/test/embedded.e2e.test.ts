@@ -28,7 +28,10 @@ describe("embedded default (pnpm start)", () => {
     for (const name of ["DATABASE_URL", "REDIS_URL", "KAFKA_BROKERS", "OPENAI_API_KEY"]) env[name] = "";
     gateway = startProcess("standalone", "apps/standalone/dist/main.js", env);
     await waitForHttp(`${url}/readyz`, gateway, 120_000);
-    await eventually(async () => (gateway?.output().includes("API key:") ? true : undefined), 30_000);
+    await eventually(
+      async () => (gateway?.output().includes("Model Gateway is running on") ? true : undefined),
+      30_000,
+    );
   };
 
   beforeAll(start, 180_000);
@@ -49,6 +52,8 @@ describe("embedded default (pnpm start)", () => {
     expect(printed).toContain(saved.api_key);
     expect(printed).toContain(saved.management_key);
     expect(printed).toContain(`curl ${url}/v1/chat/completions`);
+    // Once each: the curl example reads the key from the file instead of printing it again.
+    expect(printed.split(saved.api_key)).toHaveLength(2);
   });
 
   it("serves the demo model with the printed key, metered against 10 USD of credits", async () => {
@@ -111,6 +116,11 @@ describe("embedded default (pnpm start)", () => {
     await gateway?.stop();
     await start();
     expect(credentials()).toEqual(before);
+    // Only the start that created the keys prints them; this one points to the file.
+    const printed = gateway?.output() ?? "";
+    expect(printed).not.toContain(before.api_key);
+    expect(printed).not.toContain(before.management_key);
+    expect(printed).toContain(join(dataDir, "dev-credentials.json"));
     const usageAfter = (await (
       await fetch(`${url}/v1/key`, { headers: { authorization: `Bearer ${before.api_key}` } })
     ).json()) as { data: { usage: number } };
