@@ -240,9 +240,9 @@ describeWith(["postgres", "redis", "kafka"], "key changes reach every edge", () 
     }
   }, 30_000);
 
-  it("BYOK: the account's own Groq key, stored through the edge, serves the call and is reported", async () => {
-    const { key } = await createKey({ name: "byok user" });
-    // How BYOK calls are billed belongs to a later issue; today they are admitted like any other.
+  it("BYOK: the account's own Groq key, stored through the edge, serves the call, is reported and billed as BYOK", async () => {
+    // A key whose limit counts BYOK spend: the provider's price must reach it once, credits nothing.
+    const { key } = await createKey({ name: "byok user", limit: 1, include_byok_in_limit: true });
     await runCli(
       "apps/standalone/dist/cli/main.js",
       ["credits", "add", "--account", accountId, "--amount", "5"],
@@ -277,8 +277,15 @@ describeWith(["postgres", "redis", "kafka"], "key changes reach every edge", () 
     }, 5_000).catch((error: unknown) => {
       throw new Error(`edge B never served the BYOK call; last answer: ${last}`, { cause: error });
     });
-    const body = (await served.json()) as { id: string; usage: { is_byok: boolean } };
+    const body = (await served.json()) as {
+      id: string;
+      usage: { is_byok: boolean; cost: number; cost_details: { upstream_inference_cost: number } };
+    };
     expect(body.usage.is_byok).toBe(true);
+    // BYOK_FEE_PERCENT is 0 (the default): nothing charged, the provider's price reported upstream.
+    const upstream = body.usage.cost_details.upstream_inference_cost;
+    expect(upstream).toBeGreaterThan(0);
+    expect(body.usage.cost).toBe(0);
     expect(ownGroq.requests().at(-1)?.headers.authorization).toBe(`Bearer ${OWN_GROQ_KEY}`);
     const generation = await eventually(async () => {
       const lookup = await api(edgeA, `/api/v1/generation?id=${body.id}`, key);
@@ -287,6 +294,22 @@ describeWith(["postgres", "redis", "kafka"], "key changes reach every edge", () 
         : undefined;
     });
     expect(generation.data.usage.is_byok).toBe(true);
+    // Through Kafka to billing: byok_usage has the price once, usage and the credits nothing, and the
+    // limit's remainder counts the price once (include_byok_in_limit).
+    const keyInfo = await eventually(async () => {
+      const info = (await (await api(edgeB, "/v1/key", key)).json()) as {
+        data: { usage: number; byok_usage: number; byok_usage_daily: number; limit_remaining: number };
+      };
+      return info.data.byok_usage > 0 ? info.data : undefined;
+    });
+    expect(keyInfo.byok_usage).toBeCloseTo(upstream, 15);
+    expect(keyInfo.byok_usage_daily).toBeCloseTo(upstream, 15);
+    expect(keyInfo.usage).toBe(0);
+    expect(keyInfo.limit_remaining).toBeCloseTo(1 - upstream, 12);
+    const credits = (await (await api(edgeA, "/api/v1/credits", managementKey)).json()) as {
+      data: { total_usage: number };
+    };
+    expect(credits.data.total_usage).toBe(0);
 
     const removed = await api(edgeA, `/api/v1/byok/${credential.id}`, managementKey, { method: "DELETE" });
     expect(removed.status).toBe(200);
