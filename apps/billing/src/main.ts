@@ -1,4 +1,4 @@
-import { PrincipalResolver } from "@gw/auth";
+import { PrincipalResolver, walletTokensFromEnv } from "@gw/auth";
 import { topicsFrom } from "@gw/config";
 import { connectDatabase, migrateToLatest } from "@gw/db";
 import type { EventBus } from "@gw/events";
@@ -37,7 +37,8 @@ async function main(): Promise<void> {
   const bus = connectBus(config, logger);
   const keys = PrincipalResolver.connect(
     config.KEYS_GRPC_ADDRESS,
-    {},
+    // Wallet JWTs are verified here as on the edge (WALLET_JWT_SECRET; required in production).
+    { walletTokens: walletTokensFromEnv(process.env) },
     clientOptions(serviceAuth.issuer, "keys"),
   );
   const running = await startBilling(

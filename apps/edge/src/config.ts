@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import { type WalletTokens, walletTokensFromEnv } from "@gw/auth";
 import { type Env, fragments, loadConfig, type TopicConfig, topicsFrom, z } from "@gw/config";
 import { usdToPico } from "@gw/money";
 import { type ServiceAuth, serviceAuthEnv, serviceAuthFromConfig } from "@gw/rpc";
@@ -30,6 +31,11 @@ export interface EdgeConfig {
   rpcTimeoutMs: number;
   /** Upper bound on how long a cached principal is trusted should a key-change event be lost. */
   authCacheMaxTtlMs: number;
+  /**
+   * Verifies wallet JWTs locally (WALLET_JWT_SECRET or WALLET_JWT_SECRET_FILE, the keys app's secret);
+   * unset = wallet JWTs are refused (`wallet_auth_not_configured`). Required when NODE_ENV=production.
+   */
+  walletTokens: WalletTokens | undefined;
   catalogRefreshMs: number;
   keepAliveMs: number;
   /** BYOK_FEE_PERCENT: a BYOK request's charge to credits, in percent of the provider's price. */
@@ -122,6 +128,7 @@ export function loadEdgeConfig(env: Env = process.env): EdgeConfig {
     },
     rpcTimeoutMs: parsed.RPC_TIMEOUT_MS,
     authCacheMaxTtlMs: parsed.AUTH_CACHE_MAX_TTL_MS,
+    walletTokens: walletTokensFromEnv(env),
     catalogRefreshMs: parsed.CATALOG_REFRESH_MS,
     keepAliveMs: parsed.KEEP_ALIVE_MS,
     byokFeePercent: parsed.BYOK_FEE_PERCENT,

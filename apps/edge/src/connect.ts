@@ -31,7 +31,11 @@ export function connectEdgeDeps(
   const rpcOptions = { timeoutMs: config.rpcTimeoutMs, issuer };
   const auth = PrincipalResolver.connect(
     config.keysGrpcAddress,
-    { timeoutMs: config.rpcTimeoutMs, maxTtlMs: config.authCacheMaxTtlMs },
+    {
+      timeoutMs: config.rpcTimeoutMs,
+      maxTtlMs: config.authCacheMaxTtlMs,
+      walletTokens: config.walletTokens,
+    },
     clientOptions(issuer, "keys"),
   );
   const credentials = connectCredentialSource(config.keysGrpcAddress, rpcOptions);

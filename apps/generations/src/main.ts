@@ -1,5 +1,5 @@
 import { hostname } from "node:os";
-import { PrincipalResolver } from "@gw/auth";
+import { PrincipalResolver, walletTokensFromEnv } from "@gw/auth";
 import { ConfigError, topicsFrom } from "@gw/config";
 import { connectDatabase, migrateToLatest } from "@gw/db";
 import { KafkaEventBus } from "@gw/kafka";
@@ -28,7 +28,8 @@ async function main(): Promise<void> {
   });
   const keys = PrincipalResolver.connect(
     config.KEYS_GRPC_ADDRESS,
-    {},
+    // Wallet JWTs are verified here as on the edge (WALLET_JWT_SECRET; required in production).
+    { walletTokens: walletTokensFromEnv(process.env) },
     clientOptions(serviceAuth.issuer, "keys"),
   );
   const running = await startGenerations(

@@ -14,6 +14,7 @@ import { connectAppDatabases, resolvePostgres } from "./databases.js";
 import { type DevCredentials, devCredentialsFile, ensureDevCredentials } from "./dev-credentials.js";
 import { admissionStore, eventBus } from "./infrastructure.js";
 import { ensureServiceKeys } from "./service-keys.js";
+import { standaloneWallet } from "./wallet.js";
 
 const LOOPBACK = "127.0.0.1";
 
@@ -63,6 +64,7 @@ export async function startStandalone(
       generations: `${LOOPBACK}:${ports.generations}`,
     };
     const shared = { bus: bus.value, topics: config.topics };
+    const wallet = standaloneWallet(env, { dataDir: config.dataDir, host: config.HOST, port: config.PORT });
     const serviceKeys = ensureServiceKeys(config.dataDir);
     const auth = serviceAuthSet(serviceKeys);
 
@@ -75,6 +77,7 @@ export async function startStandalone(
         logger: logger.child({ app: "keys" }),
         billing: billingUsage.usage,
         byokMasterKey: config.BYOK_MASTER_KEY,
+        wallet: { tokens: wallet.tokens, publicBaseUrl: wallet.publicBaseUrl },
         serviceAuth: auth.keys,
       },
       { host: LOOPBACK, httpPort: 0, grpcPort: ports.keys },
@@ -84,13 +87,13 @@ export async function startStandalone(
     // Billing and generations each ask keys as themselves.
     const billingPrincipals = PrincipalResolver.connect(
       addresses.keys,
-      {},
+      { walletTokens: wallet.tokens },
       clientOptions(auth.billing.issuer, "keys"),
     );
     stoppers.push(() => billingPrincipals.close());
     const generationsPrincipals = PrincipalResolver.connect(
       addresses.keys,
-      {},
+      { walletTokens: wallet.tokens },
       clientOptions(auth.generations.issuer, "keys"),
     );
     stoppers.push(() => generationsPrincipals.close());
@@ -127,6 +130,7 @@ export async function startStandalone(
       generationsGrpc: generations.grpcAddress,
       http: { keys: keys.httpUrl, billing: billing.httpUrl, generations: generations.httpUrl },
       demoBaseUrl: demo.baseUrl,
+      walletEnv: wallet.edgeEnv,
       serviceKeys,
     });
     stoppers.push(() => edge.stop());
@@ -172,6 +176,7 @@ interface EdgeWiring {
   generationsGrpc: string;
   http: { keys: string; billing: string; generations: string };
   demoBaseUrl: string;
+  walletEnv: Env;
   serviceKeys: Record<ServiceName, ServiceKeyPair>;
 }
 
@@ -183,6 +188,7 @@ async function startEdgeApp(
 ): Promise<{ url: string; stop(): Promise<void> }> {
   const edgeConfig = loadEdgeConfig({
     ...env,
+    ...wiring.walletEnv,
     HOST: config.HOST,
     HTTP_PORT: String(config.PORT),
     KEYS_GRPC_ADDRESS: wiring.keysGrpc,
