@@ -145,6 +145,20 @@ describe("WalletTokens", () => {
     expect(await refusal(clocked, issued.jwt)).toBe("jwt_expired");
   });
 
+  it("remembers a verified token but still expires it on time, and never remembers a refused one", async () => {
+    let now = Date.now();
+    const clocked = new WalletTokens({ secret: SECRET, ttlSeconds: 60, clockToleranceS: 0, now: () => now });
+    const issued = await clocked.issue(CLAIMS);
+    await expect(clocked.verify(issued.jwt)).resolves.toMatchObject({ jti: issued.jti });
+    await expect(clocked.verify(issued.jwt)).resolves.toMatchObject({ jti: issued.jti });
+    now += 60_000;
+    expect(await refusal(clocked, issued.jwt)).toBe("jwt_expired");
+    expect(await refusal(clocked, issued.jwt)).toBe("jwt_expired");
+    const forgedToken = await forged({ key: randomBytes(32) });
+    expect(await refusal(tokens, forgedToken)).toBe("jwt_signature_invalid");
+    expect(await refusal(tokens, forgedToken)).toBe("jwt_signature_invalid");
+  });
+
   it("refuses a correctly signed token whose payload is not JSON", async () => {
     const signed = `${base64url({ alg: "HS256" })}.${Buffer.from("not json").toString("base64url")}`;
     const signature = createHmac("sha256", SECRET).update(signed).digest("base64url");
