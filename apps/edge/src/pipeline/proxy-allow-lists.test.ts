@@ -36,6 +36,18 @@ describe("resolveProxyModel", () => {
     expect(resolved.priced?.endpoint.providerId).toBe("anthropic");
   });
 
+  it("prefers the model of the proxy's own provider when another author lists the same name", () => {
+    const shared = testSnapshot([
+      testModel("meta/claude-sonnet-4", [testEndpoint("together", { upstreamModel: "x" })]),
+      testModel("anthropic/claude-sonnet-4", [
+        testEndpoint("anthropic", { upstreamModel: "claude-sonnet-4" }),
+      ]),
+    ]);
+    expect(resolveProxyModel(shared, "anthropic", "claude-sonnet-4").priced?.model.id).toBe(
+      "anthropic/claude-sonnet-4",
+    );
+  });
+
   it("leaves unpriced a model unknown to the catalogue, one served by another provider, or none", () => {
     expect(resolveProxyModel(snapshot, "openai", "gpt-9")).toEqual({ name: "gpt-9", priced: undefined });
     expect(resolveProxyModel(snapshot, "openai", "anthropic/claude-sonnet-4")).toEqual({
@@ -97,6 +109,7 @@ describe("checkProxyPath refusals", () => {
   });
 
   it("refuse dot segments anywhere in the path, and model paths with extra segments", () => {
+    expect(() => checkProxyPath("POST", "../v1/chat/completions")).toThrow(GatewayError);
     for (const path of ["./v1/models", "/v1/./models", "/v1/models/..", "/v1/models/."])
       expect(() => checkProxyPath("GET", path), path).toThrow(GatewayError);
     expect(() => checkProxyPath("GET", "/v1/models/gpt-4o/versions")).toThrow(GatewayError);
