@@ -152,6 +152,45 @@ describe("wallet sign-in on the embedded default", () => {
     expect(completion.choices[0]?.message.content).toContain("demo provider");
   });
 
+  it("revokes a wallet's tokens with the operator CLI: the old JWT is refused, a new sign-in works", async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const signInNow = async () => {
+      const message = createSiweMessage({
+        domain: host,
+        address: account.address,
+        uri: `${url}/v1/x402/auth`,
+        version: "1",
+        chainId: 8453,
+        nonce: generateSiweNonce(),
+        issuedAt: new Date(),
+      });
+      return signIn({ header: { message, signature: await account.signMessage({ message }) } });
+    };
+    const first = await signInNow();
+    const keyStatus = async (jwt: string) => {
+      const response = await fetch(`${url}/v1/key`, { headers: { authorization: `Bearer ${jwt}` } });
+      return {
+        status: response.status,
+        body: (await response.json()) as { error?: { metadata?: { reason?: string } } },
+      };
+    };
+    expect((await keyStatus(first.body.jwt)).status).toBe(200);
+    const output = await runCli(
+      "apps/standalone/dist/cli/main.js",
+      ["wallets", "revoke", "--account", first.body.tenant_id, "--json"],
+      { GW_DATA_DIR: dataDir, DATABASE_URL: "", KAFKA_BROKERS: "" },
+    );
+    expect(JSON.parse(output)).toMatchObject({ account_id: first.body.tenant_id, token_version: 1 });
+    // No broker here: the edge applies the revocation once its cached principal lapses (seconds).
+    const refused = await eventually(async () => {
+      const answer = await keyStatus(first.body.jwt);
+      return answer.status === 401 ? answer : undefined;
+    });
+    expect(refused.body.error?.metadata?.reason).toBe("jwt_revoked");
+    const again = await signInNow();
+    expect((await keyStatus(again.body.jwt)).status).toBe(200);
+  });
+
   it("refuses a proof for another domain and a JWT the gateway did not sign, naming the reason", async () => {
     const account = privateKeyToAccount(generatePrivateKey());
     const message = createSiweMessage({

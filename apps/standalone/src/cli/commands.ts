@@ -1,6 +1,6 @@
 import { addCredits } from "@gw/billing";
 import { KafkaEventBus } from "@gw/kafka";
-import { createAccount, setAccountScope } from "@gw/keys";
+import { createAccount, revokeWalletTokens, setAccountScope } from "@gw/keys";
 import { usdToPico } from "@gw/money";
 import type { AppDatabases } from "../databases.js";
 
@@ -69,4 +69,22 @@ export async function accountScopeCommand(
     allowed_providers: scope.allowedProviders,
     allowed_models: scope.allowedModels,
   };
+}
+
+/**
+ * Revokes every wallet JWT issued so far to a wallet account (the wallet signs in again for a new one).
+ * With a broker every edge drops the cached principal at once; without one, edges refuse the old tokens
+ * when their cached principal lapses (seconds).
+ */
+export async function walletRevokeCommand(
+  databases: AppDatabases,
+  input: { accountId: string },
+  feed?: { brokers: string[]; keyChangesTopic: string },
+): Promise<{ account_id: string; key_id: string; token_version: number }> {
+  const bus = feed ? new KafkaEventBus({ brokers: feed.brokers, clientId: "gw-cli" }) : undefined;
+  return revokeWalletTokens(
+    databases.keys,
+    input,
+    bus && feed ? { publisher: bus, keyChangesTopic: feed.keyChangesTopic } : undefined,
+  ).finally(() => bus?.close());
 }

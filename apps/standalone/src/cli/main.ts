@@ -3,13 +3,19 @@ import { fragments, loadConfig, z } from "@gw/config";
 import { dataDir } from "../data-dir.js";
 import { connectAppDatabases, resolvePostgres } from "../databases.js";
 import { serviceKeysEnvFile } from "../service-keys.js";
-import { accountScopeCommand, addCreditsCommand, createAccountCommand } from "./commands.js";
+import {
+  accountScopeCommand,
+  addCreditsCommand,
+  createAccountCommand,
+  walletRevokeCommand,
+} from "./commands.js";
 
 const USAGE = `Model Gateway operator CLI
 
   gw accounts create --name NAME [--credits USD] [--json]
   gw credits add --account ACCOUNT_ID --amount USD [--reference REF] [--json]
   gw accounts scope --account ACCOUNT_ID [--providers a,b|all] [--models x,y|all] [--json]
+  gw wallets revoke --account ACCOUNT_ID [--json]   revoke every wallet JWT issued to the wallet account
   gw service-keys        a key pair per app for service authentication, as .env lines for docker compose
 
 Works against DATABASE_URL, or the embedded database under .data/ when it is not set.`;
@@ -20,7 +26,7 @@ class RawOutput {
   constructor(readonly text: string) {}
 }
 
-const COMMANDS = ["accounts create", "credits add", "accounts scope", "service-keys"];
+const COMMANDS = ["accounts create", "credits add", "accounts scope", "wallets revoke", "service-keys"];
 
 function requireOption(values: Record<string, string | boolean | undefined>, name: string): string {
   const value = values[name];
@@ -89,6 +95,15 @@ async function run(argv: string[]): Promise<unknown> {
           providers: scopeList(values.providers),
           models: scopeList(values.models),
         },
+        env.KAFKA_BROKERS
+          ? { brokers: env.KAFKA_BROKERS, keyChangesTopic: env.TOPIC_KEY_CHANGES }
+          : undefined,
+      );
+    }
+    if (command === "wallets revoke") {
+      return await walletRevokeCommand(
+        databases,
+        { accountId: requireOption(values, "account") },
         env.KAFKA_BROKERS
           ? { brokers: env.KAFKA_BROKERS, keyChangesTopic: env.TOPIC_KEY_CHANGES }
           : undefined,
