@@ -1,4 +1,5 @@
 import { type Env, fragments, loadConfig, z } from "@gw/config";
+import { DEFAULT_BODY_TIMEOUT_MS } from "@gw/http";
 import { serviceAuthEnv } from "@gw/rpc";
 import { LEASE_EXPIRY_MARGIN_MS } from "./admission/leases.js";
 import { DEFAULT_HOLD_TTL_MS, DEFAULT_LEASE_USE_MS } from "./deps.js";
@@ -23,6 +24,8 @@ export function loadBillingConfig(env: Env = process.env) {
       ...fragments.topics,
       ...fragments.logLevel,
       ...serviceAuthEnv,
+      /** A management request whose body is still arriving after this long is answered 408. */
+      BODY_TIMEOUT_MS: z.coerce.number().int().min(100).default(DEFAULT_BODY_TIMEOUT_MS),
       /** KeyService, for authenticating management keys on /api/v1/credits. */
       KEYS_GRPC_ADDRESS: z.string().min(1).default("127.0.0.1:50051"),
       /** How long a spend hold pins budget if the edge never settles or releases it. */

@@ -33,6 +33,8 @@ export interface BillingDeps {
    * each method's callers (grpc.ts). Unset in tests that exercise the app alone.
    */
   serviceAuth?: ServiceAuth | undefined;
+  /** BODY_TIMEOUT_MS: a request body still arriving after this long is a 408 (default 10 s). */
+  bodyTimeoutMs?: number | undefined;
 }
 
 /** Everything the routes and RPC handlers share, built once per app. */

@@ -52,6 +52,7 @@ async function main(): Promise<void> {
       admission: { holdTtlMs: config.HOLD_TTL_MS, failOpen: config.ADMISSION_FAIL_OPEN },
       leases: { ttlMs: config.LEASE_TTL_MS ?? config.HOLD_TTL_MS, useMs: config.LEASE_USE_MS },
       serviceAuth,
+      bodyTimeoutMs: config.BODY_TIMEOUT_MS,
     },
     { host: config.HOST, httpPort: config.HTTP_PORT, grpcPort: config.GRPC_PORT },
   );

@@ -1,5 +1,5 @@
 import { authenticate } from "@gw/auth";
-import { errorHandler, jsonBody, notFoundHandler, requireServiceToken } from "@gw/http";
+import { errorHandler, jsonBody, notFoundHandler, rejectMalformedUrl, requireServiceToken } from "@gw/http";
 import express, { type Express } from "express";
 import type { GenerationsDeps } from "./deps.js";
 import { getGenerationRoute } from "./routes/get-generation.js";
@@ -10,9 +10,12 @@ export function createApp(deps: GenerationsDeps): Express {
   const anyKey = authenticate(deps.resolver, "any");
   const app = express();
   app.disable("x-powered-by");
+  // `%ff` or `%00` in a path or query is a 400 here, before a route decodes it or a query carries it.
+  app.use(rejectMalformedUrl());
   // Before the body is read: a caller that is not the edge gets nothing from this port.
   if (deps.serviceAuth) app.use(requireServiceToken(deps.serviceAuth.verifier, { callers: ["edge"] }));
-  app.use(jsonBody());
+  // NUL cannot be stored in PostgreSQL text: refused in the body layer with the field named.
+  app.use(jsonBody({ refuseNul: true, timeoutMs: deps.bodyTimeoutMs }));
 
   app.get("/healthz", healthRoute(db));
   app.get("/api/v1/generation", anyKey, getGenerationRoute(db));

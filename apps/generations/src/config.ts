@@ -1,4 +1,5 @@
 import { type Env, fragments, loadConfig, z } from "@gw/config";
+import { DEFAULT_BODY_TIMEOUT_MS } from "@gw/http";
 import { serviceAuthEnv } from "@gw/rpc";
 
 // fragments.port() types its key as `string`, which would erase the variable name from the config type.
@@ -17,6 +18,8 @@ export function loadGenerationsConfig(env: Env = process.env) {
       ...fragments.topics,
       ...fragments.logLevel,
       ...serviceAuthEnv,
+      /** A management request whose body is still arriving after this long is answered 408. */
+      BODY_TIMEOUT_MS: z.coerce.number().int().min(100).default(DEFAULT_BODY_TIMEOUT_MS),
       /** KeyService, which authenticates callers of the REST route. */
       KEYS_GRPC_ADDRESS: z.string().min(1).default("127.0.0.1:50051"),
       GENERATION_RETENTION_DAYS: positiveInt(90),

@@ -22,4 +22,6 @@ export interface GenerationsDeps {
    * Unset in tests that exercise the app alone.
    */
   serviceAuth?: ServiceAuth | undefined;
+  /** BODY_TIMEOUT_MS: a request body still arriving after this long is a 408 (default 10 s). */
+  bodyTimeoutMs?: number | undefined;
 }

@@ -45,6 +45,7 @@ async function main(): Promise<void> {
         batchSize: config.GENERATION_RETENTION_BATCH_SIZE,
       },
       serviceAuth,
+      bodyTimeoutMs: config.BODY_TIMEOUT_MS,
     },
     { host: config.HOST, httpPort: config.HTTP_PORT, grpcPort: config.GRPC_PORT },
   );

@@ -1,5 +1,5 @@
 import { authenticate } from "@gw/auth";
-import { errorHandler, jsonBody, notFoundHandler, requireServiceToken } from "@gw/http";
+import { errorHandler, jsonBody, notFoundHandler, rejectMalformedUrl, requireServiceToken } from "@gw/http";
 import express, { type Express } from "express";
 import { type KeysContext, type KeysDeps, keysContext } from "./deps.js";
 import {
@@ -24,11 +24,14 @@ export function createApp(deps: KeysDeps, context: KeysContext = keysContext(dep
   const anyKey = authenticate(context.resolver, "any");
   const app = express();
   app.disable("x-powered-by");
+  // `%ff` or `%00` in a path or query is a 400 here, before a route decodes it or a query carries it.
+  app.use(rejectMalformedUrl());
   // Before the body is read: a caller that is not the edge gets nothing from this port.
   if (deps.serviceAuth) app.use(requireServiceToken(deps.serviceAuth.verifier, { callers: ["edge"] }));
   // Before the JSON parser: the sign-in route reads its body itself (a malformed proof is a 401).
   app.post("/v1/x402/auth", walletAuthBody, walletAuthRoute(context));
-  app.use(jsonBody());
+  // NUL cannot be stored in PostgreSQL text: refused in the body layer with the field named.
+  app.use(jsonBody({ refuseNul: true, timeoutMs: deps.bodyTimeoutMs }));
 
   app.get("/healthz", healthRoute(context));
   app.post("/api/v1/keys", management, createKeyRoute(context));

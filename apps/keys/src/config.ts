@@ -1,4 +1,5 @@
 import { type Env, fragments, loadConfig, z } from "@gw/config";
+import { DEFAULT_BODY_TIMEOUT_MS } from "@gw/http";
 import { serviceAuthEnv } from "@gw/rpc";
 
 // fragments.port() types its key as `string`, which would erase the variable name from the config type.
@@ -16,6 +17,8 @@ export function loadKeysConfig(env: Env = process.env) {
       ...fragments.topics,
       ...fragments.logLevel,
       ...serviceAuthEnv,
+      /** A management request whose body is still arriving after this long is answered 408. */
+      BODY_TIMEOUT_MS: z.coerce.number().int().min(100).default(DEFAULT_BODY_TIMEOUT_MS),
       /**
        * The gateway's public URL (the edge's): its host is the wallet sign-in domain, its origin the
        * sign-in URI's. Wallet sign-in also needs WALLET_JWT_SECRET (read by @gw/auth's walletTokensFromEnv).

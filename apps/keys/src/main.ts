@@ -37,6 +37,7 @@ async function main(): Promise<void> {
       billing: billing.usage,
       byokMasterKey: config.BYOK_MASTER_KEY,
       serviceAuth,
+      bodyTimeoutMs: config.BODY_TIMEOUT_MS,
       wallet: walletSettings(config.PUBLIC_BASE_URL),
     },
     { host: config.HOST, httpPort: config.HTTP_PORT, grpcPort: config.GRPC_PORT },

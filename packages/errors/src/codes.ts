@@ -32,6 +32,15 @@ export const ERROR_CODES = {
     kind: "invalid_request",
     meaning: "a path with dot segments or encoded slashes, which its owner could read as another path",
   },
+  malformed_url: {
+    kind: "invalid_request",
+    meaning:
+      "a path segment or query component with a malformed percent-escape (`%ff`) or a control character (`%00`)",
+  },
+  json_too_deep: {
+    kind: "invalid_request",
+    meaning: "the JSON body nests arrays or objects deeper than 64 levels",
+  },
   unsupported_encoding: { kind: "invalid_request", meaning: "a Content-Encoding the gateway cannot decode" },
   unsupported_content_type: {
     kind: "invalid_request",
@@ -172,6 +181,12 @@ export const ERROR_CODES = {
   },
   batch_not_found: { kind: "not_found", meaning: "no message batch of this id for this account" },
   credential_not_found: { kind: "not_found", meaning: "no BYOK credential of this id for this account" },
+
+  // 408
+  body_timeout: {
+    kind: "request_timeout",
+    meaning: "the request body was still arriving after the body timeout (BODY_TIMEOUT_MS, default 10 s)",
+  },
 
   // 413
   body_too_large: { kind: "request_too_large", meaning: "the body is over the size limit (default 10 MiB)" },

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { exceedsDepth } from "./json-depth.js";
 
 /**
  * The common case of a JSON request, read without body-parser: `application/json` (optionally
@@ -71,18 +72,25 @@ export function readBody(
   request.on("close", onClose);
 }
 
-/** body-parser's strict JSON: an empty body is `{}`, anything but an object or array is malformed. */
-export function parseStrictJson(body: Buffer): { ok: true; value: unknown } | { ok: false } {
+/**
+ * body-parser's strict JSON: an empty body is `{}`, anything but an object or array is malformed, and
+ * (with `maxDepth`) nesting deeper than it is refused before parsing.
+ */
+export function parseStrictJson(
+  body: Buffer,
+  maxDepth = Number.POSITIVE_INFINITY,
+): { ok: true; value: unknown } | { ok: false; reason: "malformed" | "too_deep" } {
   let text = body.toString("utf8");
   // iconv (behind body-parser) drops a byte-order mark; JSON.parse would reject it.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.length === 0) return { ok: true, value: {} };
   const first = firstNonWhitespace(text);
-  if (first !== "{" && first !== "[") return { ok: false };
+  if (first !== "{" && first !== "[") return { ok: false, reason: "malformed" };
+  if (exceedsDepth(text, maxDepth)) return { ok: false, reason: "too_deep" };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
-    return { ok: false };
+    return { ok: false, reason: "malformed" };
   }
 }
 

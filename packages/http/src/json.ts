@@ -1,39 +1,99 @@
 import { GatewayError } from "@gw/errors";
 import express, { type NextFunction, type Request, type RequestHandler } from "express";
 import { hasBody, isPlainJsonRequest, parseLimit, parseStrictJson, readBody } from "./json-body-reader.js";
+import { DEFAULT_MAX_JSON_DEPTH, exceedsDepth, nulPath } from "./json-depth.js";
 
 export const DEFAULT_BODY_LIMIT = "10mb";
+/** A body still arriving after this long is answered 408 (below the edge's 30 s pass-through bound). */
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+
+export interface BodyLimits {
+  /** Size, as `10mb`; over it → 413. */
+  limit?: string;
+  /** Nesting of arrays/objects; deeper → 400 `json_too_deep`. */
+  maxDepth?: number;
+  /** From the request's start until its body has arrived; later → 408 `body_timeout`. 0 = none. */
+  timeoutMs?: number;
+  /** A NUL in any string or key → 400 naming the field (the control plane stores text in PostgreSQL). */
+  refuseNul?: boolean;
+}
 
 /**
- * JSON body parsing whose failures are catalogue errors: malformed JSON → 400, over the limit → 413.
+ * The one body-reading layer of every app: JSON whose failures are catalogue errors (malformed → 400,
+ * too deep → 400, over the size limit → 413, too slow → 408), so no route renders a 500 on any body.
  * Plain `application/json` bodies are read here directly (see json-body-reader.ts); every other body
- * goes through express's parser, whose errors carry a `type` and are translated here, so no route
- * renders a 500.
+ * goes through express's parser, whose errors carry a `type` and are translated here.
  */
-export function jsonBody(limit: string = DEFAULT_BODY_LIMIT): RequestHandler {
-  const parse = express.json({ limit, type: ["application/json", "application/*+json"] });
+export function jsonBody(limits: string | BodyLimits = DEFAULT_BODY_LIMIT): RequestHandler {
+  const options = typeof limits === "string" ? { limit: limits } : limits;
+  const limit = options.limit ?? DEFAULT_BODY_LIMIT;
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_JSON_DEPTH;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+  const refuseNul = options.refuseNul ?? false;
+  const parse = express.json({
+    limit,
+    type: ["application/json", "application/*+json"],
+    // Runs on the decoded (inflated) bytes before express parses them.
+    verify: (_request, _response, buffer) => {
+      // body-parser keeps a thrown error's `type`; translateBodyError maps it to json_too_deep.
+      if (exceedsDepth(buffer.toString("utf8"), maxDepth)) {
+        throw Object.assign(new Error("JSON nests too deeply"), { type: "entity.too.deep" });
+      }
+    },
+  });
   const limitBytes = parseLimit(limit);
   return (request, response, next) => {
+    const finish = once(request, timeoutMs, next, refuseNul);
     if (limitBytes !== undefined && hasBody(request) && isPlainJsonRequest(request)) {
-      readJson(request, limitBytes, next);
+      readJson(request, limitBytes, maxDepth, finish);
       return;
     }
-    parse(request, response, (error?: unknown) => {
-      if (!error) {
-        next();
-        return;
-      }
-      next(translateBodyError(error));
-    });
+    parse(request, response, (error?: unknown) =>
+      finish(error === undefined ? undefined : translateBodyError(error)),
+    );
   };
 }
 
-function readJson(request: Request, limit: number, next: NextFunction): void {
+/**
+ * `next` at most once: with the body read, with its failure, or with a 408 when the body is still
+ * arriving after `timeoutMs`. The 408 closes the connection, since the rest of that body is never read.
+ */
+function once(request: Request, timeoutMs: number, next: NextFunction, refuseNul: boolean): NextFunction {
+  let done = false;
+  const timer =
+    timeoutMs > 0
+      ? setTimeout(() => {
+          if (done) return;
+          done = true;
+          next(slowBody());
+        }, timeoutMs)
+      : undefined;
+  return (error?: unknown) => {
+    if (done) return;
+    done = true;
+    if (timer) clearTimeout(timer);
+    if (error === undefined && refuseNul) {
+      const field = nulPath(request.body);
+      if (field) {
+        next(
+          new GatewayError("invalid_request", `${field}: must not contain NUL characters`, {
+            code: "invalid_request",
+            metadata: { field },
+          }),
+        );
+        return;
+      }
+    }
+    next(error);
+  };
+}
+
+function readJson(request: Request, limit: number, maxDepth: number, next: NextFunction): void {
   readBody(request, limit, (failure, body) => {
     if (failure === "too_large") return next(tooLarge());
     if (failure || !body) return next(unreadable());
-    const parsed = parseStrictJson(body);
-    if (!parsed.ok) return next(malformed());
+    const parsed = parseStrictJson(body, maxDepth);
+    if (!parsed.ok) return next(parsed.reason === "too_deep" ? tooDeep() : malformed());
     request.body = parsed.value;
     next();
   });
@@ -45,12 +105,22 @@ const tooLarge = () =>
   });
 const malformed = () =>
   new GatewayError("invalid_request", "request body is not valid JSON", { code: "invalid_json" });
+const tooDeep = () =>
+  new GatewayError("invalid_request", "request body nests arrays or objects too deeply", {
+    code: "json_too_deep",
+  });
 const unreadable = () =>
   new GatewayError("invalid_request", "request body could not be read", { code: "invalid_body" });
+const slowBody = () =>
+  new GatewayError("request_timeout", "request body did not arrive in time", {
+    code: "body_timeout",
+    headers: { connection: "close" },
+  });
 
 function translateBodyError(error: unknown): GatewayError {
   const type = typeof error === "object" && error !== null && "type" in error ? String(error.type) : "";
   if (type === "entity.too.large") return tooLarge();
+  if (type === "entity.too.deep") return tooDeep();
   if (type === "entity.parse.failed") return malformed();
   if (type === "encoding.unsupported" || type === "charset.unsupported") {
     return new GatewayError("invalid_request", "unsupported request body encoding", {
