@@ -1,19 +1,9 @@
-import { createHash, randomBytes } from "node:crypto";
 import type { WalletTokens } from "@gw/auth";
 import type { Kysely } from "kysely";
 import type { KeysTables } from "../db/schema.js";
-import { insertAccount, newAccountId } from "../repositories/accounts.js";
-import { type ApiKeyRow, findLiveKey, insertApiKey } from "../repositories/api-keys.js";
-import {
-  consumeNonce,
-  findWalletAccount,
-  insertWalletAccount,
-  isNonceUsed,
-  lockWallet,
-  setWalletKey,
-  sweepExpiredNonces,
-} from "../repositories/wallets.js";
-import { checkFields, DEFAULT_WINDOW, type SignInClaim, type SignInWindow } from "./checks.js";
+import { consumeNonce, isNonceUsed, lockWallet, sweepExpiredNonces } from "../repositories/wallets.js";
+import { ensureWalletAccount } from "./accounts.js";
+import { checkFields, DEFAULT_WINDOW, type SignInWindow } from "./checks.js";
 import { siwxError } from "./failures.js";
 import type { SiwxProof } from "./proof.js";
 import { verifySignature } from "./signature.js";
@@ -57,6 +47,7 @@ export async function signIn(
     await lockWallet(trx, claim);
     if (!(await consumeNonce(trx, claim, claim.nonce, claim.nonceExpiresAt))) throw nonceReused();
     await sweepExpiredNonces(trx);
+    // lockWallet above serialises this wallet's sign-ins (and, later, its payments) across replicas.
     const { accountId, key, created } = await ensureWalletAccount(trx, claim);
     if (key.disabled) throw siwxError("wallet_key_disabled", "this wallet's access is disabled");
     const issued = await settings.tokens.issue({
@@ -78,58 +69,4 @@ export async function signIn(
 
 function nonceReused() {
   return siwxError("invalid_siwx_nonce_reused", "this nonce was already used by this address");
-}
-
-async function ensureWalletAccount(
-  trx: Kysely<KeysTables>,
-  claim: SignInClaim,
-): Promise<{ accountId: string; key: ApiKeyRow; created: boolean }> {
-  const existing = await findWalletAccount(trx, claim);
-  if (existing) {
-    const key = await findLiveKey(trx, existing.key_hash);
-    if (key) return { accountId: existing.account_id, key, created: false };
-    // The operator deleted the implicit key (revoking every token): the wallet gets a fresh one.
-    const fresh = await insertImplicitKey(trx, existing.account_id, claim);
-    await setWalletKey(trx, claim, fresh.hash);
-    return { accountId: existing.account_id, key: fresh, created: false };
-  }
-  const account = await insertAccount(trx, { id: newAccountId(), name: walletName(claim) });
-  const key = await insertImplicitKey(trx, account.id, claim);
-  await insertWalletAccount(trx, {
-    namespace: claim.namespace,
-    address: claim.address,
-    account_id: account.id,
-    key_hash: key.hash,
-  });
-  return { accountId: account.id, key, created: true };
-}
-
-/**
- * The key a wallet's usage, limits and generations are attributed to. Its id is the hash of a random
- * secret nobody ever sees, so it can only be reached through a wallet JWT naming it.
- */
-async function insertImplicitKey(
-  trx: Kysely<KeysTables>,
-  accountId: string,
-  claim: SignInClaim,
-): Promise<ApiKeyRow> {
-  return insertApiKey(trx, {
-    hash: createHash("sha256").update(randomBytes(32)).digest("hex"),
-    account_id: accountId,
-    key_type: "regular",
-    name: walletName(claim),
-    label: `wallet ${claim.address.slice(0, 6)}...${claim.address.slice(-4)}`,
-    limit: null,
-    limit_reset: null,
-    allowed_providers: null,
-    allowed_models: null,
-    expires_at: null,
-    created_by: null,
-    deleted_at: null,
-    wallet_token_version: 0,
-  });
-}
-
-function walletName(claim: SignInClaim): string {
-  return `wallet ${claim.namespace}:${claim.address}`;
 }
