@@ -44,7 +44,7 @@ describe("InProcessEventBus", () => {
         received.push(new TextDecoder().decode(message.value));
       },
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect.poll(() => received.length).toBe(1);
     expect(received).toEqual(["original"]);
     await subscription.stop();
     await bus.close();

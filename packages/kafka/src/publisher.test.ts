@@ -107,7 +107,7 @@ describe("BatchingPublisher", () => {
     const flushing = publisher.flush().then(() => {
       flushed = true;
     });
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await expect.poll(() => log.errors.length).toBeGreaterThan(0);
     expect(publisher.backlog()).toBe(10);
     expect(flushed).toBe(false);
     expect(log.errors).toEqual([expect.stringContaining("cannot deliver events to Kafka")]);

@@ -56,7 +56,19 @@ async function changeCredentials(accountId: string, next: ProviderCredential[]):
     { accountId },
   );
   edge.bus.publish("gateway.key-changes.v1", event.key, event.value, event.headers);
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  // The edge has taken the change once its model list says so (mistral is served only by a BYOK key).
+  const secret = accountId === owner.principal.accountId ? owner.secret : undefined;
+  if (!secret) return;
+  const expectMistral = next.some((credential) => credential.providerId === "mistral");
+  await expect
+    .poll(async () => {
+      const response = await fetch(`${edge.url}/v1/models`, {
+        headers: { authorization: `Bearer ${secret}` },
+      });
+      const ids = ((await response.json()) as { data: Array<{ id: string }> }).data.map((model) => model.id);
+      return ids.includes("mistral/unconfigured");
+    })
+    .toBe(expectMistral);
 }
 
 describe("BYOK provider keys on chat completions", () => {
