@@ -160,8 +160,19 @@ describeWith(["postgres"], "ledger", () => {
       order.push("second done");
       return entry;
     });
-    // The second writer must wait for the first transaction's lock.
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // The second writer must wait for the first transaction's lock: Postgres shows it waiting.
+    await expect
+      .poll(
+        async () => {
+          const waiting = await sql<{ n: number }>`
+            select count(*)::int as n from pg_locks
+            where not granted and database = (select oid from pg_database where datname = current_database())
+          `.execute(test.database.db);
+          return waiting.rows[0]?.n ?? 0;
+        },
+        { timeout: 10_000 },
+      )
+      .toBeGreaterThan(0);
     expect(order).toEqual([]);
     releaseFirst();
     const [a, b] = await Promise.all([first, second]);
