@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { freePort } from "@gw/db";
 import { type FakeServer, startFakeOpenAi } from "@gw/fake-providers";
 import {
@@ -9,6 +10,8 @@ import {
   uniqueName,
 } from "@gw/testing";
 import OpenAI from "openai";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { createSiweMessage, generateSiweNonce } from "viem/siwe";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type AppProcess, eventually, freshTopics, runCli, startProcess, waitForHttp } from "./processes.js";
 
@@ -24,12 +27,14 @@ describeWith(["postgres", "redis", "kafka"], "split plane end to end", () => {
   let accountId: string;
   let apiKey: string;
   let env: Record<string, string>;
+  let topicEnv: Record<string, string>;
 
   beforeAll(async () => {
     database = await createTestDatabase();
     upstream = await startFakeOpenAi({ host: "127.0.0.1", port: 0, requireKey: "sk-upstream-test" });
     const brokers = kafkaBrokers();
     const topics = await freshTopics("e2e", brokers);
+    topicEnv = { ...topics };
     const ports = {
       keysHttp: await freePort(),
       keysGrpc: await freePort(),
@@ -50,6 +55,9 @@ describeWith(["postgres", "redis", "kafka"], "split plane end to end", () => {
       KEYS_GRPC_ADDRESS: `127.0.0.1:${ports.keysGrpc}`,
       BILLING_GRPC_ADDRESS: `127.0.0.1:${ports.billingGrpc}`,
       GENERATIONS_GRPC_ADDRESS: `127.0.0.1:${ports.generationsGrpc}`,
+      // Wallet sign-in: keys signs JWTs, the edge, billing and generations verify them with the same secret.
+      WALLET_JWT_SECRET: randomBytes(32).toString("hex"),
+      PUBLIC_BASE_URL: `http://127.0.0.1:${ports.edge}`,
     };
     const keys = startProcess("keys", "apps/keys/dist/main.js", {
       ...env,
@@ -263,5 +271,57 @@ describeWith(["postgres", "redis", "kafka"], "split plane end to end", () => {
     });
     const foreign = await api(`/api/v1/generation?id=${completion.id}`, { key: other.management_key });
     expect(foreign.status).toBe(404);
+  });
+  it("signs a wallet in through the edge; its JWT is served after a top-up, reads its generation, and is refused once revoked", async () => {
+    const wallet = privateKeyToAccount(generatePrivateKey());
+    const message = createSiweMessage({
+      domain: new URL(edgeUrl).host,
+      address: wallet.address,
+      uri: `${edgeUrl}/v1/x402/auth`,
+      version: "1",
+      chainId: 8453,
+      nonce: generateSiweNonce(),
+      issuedAt: new Date(),
+    });
+    const proof = Buffer.from(JSON.stringify({ message, signature: await wallet.signMessage({ message }) }));
+    const signIn = await api("/v1/x402/auth", {
+      method: "POST",
+      headers: { "sign-in-with-x": proof.toString("base64") },
+    });
+    expect(signIn.status).toBe(200);
+    const session = (await signIn.json()) as { jwt: string; tenant_id: string; account_id: string };
+    expect(session.account_id).toBe(`eip155:8453:${wallet.address}`);
+
+    await runCli(
+      "apps/standalone/dist/cli/main.js",
+      ["credits", "add", "--account", session.tenant_id, "--amount", "1"],
+      {
+        DATABASE_URL: database.url,
+      },
+    );
+    const client = new OpenAI({ apiKey: session.jwt, baseURL: `${edgeUrl}/v1`, maxRetries: 0 });
+    const completion = await client.chat.completions.create({
+      model: "openai/gpt-4o-mini",
+      messages: [{ role: "user", content: "Hello from a wallet" }],
+    });
+    const generation = await eventually(async () => {
+      const response = await api(`/api/v1/generation?id=${completion.id}`, { key: session.jwt });
+      return response.status === 200 ? ((await response.json()) as { data: { id: string } }).data : undefined;
+    });
+    expect(generation.id).toBe(completion.id);
+
+    await runCli("apps/standalone/dist/cli/main.js", ["wallets", "revoke", "--account", session.tenant_id], {
+      DATABASE_URL: database.url,
+      KAFKA_BROKERS: env.KAFKA_BROKERS ?? "",
+      ...topicEnv,
+    });
+    // The key-change event reaches the edge over Kafka: well within the principal cache's bound.
+    const refused = await eventually(async () => {
+      const response = await api("/v1/key", { key: session.jwt });
+      return response.status === 401
+        ? ((await response.json()) as { error: { metadata?: { reason?: string } } })
+        : undefined;
+    });
+    expect(refused.error.metadata?.reason).toBe("jwt_revoked");
   });
 });
