@@ -1,4 +1,4 @@
-import { encodeEvent, InProcessEventBus, KEY_CHANGED_V1 } from "@gw/events";
+import { encodeKeyChange, InProcessEventBus } from "@gw/events";
 import {
   type AuthenticateResponse,
   AuthFailureReason,
@@ -125,11 +125,7 @@ describe("PrincipalResolver", () => {
     const bus = new InProcessEventBus();
     const subscription = await resolver.subscribeToKeyChanges(bus, "keys.changes", "edge-a");
     await resolver.resolveSecret(SECRET);
-    const event = encodeEvent(
-      KEY_CHANGED_V1,
-      { keyHash: HASH, accountId: "acct_1", change: "disabled" },
-      { accountId: "acct_1" },
-    );
+    const event = encodeKeyChange({ keyHash: HASH, accountId: "acct_1", change: "disabled" });
     bus.publish("keys.changes", event.key, event.value, event.headers);
     await expect.poll(() => resolver.size()).toBe(0);
     await expect(resolver.resolveSecret(SECRET)).rejects.toMatchObject({ code: "key_disabled" });

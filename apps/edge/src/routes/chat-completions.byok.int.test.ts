@@ -1,4 +1,4 @@
-import { encodeEvent, KEY_CHANGED_V1 } from "@gw/events";
+import { encodeKeyChange } from "@gw/events";
 import { type FakeServer, startFakeOpenAi } from "@gw/fake-providers";
 import { usdToPico } from "@gw/money";
 import type { ProviderCredential } from "@gw/proto/keys/v1/keys";
@@ -50,11 +50,7 @@ function chat(secret: string, body: Record<string, unknown>): Promise<Response> 
 
 async function changeCredentials(accountId: string, next: ProviderCredential[]): Promise<void> {
   credentials.set(accountId, next);
-  const event = encodeEvent(
-    KEY_CHANGED_V1,
-    { keyHash: "", accountId, change: "byok_changed" },
-    { accountId },
-  );
+  const event = encodeKeyChange({ keyHash: "", accountId, change: "byok_changed" });
   edge.bus.publish("gateway.key-changes.v1", event.key, event.value, event.headers);
   // The edge has taken the change once its model list says so (mistral is served only by a BYOK key).
   const secret = accountId === owner.principal.accountId ? owner.secret : undefined;

@@ -1,4 +1,4 @@
-import { encodeEvent, KEY_CHANGED_V1 } from "@gw/events";
+import { encodeKeyChange } from "@gw/events";
 import { ensureTopics, KafkaEventBus } from "@gw/kafka";
 import { describeWith, kafkaBrokers, uniqueName } from "@gw/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -62,11 +62,11 @@ describeWith(["kafka"], "the edge on a real Kafka broker", () => {
     expect((await chat(victim.secret)).status).toBe(200);
     victim.principal.disabled = true;
     expect((await chat(victim.secret)).status).toBe(200);
-    const change = encodeEvent(
-      KEY_CHANGED_V1,
-      { keyHash: victim.principal.keyHash, accountId: "acct-kafka-victim", change: "disabled" },
-      { accountId: "acct-kafka-victim" },
-    );
+    const change = encodeKeyChange({
+      keyHash: victim.principal.keyHash,
+      accountId: "acct-kafka-victim",
+      change: "disabled",
+    });
     // The edge's group starts at the latest offset, so the event is re-sent until its consumer has joined.
     await expect
       .poll(

@@ -1,4 +1,4 @@
-import { encodeEvent, KEY_CHANGED_V1 } from "@gw/events";
+import { encodeKeyChange } from "@gw/events";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type EdgeHarness, startEdgeHarness } from "../test/harness.js";
 import { readError } from "../test/http.js";
@@ -96,11 +96,11 @@ describe("chat completions stay inside the key's scope", () => {
       expect((await send()).status).toBe(200);
       victim.principal.disabled = true;
       expect((await send()).status).toBe(200);
-      const event = encodeEvent(
-        KEY_CHANGED_V1,
-        { keyHash: victim.principal.keyHash, accountId: "acct-dave", change: "disabled" },
-        { accountId: "acct-dave" },
-      );
+      const event = encodeKeyChange({
+        keyHash: victim.principal.keyHash,
+        accountId: "acct-dave",
+        change: "disabled",
+      });
       local.bus.publish("gateway.key-changes.v1", event.key, event.value, event.headers);
       await expect.poll(async () => (await send()).status).toBe(401);
       const error = await readError(await send());

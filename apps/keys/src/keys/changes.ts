@@ -1,20 +1,13 @@
-import { type EventPublisher, encodeEvent, KEY_CHANGED_V1 } from "@gw/events";
+import { type EventPublisher, encodeKeyChange, type KeyChange, type KeyChangeKind } from "@gw/events";
 
-/** "byok_changed" names an account whose provider credentials changed (key hash empty). */
-export type KeyChangeKind = "updated" | "disabled" | "enabled" | "deleted" | "byok_changed";
-
-export interface KeyChange {
-  keyHash: string;
-  accountId: string;
-  change: KeyChangeKind;
-}
+export type { KeyChange, KeyChangeKind };
 
 /**
  * Tells every edge to drop its cached principal for the key. Called only after the change is
  * committed, so an edge that refetches at once reads the new state.
  */
 export function publishKeyChange(publisher: EventPublisher, topic: string, change: KeyChange): void {
-  const event = encodeEvent(KEY_CHANGED_V1, change, { accountId: change.accountId });
+  const event = encodeKeyChange(change);
   publisher.publish(topic, event.key, event.value, event.headers);
 }
 
