@@ -128,6 +128,20 @@ describe("wallet sign-in on the embedded default", () => {
         : undefined;
     });
     expect(generation.provider).toBe("demo");
+
+    // The operator can give the wallet's account a management key like any account's: it sees the implicit key.
+    const created = JSON.parse(
+      await runCli(
+        "apps/standalone/dist/cli/main.js",
+        ["keys", "create", "--account", body.tenant_id, "--name", "ops", "--management", "--json"],
+        { GW_DATA_DIR: dataDir, DATABASE_URL: "" },
+      ),
+    ) as { key: string; key_type: string };
+    expect(created.key_type).toBe("management");
+    const keys = await fetch(`${url}/api/v1/keys`, { headers: { authorization: `Bearer ${created.key}` } });
+    expect(keys.status).toBe(200);
+    const listed = ((await keys.json()) as { data: Array<{ hash: string }> }).data.map((key) => key.hash);
+    expect(listed).toEqual([body.key_id]);
   });
 
   it("signs a Solana keypair in (SIWS, base58 signature) and serves it", async () => {

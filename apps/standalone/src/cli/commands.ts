@@ -1,6 +1,6 @@
 import { addCredits } from "@gw/billing";
 import { KafkaEventBus } from "@gw/kafka";
-import { createAccount, revokeWalletTokens, setAccountScope } from "@gw/keys";
+import { createAccount, createApiKey, revokeWalletTokens, setAccountScope } from "@gw/keys";
 import { usdToPico } from "@gw/money";
 import type { AppDatabases } from "../databases.js";
 
@@ -87,4 +87,21 @@ export async function walletRevokeCommand(
     input,
     bus && feed ? { publisher: bus, keyChangesTopic: feed.keyChangesTopic } : undefined,
   ).finally(() => bus?.close());
+}
+
+/**
+ * A key for an existing account (a wallet's account included): a management key to manage its keys
+ * through the API, or an API key. The secret is printed once; only its hash is stored.
+ */
+export async function createKeyCommand(
+  databases: AppDatabases,
+  input: { accountId: string; name: string; management: boolean },
+): Promise<{ account_id: string; key: string; hash: string; key_type: "management" | "regular" }> {
+  const keyType = input.management ? "management" : "regular";
+  const created = await createApiKey(databases.keys, {
+    accountId: input.accountId,
+    name: input.name,
+    keyType,
+  });
+  return { account_id: input.accountId, key: created.key, hash: created.hash, key_type: keyType };
 }

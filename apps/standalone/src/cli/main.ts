@@ -7,6 +7,7 @@ import {
   accountScopeCommand,
   addCreditsCommand,
   createAccountCommand,
+  createKeyCommand,
   walletRevokeCommand,
 } from "./commands.js";
 
@@ -15,6 +16,7 @@ const USAGE = `Model Gateway operator CLI
   gw accounts create --name NAME [--credits USD] [--json]
   gw credits add --account ACCOUNT_ID --amount USD [--reference REF] [--json]
   gw accounts scope --account ACCOUNT_ID [--providers a,b|all] [--models x,y|all] [--json]
+  gw keys create --account ACCOUNT_ID --name NAME [--management] [--json]   a key for an existing account
   gw wallets revoke --account ACCOUNT_ID [--json]   revoke every wallet JWT issued to the wallet account
   gw service-keys        a key pair per app for service authentication, as .env lines for docker compose
 
@@ -26,7 +28,14 @@ class RawOutput {
   constructor(readonly text: string) {}
 }
 
-const COMMANDS = ["accounts create", "credits add", "accounts scope", "wallets revoke", "service-keys"];
+const COMMANDS = [
+  "accounts create",
+  "credits add",
+  "accounts scope",
+  "keys create",
+  "wallets revoke",
+  "service-keys",
+];
 
 function requireOption(values: Record<string, string | boolean | undefined>, name: string): string {
   const value = values[name];
@@ -63,6 +72,7 @@ async function run(argv: string[]): Promise<unknown> {
       reference: { type: "string" },
       providers: { type: "string" },
       models: { type: "string" },
+      management: { type: "boolean", default: false },
       json: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
@@ -99,6 +109,13 @@ async function run(argv: string[]): Promise<unknown> {
           ? { brokers: env.KAFKA_BROKERS, keyChangesTopic: env.TOPIC_KEY_CHANGES }
           : undefined,
       );
+    }
+    if (command === "keys create") {
+      return await createKeyCommand(databases, {
+        accountId: requireOption(values, "account"),
+        name: requireOption(values, "name"),
+        management: values.management === true,
+      });
     }
     if (command === "wallets revoke") {
       return await walletRevokeCommand(
