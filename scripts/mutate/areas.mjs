@@ -79,7 +79,7 @@ export const AREAS = {
     tests: ["apps/edge/src/canonical/*.test.ts"],
   },
   "edge-proxy-access": {
-    mutate: ["apps/edge/src/pipeline/proxy-access.ts"],
+    mutate: ["apps/edge/src/pipeline/proxy-access.ts", "apps/edge/src/pipeline/proxy-path.ts"],
     tests: ["apps/edge/src/pipeline/proxy-*.test.ts"],
   },
 };

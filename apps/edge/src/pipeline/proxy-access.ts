@@ -58,37 +58,3 @@ export function checkProxyAccess(principal: Principal, providerId: string, model
     });
   }
 }
-
-/** Read-only calls the proxy forwards: the provider's model list and one model (`/v1/models[/{id}]`). */
-const READABLE = /^(?:\/[^/]+)*\/models(?:\/[^/]+)?$/;
-
-/**
- * Stored state on the gateway's provider account is shared by every tenant, and work on it is not
- * metered here: files, batches, fine-tuning, assistants, vector stores, uploads, stored responses,
- * Gemini's cached contents and tuned models, admin/organization APIs. Those paths are refused.
- */
-const SHARED_STATE =
-  /\/(?:files|batches|fine_tuning|fine-tunes|assistants|threads|vector_stores|uploads|organization|admin|cachedContents|tunedModels|corpora|operations|containers|evals|conversations)(?:[/:?]|$)/;
-
-/**
- * A native call may use the provider's inference APIs only: a GET must be a model lookup, and no call
- * may reach state that lives on the gateway's shared provider account (403 `proxy_path_not_allowed`).
- */
-export function checkProxyPath(method: "GET" | "POST", pathAndQuery: string): void {
-  const path = decodedPath(pathAndQuery.split("?")[0] ?? "");
-  const readable = method === "POST" || READABLE.test(path ?? "");
-  if (path !== undefined && readable && !SHARED_STATE.test(path)) return;
-  throw new GatewayError("permission", `the provider proxy does not forward ${method} ${path}`, {
-    code: "proxy_path_not_allowed",
-  });
-}
-
-/** The path as the provider will read it; undefined when it could climb out of its prefix (`..`, `\\`, bad escapes). */
-function decodedPath(path: string): string | undefined {
-  try {
-    const decoded = decodeURIComponent(path);
-    return /(?:^|\/)\.\.?(?:\/|$)|\\/.test(decoded) ? undefined : decoded;
-  } catch {
-    return undefined;
-  }
-}

@@ -2,7 +2,8 @@ import { GatewayError } from "@gw/errors";
 import { describe, expect, it } from "vitest";
 import { testEndpoint, testModel, testSnapshot } from "../test/catalog.js";
 import { testKey } from "../test/principals.js";
-import { checkProxyAccess, checkProxyPath, nativeModelName, resolveProxyModel } from "./proxy-access.js";
+import { checkProxyAccess, nativeModelName, resolveProxyModel } from "./proxy-access.js";
+import { checkProxyPath } from "./proxy-path.js";
 
 // The provider proxy's access checks: a key's provider and model allow-lists hold on the native
 // surfaces too, and only calls whose model the catalogue prices at that provider count as priced.
@@ -96,26 +97,25 @@ describe("checkProxyAccess", () => {
 
 describe("checkProxyPath refusals", () => {
   it("answer 403 naming the method and path", () => {
-    const error = refusal(() => checkProxyPath("GET", "/v1/files?limit=1"));
+    const error = refusal(() => checkProxyPath("openai", "GET", "/v1/files?limit=1"));
     expect(error.status).toBe(403);
     expect(error.message).toBe("the provider proxy does not forward GET /v1/files");
   });
 
-  it("match shared-state segments only as whole segments", () => {
-    expect(() => checkProxyPath("POST", "/v1/filesystem-search")).not.toThrow();
-    expect(() => checkProxyPath("POST", "/v1beta/models/x:batchesGenerate")).not.toThrow();
-    for (const path of ["/v1/files/abc", "/v1/files:upload", "/v1/files?x=1", "/v1/x/admin"])
-      expect(() => checkProxyPath("POST", path), path).toThrow(GatewayError);
+  it("forward only what is on the list: a path that merely avoids the shared-state names is refused too", () => {
+    for (const path of ["/v1/filesystem-search", "/v1/files/abc", "/v1/files:upload", "/v1/x/admin"])
+      expect(() => checkProxyPath("openai", "POST", path), path).toThrow(GatewayError);
+    expect(() => checkProxyPath("google", "POST", "/v1beta/models/x:batchesGenerate")).toThrow(GatewayError);
   });
 
   it("refuse dot segments anywhere in the path, and model paths with extra segments", () => {
-    expect(() => checkProxyPath("POST", "../v1/chat/completions")).toThrow(GatewayError);
+    expect(() => checkProxyPath("openai", "POST", "../v1/chat/completions")).toThrow(GatewayError);
     for (const path of ["./v1/models", "/v1/./models", "/v1/models/..", "/v1/models/."])
-      expect(() => checkProxyPath("GET", path), path).toThrow(GatewayError);
-    expect(() => checkProxyPath("GET", "/v1/models/gpt-4o/versions")).toThrow(GatewayError);
-    expect(() => checkProxyPath("GET", "v1/models")).toThrow(GatewayError);
-    expect(() => checkProxyPath("GET", "/models")).not.toThrow();
-    expect(() => checkProxyPath("GET", "/v1/models.json")).toThrow(GatewayError);
+      expect(() => checkProxyPath("openai", "GET", path), path).toThrow(GatewayError);
+    expect(() => checkProxyPath("openai", "GET", "/v1/models/gpt-4o/versions")).toThrow(GatewayError);
+    expect(() => checkProxyPath("openai", "GET", "v1/models")).toThrow(GatewayError);
+    expect(() => checkProxyPath("openai", "GET", "/models")).not.toThrow();
+    expect(() => checkProxyPath("openai", "GET", "/v1/models.json")).toThrow(GatewayError);
   });
 });
 

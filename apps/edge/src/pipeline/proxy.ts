@@ -1,5 +1,6 @@
 import type { Principal } from "@gw/auth";
 import { PROVIDERS } from "@gw/catalog";
+import { GatewayError } from "@gw/errors";
 import type { Response } from "express";
 import type { Hold } from "../admission/admit.js";
 import { estimatePromptTokens } from "../admission/worst-case.js";
@@ -10,13 +11,8 @@ import { finalError } from "../providers/failure.js";
 import type { ApiFormat } from "../providers/types.js";
 import type { EdgeContext } from "./edge-context.js";
 import { finishRecord } from "./finish-generation.js";
-import {
-  checkProxyAccess,
-  checkProxyPath,
-  nativeModelName,
-  type ProxyModel,
-  resolveProxyModel,
-} from "./proxy-access.js";
+import { checkProxyAccess, nativeModelName, type ProxyModel, resolveProxyModel } from "./proxy-access.js";
+import { checkProxyPath } from "./proxy-path.js";
 import { relay, type Served } from "./proxy-relay.js";
 import type { RequestStart } from "./serve.js";
 
@@ -43,20 +39,22 @@ export async function serveProxy(
 ): Promise<void> {
   const { principal, providerId, start } = inference;
   const format = formatOf(providerId);
+  const target = checkProxyPath(providerId, inference.method, inference.path);
+  const path = target.path + target.query;
   const model = resolveProxyModel(
     context.catalog.require(),
     providerId,
-    nativeModelName(format, inference.path, inference.body),
+    nativeModelName(format, target.path, inference.body),
   );
-  checkProxyPath(inference.method, inference.path);
   checkProxyAccess(principal, providerId, model);
+  if (inference.method === "POST") checkStateless(target.path, inference.body);
   const { transport, isByok } = await context.planner.proxyTransport(principal.accountId, providerId);
-  const body = inference.method === "POST" ? meteredBody(format, inference.path, inference.body) : undefined;
+  const body = inference.method === "POST" ? meteredBody(format, target.path, inference.body) : undefined;
   const hold = await admitProxy(context, inference, model, body);
   const sentAt = context.now();
   const upstream = await transport.send({
     method: inference.method,
-    path: inference.path,
+    path,
     headers: inference.headers,
     body,
     signal: start.signal,
@@ -78,6 +76,23 @@ export async function serveProxy(
 /** The provider's wire format, which says where a call names its model and reports its usage. */
 function formatOf(providerId: string): ApiFormat {
   return PROVIDERS.find((provider) => provider.id === providerId)?.apiFormat ?? "openai";
+}
+
+/**
+ * OpenAI's Responses API keeps every response on the provider account unless told not to, and chains
+ * requests through stored ids: on the gateway's shared account that is one tenant's state readable by
+ * another. The proxy forwards it stateless only, and says so rather than dropping the fields.
+ */
+function checkStateless(path: string, body: unknown): void {
+  if (!path.endsWith("/responses")) return;
+  const fields = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
+  const stored = fields.store !== false;
+  const chained = ["previous_response_id", "conversation"].find((name) => fields[name] != null);
+  if (!stored && chained === undefined) return;
+  const reason = stored
+    ? "store: the provider proxy forwards Responses API calls only with store: false (stored responses would live on the gateway's shared provider account)"
+    : `${chained}: the provider proxy forwards Responses API calls statelessly; send the full input instead`;
+  throw new GatewayError("invalid_request", reason, { code: "invalid_request" });
 }
 
 /**

@@ -1,7 +1,11 @@
 import type { ApiFormat } from "@gw/catalog";
+import { ANTHROPIC_PROXY_ENDPOINTS } from "./anthropic/api.js";
 import { anthropicProvider } from "./anthropic/index.js";
+import { GEMINI_PROXY_ENDPOINTS } from "./google/api.js";
 import { googleProvider } from "./google/index.js";
+import { OPENAI_PROXY_ENDPOINTS } from "./openai-compatible/api.js";
 import { openAiCompatibleProvider } from "./openai-compatible/index.js";
+import type { ProxyEndpoint } from "./proxy-endpoint.js";
 import type { ProviderSettings, UpstreamTimeouts } from "./settings.js";
 import type { ProviderAdapter, ProviderFactory } from "./types.js";
 
@@ -15,6 +19,13 @@ export const ADAPTERS_BY_FORMAT: Readonly<Record<ApiFormat, ProviderFactory>> = 
   openai: (settings, timeouts) => openAiCompatibleProvider(settings, timeouts, settings.openAiDialect),
   anthropic: anthropicProvider,
   gemini: googleProvider,
+};
+
+/** Wire format → the native endpoints the provider proxy forwards (each listed in its provider's api.ts). */
+export const PROXY_ENDPOINTS_BY_FORMAT: Readonly<Record<ApiFormat, readonly ProxyEndpoint[]>> = {
+  openai: OPENAI_PROXY_ENDPOINTS,
+  anthropic: ANTHROPIC_PROXY_ENDPOINTS,
+  gemini: GEMINI_PROXY_ENDPOINTS,
 };
 
 /** The providers this edge can call: the configured ones, each with its adapter and connection pool. */

@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type EdgeHarness, FAKE_KEY, startEdgeHarness } from "../test/harness.js";
 import { testKey } from "../test/principals.js";
@@ -100,6 +101,86 @@ describe("provider proxy: credentials never cross", () => {
     });
     expect(text.status).toBe(400);
     expect(((await text.json()) as { error: { code: string } }).error.code).toBe("unsupported_content_type");
+    expect(edge.primary.requests()).toEqual([]);
+  });
+});
+
+/** Sends the request target exactly as written (fetch would normalise it). */
+function rawPost(
+  target: string,
+  body: unknown,
+): Promise<{ status: number; body: { error?: { code?: string } } }> {
+  const url = new URL(edge.url);
+  return new Promise((resolve, reject) => {
+    const call = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: "POST",
+        path: target,
+        headers: { authorization: `Bearer ${key.secret}`, "content-type": "application/json" },
+      },
+      (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => {
+          text += chunk;
+        });
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, body: JSON.parse(text || "{}") }),
+        );
+      },
+    );
+    call.on("error", reject);
+    call.end(JSON.stringify(body));
+  });
+}
+
+describe("provider proxy: only the allow-list, in one spelling", () => {
+  const gemini = { contents: [{ role: "user", parts: [{ text: "hi" }] }] };
+
+  it("refuses raw spellings that walk around a path check, before any upstream contact", async () => {
+    for (const target of [
+      "/openai/v1/FILES",
+      "/openai/v1/files;x=1",
+      "/openai/v1/files%3b",
+      "/openai/v1/files#x",
+      "/openai/v1/chat/completions/../../files",
+      "/google/v1beta/models/gemini-2.5-flash#/../gemini-2.5-pro:generateContent",
+      "/google/v1beta/models/gemini-2.5-flash%23/../gemini-2.5-pro:generateContent",
+    ]) {
+      const response = await rawPost(target, target.startsWith("/google") ? gemini : chat);
+      expect(response.status, target).toBe(403);
+      // In the provider's own error shape: OpenAI's code, Gemini's status and message.
+      if (target.startsWith("/google"))
+        expect(JSON.stringify(response.body), target).toContain("does not forward");
+      else expect(response.body.error?.code, target).toBe("proxy_path_not_allowed");
+    }
+    expect([...edge.primary.requests(), ...edge.gemini.requests()]).toEqual([]);
+  });
+
+  it("refuses an absolute-form request target and a provider id in another case", async () => {
+    const absolute = await rawPost(`http://evil.example/openai/v1/chat/completions`, chat);
+    expect(absolute.status).toBe(400);
+    expect(absolute.body.error?.code).toBe("invalid_path");
+    const shouted = await rawPost("/OPENAI/v1/chat/completions", chat);
+    expect(shouted.status).toBe(404);
+    expect(shouted.body.error?.code).toBe("route_not_found");
+    expect(edge.primary.requests()).toEqual([]);
+  });
+
+  it("forwards the Responses API only statelessly, naming the field it refuses", async () => {
+    const stored = await rawPost("/openai/v1/responses", { model: "gpt-4o-mini", input: "hi" });
+    expect(stored.status).toBe(400);
+    expect(JSON.stringify(stored.body)).toContain("store");
+    const chained = await rawPost("/openai/v1/responses", {
+      model: "gpt-4o-mini",
+      input: "hi",
+      store: false,
+      previous_response_id: "resp_other_tenant",
+    });
+    expect(chained.status).toBe(400);
+    expect(JSON.stringify(chained.body)).toContain("previous_response_id");
     expect(edge.primary.requests()).toEqual([]);
   });
 });

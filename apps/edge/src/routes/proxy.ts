@@ -15,11 +15,12 @@ import type { Route } from "./route.js";
  * other first segment stays a 404.
  */
 export function proxyRoutes(context: EdgeContext): Route[] {
-  const paths = PROVIDERS.map((provider) => `/${provider.id}/*path`);
+  const ids = new Set(PROVIDERS.map((provider) => provider.id));
+  const paths = [...ids].map((id) => `/${id}/*path`);
   const handler = (method: ProxyInference["method"]) => async (request: Request, response: Response) => {
+    const providerId = providerOf(request, ids);
     const start = startRequest(context, response);
     const principal = await resolveApiKey(context.principals, request);
-    const providerId = request.path.split("/")[1] ?? "";
     if (method === "POST" && !request.is(["application/json", "application/*+json"])) {
       throw new GatewayError("invalid_request", "the provider proxy forwards JSON request bodies only", {
         code: "unsupported_content_type",
@@ -43,4 +44,24 @@ export function proxyRoutes(context: EdgeContext): Route[] {
     { method: "post", path: paths, handlers: [handler("POST")] },
     { method: "get", path: paths, handlers: [handler("GET")] },
   ];
+}
+
+/**
+ * The provider id as the client wrote it, exactly: express matches routes case-insensitively, but
+ * `/OPENAI/…` names no provider (404). An absolute-form request target (`POST http://host/openai/…`) is
+ * refused: the native path is cut from the target as sent, and a proxy has no business with other hosts.
+ */
+function providerOf(request: Request, ids: ReadonlySet<string>): string {
+  if (!request.originalUrl.startsWith("/")) {
+    throw new GatewayError("invalid_request", "the request target must be a path (origin-form)", {
+      code: "invalid_path",
+    });
+  }
+  const providerId = request.originalUrl.split(/[/?]/)[1] ?? "";
+  if (!ids.has(providerId)) {
+    throw new GatewayError("not_found", `no route for ${request.method} ${request.path}`, {
+      code: "route_not_found",
+    });
+  }
+  return providerId;
 }
