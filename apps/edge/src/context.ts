@@ -26,7 +26,13 @@ export function createEdgeContext(deps: EdgeDeps): EdgeContext {
       random: settings.random,
     }),
     health,
-    admission: new Admission({ billing: deps.billing, logger: deps.logger, now, leases: settings.leases }),
+    admission: new Admission({
+      billing: deps.billing,
+      logger: deps.logger,
+      now,
+      leases: settings.leases,
+      charge: { byokFeePercent: settings.byokFeePercent },
+    }),
     meter: new Meter({
       bus: deps.bus,
       usageTopic: deps.topics.usage,

@@ -1,3 +1,4 @@
+import { type ChargePolicy, DEFAULT_CHARGE_POLICY } from "@gw/events";
 import type { Logger } from "@gw/logger";
 import type { BillingClient } from "../clients/billing.js";
 import { type AdmitInput, admit, type Hold, isLeaseHold } from "./admit.js";
@@ -11,6 +12,8 @@ export interface AdmissionDeps {
   now: () => number;
   /** Admit under budget leases from billing (see lease-book.ts); false = one Admit call per request. */
   leases: boolean;
+  /** How BYOK requests are charged (BYOK_FEE_PERCENT): it sizes their holds. Default: a fee of 0. */
+  charge?: ChargePolicy;
 }
 
 /**
@@ -34,7 +37,11 @@ export class Admission {
 
   /** A planned request (see admit-planned.ts): under the lease when it may be, else one Admit. */
   admitPlanned(input: Omit<Parameters<typeof admitPlanned>[1], "leases">): Promise<Hold> {
-    return admitPlanned(this.deps.billing, { ...input, leases: this.leases });
+    return admitPlanned(this.deps.billing, {
+      ...input,
+      leases: this.leases,
+      charge: this.deps.charge ?? DEFAULT_CHARGE_POLICY,
+    });
   }
 
   /** One Admit with a hold of its own, never leased (the proxy's unpriced calls). */

@@ -1,4 +1,5 @@
 import type { Principal } from "@gw/auth";
+import type { ChargePolicy } from "@gw/events";
 import type { BillingClient } from "../clients/billing.js";
 import type { PlannedAttempt } from "../planning/plan.js";
 import { admit, type Hold } from "./admit.js";
@@ -21,10 +22,16 @@ export async function admitPlanned(
     attempts: readonly PlannedAttempt[];
     worstCase: WorstCaseInput;
     leases?: LeaseBook | undefined;
+    /** How a BYOK attempt is charged; without it every attempt is held at its full price. */
+    charge?: ChargePolicy | undefined;
   },
 ): Promise<Hold> {
   const first = input.attempts[0]?.model;
-  const worstCasePico = worstCaseCost(input.attempts, input.worstCase);
+  const worstCasePico = worstCaseCost(
+    input.attempts,
+    input.worstCase,
+    input.charge && { policy: input.charge, includeByok: input.principal.includeByokInLimit },
+  );
   if (input.leases && leasable(input.attempts)) {
     const leased = await input.leases.reserve(input.principal, worstCasePico);
     if (leased) return leased;

@@ -63,4 +63,23 @@ describe("worstCaseCost", () => {
     expect(worstCaseCost(attempts, input)).toBe(endpointWorstCase(dear.endpoints[0]!, input));
     expect(worstCaseCost([], input)).toBe(0n);
   });
+
+  it("holds a BYOK attempt at its fee only, unless the key's limit counts BYOK spend", () => {
+    const model = testModel("a/m", [testEndpoint("x", { prompt: "10", completion: "10" })]);
+    const endpoint = model.endpoints[0]!;
+    const full = endpointWorstCase(endpoint, input);
+    const own = { model, endpoint, byok: { credentialId: "byok_1" } };
+    const gateway = { model, endpoint };
+    const charge = (byokFeePercent: number, includeByok: boolean) => ({
+      policy: { byokFeePercent },
+      includeByok,
+    });
+    expect(worstCaseCost([own], input, charge(0, false))).toBe(0n);
+    expect(worstCaseCost([own], input, charge(10, false))).toBe(full / 10n);
+    // The one hold is also checked against a limit that counts the provider's price.
+    expect(worstCaseCost([own], input, charge(10, true))).toBe(full);
+    // A fallback on the gateway's key would be charged in full.
+    expect(worstCaseCost([own, gateway], input, charge(0, false))).toBe(full);
+    expect(worstCaseCost([own], input)).toBe(full);
+  });
 });

@@ -1,3 +1,4 @@
+import { type ChargePolicy, chargedPico } from "@gw/events";
 import type { PromptText } from "../canonical/prompt-text.js";
 import type { Endpoint } from "../catalog/snapshot.js";
 import type { PlannedAttempt } from "../planning/plan.js";
@@ -47,10 +48,32 @@ export function endpointWorstCase(endpoint: Endpoint, input: WorstCaseInput): bi
   );
 }
 
-/** The hold covers whichever attempt ends up serving, so it is the largest over the plan. */
-export function worstCaseCost(attempts: readonly PlannedAttempt[], input: WorstCaseInput): bigint {
-  return attempts.reduce((worst, attempt) => max(worst, endpointWorstCase(attempt.endpoint, input)), 0n);
+/** BYOK charging for the hold: the fee policy and whether the key's limit counts BYOK spend. */
+export interface HoldCharge {
+  policy: ChargePolicy;
+  includeByok: boolean;
 }
+
+/**
+ * The hold covers whichever attempt ends up serving, so it is the largest over the plan. An attempt
+ * on the account's own provider key costs the credits only the BYOK fee of its worst case, unless the
+ * key's limit counts BYOK spend (include_byok_in_limit): the one hold is checked against both the
+ * balance and that limit, so it then stays at the provider's full worst case.
+ */
+export function worstCaseCost(
+  attempts: readonly PlannedAttempt[],
+  input: WorstCaseInput,
+  charge?: HoldCharge,
+): bigint {
+  return attempts.reduce((worst, attempt) => {
+    const full = endpointWorstCase(attempt.endpoint, input);
+    const byokOnly = charge !== undefined && attempt.byok !== undefined && !charge.includeByok;
+    const held = byokOnly ? chargedPico({ ...ZERO_PRICE, totalPico: full }, true, charge.policy) : full;
+    return max(worst, held);
+  }, 0n);
+}
+
+const ZERO_PRICE = { promptPico: 0n, completionPico: 0n, requestPico: 0n, totalPico: 0n };
 
 function outputBudget(endpoint: Endpoint, input: WorstCaseInput): number {
   const endpointMax = endpoint.maxCompletionTokens;
