@@ -28,6 +28,11 @@ export const ERROR_CODES = {
     kind: "invalid_request",
     meaning: "a query-string parameter is out of range (invalid_request is for body fields)",
   },
+  model_not_priced: {
+    kind: "invalid_request",
+    meaning:
+      "the provider proxy refuses a model the catalogue does not price at that provider (it would be served unmetered)",
+  },
   invalid_path: {
     kind: "invalid_request",
     meaning: "a path with dot segments or encoded slashes, which its owner could read as another path",

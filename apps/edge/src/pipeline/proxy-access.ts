@@ -19,10 +19,35 @@ const GEMINI_MODEL = /\/models\/([^/:?]+)(?::|$|\?)/;
 export function nativeModelName(format: ApiFormat, path: string, body: unknown): string | undefined {
   if (format === "gemini") {
     const match = GEMINI_MODEL.exec(path);
-    return match?.[1] === undefined ? undefined : decodeURIComponent(match[1]);
+    return match?.[1] === undefined ? undefined : checkModelName(decodeURIComponent(match[1]));
   }
   const model = typeof body === "object" && body !== null ? (body as { model?: unknown }).model : undefined;
-  return typeof model === "string" && model !== "" ? model : undefined;
+  return typeof model === "string" && model !== "" ? checkModelName(model) : undefined;
+}
+
+const MAX_MODEL_NAME = 256;
+
+/** A model name is looked up, logged and recorded: printable ASCII and bounded, or the call is a 400. */
+function checkModelName(name: string): string {
+  if (name.length <= MAX_MODEL_NAME && /^[\x21-\x7e]+$/.test(name)) return name;
+  throw new GatewayError(
+    "invalid_request",
+    `model: expected printable characters without spaces, at most ${MAX_MODEL_NAME} of them`,
+    { code: "invalid_request" },
+  );
+}
+
+/**
+ * A native call the catalogue cannot price at this provider would be served on the gateway's account
+ * at no charge, so it is refused; a call that names no model (the model list) costs nothing.
+ */
+export function checkPriced(providerId: string, model: ProxyModel): void {
+  if (model.name === undefined || model.priced) return;
+  throw new GatewayError(
+    "invalid_request",
+    `model ${model.name} is not priced at provider ${providerId} on this gateway; the operator adds it to the catalogue to serve it`,
+    { code: "model_not_priced" },
+  );
 }
 
 /** Maps the native name to our catalogue (the provider's own names, dated names, or a full id). */

@@ -11,7 +11,13 @@ import { finalError } from "../providers/failure.js";
 import type { ApiFormat } from "../providers/types.js";
 import type { EdgeContext } from "./edge-context.js";
 import { finishRecord } from "./finish-generation.js";
-import { checkProxyAccess, nativeModelName, type ProxyModel, resolveProxyModel } from "./proxy-access.js";
+import {
+  checkPriced,
+  checkProxyAccess,
+  nativeModelName,
+  type ProxyModel,
+  resolveProxyModel,
+} from "./proxy-access.js";
 import { checkProxyPath } from "./proxy-path.js";
 import { relay, type Served } from "./proxy-relay.js";
 import type { RequestStart } from "./serve.js";
@@ -47,8 +53,9 @@ export async function serveProxy(
     nativeModelName(format, target.path, inference.body),
   );
   checkProxyAccess(principal, providerId, model);
-  if (inference.method === "POST") checkStateless(target.path, inference.body);
   const { transport, isByok } = await context.planner.proxyTransport(principal.accountId, providerId);
+  checkPriced(providerId, model);
+  if (inference.method === "POST") checkStateless(target.path, inference.body);
   const body = inference.method === "POST" ? meteredBody(format, target.path, inference.body) : undefined;
   const hold = await admitProxy(context, inference, model, body);
   const sentAt = context.now();
@@ -107,8 +114,8 @@ function meteredBody(format: ApiFormat, path: string, body: unknown): string {
 }
 
 /**
- * One Admit: the catalogue's worst case when the model is priced here, else the configured hold (the
- * call is settled at 0 afterwards: nothing prices it).
+ * Admission: the catalogue's worst case for a priced model (unpriced models were refused), else (a call
+ * that names no model, the model list) the configured hold, settled at 0 afterwards.
  */
 function admitProxy(
   context: EdgeContext,
@@ -155,7 +162,7 @@ function proxyGeneration(
   const { served } = outcome;
   const ok = served !== undefined && served.status < 400;
   const usage = served?.usage ?? ZERO_USAGE;
-  // Unpriced (model unknown to the catalogue at this provider): usage is recorded, the cost is 0.
+  // A call that names no model (the model list) is not priced: usage is recorded, the cost is 0.
   const cost = ok && model.priced ? computeCost(model.priced.endpoint.pricing, usage) : ZERO_COST;
   const modelId = model.priced?.model.id ?? model.name ?? "";
   return {

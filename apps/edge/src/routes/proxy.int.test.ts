@@ -216,17 +216,20 @@ describe("POST /{provider}/{path}: native calls through the proxy", () => {
     expect(edge.primary.requests()[0]).toMatchObject({ method: "GET", path: "/v1/models" });
   });
 
-  it("holds the configured default for a model the catalogue cannot price, and settles it at 0", async () => {
-    const response = await post("/openai/v1/chat/completions", { ...chat, model: "gpt-unlisted" });
-    expect(response.status).toBe(200);
-    const id = response.headers.get("x-generation-id") ?? "";
-    expect(edge.billing.admits.find((admit) => admit.holdId === id)?.worstCaseCostPico).toBe(
-      250_000_000_000n,
-    );
-    const event = await usageEventFor(edge, id);
-    expect(event).toMatchObject({ model: "gpt-unlisted", costPico: 0n, estimated: false });
-    expect(event.promptTokens).toBeGreaterThan(0);
-    await expect.poll(() => edge.billing.settles.find((s) => s.holdId === id)?.actualCostPico).toBe(0n);
+  it("refuses a model the catalogue cannot price at the provider, before admission or any upstream call", async () => {
+    const admitsBefore = edge.billing.admits.length;
+    for (const model of ["gpt-unlisted", "o3", "gpt-4o-2024-11-20"]) {
+      const response = await post("/openai/v1/chat/completions", { ...chat, model });
+      expect(response.status, model).toBe(400);
+      const body = (await response.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe("model_not_priced");
+      expect(body.error.message).toContain(model);
+    }
+    const nul = await post("/openai/v1/chat/completions", { ...chat, model: "gpt-4o-mini\u0000" });
+    expect(nul.status).toBe(400);
+    expect(((await nul.json()) as { error: { message: string } }).error.message).toContain("model");
+    expect(edge.billing.admits.length).toBe(admitsBefore);
+    expect(edge.primary.requests()).toEqual([]);
   });
 
   it("passes a provider's error status and body through, releasing the hold", async () => {
