@@ -2,7 +2,7 @@ import { GoogleGenAI } from "@google/genai";
 import type { ProviderCredential } from "@gw/proto/keys/v1/keys";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { BYOK_FAKE_KEY, type EdgeHarness, FAKE_KEY, startEdgeHarness } from "../test/harness.js";
+import { BYOK_FAKE_KEY, type EdgeHarness, startEdgeHarness } from "../test/harness.js";
 import { readError } from "../test/http.js";
 import { testKey } from "../test/principals.js";
 import { usageEventFor } from "../test/usage.js";
