@@ -101,7 +101,8 @@ export async function tryInOrder<T>(
       continue;
     }
     if (!failure.retryable) return failed(failure, attempt, records);
-    deps.health.recordFailure(attempt.endpoint.providerId);
+    // Only the provider's own failures mark it down; a request that failed on our side says nothing of it.
+    if (!failure.gatewayFault) deps.health.recordFailure(attempt.endpoint.providerId);
   }
   return failed(
     last?.failure ?? networkFailure("protocol", "no attempt could be made"),
@@ -138,7 +139,10 @@ async function callProvider(
   } catch (error) {
     // Adapters report failures as values; a throw is a bug, but one provider's bug must not end the plan.
     deps.logger.error({ err: error, provider: attempt.endpoint.providerId }, "provider adapter threw");
-    return { ok: false, failure: networkFailure("protocol", "provider adapter failed") };
+    return {
+      ok: false,
+      failure: { ...networkFailure("protocol", "provider adapter failed"), gatewayFault: true },
+    };
   }
   if (!result.ok) return result;
   if (!result.stream)

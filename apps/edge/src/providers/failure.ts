@@ -12,6 +12,12 @@ export interface UpstreamFailure {
   retryable: boolean;
   /** The prompt does not fit this model: skip its other endpoints and move to the next model. */
   contextLength: boolean;
+  /**
+   * The gateway failed to make or read the call (an adapter that threw on the request it was given), not
+   * the provider: the next attempt may still serve it, but it never counts against the provider's health,
+   * or one tenant's odd request would mark a provider down for every tenant.
+   */
+  gatewayFault?: true;
 }
 
 // Request errors are the caller's to fix and would fail the same way elsewhere (api-decisions: Routing).
