@@ -137,6 +137,19 @@ describe("BYOK billing (api-decisions: the account pays only the fee)", () => {
       await expect
         .poll(() => feeEdge.billing.settles.find((settle) => settle.holdId === id)?.actualCostPico)
         .toBe(price / 10n);
+      // A model only the account's own key serves: its hold is the fee of the worst case too.
+      const own = await fetch(`${feeEdge.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${owner.secret}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: "mistral/unconfigured", messages: [{ role: "user", content: "hi" }] }),
+      });
+      expect(own.status).toBe(200);
+      const ownId = own.headers.get("x-generation-id") ?? "";
+      // Worst case: (3 + 3 + ⌈2 bytes / 2⌉) prompt tokens at 1 USD/M and 1,000 output at 2 USD/M.
+      const worst = 7n * 1_000_000n + 1_000n * 2_000_000n;
+      expect(feeEdge.billing.admits.find((admit) => admit.holdId === ownId)?.worstCaseCostPico).toBe(
+        worst / 10n,
+      );
     } finally {
       await feeEdge.stop();
     }
