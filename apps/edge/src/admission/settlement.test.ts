@@ -71,10 +71,12 @@ describe("Admission.finish on a request's own hold", () => {
     const draining = admission.drain().then(() => {
       drained = true;
     });
-    await Promise.resolve();
+    // Every queued callback has run (a macrotask later), and the settle is still open: drain waits.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(drained).toBe(false);
     release();
     await draining;
+    expect(drained).toBe(true);
     expect(billing.settles).toHaveLength(1);
   });
 });
