@@ -2,6 +2,7 @@ import { errorHandler, jsonBody, notFoundHandler } from "@gw/http";
 import express, { type Express } from "express";
 import { createEdgeContext } from "./context.js";
 import type { EdgeDeps } from "./deps.js";
+import { floodGuard } from "./middleware/flood-guard.js";
 import { dropChangedKey } from "./middleware/key-change-hook.js";
 import { passThrough } from "./middleware/pass-through.js";
 import { requestLog } from "./middleware/request-log.js";
@@ -32,6 +33,7 @@ export function createApp(deps: EdgeDeps, context: EdgeContext = createEdgeConte
   app.disable("x-powered-by");
   app.disable("etag");
   app.use(requestLog(deps.logger, context.now));
+  app.use(floodGuard(context.settings.flood, context.now));
   const { keysHttpUrl, billingHttpUrl, generationsHttpUrl, issuer } = deps.controlPlane;
   app.use(
     passThrough(

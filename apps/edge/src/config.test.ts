@@ -40,6 +40,20 @@ describe("loadEdgeConfig", () => {
       expect(() => loadEdgeConfig({ BYOK_FEE_PERCENT: bad }), bad).toThrow(ConfigError);
   });
 
+  it("reads the flood guard's buckets (FLOOD_*), 0 turning one off, and names a bad value", () => {
+    expect(loadEdgeConfig({}).flood).toEqual({
+      address: { perSecond: 2_000, burst: 4_000 },
+      key: { perSecond: 1_000, burst: 2_000 },
+    });
+    const set = loadEdgeConfig({ FLOOD_ADDRESS_RPS: "0", FLOOD_KEY_RPS: "2.5", FLOOD_KEY_BURST: "10" });
+    expect(set.flood).toEqual({
+      address: { perSecond: 0, burst: 4_000 },
+      key: { perSecond: 2.5, burst: 10 },
+    });
+    expect(() => loadEdgeConfig({ FLOOD_KEY_BURST: "0" })).toThrow(/FLOOD_KEY_BURST/);
+    expect(() => loadEdgeConfig({ FLOOD_ADDRESS_RPS: "-1" })).toThrow(/FLOOD_ADDRESS_RPS/);
+  });
+
   it("admits under budget leases unless ADMISSION_LEASES is false, and refuses anything else", () => {
     expect(loadEdgeConfig({}).leases).toBe(true);
     expect(loadEdgeConfig({ ADMISSION_LEASES: "false" }).leases).toBe(false);

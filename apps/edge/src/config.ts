@@ -4,6 +4,7 @@ import { type Env, fragments, loadConfig, type TopicConfig, topicsFrom, z } from
 import { usdToPico } from "@gw/money";
 import { type ServiceAuth, serviceAuthEnv, serviceAuthFromConfig } from "@gw/rpc";
 import type { ControlPlaneUrls } from "./clients/control-plane.js";
+import { DEFAULT_FLOOD_LIMITS, type FloodLimits } from "./middleware/flood-guard.js";
 import {
   byokProviderSettings,
   type ProviderSettings,
@@ -44,6 +45,8 @@ export interface EdgeConfig {
   proxyHoldPico: bigint;
   /** Admit under budget leases (ADMISSION_LEASES, default true); false = one Admit call per request. */
   leases: boolean;
+  /** The flood guard's thresholds on this edge (FLOOD_*). */
+  flood: FloodLimits;
   instanceId: string;
   providers: ProviderSettings[];
   /** Every keyed provider's base URL, for calls made with an account's own key (BYOK). */
@@ -56,6 +59,8 @@ export interface EdgeConfig {
 }
 
 const milliseconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const perSecond = (fallback: number) => z.coerce.number().nonnegative().default(fallback);
+const burst = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 
 const shape = {
   HOST: z.string().min(1).default("0.0.0.0"),
@@ -95,6 +100,11 @@ const shape = {
     .enum(["true", "false"], { message: "expected true or false" })
     .default("true")
     .transform((value) => value === "true"),
+  // The flood guard's token buckets (requests per second and burst); a rate of 0 turns that bucket off.
+  FLOOD_ADDRESS_RPS: perSecond(DEFAULT_FLOOD_LIMITS.address.perSecond),
+  FLOOD_ADDRESS_BURST: burst(DEFAULT_FLOOD_LIMITS.address.burst),
+  FLOOD_KEY_RPS: perSecond(DEFAULT_FLOOD_LIMITS.key.perSecond),
+  FLOOD_KEY_BURST: burst(DEFAULT_FLOOD_LIMITS.key.burst),
   EDGE_INSTANCE_ID: z.string().min(1).optional(),
   EVENT_SPOOL_DIR: z.string().min(1).default(".data/spool"),
   DEMO_PROVIDER_URL: z.url().optional(),
@@ -134,6 +144,10 @@ export function loadEdgeConfig(env: Env = process.env): EdgeConfig {
     byokFeePercent: parsed.BYOK_FEE_PERCENT,
     proxyHoldPico: usdToPico(parsed.PROXY_DEFAULT_HOLD_USD),
     leases: parsed.ADMISSION_LEASES,
+    flood: {
+      address: { perSecond: parsed.FLOOD_ADDRESS_RPS, burst: parsed.FLOOD_ADDRESS_BURST },
+      key: { perSecond: parsed.FLOOD_KEY_RPS, burst: parsed.FLOOD_KEY_BURST },
+    },
     instanceId: parsed.EDGE_INSTANCE_ID ?? `${hostname()}-${process.pid}`,
     providers: providerSettings(env, parsed.DEMO_PROVIDER_URL),
     byokProviders: byokProviderSettings(env),

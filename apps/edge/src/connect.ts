@@ -72,6 +72,7 @@ export function connectEdgeDeps(
       proxyHoldPico: config.proxyHoldPico,
       byokFeePercent: config.byokFeePercent,
       leases: config.leases,
+      flood: config.flood,
       publicBaseUrl: config.publicBaseUrl,
     },
   };

@@ -95,6 +95,12 @@ async function startSplitPlane(
       NODE_OPTIONS: process.env.BENCH_EDGE_NODE_OPTIONS ?? "",
       // BENCH_ADMISSION_LEASES=false measures one Admit call per request instead of budget leases.
       ADMISSION_LEASES: process.env.BENCH_ADMISSION_LEASES ?? "true",
+      // The load generator is one address and one key far beyond reasonable use, by design: the flood guard
+      // runs (its cost is measured) with thresholds it never reaches.
+      FLOOD_ADDRESS_RPS: "1000000000",
+      FLOOD_ADDRESS_BURST: "1000000000",
+      FLOOD_KEY_RPS: "1000000000",
+      FLOOD_KEY_BURST: "1000000000",
       KEYS_HTTP_URL: `http://127.0.0.1:${keysHttp}`,
       BILLING_HTTP_URL: `http://127.0.0.1:${billingHttp}`,
       GENERATIONS_HTTP_URL: `http://127.0.0.1:${generationsHttp}`,

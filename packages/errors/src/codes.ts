@@ -201,6 +201,11 @@ export const ERROR_CODES = {
     kind: "rate_limit",
     meaning: "the gateway's own rate limit for the key or account (Retry-After and X-RateLimit-* set)",
   },
+  flood_limited: {
+    kind: "rate_limit",
+    meaning:
+      "the edge's guard against traffic far beyond reasonable use, per client address or credential (Retry-After set; lifts as traffic normalises)",
+  },
   upstream_rate_limited: {
     kind: "rate_limit",
     meaning: "every provider tried answered 429: the provider's limit, not ours (Retry-After: 1)",

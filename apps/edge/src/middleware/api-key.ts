@@ -1,5 +1,12 @@
-import { type Principal, type PrincipalResolver, requireKeyType, requireSecret } from "@gw/auth";
+import {
+  looksLikeServiceKey,
+  type Principal,
+  type PrincipalResolver,
+  requireKeyType,
+  requireSecret,
+} from "@gw/auth";
 import type { Request } from "express";
+import { credentialHash } from "./flood-guard.js";
 
 /**
  * Authenticates an inference request at the top of its handler (before the body is validated, so an
@@ -7,5 +14,8 @@ import type { Request } from "express";
  */
 export async function resolveApiKey(principals: PrincipalResolver, request: Request): Promise<Principal> {
   const secret = requireSecret({ headers: request.headers, query: request.query as Record<string, unknown> });
-  return requireKeyType(await principals.resolveSecret(secret), "regular");
+  // The flood guard hashed this key already; an API key is then looked up by that hash (no second SHA-256).
+  const hash = looksLikeServiceKey(secret) ? credentialHash(request, secret) : undefined;
+  const principal = hash ? await principals.resolveHash(hash) : await principals.resolveSecret(secret);
+  return requireKeyType(principal, "regular");
 }

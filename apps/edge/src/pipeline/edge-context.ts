@@ -5,6 +5,7 @@ import type { Admission } from "../admission/admission.js";
 import type { CatalogHolder } from "../catalog/catalog-holder.js";
 import type { BatchClient } from "../clients/batches.js";
 import type { BillingClient } from "../clients/billing.js";
+import { DEFAULT_FLOOD_LIMITS, type FloodLimits } from "../middleware/flood-guard.js";
 import type { ProviderHealth } from "../planning/health.js";
 import type { Planner } from "../planning/planner.js";
 import type { ProviderRegistry } from "../providers/registry.js";
@@ -24,6 +25,8 @@ export interface EdgeSettings {
   proxyHoldPico: bigint;
   /** Admit requests under budget leases from billing (see admission/lease-book.ts). Default on. */
   leases: boolean;
+  /** The edge's flood guard: token buckets per client address and per credential (FLOOD_*). */
+  flood: FloodLimits;
   /** The gateway's public base URL for absolute links (batch results); else the request's own host. */
   publicBaseUrl?: string | undefined;
   /** BYOK_FEE_PERCENT: what a BYOK request is charged, in percent of the provider's price. Default 0. */
@@ -37,6 +40,7 @@ export const DEFAULT_SETTINGS: EdgeSettings = {
   batchPollMs: 1_000,
   proxyHoldPico: 100_000_000_000n,
   leases: true,
+  flood: DEFAULT_FLOOD_LIMITS,
   byokFeePercent: 0,
 };
 

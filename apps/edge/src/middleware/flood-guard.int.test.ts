@@ -1,0 +1,74 @@
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type EdgeHarness, startEdgeHarness } from "../test/harness.js";
+import { testKey } from "../test/principals.js";
+
+const flooder = testKey("acct-flood");
+const neighbour = testKey("acct-flood-neighbour");
+const chat = { model: "openai/gpt-4o-mini", messages: [{ role: "user" as const, content: "hi" }] };
+
+function post(edge: EdgeHarness, secret: string, path = "/v1/chat/completions") {
+  return fetch(`${edge.url}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+    body: JSON.stringify(chat),
+  });
+}
+
+describe("the edge's flood guard", () => {
+  let edge: EdgeHarness;
+
+  beforeAll(async () => {
+    edge = await startEdgeHarness({
+      keys: [flooder, neighbour],
+      settings: { flood: { address: { perSecond: 0, burst: 1 }, key: { perSecond: 1, burst: 3 } } },
+    });
+  });
+
+  afterAll(async () => {
+    await edge?.stop();
+  });
+
+  it("answers a key far over its bucket 429 with Retry-After, in the surface's shape, and lifts by itself", async () => {
+    const statuses = [];
+    for (let index = 0; index < 6; index++) statuses.push((await post(edge, flooder.secret)).status);
+    expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
+    expect(statuses.slice(3)).toContain(429);
+    const blocked = await post(edge, flooder.secret);
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    const body = (await blocked.json()) as { error: { code: string; metadata: { limit_source: string } } };
+    expect(body.error).toMatchObject({ code: "flood_limited", metadata: { limit_source: "edge" } });
+    const anthropic = await post(edge, flooder.secret, "/v1/messages");
+    expect(anthropic.status).toBe(429);
+    expect(((await anthropic.json()) as { type: string; error: { type: string } }).error.type).toBe(
+      "rate_limit_error",
+    );
+    // Another key on the same (unlimited) address is not held back.
+    expect((await post(edge, neighbour.secret)).status).toBe(200);
+    await expect
+      .poll(async () => (await post(edge, flooder.secret)).status, { timeout: 5_000, interval: 100 })
+      .toBe(200);
+  });
+});
+
+describe("the flood guard at its defaults", () => {
+  let edge: EdgeHarness;
+  const busy = testKey("acct-flood-busy");
+
+  beforeAll(async () => {
+    edge = await startEdgeHarness({ keys: [busy] });
+  });
+
+  afterAll(async () => {
+    await edge?.stop();
+  });
+
+  it("never blocks a busy caller within reasonable use: 300 concurrent requests from one key and address", async () => {
+    const client = new OpenAI({ apiKey: busy.secret, baseURL: `${edge.url}/v1`, maxRetries: 0 });
+    const results = await Promise.allSettled(
+      Array.from({ length: 300 }, () => client.chat.completions.create(chat)),
+    );
+    expect(results.filter((result) => result.status === "rejected")).toEqual([]);
+  });
+});
