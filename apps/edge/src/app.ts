@@ -69,7 +69,7 @@ export function createApp(deps: EdgeDeps, context: EdgeContext = createEdgeConte
       deps.logger,
     ),
   );
-  app.use(jsonBody(context.settings.bodyLimit));
+  app.use(jsonBody({ limit: context.settings.bodyLimit, timeoutMs: context.settings.bodyTimeoutMs }));
   const routes: Route[] = [
     healthzRoute(),
     readyzRoute(context),

@@ -20,6 +20,7 @@ describe("loadEdgeConfig", () => {
       payments: "gateway.payments.v1",
     });
     expect(config.bodyLimit).toBe("10mb");
+    expect(config.bodyTimeoutMs).toBe(10_000);
     expect(config.keepAliveMs).toBe(15_000);
     expect(config.spoolDir).toBe(".data/spool");
     expect(config.providers).toEqual([]);

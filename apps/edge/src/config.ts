@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import { type WalletTokens, walletTokensFromEnv } from "@gw/auth";
 import { type Env, fragments, loadConfig, type TopicConfig, topicsFrom, z } from "@gw/config";
+import { DEFAULT_BODY_TIMEOUT_MS } from "@gw/http";
 import { usdToPico } from "@gw/money";
 import { type ServiceAuth, serviceAuthEnv, serviceAuthFromConfig } from "@gw/rpc";
 import type { ControlPlaneUrls } from "./clients/control-plane.js";
@@ -28,6 +29,8 @@ export interface EdgeConfig {
   spoolDir: string;
   logLevel: string;
   bodyLimit: string;
+  /** BODY_TIMEOUT_MS: a request whose body is still arriving after this long is answered 408. */
+  bodyTimeoutMs: number;
   timeouts: UpstreamTimeouts;
   rpcTimeoutMs: number;
   /** Upper bound on how long a cached principal is trusted should a key-change event be lost. */
@@ -76,6 +79,7 @@ const shape = {
   ...fragments.topics,
   ...fragments.kafkaBrokers,
   ...fragments.logLevel,
+  BODY_TIMEOUT_MS: z.coerce.number().int().min(100).default(DEFAULT_BODY_TIMEOUT_MS),
   BODY_LIMIT: z
     .string()
     .regex(/^\d+(b|kb|mb|gb)?$/i, "expected a size such as 10mb or 1048576")
@@ -131,6 +135,7 @@ export function loadEdgeConfig(env: Env = process.env): EdgeConfig {
     spoolDir: parsed.EVENT_SPOOL_DIR,
     logLevel: parsed.LOG_LEVEL,
     bodyLimit: parsed.BODY_LIMIT.toLowerCase(),
+    bodyTimeoutMs: parsed.BODY_TIMEOUT_MS,
     timeouts: {
       connectMs: parsed.UPSTREAM_CONNECT_TIMEOUT_MS,
       firstByteMs: parsed.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,

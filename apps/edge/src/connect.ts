@@ -68,6 +68,7 @@ export function connectEdgeDeps(
     instanceId: config.instanceId,
     settings: {
       bodyLimit: config.bodyLimit,
+      bodyTimeoutMs: config.bodyTimeoutMs,
       keepAliveMs: config.keepAliveMs,
       proxyHoldPico: config.proxyHoldPico,
       byokFeePercent: config.byokFeePercent,

@@ -1,5 +1,6 @@
 import type { PrincipalResolver } from "@gw/auth";
 import type { EventPublisher, EventSubscriber } from "@gw/events";
+import { DEFAULT_BODY_TIMEOUT_MS } from "@gw/http";
 import type { Logger } from "@gw/logger";
 import type { Admission } from "../admission/admission.js";
 import type { CatalogHolder } from "../catalog/catalog-holder.js";
@@ -15,6 +16,8 @@ import type { Meter } from "../usage/meter.js";
 export interface EdgeSettings {
   /** Largest JSON body accepted (express/bytes syntax). Default 10mb. */
   bodyLimit: string;
+  /** A body still arriving after this long is answered 408 `body_timeout`. Default 10 s. */
+  bodyTimeoutMs: number;
   /** SSE keep-alive comment interval while the upstream is silent. Default 15 s. */
   keepAliveMs: number;
   /** Uniform in [0, 1), for the weighted provider draw. */
@@ -35,6 +38,7 @@ export interface EdgeSettings {
 
 export const DEFAULT_SETTINGS: EdgeSettings = {
   bodyLimit: "10mb",
+  bodyTimeoutMs: DEFAULT_BODY_TIMEOUT_MS,
   keepAliveMs: 15_000,
   random: Math.random,
   batchPollMs: 1_000,
