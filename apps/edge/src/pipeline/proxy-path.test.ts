@@ -2,7 +2,7 @@ import { PROVIDERS } from "@gw/catalog";
 import { GatewayError } from "@gw/errors";
 import { describe, expect, it } from "vitest";
 import { PROXY_ENDPOINTS_BY_FORMAT } from "../providers/registry.js";
-import { checkProxyPath } from "./proxy-path.js";
+import { checkProxyPath, normaliseProxyPath } from "./proxy-path.js";
 
 function refused(providerId: string, method: "GET" | "POST", path: string): boolean {
   try {
@@ -137,6 +137,70 @@ describe("checkProxyPath: the provider proxy's allow-list", () => {
     for (const variant of variants("/v1/chat/completions")) {
       if (variant === escapedLetter) continue;
       expect(refused("openai", "POST", variant), JSON.stringify(variant)).toBe(true);
+    }
+  });
+});
+
+// The normaliser on its own: its contract holds for any allow-list entry, however loose a future one is.
+describe("normaliseProxyPath", () => {
+  it("decodes once and keeps the path otherwise as written", () => {
+    expect(normaliseProxyPath("/v1/chat/completions")).toBe("/v1/chat/completions");
+    expect(normaliseProxyPath("/v1/chat/%63ompletions")).toBe("/v1/chat/completions");
+    expect(normaliseProxyPath("/v1/models/a b")).toBe("/v1/models/a b");
+    expect(normaliseProxyPath("/")).toBeUndefined();
+  });
+
+  it("refuses every spelling with another reading", () => {
+    for (const raw of [
+      "v1/chat/completions",
+      "/v1/chat#x",
+      "/v1/chat;x=1",
+      "/v1\\chat",
+      "/v1%2fchat",
+      "/v1%5Cchat",
+      "/v1/chat%23x",
+      "/v1/chat%3bx",
+      "/v1/chat%3Fx",
+      "/v1/chat%2541",
+      "/v1/chat%zz",
+      "/v1/chat%e0%a4%a",
+      "/v1//chat",
+      "/v1/./chat",
+      "/v1/../chat",
+      "/v1/chat/",
+      "/v1/%2e/chat",
+      "/v1/%2E%2E/chat",
+      "/v1/chat%00",
+      "/v1/chat%1f",
+      "/v1/chat%7f",
+      "/v1/chat\u0001",
+    ])
+      expect(normaliseProxyPath(raw), JSON.stringify(raw)).toBeUndefined();
+  });
+
+  it("accepts the characters either side of the control range", () => {
+    expect(normaliseProxyPath("/v1/a%20b")).toBe("/v1/a b");
+    expect(normaliseProxyPath("/v1/a%7eb")).toBe("/v1/a~b");
+  });
+});
+
+describe("checkProxyPath's refusal message", () => {
+  it("names the method and a printable, bounded path", () => {
+    const long = `/v1/${"x".repeat(300)}`;
+    try {
+      checkProxyPath("openai", "POST", `${long}\u0001`);
+      throw new Error("let through");
+    } catch (error) {
+      expect(error).toBeInstanceOf(GatewayError);
+      const message = (error as GatewayError).message;
+      expect(message.startsWith("the provider proxy does not forward POST /v1/xxx")).toBe(true);
+      expect(message.endsWith("…")).toBe(true);
+      expect(message.length).toBeLessThan(260);
+    }
+    try {
+      checkProxyPath("openai", "GET", "/v1/fi\u0001les");
+    } catch (error) {
+      expect((error as GatewayError).message).toBe("the provider proxy does not forward GET /v1/fi?les");
     }
   });
 });

@@ -23,7 +23,7 @@ export function checkProxyPath(
 ): ProxyTarget {
   const query = pathAndQuery.indexOf("?");
   const rawPath = query < 0 ? pathAndQuery : pathAndQuery.slice(0, query);
-  const path = normalise(rawPath);
+  const path = normaliseProxyPath(rawPath);
   const provider = PROVIDERS.find((entry) => entry.id === providerId);
   if (path === undefined || provider === undefined) throw refused(method, rawPath);
   const relative = relativeToBase(path, basePath(provider.defaultBaseUrl));
@@ -34,7 +34,8 @@ export function checkProxyPath(
   return { path: encodePath(path), query: query < 0 ? "" : pathAndQuery.slice(query) };
 }
 
-function normalise(raw: string): string | undefined {
+/** The one spelling of a raw path (decoded once), or undefined when it has another reading. */
+export function normaliseProxyPath(raw: string): string | undefined {
   if (!raw.startsWith("/") || /[#;\\]/.test(raw) || /%(?:2f|5c|23|3b|3f|25)/i.test(raw)) return undefined;
   let decoded: string;
   try {
