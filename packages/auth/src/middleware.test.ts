@@ -2,7 +2,6 @@ import {
   type AuthenticateResponse,
   AuthFailureReason,
   KeyType,
-  LimitReset,
   type Principal,
 } from "@gw/proto/keys/v1/keys";
 import type { Request, Response } from "express";
@@ -10,27 +9,12 @@ import { describe, expect, it } from "vitest";
 import { hashSecret } from "./credentials.js";
 import { authenticate, principalOf } from "./middleware.js";
 import { PrincipalResolver } from "./resolver.js";
+import { testPrincipal } from "./test-principal.js";
 
 const API_KEY = `lr_live_${"ab".repeat(24)}`;
 const MANAGEMENT_KEY = `lr_mgmt_${"cd".repeat(24)}`;
 
-function principal(keyHash: string, keyType: KeyType): Principal {
-  return {
-    accountId: "acct_1",
-    keyHash,
-    keyType,
-    name: "k",
-    label: "label",
-    disabled: false,
-    expiresAt: undefined,
-    limitPico: undefined,
-    limitReset: LimitReset.LIMIT_RESET_UNSPECIFIED,
-    allowedProviders: undefined,
-    allowedModels: undefined,
-    includeByokInLimit: false,
-    createdAt: new Date(0),
-  };
-}
+const principal = (keyHash: string, keyType: KeyType): Principal => testPrincipal({ keyHash, keyType });
 
 /** A key service that knows one API key and one management key, by hash. */
 const resolver = new PrincipalResolver(async ({ keyHash }): Promise<AuthenticateResponse> => {

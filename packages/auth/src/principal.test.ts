@@ -1,25 +1,10 @@
-import { KeyType, LimitReset, type Principal } from "@gw/proto/keys/v1/keys";
+import { KeyType, type Principal } from "@gw/proto/keys/v1/keys";
 import { describe, expect, it } from "vitest";
 import { assertUsable, isManagementKey, requireKeyType } from "./principal.js";
+import { testPrincipal } from "./test-principal.js";
 
-function principal(overrides: Partial<Principal> = {}): Principal {
-  return {
-    accountId: "acct_1",
-    keyHash: "h".repeat(64),
-    keyType: KeyType.KEY_TYPE_REGULAR,
-    name: "k",
-    label: "lr_live_abc...abcd",
-    disabled: false,
-    expiresAt: undefined,
-    limitPico: undefined,
-    limitReset: LimitReset.LIMIT_RESET_UNSPECIFIED,
-    allowedProviders: undefined,
-    allowedModels: undefined,
-    includeByokInLimit: false,
-    createdAt: new Date(0),
-    ...overrides,
-  };
-}
+const principal = (overrides: Partial<Principal> = {}): Principal =>
+  testPrincipal({ label: "lr_live_abc...abcd", ...overrides });
 
 const MANAGEMENT = principal({ keyType: KeyType.KEY_TYPE_MANAGEMENT });
 const REGULAR = principal();

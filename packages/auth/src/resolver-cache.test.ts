@@ -2,36 +2,19 @@ import {
   type AuthenticateRequest,
   type AuthenticateResponse,
   AuthFailureReason,
-  KeyType,
-  LimitReset,
   type Principal,
 } from "@gw/proto/keys/v1/keys";
 import { describe, expect, it } from "vitest";
 import { hashSecret } from "./credentials.js";
 import { PrincipalResolver } from "./resolver.js";
+import { testPrincipal } from "./test-principal.js";
 
 // The resolver's cache bounds and in-flight bookkeeping: how many Authenticate calls reach the key
 // service, and which answers each request gets.
 
 const secret = (n: number): string => `lr_live_${n.toString(16).padStart(2, "0").repeat(24)}`;
 
-function principal(keyHash: string): Principal {
-  return {
-    accountId: "acct_1",
-    keyHash,
-    keyType: KeyType.KEY_TYPE_REGULAR,
-    name: "k",
-    label: "label",
-    disabled: false,
-    expiresAt: undefined,
-    limitPico: undefined,
-    limitReset: LimitReset.LIMIT_RESET_UNSPECIFIED,
-    allowedProviders: undefined,
-    allowedModels: undefined,
-    includeByokInLimit: false,
-    createdAt: new Date(0),
-  };
-}
+const principal = (keyHash: string): Principal => testPrincipal({ keyHash });
 
 /** A key service that knows every key, answers with the given TTL and records each request. */
 function keyService(cacheTtlMs = 5_000) {

@@ -2,35 +2,18 @@ import { encodeKeyChange, InProcessEventBus } from "@gw/events";
 import {
   type AuthenticateResponse,
   AuthFailureReason,
-  KeyType,
-  LimitReset,
   type Principal,
 } from "@gw/proto/keys/v1/keys";
 import { describe, expect, it } from "vitest";
 import { hashSecret } from "./credentials.js";
 import { PrincipalResolver } from "./resolver.js";
+import { testPrincipal } from "./test-principal.js";
 
 const SECRET = `lr_live_${"cd".repeat(24)}`;
 const HASH = hashSecret(SECRET);
 
-function principal(overrides: Partial<Principal> = {}): Principal {
-  return {
-    accountId: "acct_1",
-    keyHash: HASH,
-    keyType: KeyType.KEY_TYPE_REGULAR,
-    name: "k",
-    label: "lr_live_cdc...cdcd",
-    disabled: false,
-    expiresAt: undefined,
-    limitPico: undefined,
-    limitReset: LimitReset.LIMIT_RESET_UNSPECIFIED,
-    allowedProviders: undefined,
-    allowedModels: undefined,
-    includeByokInLimit: false,
-    createdAt: new Date(0),
-    ...overrides,
-  };
-}
+const principal = (overrides: Partial<Principal> = {}): Principal =>
+  testPrincipal({ keyHash: HASH, label: "lr_live_cdc...cdcd", ...overrides });
 
 /** A scripted KeyService that counts calls: the resolver's caching is what is under test. */
 function scripted(answers: Array<() => AuthenticateResponse>) {
