@@ -1,9 +1,5 @@
 import { encodeKeyChange, InProcessEventBus } from "@gw/events";
-import {
-  type AuthenticateResponse,
-  AuthFailureReason,
-  type Principal,
-} from "@gw/proto/keys/v1/keys";
+import { type AuthenticateResponse, AuthFailureReason, type Principal } from "@gw/proto/keys/v1/keys";
 import { describe, expect, it } from "vitest";
 import { hashSecret } from "./credentials.js";
 import { PrincipalResolver } from "./resolver.js";
