@@ -56,6 +56,8 @@ export async function serveProxy(
   const { transport, isByok } = await context.planner.proxyTransport(principal.accountId, providerId);
   checkPriced(providerId, model);
   if (inference.method === "POST") checkStateless(target.path, inference.body);
+  // Checked before admission for every call, priced or not: the provider would refuse it anyway.
+  requestedMaxTokens(inference.body);
   const body = inference.method === "POST" ? meteredBody(format, target.path, inference.body) : undefined;
   const hold = await admitProxy(context, inference, model, body);
   const sentAt = context.now();
@@ -146,12 +148,32 @@ function admitProxy(
   });
 }
 
-/** `max_completion_tokens`/`max_tokens` (OpenAI, Anthropic) or `generationConfig.maxOutputTokens` (Gemini). */
+/**
+ * `max_completion_tokens`/`max_tokens` (OpenAI, Anthropic) or `generationConfig.maxOutputTokens` (Gemini).
+ * The hold is computed from it in integer money, so a value that is not a positive whole number (0.5,
+ * -1, 1e400 read as Infinity, a string) is the caller's error, refused here rather than failing there.
+ */
 function requestedMaxTokens(body: unknown): number | undefined {
   if (typeof body !== "object" || body === null) return undefined;
-  const fields = body as Record<string, unknown> & { generationConfig?: Record<string, unknown> };
-  const value = fields.max_completion_tokens ?? fields.max_tokens ?? fields.generationConfig?.maxOutputTokens;
-  return typeof value === "number" && value > 0 ? value : undefined;
+  const fields = body as Record<string, unknown> & { generationConfig?: unknown };
+  const config =
+    typeof fields.generationConfig === "object" && fields.generationConfig !== null
+      ? (fields.generationConfig as Record<string, unknown>)
+      : {};
+  const named = (
+    [
+      ["max_completion_tokens", fields.max_completion_tokens],
+      ["max_tokens", fields.max_tokens],
+      ["generationConfig.maxOutputTokens", config.maxOutputTokens],
+    ] as const
+  ).find(([, value]) => value !== undefined && value !== null);
+  if (named === undefined) return undefined;
+  const [field, value] = named;
+  if (typeof value === "number" && Number.isSafeInteger(value) && value > 0) return value;
+  throw new GatewayError("invalid_request", `${field}: expected a positive integer`, {
+    code: "invalid_parameter",
+    metadata: { field },
+  });
 }
 
 function proxyGeneration(
