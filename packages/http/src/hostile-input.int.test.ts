@@ -176,6 +176,27 @@ describe("hostile bodies", () => {
     );
   });
 
+  it("an unpaired surrogate in any string or key is a 400 naming the field; a pair is stored", async () => {
+    const half = fc.constantFrom("\ud800", "\udbff", "\udc00", "\udfff");
+    const withHalf = fc
+      .tuple(fc.string({ maxLength: 10 }), half, fc.string({ maxLength: 10 }))
+      .filter(([before, , after]) => !/[\ud800-\udfff]/.test(before + after))
+      .map(([before, lone, after]) => `${before}${lone}${after}`);
+    await fc.assert(
+      fc.asyncProperty(withHalf, fc.constantFrom("name", "tags"), async (text, where) => {
+        const body = where === "name" ? { name: text } : { name: "ok", tags: ["a", text] };
+        const answer = await storesOnlyWhatItAccepts(() => post(JSON.stringify(body)));
+        expect(answer.status).toBe(400);
+        expect(answer.body).toMatchObject({
+          error: { code: "invalid_request", metadata: { field: where === "name" ? "name" : "tags[1]" } },
+        });
+      }),
+      RUNS,
+    );
+    const paired = await storesOnlyWhatItAccepts(() => post(JSON.stringify({ name: "emoji \ud83d\ude00" })));
+    expect(paired.status).toBe(201);
+  });
+
   it("prototype keys neither pollute nor reach the store as such", async () => {
     const answers = [
       await post('{"__proto__":{"polluted":true},"name":"proto"}'),

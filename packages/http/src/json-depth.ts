@@ -29,15 +29,23 @@ export function exceedsDepth(text: string, max: number): boolean {
   return false;
 }
 
+/** A surrogate half without its partner (matched on UTF-16 code units: no `u` flag on purpose). */
+const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Text PostgreSQL cannot store: a NUL anywhere, or (in jsonb) an unpaired surrogate's `\uD800` escape. */
+export function isUnstorableText(text: string): boolean {
+  return text.includes("\u0000") || UNPAIRED_SURROGATE.test(text);
+}
+
 /**
- * The path of the first string (value or key) holding a NUL character, e.g. `messages[0].name`; the
- * control plane's PostgreSQL cannot store one, so it is a 400 naming the field, not a 500.
+ * The path of the first string (value or key) PostgreSQL cannot store (see isUnstorableText), e.g.
+ * `messages[0].name`; the control plane stores text there, so it is a 400 naming the field, not a 500.
  */
-export function nulPath(value: unknown, path = ""): string | undefined {
-  if (typeof value === "string") return value.includes("\u0000") ? path || "body" : undefined;
+export function unstorableTextPath(value: unknown, path = ""): string | undefined {
+  if (typeof value === "string") return isUnstorableText(value) ? path || "body" : undefined;
   if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index++) {
-      const found = nulPath(value[index], `${path}[${index}]`);
+      const found = unstorableTextPath(value[index], `${path}[${index}]`);
       if (found) return found;
     }
     return undefined;
@@ -45,8 +53,8 @@ export function nulPath(value: unknown, path = ""): string | undefined {
   if (typeof value === "object" && value !== null) {
     for (const [key, item] of Object.entries(value)) {
       const field = path ? `${path}.${key}` : key;
-      if (key.includes("\u0000")) return field;
-      const found = nulPath(item, field);
+      if (isUnstorableText(key)) return field;
+      const found = unstorableTextPath(item, field);
       if (found) return found;
     }
   }

@@ -1,9 +1,11 @@
 import { GatewayError } from "@gw/errors";
 import express, { type NextFunction, type Request, type RequestHandler } from "express";
 import { hasBody, isPlainJsonRequest, parseLimit, parseStrictJson, readBody } from "./json-body-reader.js";
-import { DEFAULT_MAX_JSON_DEPTH, exceedsDepth, nulPath } from "./json-depth.js";
+import { DEFAULT_MAX_JSON_DEPTH, exceedsDepth, unstorableTextPath } from "./json-depth.js";
 
 export const DEFAULT_BODY_LIMIT = "10mb";
+/** Why a string PostgreSQL cannot store is refused (see unstorableTextPath). */
+export const UNSTORABLE_TEXT = "must not contain NUL characters or unpaired surrogates";
 /** A body still arriving after this long is answered 408 (below the edge's 30 s pass-through bound). */
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 
@@ -14,7 +16,10 @@ export interface BodyLimits {
   maxDepth?: number;
   /** From the request's start until its body has arrived; later → 408 `body_timeout`. 0 = none. */
   timeoutMs?: number;
-  /** A NUL in any string or key → 400 naming the field (the control plane stores text in PostgreSQL). */
+  /**
+   * A NUL or an unpaired surrogate in any string or key → 400 naming the field (the control plane stores
+   * text in PostgreSQL, which can store neither).
+   */
   refuseNul?: boolean;
 }
 
@@ -73,10 +78,10 @@ function once(request: Request, timeoutMs: number, next: NextFunction, refuseNul
     done = true;
     if (timer) clearTimeout(timer);
     if (error === undefined && refuseNul) {
-      const field = nulPath(request.body);
+      const field = unstorableTextPath(request.body);
       if (field) {
         next(
-          new GatewayError("invalid_request", `${field}: must not contain NUL characters`, {
+          new GatewayError("invalid_request", `${field}: ${UNSTORABLE_TEXT}`, {
             code: "invalid_request",
             metadata: { field },
           }),

@@ -36,6 +36,39 @@ describe("message batch shapes", () => {
     ).toThrow(/^requests\[0\]\.params\.messages\[0\]\.content\[0\] \(type document\)/);
   });
 
+  it("refuses text the batch store cannot keep (NUL, an unpaired surrogate), naming the field", () => {
+    const withText = (content: string, system?: string) => ({
+      requests: [
+        { custom_id: "ok", params },
+        {
+          custom_id: "b",
+          params: {
+            ...params,
+            ...(system === undefined ? {} : { system }),
+            messages: [{ role: "user", content }],
+          },
+        },
+      ],
+    });
+    for (const content of ["a\u0000b", "lone \ud800", "\udc00 trailing half", "reversed \udc00\ud800"]) {
+      let thrown: unknown;
+      try {
+        parseCreateBatch(withText(content));
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, content).toMatchObject({
+        kind: "invalid_request",
+        metadata: { field: "requests[1].params.messages[0].content" },
+      });
+    }
+    expect(() => parseCreateBatch(withText("x", "sys\u0000"))).toThrow(
+      /^requests\[1\]\.params\.system: must not contain NUL characters or unpaired surrogates/,
+    );
+    // A surrogate pair (an emoji) is ordinary text.
+    expect(parseCreateBatch(withText("emoji \ud83d\ude00")).requests).toHaveLength(2);
+  });
+
   it("renders Anthropic's MessageBatch with an absolute results_url only once ended", () => {
     const batch = {
       id: "msgbatch_1",

@@ -1,5 +1,5 @@
 import { GatewayError } from "@gw/errors";
-import { parseOrThrow } from "@gw/http";
+import { parseOrThrow, UNSTORABLE_TEXT, unstorableTextPath } from "@gw/http";
 import type { Batch } from "@gw/proto/generations/v1/batches";
 import { z } from "zod";
 import { UntranslatableError } from "../untranslatable.js";
@@ -31,6 +31,14 @@ export type CreateBatchBody = z.infer<typeof createBatchSchema>;
  */
 export function parseCreateBatch(body: unknown): CreateBatchBody {
   const parsed = parseOrThrow(createBatchSchema, body);
+  // Stored as jsonb by the generations app until it runs: PostgreSQL takes no NUL and no unpaired
+  // surrogate there, so such a batch is the caller's 400 now rather than the store's failure (a 503).
+  const unstorable = unstorableTextPath(parsed.requests);
+  if (unstorable !== undefined)
+    throw new GatewayError("invalid_request", `requests${unstorable}: ${UNSTORABLE_TEXT}`, {
+      code: "invalid_request",
+      metadata: { field: `requests${unstorable}` },
+    });
   const seen = new Set<string>();
   for (const [index, request] of parsed.requests.entries()) {
     if (seen.has(request.custom_id))
