@@ -2,6 +2,7 @@ import { errorHandler, jsonBody, notFoundHandler } from "@gw/http";
 import express, { type Express } from "express";
 import { createEdgeContext } from "./context.js";
 import type { EdgeDeps } from "./deps.js";
+import { TrustedProxies } from "./middleware/client-address.js";
 import { floodGuard } from "./middleware/flood-guard.js";
 import { dropChangedKey } from "./middleware/key-change-hook.js";
 import { passThrough } from "./middleware/pass-through.js";
@@ -33,7 +34,9 @@ export function createApp(deps: EdgeDeps, context: EdgeContext = createEdgeConte
   app.disable("x-powered-by");
   app.disable("etag");
   app.use(requestLog(deps.logger, context.now));
-  app.use(floodGuard(context.settings.flood, context.now));
+  app.use(
+    floodGuard(context.settings.flood, context.now, new TrustedProxies(context.settings.trustedProxies)),
+  );
   const { keysHttpUrl, billingHttpUrl, generationsHttpUrl, issuer } = deps.controlPlane;
   app.use(
     passThrough(

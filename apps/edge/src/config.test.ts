@@ -55,6 +55,17 @@ describe("loadEdgeConfig", () => {
     expect(() => loadEdgeConfig({ FLOOD_ADDRESS_RPS: "-1" })).toThrow(/FLOOD_ADDRESS_RPS/);
   });
 
+  it("trusts no proxy by default, reads TRUSTED_PROXIES as a CIDR list and names a bad entry", () => {
+    expect(loadEdgeConfig({}).trustedProxies).toEqual([]);
+    expect(loadEdgeConfig({ TRUSTED_PROXIES: "10.0.0.0/8, 127.0.0.1" }).trustedProxies).toEqual([
+      "10.0.0.0/8",
+      "127.0.0.1",
+    ]);
+    expect(() => loadEdgeConfig({ TRUSTED_PROXIES: "10.0.0.0/8,proxy.local" })).toThrow(
+      /TRUSTED_PROXIES.*proxy\.local/s,
+    );
+  });
+
   it("admits under budget leases unless ADMISSION_LEASES is false, and refuses anything else", () => {
     expect(loadEdgeConfig({}).leases).toBe(true);
     expect(loadEdgeConfig({ ADMISSION_LEASES: "false" }).leases).toBe(false);

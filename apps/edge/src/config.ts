@@ -5,6 +5,7 @@ import { DEFAULT_BODY_TIMEOUT_MS } from "@gw/http";
 import { usdToPico } from "@gw/money";
 import { type ServiceAuth, serviceAuthEnv, serviceAuthFromConfig } from "@gw/rpc";
 import type { ControlPlaneUrls } from "./clients/control-plane.js";
+import { parseTrustedProxies } from "./middleware/client-address.js";
 import { DEFAULT_FLOOD_LIMITS, type FloodLimits } from "./middleware/flood-guard.js";
 import {
   byokProviderSettings,
@@ -50,6 +51,8 @@ export interface EdgeConfig {
   leases: boolean;
   /** The flood guard's thresholds on this edge (FLOOD_*). */
   flood: FloodLimits;
+  /** TRUSTED_PROXIES: the proxies whose X-Forwarded-For names the client (CIDR list, default none). */
+  trustedProxies: string[];
   instanceId: string;
   providers: ProviderSettings[];
   /** Every keyed provider's base URL, for calls made with an account's own key (BYOK). */
@@ -109,6 +112,17 @@ const shape = {
   FLOOD_ADDRESS_BURST: burst(DEFAULT_FLOOD_LIMITS.address.burst),
   FLOOD_KEY_RPS: perSecond(DEFAULT_FLOOD_LIMITS.key.perSecond),
   FLOOD_KEY_BURST: burst(DEFAULT_FLOOD_LIMITS.key.burst),
+  TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .transform((value, context) => {
+      try {
+        return parseTrustedProxies(value);
+      } catch (error) {
+        context.addIssue({ code: "custom", message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
   EDGE_INSTANCE_ID: z.string().min(1).optional(),
   EVENT_SPOOL_DIR: z.string().min(1).default(".data/spool"),
   DEMO_PROVIDER_URL: z.url().optional(),
@@ -153,6 +167,7 @@ export function loadEdgeConfig(env: Env = process.env): EdgeConfig {
       address: { perSecond: parsed.FLOOD_ADDRESS_RPS, burst: parsed.FLOOD_ADDRESS_BURST },
       key: { perSecond: parsed.FLOOD_KEY_RPS, burst: parsed.FLOOD_KEY_BURST },
     },
+    trustedProxies: parsed.TRUSTED_PROXIES,
     instanceId: parsed.EDGE_INSTANCE_ID ?? `${hostname()}-${process.pid}`,
     providers: providerSettings(env, parsed.DEMO_PROVIDER_URL),
     byokProviders: byokProviderSettings(env),

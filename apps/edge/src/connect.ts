@@ -74,6 +74,7 @@ export function connectEdgeDeps(
       byokFeePercent: config.byokFeePercent,
       leases: config.leases,
       flood: config.flood,
+      trustedProxies: config.trustedProxies,
       publicBaseUrl: config.publicBaseUrl,
     },
   };

@@ -72,3 +72,54 @@ describe("the flood guard at its defaults", () => {
     expect(results.filter((result) => result.status === "rejected")).toEqual([]);
   });
 });
+
+describe("the flood guard behind a proxy (TRUSTED_PROXIES)", () => {
+  const caller = testKey("acct-flood-proxied");
+  // One token per 10 s: a slow machine does not refill the bucket between the requests of a case.
+  const address = { perSecond: 0.1, burst: 2 };
+  let trusting: EdgeHarness;
+  let untrusting: EdgeHarness;
+
+  beforeAll(async () => {
+    const flood = { address, key: { perSecond: 0, burst: 1 } };
+    trusting = await startEdgeHarness({
+      keys: [caller],
+      settings: { flood, trustedProxies: ["127.0.0.0/8"] },
+    });
+    untrusting = await startEdgeHarness({ keys: [caller], settings: { flood } });
+  });
+
+  afterAll(async () => {
+    await trusting?.stop();
+    await untrusting?.stop();
+  });
+
+  const from = (edge: EdgeHarness, forwardedFor: string) =>
+    fetch(`${edge.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${caller.secret}`,
+        "content-type": "application/json",
+        "x-forwarded-for": forwardedFor,
+      },
+      body: JSON.stringify(chat),
+    });
+
+  it("buckets each client named by a trusted proxy apart; a client's own left-hand entries change nothing", async () => {
+    const first = [];
+    for (let index = 0; index < 3; index++) first.push((await from(trusting, "203.0.113.1")).status);
+    expect(first).toEqual([200, 200, 429]);
+    // Another client behind the same proxy has its own bucket.
+    expect((await from(trusting, "203.0.113.2")).status).toBe(200);
+    // The blocked client cannot escape by writing another address to the left of what the proxy appended.
+    expect((await from(trusting, "198.51.100.7, 203.0.113.1")).status).toBe(429);
+  });
+
+  it("ignores X-Forwarded-For from a peer it does not trust: one bucket for the peer whatever the header says", async () => {
+    const statuses = [];
+    for (const client of ["203.0.113.1", "203.0.113.2", "203.0.113.3"]) {
+      statuses.push((await from(untrusting, client)).status);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+  });
+});

@@ -1,6 +1,7 @@
 import { extractSecret, hashSecret } from "@gw/auth";
 import { GatewayError } from "@gw/errors";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
+import { TrustedProxies } from "./client-address.js";
 import { type BucketLimit, TokenBuckets } from "./token-buckets.js";
 
 /** Per client address and per presented credential; thresholds are this edge's own (FLOOD_* settings). */
@@ -19,14 +20,20 @@ export const DEFAULT_FLOOD_LIMITS: FloodLimits = {
  * one per credential (its hash; unknown credentials included, so a key-guessing flood is slowed too),
  * checked before anything else on every route with no remote call. Over the bucket → 429 with
  * `Retry-After`; the block lifts by itself as the bucket refills. The thresholds sit far above what an
- * account's own limits let through, so a caller within them is never blocked by this edge.
+ * account's own limits let through, so a caller within them is never blocked by this edge. Behind a
+ * load balancer, the client address comes from `X-Forwarded-For` when (and only when) the peer is one
+ * of `proxies` (TRUSTED_PROXIES); otherwise every client would share the balancer's bucket.
  */
-export function floodGuard(limits: FloodLimits, now: () => number): RequestHandler {
+export function floodGuard(
+  limits: FloodLimits,
+  now: () => number,
+  proxies: TrustedProxies = new TrustedProxies([]),
+): RequestHandler {
   const byAddress = new TokenBuckets(limits.address, now);
   const byKey = new TokenBuckets(limits.key, now);
   const keysLimited = limits.key.perSecond > 0;
   return (request: Request, _response: Response, next: NextFunction) => {
-    const address = request.socket.remoteAddress ?? "unknown";
+    const address = proxies.clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"]);
     const addressWait = byAddress.take(address);
     if (addressWait > 0) return next(flooded("this client address", addressWait));
     const credential = keysLimited ? presentedCredential(request) : undefined;

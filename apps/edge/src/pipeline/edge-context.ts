@@ -30,6 +30,8 @@ export interface EdgeSettings {
   leases: boolean;
   /** The edge's flood guard: token buckets per client address and per credential (FLOOD_*). */
   flood: FloodLimits;
+  /** TRUSTED_PROXIES: peers whose X-Forwarded-For names the client address (CIDR ranges). Default none. */
+  trustedProxies: readonly string[];
   /** The gateway's public base URL for absolute links (batch results); else the request's own host. */
   publicBaseUrl?: string | undefined;
   /** BYOK_FEE_PERCENT: what a BYOK request is charged, in percent of the provider's price. Default 0. */
@@ -45,6 +47,7 @@ export const DEFAULT_SETTINGS: EdgeSettings = {
   proxyHoldPico: 100_000_000_000n,
   leases: true,
   flood: DEFAULT_FLOOD_LIMITS,
+  trustedProxies: [],
   byokFeePercent: 0,
 };
 
