@@ -12,6 +12,7 @@ export const BILLING_CALLERS = callerPolicy(
     release: ["edge"],
     acquireLease: ["edge"],
     returnLease: ["edge"],
+    creditPayment: ["edge"],
     getUsage: ["edge", "keys"],
   }),
 );

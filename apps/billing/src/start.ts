@@ -3,6 +3,7 @@ import type { Subscription } from "@gw/events";
 import { type Listening, listen } from "@gw/http";
 import { bindGrpcServer, shutdownGrpcServer } from "@gw/rpc";
 import { createApp } from "./app.js";
+import { subscribePayments } from "./consumers/payments.js";
 import { subscribeUsage } from "./consumers/usage.js";
 import { type BillingDeps, billingContext } from "./deps.js";
 import { createGrpcServer } from "./grpc.js";
@@ -26,10 +27,11 @@ interface Parts {
   http?: Listening;
   grpcServer?: grpc.Server;
   usage?: Subscription;
+  payments?: Subscription;
   listener?: LedgerListener;
 }
 
-/** Serves REST and gRPC, consumes usage events and listens for credits committed elsewhere. */
+/** Serves REST and gRPC, consumes usage and payment events and listens for credits committed elsewhere. */
 export async function startBilling(deps: BillingDeps, options: ListenOptions): Promise<RunningBilling> {
   const context = billingContext(deps);
   const parts: Parts = {};
@@ -40,6 +42,7 @@ export async function startBilling(deps: BillingDeps, options: ListenOptions): P
       logger: deps.logger,
     });
     parts.usage = await subscribeUsage(deps.bus, deps.topics.usage, context);
+    parts.payments = await subscribePayments(deps.bus, deps.topics.payments, context);
     parts.http = await listen(createApp(deps, context), options.host, options.httpPort);
     const grpcServer = createGrpcServer(deps, context);
     parts.grpcServer = grpcServer;
@@ -63,6 +66,7 @@ async function stopParts(parts: Parts): Promise<void> {
     parts.http?.close(),
     parts.grpcServer ? shutdownGrpcServer(parts.grpcServer) : undefined,
     parts.usage?.stop(),
+    parts.payments?.stop(),
   ]);
   await parts.listener?.stop();
 }

@@ -14,6 +14,7 @@ export const KEYS_CALLERS = callerPolicy(
   callersOf(KeyServiceService, {
     authenticate: ["edge", "billing", "generations"],
     getProviderCredentials: ["edge"],
+    ensureWalletAccount: ["edge"],
   }),
   callersOf(CatalogServiceService, { getSnapshot: ["edge"] }),
 );
@@ -23,7 +24,7 @@ export function createGrpcServer(deps: KeysDeps, context: KeysContext = keysCont
   const server = createAuthenticatedServer(
     deps.serviceAuth && { verifier: deps.serviceAuth.verifier, policy: KEYS_CALLERS, logger: deps.logger },
   );
-  server.addService(KeyServiceService, keyService(context.db, context.byok, deps.logger));
+  server.addService(KeyServiceService, keyService(context.db, context.byok, deps.logger, context.walletAuth));
   server.addService(CatalogServiceService, catalogService(context.snapshots, deps.logger));
   return server;
 }

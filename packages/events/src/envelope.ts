@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { Envelope } from "@gw/proto/events/v1/envelope";
 import { KeyChanged } from "@gw/proto/events/v1/key_changes";
+import { PaymentSettled } from "@gw/proto/events/v1/payments";
 import { UsageRecorded } from "@gw/proto/events/v1/usage";
 
-export { Envelope, KeyChanged, UsageRecorded };
+export { Envelope, KeyChanged, PaymentSettled, UsageRecorded };
 
 /** A codec for one published (event_type, event_version); a new version gets a new entry. */
 interface PayloadCodec<Payload> {
@@ -23,6 +24,11 @@ export const USAGE_RECORDED_V1: EventKind<UsageRecorded> = {
   codec: UsageRecorded,
 };
 export const KEY_CHANGED_V1: EventKind<KeyChanged> = { type: "key.changed", version: 1, codec: KeyChanged };
+export const PAYMENT_SETTLED_V1: EventKind<PaymentSettled> = {
+  type: "payment.settled",
+  version: 1,
+  codec: PaymentSettled,
+};
 
 export interface EncodedEvent {
   key: string;

@@ -3,6 +3,7 @@ import { unaryHandler } from "@gw/rpc";
 import type { BillingContext } from "../deps.js";
 import { acquireLease } from "./acquire-lease.js";
 import { admit } from "./admit.js";
+import { creditPaymentRpc } from "./credit-payment.js";
 import { getUsage } from "./get-usage.js";
 import { release } from "./release.js";
 import { returnLease } from "./return-lease.js";
@@ -16,5 +17,6 @@ export function billingService(context: BillingContext): BillingServiceServer {
     getUsage: unaryHandler(getUsage(context), context.logger),
     acquireLease: unaryHandler(acquireLease(context), context.logger),
     returnLease: unaryHandler(returnLease(context), context.logger),
+    creditPayment: unaryHandler(creditPaymentRpc(context), context.logger),
   };
 }

@@ -170,6 +170,7 @@ export function billingRpc(address: string, issuer?: ServiceTokenIssuer) {
     getUsage: unaryCall(client, client.getUsage),
     acquireLease: unaryCall(client, client.acquireLease),
     returnLease: unaryCall(client, client.returnLease),
+    creditPayment: unaryCall(client, client.creditPayment),
     close: () => client.close(),
   };
 }

@@ -39,6 +39,8 @@ export async function startFixedKeys(): Promise<FixedKeys> {
     },
     // Generations never asks for provider credentials; the stub only completes the service.
     getProviderCredentials: (_call, callback) => callback(null, { credentials: [], cacheTtlMs: 0 }),
+    ensureWalletAccount: (_call, callback) =>
+      callback({ code: grpc.status.UNIMPLEMENTED, details: "not served by the fixed keys" }),
   };
   const server = new grpc.Server();
   server.addService(KeyServiceService, service);

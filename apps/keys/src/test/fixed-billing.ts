@@ -45,6 +45,7 @@ export async function startFixedBilling(): Promise<FixedBilling> {
     release: unimplemented,
     acquireLease: unimplemented,
     returnLease: unimplemented,
+    creditPayment: unimplemented,
     getUsage: (call, callback) => {
       count++;
       callback(null, usage.get(call.request.keyHash) ?? ZERO);

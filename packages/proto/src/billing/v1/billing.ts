@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { PaymentSettled } from "../../events/v1/payments.js";
 
 export const protobufPackage = "billing.v1";
 
@@ -234,6 +235,15 @@ export interface ReturnLeaseRequest {
 }
 
 export interface ReturnLeaseResponse {
+}
+
+export interface CreditPaymentRequest {
+  payment?: PaymentSettled | undefined;
+}
+
+export interface CreditPaymentResponse {
+  /** False when the payment's reference was already in the ledger (credited before; nothing written). */
+  created: boolean;
 }
 
 function createBaseKeyLimit(): KeyLimit {
@@ -2282,6 +2292,142 @@ export const ReturnLeaseResponse: MessageFns<ReturnLeaseResponse> = {
   },
 };
 
+function createBaseCreditPaymentRequest(): CreditPaymentRequest {
+  return { payment: undefined };
+}
+
+export const CreditPaymentRequest: MessageFns<CreditPaymentRequest> = {
+  encode(message: CreditPaymentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.payment !== undefined) {
+      PaymentSettled.encode(message.payment, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreditPaymentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreditPaymentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.payment = PaymentSettled.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreditPaymentRequest {
+    return { payment: isSet(object.payment) ? PaymentSettled.fromJSON(object.payment) : undefined };
+  },
+
+  toJSON(message: CreditPaymentRequest): unknown {
+    const obj: any = {};
+    if (message.payment !== undefined) {
+      obj.payment = PaymentSettled.toJSON(message.payment);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreditPaymentRequest>): CreditPaymentRequest {
+    return CreditPaymentRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreditPaymentRequest>): CreditPaymentRequest {
+    const message = createBaseCreditPaymentRequest();
+    message.payment = (object.payment !== undefined && object.payment !== null)
+      ? PaymentSettled.fromPartial(object.payment)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCreditPaymentResponse(): CreditPaymentResponse {
+  return { created: false };
+}
+
+export const CreditPaymentResponse: MessageFns<CreditPaymentResponse> = {
+  encode(message: CreditPaymentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.created !== false) {
+      writer.uint32(8).bool(message.created);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreditPaymentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreditPaymentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.created = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreditPaymentResponse {
+    return { created: isSet(object.created) ? globalThis.Boolean(object.created) : false };
+  },
+
+  toJSON(message: CreditPaymentResponse): unknown {
+    const obj: any = {};
+    if (message.created !== false) {
+      obj.created = message.created;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreditPaymentResponse>): CreditPaymentResponse {
+    return CreditPaymentResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreditPaymentResponse>): CreditPaymentResponse {
+    const message = createBaseCreditPaymentResponse();
+    message.created = object.created ?? false;
+    return message;
+  },
+};
+
 /**
  * BillingService owns admission (spend holds and rate windows in Redis) and the credit ledger.
  * Admit is the one synchronous control-plane call on the edge's warm path.
@@ -2352,6 +2498,20 @@ export const BillingServiceService = {
     responseSerialize: (value: ReturnLeaseResponse): Buffer => Buffer.from(ReturnLeaseResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ReturnLeaseResponse => ReturnLeaseResponse.decode(value),
   },
+  /**
+   * Credits a settled x402 payment now (ledger + hot view) so the paid request is admitted right after;
+   * the gateway.payments.v1 event carries the same payment and credits nothing a second time.
+   */
+  creditPayment: {
+    path: "/billing.v1.BillingService/CreditPayment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreditPaymentRequest): Buffer => Buffer.from(CreditPaymentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreditPaymentRequest => CreditPaymentRequest.decode(value),
+    responseSerialize: (value: CreditPaymentResponse): Buffer =>
+      Buffer.from(CreditPaymentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreditPaymentResponse => CreditPaymentResponse.decode(value),
+  },
 } as const;
 
 export interface BillingServiceServer extends UntypedServiceImplementation {
@@ -2370,6 +2530,11 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
    * in the ledger as a pending debit until their usage events arrive (bounded by the hold TTL).
    */
   returnLease: handleUnaryCall<ReturnLeaseRequest, ReturnLeaseResponse>;
+  /**
+   * Credits a settled x402 payment now (ledger + hot view) so the paid request is admitted right after;
+   * the gateway.payments.v1 event carries the same payment and credits nothing a second time.
+   */
+  creditPayment: handleUnaryCall<CreditPaymentRequest, CreditPaymentResponse>;
 }
 
 export interface BillingServiceClient extends Client {
@@ -2471,6 +2636,25 @@ export interface BillingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ReturnLeaseResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Credits a settled x402 payment now (ledger + hot view) so the paid request is admitted right after;
+   * the gateway.payments.v1 event carries the same payment and credits nothing a second time.
+   */
+  creditPayment(
+    request: CreditPaymentRequest,
+    callback: (error: ServiceError | null, response: CreditPaymentResponse) => void,
+  ): ClientUnaryCall;
+  creditPayment(
+    request: CreditPaymentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreditPaymentResponse) => void,
+  ): ClientUnaryCall;
+  creditPayment(
+    request: CreditPaymentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreditPaymentResponse) => void,
   ): ClientUnaryCall;
 }
 

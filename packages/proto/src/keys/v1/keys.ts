@@ -213,6 +213,24 @@ export interface GetProviderCredentialsResponse {
   cacheTtlMs: number;
 }
 
+export interface EnsureWalletAccountRequest {
+  /** CAIP-10 account id of the payer, e.g. "eip155:84532:0xAbC…" or "solana:<genesis hash>:<base58>". */
+  walletAccountId: string;
+}
+
+export interface EnsureWalletAccountResponse {
+  tenantId: string;
+  keyId: string;
+  jwt: string;
+  expiresAt?:
+    | Date
+    | undefined;
+  /** Whether this call created the wallet's account. */
+  created: boolean;
+  /** The canonical CAIP-10 spelling (checksummed address). */
+  walletAccountId: string;
+}
+
 function createBaseAuthenticateRequest(): AuthenticateRequest {
   return { keyHash: "" };
 }
@@ -1110,6 +1128,244 @@ export const GetProviderCredentialsResponse: MessageFns<GetProviderCredentialsRe
   },
 };
 
+function createBaseEnsureWalletAccountRequest(): EnsureWalletAccountRequest {
+  return { walletAccountId: "" };
+}
+
+export const EnsureWalletAccountRequest: MessageFns<EnsureWalletAccountRequest> = {
+  encode(message: EnsureWalletAccountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.walletAccountId !== "") {
+      writer.uint32(10).string(message.walletAccountId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EnsureWalletAccountRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEnsureWalletAccountRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.walletAccountId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EnsureWalletAccountRequest {
+    return {
+      walletAccountId: isSet(object.walletAccountId)
+        ? globalThis.String(object.walletAccountId)
+        : isSet(object.wallet_account_id)
+        ? globalThis.String(object.wallet_account_id)
+        : "",
+    };
+  },
+
+  toJSON(message: EnsureWalletAccountRequest): unknown {
+    const obj: any = {};
+    if (message.walletAccountId !== "") {
+      obj.walletAccountId = message.walletAccountId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<EnsureWalletAccountRequest>): EnsureWalletAccountRequest {
+    return EnsureWalletAccountRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<EnsureWalletAccountRequest>): EnsureWalletAccountRequest {
+    const message = createBaseEnsureWalletAccountRequest();
+    message.walletAccountId = object.walletAccountId ?? "";
+    return message;
+  },
+};
+
+function createBaseEnsureWalletAccountResponse(): EnsureWalletAccountResponse {
+  return { tenantId: "", keyId: "", jwt: "", expiresAt: undefined, created: false, walletAccountId: "" };
+}
+
+export const EnsureWalletAccountResponse: MessageFns<EnsureWalletAccountResponse> = {
+  encode(message: EnsureWalletAccountResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.tenantId !== "") {
+      writer.uint32(10).string(message.tenantId);
+    }
+    if (message.keyId !== "") {
+      writer.uint32(18).string(message.keyId);
+    }
+    if (message.jwt !== "") {
+      writer.uint32(26).string(message.jwt);
+    }
+    if (message.expiresAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.expiresAt), writer.uint32(34).fork()).join();
+    }
+    if (message.created !== false) {
+      writer.uint32(40).bool(message.created);
+    }
+    if (message.walletAccountId !== "") {
+      writer.uint32(50).string(message.walletAccountId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EnsureWalletAccountResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEnsureWalletAccountResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.tenantId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.keyId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.jwt = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.expiresAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.created = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.walletAccountId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EnsureWalletAccountResponse {
+    return {
+      tenantId: isSet(object.tenantId)
+        ? globalThis.String(object.tenantId)
+        : isSet(object.tenant_id)
+        ? globalThis.String(object.tenant_id)
+        : "",
+      keyId: isSet(object.keyId)
+        ? globalThis.String(object.keyId)
+        : isSet(object.key_id)
+        ? globalThis.String(object.key_id)
+        : "",
+      jwt: isSet(object.jwt) ? globalThis.String(object.jwt) : "",
+      expiresAt: isSet(object.expiresAt)
+        ? fromJsonTimestamp(object.expiresAt)
+        : isSet(object.expires_at)
+        ? fromJsonTimestamp(object.expires_at)
+        : undefined,
+      created: isSet(object.created) ? globalThis.Boolean(object.created) : false,
+      walletAccountId: isSet(object.walletAccountId)
+        ? globalThis.String(object.walletAccountId)
+        : isSet(object.wallet_account_id)
+        ? globalThis.String(object.wallet_account_id)
+        : "",
+    };
+  },
+
+  toJSON(message: EnsureWalletAccountResponse): unknown {
+    const obj: any = {};
+    if (message.tenantId !== "") {
+      obj.tenantId = message.tenantId;
+    }
+    if (message.keyId !== "") {
+      obj.keyId = message.keyId;
+    }
+    if (message.jwt !== "") {
+      obj.jwt = message.jwt;
+    }
+    if (message.expiresAt !== undefined) {
+      obj.expiresAt = message.expiresAt.toISOString();
+    }
+    if (message.created !== false) {
+      obj.created = message.created;
+    }
+    if (message.walletAccountId !== "") {
+      obj.walletAccountId = message.walletAccountId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<EnsureWalletAccountResponse>): EnsureWalletAccountResponse {
+    return EnsureWalletAccountResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<EnsureWalletAccountResponse>): EnsureWalletAccountResponse {
+    const message = createBaseEnsureWalletAccountResponse();
+    message.tenantId = object.tenantId ?? "";
+    message.keyId = object.keyId ?? "";
+    message.jwt = object.jwt ?? "";
+    message.expiresAt = object.expiresAt ?? undefined;
+    message.created = object.created ?? false;
+    message.walletAccountId = object.walletAccountId ?? "";
+    return message;
+  },
+};
+
 /**
  * KeyService answers the edge's authentication question: which principal does this secret belong to?
  * The edge sends only the SHA-256 hex of the secret; the plaintext never leaves the edge.
@@ -1142,6 +1398,21 @@ export const KeyServiceService = {
     responseDeserialize: (value: Buffer): GetProviderCredentialsResponse =>
       GetProviderCredentialsResponse.decode(value),
   },
+  /**
+   * The wallet's account and implicit key, created on first use (as first sign-in does), and a wallet
+   * JWT for it: the edge calls this for a verified x402 payment, before settling it.
+   */
+  ensureWalletAccount: {
+    path: "/keys.v1.KeyService/EnsureWalletAccount" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: EnsureWalletAccountRequest): Buffer =>
+      Buffer.from(EnsureWalletAccountRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): EnsureWalletAccountRequest => EnsureWalletAccountRequest.decode(value),
+    responseSerialize: (value: EnsureWalletAccountResponse): Buffer =>
+      Buffer.from(EnsureWalletAccountResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): EnsureWalletAccountResponse => EnsureWalletAccountResponse.decode(value),
+  },
 } as const;
 
 export interface KeyServiceServer extends UntypedServiceImplementation {
@@ -1151,6 +1422,11 @@ export interface KeyServiceServer extends UntypedServiceImplementation {
    * briefly and drop it when a key-change event with change "byok_changed" names the account.
    */
   getProviderCredentials: handleUnaryCall<GetProviderCredentialsRequest, GetProviderCredentialsResponse>;
+  /**
+   * The wallet's account and implicit key, created on first use (as first sign-in does), and a wallet
+   * JWT for it: the edge calls this for a verified x402 payment, before settling it.
+   */
+  ensureWalletAccount: handleUnaryCall<EnsureWalletAccountRequest, EnsureWalletAccountResponse>;
 }
 
 export interface KeyServiceClient extends Client {
@@ -1187,6 +1463,25 @@ export interface KeyServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetProviderCredentialsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The wallet's account and implicit key, created on first use (as first sign-in does), and a wallet
+   * JWT for it: the edge calls this for a verified x402 payment, before settling it.
+   */
+  ensureWalletAccount(
+    request: EnsureWalletAccountRequest,
+    callback: (error: ServiceError | null, response: EnsureWalletAccountResponse) => void,
+  ): ClientUnaryCall;
+  ensureWalletAccount(
+    request: EnsureWalletAccountRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: EnsureWalletAccountResponse) => void,
+  ): ClientUnaryCall;
+  ensureWalletAccount(
+    request: EnsureWalletAccountRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: EnsureWalletAccountResponse) => void,
   ): ClientUnaryCall;
 }
 
