@@ -248,6 +248,25 @@ describeWith(["postgres"], "usage handler: an event's fields in the ledger and t
     expect((await deps.store.view(account))?.balancePico).toBe(91n);
   });
 
+  it("keeps the first copy of an event id that a batch carries twice, in the ledger and the view alike", async () => {
+    const account = newAccount();
+    const deps = depsWith();
+    const facts = exampleUsageFacts({ generationId: `gen-${randomUUID()}`, accountId: account });
+    const first = encodeUsageRecorded(facts, DEFAULT_CHARGE_POLICY, "lease-first");
+    const second = encodeUsageRecorded(facts, DEFAULT_CHARGE_POLICY, "lease-second");
+    await usageBatchHandler(deps)([message(first), message(second, 1)]);
+    expect(deps.store.applied.map(({ entry }) => entry.leaseRef)).toEqual(["lease-first"]);
+  });
+
+  it("records a zero-cost event (a free model's request still counts)", async () => {
+    const account = newAccount();
+    const { facts, event } = usageEvent(account, { cost: catalogueCost(0n, 0n) });
+    await usageBatchHandler(depsWith())([message(event)]);
+    expect((await rowsOf(account)).map((row) => [row.event_id, row.amount])).toEqual([
+      [facts.generationId, "0.000000000000"],
+    ]);
+  });
+
   it("handles one message at a time the same way", async () => {
     const account = newAccount();
     const deps = depsWith();
@@ -326,6 +345,8 @@ describeWith(["postgres"], "usage handler: an event's fields in the ledger and t
     const good = usageEvent(account);
     const handling = usageBatchHandler(deps)([message(good.event), message(build(account), 1)]);
     await expect(handling).rejects.toThrow(PoisonMessageError);
+    // Its name tells a poison message from a transient failure wherever the error is logged.
+    await expect(handling).rejects.toMatchObject({ name: "PoisonMessageError" });
     await expect(handling).rejects.toThrow(reason);
     expect(await rowsOf(account)).toEqual([]);
     expect(deps.store.applied).toEqual([]);
