@@ -65,6 +65,16 @@ describe("key request bodies", () => {
     ).toMatch(/^limit_reset:/);
   });
 
+  it('takes limit_reset "never" as a lifetime cap, stored as null on create and on update', () => {
+    expect(
+      toSettings(parseOrThrow(createKeyBody, { name: "k", limit_reset: "never" })).limitReset,
+    ).toBeNull();
+    expect(toPatch(parseOrThrow(updateKeyBody, { limit_reset: "never" }))).toEqual({ limitReset: null });
+    expect(toPatch(parseOrThrow(updateKeyBody, { limit_reset: "monthly" }))).toEqual({
+      limitReset: "monthly",
+    });
+  });
+
   it("turns only the fields present in a PATCH into changes, explicit nulls included", () => {
     expect(toPatch(parseOrThrow(updateKeyBody, {}))).toEqual({});
     expect(toPatch(parseOrThrow(updateKeyBody, { limit: null, disabled: true }))).toEqual({

@@ -10,7 +10,14 @@ const MAX_LIST_ENTRIES = 1_000;
 
 const name = z.string().trim().min(1, "must not be empty").max(200);
 const limit = z.number().min(0).max(MAX_LIMIT_USD).nullable();
-const limitReset = z.enum(["daily", "weekly", "monthly"]).nullable();
+/**
+ * `never` is the spec's word for a lifetime cap (its Limits table); the key object shows a lifetime cap
+ * as null, so `never` is stored and shown as null.
+ */
+const limitReset = z
+  .enum(["daily", "weekly", "monthly", "never"])
+  .nullable()
+  .transform((value) => (value === "never" ? null : value));
 const allowList = z
   .array(z.string().trim().min(1, "must not be empty"))
   .max(MAX_LIST_ENTRIES)

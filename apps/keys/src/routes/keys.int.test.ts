@@ -289,6 +289,21 @@ describeWith(["postgres"], "key management REST", () => {
       expect(Date.parse(updatedAt)).toBeGreaterThanOrEqual(Date.parse(data.updated_at));
     });
 
+    it('accepts limit_reset "never" on create and update and shows it as null (a lifetime cap)', async () => {
+      const { data } = await createKey({ name: "lifetime", limit: 5, limit_reset: "never" });
+      expect(data).toMatchObject({ limit: 5, limit_reset: null });
+      await harness.request("PATCH", `/api/v1/keys/${data.hash}`, {
+        key: owner.managementKey,
+        body: { limit_reset: "daily" },
+      });
+      const back = await harness.request("PATCH", `/api/v1/keys/${data.hash}`, {
+        key: owner.managementKey,
+        body: { limit_reset: "never" },
+      });
+      expect(back.status).toBe(200);
+      expect(back.body.data).toMatchObject({ limit: 5, limit_reset: null });
+    });
+
     it("validates allow-lists like create", async () => {
       const { data } = await createKey({ name: "k" });
       const response = await harness.request("PATCH", `/api/v1/keys/${data.hash}`, {
