@@ -73,7 +73,14 @@ export class HttpFacilitator implements Facilitator {
     try {
       // The signal stays attached while the body is read, so a facilitator that sends headers and then
       // stalls is cut off by the same deadline.
-      const response = await fetch(`${this.url}/${operation}`, { method, headers, body, signal });
+      // Redirects are not followed: a settle must reach the facilitator configured, not one it names.
+      const response = await fetch(`${this.url}/${operation}`, {
+        method,
+        headers,
+        body,
+        signal,
+        redirect: "manual",
+      });
       const text = await response.text();
       return { status: response.status, json: parseJson(text) };
     } catch (error) {
