@@ -1,8 +1,10 @@
 import { join } from "node:path";
-import { type EventBus, InProcessEventBus } from "@gw/events";
+import { connectDatabase, migrateToLatest } from "@gw/db";
+import type { EventBus } from "@gw/events";
 import { type AdmissionStore, connectRedis, MemoryAdmissionStore, RedisAdmissionStore } from "@gw/hotstore";
 import { KafkaEventBus } from "@gw/kafka";
 import type { Logger } from "@gw/logger";
+import { OUTBOX_SCHEMA, OutboxEventBus, type OutboxTables, outboxMigrations } from "./outbox/index.js";
 
 export interface Owned<T> {
   value: T;
@@ -11,14 +13,15 @@ export interface Owned<T> {
 }
 
 /**
- * Kafka when KAFKA_BROKERS is set; otherwise the in-process bus (the embedded default: events live
- * only as long as the process, which is why it is for development).
+ * Kafka when KAFKA_BROKERS is set; otherwise the PostgreSQL outbox in the gateway's own database
+ * (the embedded default), so usage published and not yet applied survives a crash of the process.
  */
-export function eventBus(
+export async function eventBus(
   brokers: string[] | undefined,
   dataDirectory: string,
   logger: Logger,
-): Owned<EventBus> {
+  databaseUrl: string,
+): Promise<Owned<EventBus>> {
   if (brokers && brokers.length > 0) {
     const bus = new KafkaEventBus({
       brokers,
@@ -28,8 +31,26 @@ export function eventBus(
     });
     return { value: bus, kind: `kafka (${brokers.join(",")})`, close: () => bus.close() };
   }
-  const bus = new InProcessEventBus();
-  return { value: bus, kind: "in-process", close: () => bus.close() };
+  const database = connectDatabase<OutboxTables>({
+    url: databaseUrl,
+    schema: OUTBOX_SCHEMA,
+    maxConnections: 4,
+  });
+  try {
+    await migrateToLatest(database.db, OUTBOX_SCHEMA, outboxMigrations);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const bus = new OutboxEventBus({ db: database.db, logger: logger.child({ component: "outbox" }) });
+  return {
+    value: bus,
+    kind: "PostgreSQL outbox (in-process delivery)",
+    close: async () => {
+      await bus.close();
+      await database.close();
+    },
+  };
 }
 
 /** Redis when REDIS_URL is set; otherwise billing's in-process admission store. */

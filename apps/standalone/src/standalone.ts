@@ -33,8 +33,8 @@ type Stopper = () => Promise<unknown> | unknown;
 
 /**
  * The embedded default: all four apps in one process, still talking gRPC over loopback so the code
- * path is the one production runs, on an embedded PostgreSQL (or DATABASE_URL), the in-process bus
- * (or Kafka) and the in-process admission store (or Redis), plus the built-in demo provider.
+ * path is the one production runs, on an embedded PostgreSQL (or DATABASE_URL), a PostgreSQL outbox
+ * as the event bus (or Kafka) and the in-process admission store (or Redis), plus the built-in demo provider.
  */
 export async function startStandalone(
   config: StandaloneConfig,
@@ -50,7 +50,7 @@ export async function startStandalone(
     stoppers.push(() => postgres.stop());
     const databases = await connectAppDatabases(postgres.url);
     stoppers.push(() => databases.close());
-    const bus = eventBus(config.KAFKA_BROKERS, config.dataDir, logger);
+    const bus = await eventBus(config.KAFKA_BROKERS, config.dataDir, logger, postgres.url);
     stoppers.push(() => bus.close());
     const store = await admissionStore(config.REDIS_URL);
     stoppers.push(() => store.close());

@@ -72,6 +72,13 @@ export interface EventPublisher {
   flush(): Promise<void>;
   /** Messages published but not yet acknowledged by the broker (reported in metrics/readiness). */
   backlog(): number;
+  /**
+   * Only on a bus that persists in this process (the embedded default's PostgreSQL outbox): resolves
+   * once every event published so far is durable, so a crash after it loses none. The edge waits for
+   * it before it completes a response. A bus without it (Kafka) is never waited on: the hot path does
+   * not wait for the broker.
+   */
+  persisted?(): Promise<void>;
 }
 
 export interface EventSubscriber {

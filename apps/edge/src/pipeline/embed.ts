@@ -90,6 +90,7 @@ export async function serveEmbeddings(
       measured: { usage: ZERO_USAGE, estimated: false },
       endedAt: context.now(),
     });
+    await context.meter.persisted();
     if (outcome.failure.kind === "cancelled") {
       response.end();
       return;
@@ -103,14 +104,6 @@ export async function serveEmbeddings(
   const cost = computeCost(outcome.attempt.endpoint.pricing, measured.usage);
   const isByok = outcome.attempt.byok !== undefined;
   const endedAt = context.now();
-  response.status(200).json(
-    inference.render(outcome.served.vectors, identity(start.generationId, outcome.attempt, endedAt), {
-      ...measured,
-      cost,
-      chargedPico: chargedPico(cost, isByok, context.settings),
-      isByok,
-    }),
-  );
   finishGeneration(context, subject, {
     served: true,
     success: outcome,
@@ -122,4 +115,13 @@ export async function serveEmbeddings(
     upstreamId: undefined,
     endedAt,
   });
+  await context.meter.persisted();
+  response.status(200).json(
+    inference.render(outcome.served.vectors, identity(start.generationId, outcome.attempt, endedAt), {
+      ...measured,
+      cost,
+      chargedPico: chargedPico(cost, isByok, context.settings),
+      isByok,
+    }),
+  );
 }

@@ -14,7 +14,11 @@ export interface Served {
   generationStartedAt: number;
 }
 
-/** Status, headers and body exactly as the provider sent them, written as they arrive (no buffering). */
+/**
+ * Status, headers and body exactly as the provider sent them, written as they arrive (no buffering).
+ * The response is left open: the caller meters first and then ends it, so a bus that persists
+ * in-process (the embedded default's outbox) has the usage before the client sees the end.
+ */
 export async function relay(
   upstream: UpstreamResponse,
   response: Response,
@@ -40,7 +44,6 @@ export async function relay(
     // The client left (metered on what it got) or the provider broke off mid-body (the status is sent).
     cancelled = signal.aborted;
   }
-  response.end();
   return {
     status: upstream.status,
     usage: scanner.finish(),

@@ -68,18 +68,21 @@ export async function serveProxy(
     body,
     signal: start.signal,
   });
-  const record = (served: Served | undefined) =>
+  const record = async (served: Served | undefined) => {
     finishRecord(
       context,
       proxyGeneration(inference, model, { served, isByok, endedAt: context.now(), sentAt }),
       hold,
     );
+    await context.meter.persisted();
+  };
   if ("retryable" in upstream) {
-    record(undefined);
+    await record(undefined);
     if (upstream.kind === "cancelled") return void response.end();
     throw finalError(upstream, { provider: providerId });
   }
-  record(await relay(upstream, response, format, start.signal, sentAt));
+  await record(await relay(upstream, response, format, start.signal, sentAt));
+  response.end();
 }
 
 /** The provider's wire format, which says where a call names its model and reports its usage. */

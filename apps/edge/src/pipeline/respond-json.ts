@@ -11,7 +11,10 @@ import type { EdgeContext } from "./edge-context.js";
 import { attemptsMetadata, finishGeneration, identity } from "./finish-generation.js";
 import { sendJson } from "./json-response.js";
 
-/** A non-streamed chat completion: one JSON body with usage and cost, metered after it is sent. */
+/**
+ * A non-streamed chat completion: one JSON body with usage and cost. Metered just before it is sent,
+ * so a bus that persists in-process (the embedded default's outbox) has the usage before the answer.
+ */
 export async function respondJson(
   response: Response,
   chat: AdmittedChat,
@@ -28,15 +31,6 @@ export async function respondJson(
   const cost = computeCost(outcome.attempt.endpoint.pricing, measured.usage, measured.images);
   const isByok = outcome.attempt.byok !== undefined;
   const endedAt = context.now();
-  sendJson(
-    response,
-    chat.surface.renderJson(completion.body, identity(chat.generationId, outcome.attempt, endedAt), {
-      ...measured,
-      cost,
-      chargedPico: chargedPico(cost, isByok, context.settings),
-      isByok,
-    }),
-  );
   finishGeneration(context, subjectOf(chat), {
     served: true,
     success: outcome,
@@ -48,6 +42,16 @@ export async function respondJson(
     upstreamId: completion.upstreamId,
     endedAt,
   });
+  await context.meter.persisted();
+  sendJson(
+    response,
+    chat.surface.renderJson(completion.body, identity(chat.generationId, outcome.attempt, endedAt), {
+      ...measured,
+      cost,
+      chargedPico: chargedPico(cost, isByok, context.settings),
+      isByok,
+    }),
+  );
 }
 
 async function failJson(
@@ -65,6 +69,7 @@ async function failJson(
     measured,
     endedAt: context.now(),
   });
+  await context.meter.persisted();
   if (cancelled) {
     response.end();
     return;

@@ -21,7 +21,9 @@ interface Pumped {
 
 /**
  * A streamed chat completion: chunks pass through as they arrive (rewritten, never buffered), the
- * stream always ends with our usage chunk and `[DONE]`, and metering runs once it has ended.
+ * stream always ends with our usage chunk and `[DONE]`. Metering runs just before that last chunk, so
+ * a bus that persists in-process (the embedded default's outbox) has the usage before the client
+ * sees the end.
  */
 export async function respondStream(
   response: Response,
@@ -44,8 +46,6 @@ export async function respondStream(
   if (pumped.error) await writer.write(rewriter.error(pumped.error.message, pumped.error.code));
   const isByok = outcome.attempt.byok !== undefined;
   const charged = chargedPico(cost, isByok, context.settings);
-  await writer.write(rewriter.end({ ...measured, cost, chargedPico: charged, isByok }));
-  writer.end();
   const nativeFinishReason = rewriter.finishReason();
   finishGeneration(context, subjectOf(chat), {
     served: true,
@@ -58,6 +58,9 @@ export async function respondStream(
     upstreamId: rewriter.upstreamId(),
     endedAt: context.now(),
   });
+  await context.meter.persisted();
+  await writer.write(rewriter.end({ ...measured, cost, chargedPico: charged, isByok }));
+  writer.end();
 }
 
 async function pump(
@@ -96,6 +99,7 @@ async function failStream(
     measured,
     endedAt,
   });
+  await context.meter.persisted();
   const error = finalError(outcome.failure, { attempts: attemptsMetadata(outcome.records) });
   if (cancelled) {
     writer.end();

@@ -13,11 +13,16 @@ export interface MeterDeps {
   logger: Pick<Logger, "error">;
   /** How BYOK requests are charged (BYOK_FEE_PERCENT); default: the fee is 0. */
   charge?: ChargePolicy;
+  /** How long a response waits for a bus that persists in-process (the outbox); default 5 s. */
+  persistTimeoutMs?: number;
 }
 
 /**
- * Publishes one usage event per generation after the response has ended, never delaying it: the bus
- * buffers the event (and spools it while the broker is away). What the request's hold becomes is
+ * Publishes one usage event per generation. On Kafka this never delays the response: the bus buffers
+ * the event (and spools it while the broker is away). The embedded default's bus is a PostgreSQL
+ * outbox in the same process with no broker to hand the event to, so there the response waits for
+ * `persisted()` (one insert, shared by the requests that finish together) before it completes:
+ * a crash after a client saw its answer must not lose the usage. What the request's hold becomes is
  * admission's business; the event only names the budget lease the request ran under, if any. The
  * event is built by the one usage-event encoder in @gw/events, which billing's and generations'
  * consumer tests use too.
@@ -36,5 +41,22 @@ export class Meter {
         "usage event not published",
       );
     }
+  }
+
+  /**
+   * Resolves once every event recorded so far is durable, where the bus has that step (the outbox);
+   * at once on Kafka. Bounded: if the database does not answer in time the response goes out anyway
+   * (the event stays queued and is written when it answers), with an error in the log.
+   */
+  async persisted(): Promise<void> {
+    const pending = this.deps.bus.persisted?.();
+    if (!pending) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), this.deps.persistTimeoutMs ?? 5_000);
+    });
+    const done = await Promise.race([pending.then(() => true), timedOut]);
+    clearTimeout(timer);
+    if (!done) this.deps.logger.error({}, "usage event not yet durable; answering without waiting longer");
   }
 }

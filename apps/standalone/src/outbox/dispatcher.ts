@@ -1,0 +1,148 @@
+import {
+  type ConsumedMessage,
+  DEFAULT_MAX_BATCH_SIZE,
+  deadLetterTopic,
+  deliverBatch,
+  type MessageHandler,
+  type SubscribeOptions,
+  subscriptionHandler,
+} from "@gw/events";
+import type { StoredMessage } from "./store.js";
+
+/** What a group's dispatcher needs of the bus around it. */
+export interface DispatcherDeps {
+  /** The next stored events of a topic after `afterId`, in id order. */
+  read(topic: string, afterId: bigint, limit: number): Promise<StoredMessage[]>;
+  /** Publishes a dead letter (through the outbox, so it is kept like any event). */
+  deadLetter(topic: string, key: string, value: Uint8Array, headers: Record<string, string>): void;
+  /** Told after each message or batch the group is done with (handled or dead-lettered). */
+  applied(id: bigint): void;
+  /** How long to wait for new events when no wake-up comes (a safety net; writes wake readers). */
+  idlePollMs: number;
+}
+
+/**
+ * One consumer group on one topic: reads the outbox table after the group's position, hands the
+ * events to the group's handler with the bus contract's retries and dead-lettering, and advances
+ * only after the handler resolved. The table is the log, so a restarted process resumes where the
+ * group's saved position says and nothing lives only in memory.
+ */
+export class GroupDispatcher {
+  private running = true;
+  private wake: (() => void) | undefined;
+  private readonly loop: Promise<void>;
+
+  constructor(
+    private readonly options: SubscribeOptions,
+    private position: bigint,
+    private readonly deps: DispatcherDeps,
+  ) {
+    subscriptionHandler(options);
+    // Started on a later tick: subscribing never runs a handler on the caller's stack.
+    this.loop = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.run());
+  }
+
+  /** New rows of the topic were committed. */
+  notify(): void {
+    this.wake?.();
+  }
+
+  /** Stops after the message or batch in hand; resolves when its handler finished. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    const chosen = subscriptionHandler(this.options);
+    const limit = chosen.kind === "batch" ? (this.options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE) : 100;
+    while (this.running) {
+      const rows = await this.readOrWait(limit);
+      if (!rows) continue;
+      const messages = rows.map(consumed);
+      const finished =
+        chosen.kind === "batch"
+          ? await deliverBatch(chosen.handler, messages, {
+              deliverOne: (message, single) => this.deliver(message, single),
+              markDone: (message) => this.advance(BigInt(message.offset)),
+            })
+          : await this.deliverEach(messages, chosen.handler);
+      if (!finished) return;
+    }
+  }
+
+  private async deliverEach(messages: ConsumedMessage[], handler: MessageHandler): Promise<boolean> {
+    for (const message of messages) {
+      if (!this.running) return false;
+      if (!(await this.deliver(message, handler))) return false;
+      this.advance(BigInt(message.offset));
+    }
+    return true;
+  }
+
+  /** Rows after the position, or undefined after waiting for a wake-up (or the idle poll). */
+  private async readOrWait(limit: number): Promise<StoredMessage[] | undefined> {
+    const woken = new Promise<void>((resolve) => {
+      this.wake = resolve;
+    });
+    let rows: StoredMessage[] = [];
+    try {
+      rows = await this.deps.read(this.options.topic, this.position, limit);
+    } catch {
+      // The database is away for a moment: wait as if idle, then read again.
+    }
+    if (rows.length > 0) return rows;
+    if (!this.running) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      woken,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, this.deps.idlePollMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    return undefined;
+  }
+
+  private advance(id: bigint): void {
+    if (id <= this.position) return;
+    this.position = id;
+    this.deps.applied(id);
+  }
+
+  /** True when the message is done with: handled, or dead-lettered after its last attempt. */
+  private async deliver(message: ConsumedMessage, handler: MessageHandler): Promise<boolean> {
+    const maxAttempts = this.options.maxAttempts ?? 5;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await handler(message);
+        return true;
+      } catch (error) {
+        if (attempt >= maxAttempts) {
+          const reason = error instanceof Error ? error.message : String(error);
+          this.deps.deadLetter(
+            deadLetterTopic(this.options.topic, this.options.groupId),
+            message.key,
+            message.value,
+            { ...message.headers, "x-error": reason },
+          );
+          return true;
+        }
+        await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 10 * 2 ** attempt)));
+        if (!this.running) return false;
+      }
+    }
+  }
+}
+
+function consumed(row: StoredMessage): ConsumedMessage {
+  return {
+    topic: row.topic,
+    key: row.key,
+    value: row.value,
+    headers: { ...row.headers },
+    partition: 0,
+    offset: row.id.toString(),
+  };
+}

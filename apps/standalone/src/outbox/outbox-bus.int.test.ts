@@ -1,0 +1,243 @@
+import { connectDatabase, type Database, migrateToLatest } from "@gw/db";
+import type { ConsumedMessage } from "@gw/events";
+import { describeEventBusContract } from "@gw/events/contract";
+import { silentLogger } from "@gw/logger";
+import { createTestDatabase, describeWith, type TestDatabase, uniqueName } from "@gw/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { outboxMigrations } from "./migrations.js";
+import { type OutboxBusOptions, OutboxEventBus } from "./outbox-bus.js";
+import type { OutboxTables } from "./schema.js";
+
+const text = (value: string) => new TextEncoder().encode(value);
+const read = (message: ConsumedMessage) => new TextDecoder().decode(message.value);
+
+describeWith(["postgres"], "OutboxEventBus on PostgreSQL", () => {
+  let database: TestDatabase;
+  const connections: Database<OutboxTables>[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase({ prefix: "outbox" });
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(connections.map((connection) => connection.close().catch(() => {})));
+    await database?.drop();
+  });
+
+  /** A migrated outbox in a schema of its own (one per test, so tests never share rows). */
+  async function outboxSchema(): Promise<string> {
+    const schema = uniqueName("outbox", "_");
+    const connection = connect(schema);
+    await migrateToLatest(connection.db, schema, outboxMigrations);
+    return schema;
+  }
+
+  function connect(schema: string): Database<OutboxTables> {
+    const connection = connectDatabase<OutboxTables>({ url: database.url, schema, maxConnections: 4 });
+    connections.push(connection);
+    return connection;
+  }
+
+  function busOn(schema: string, options: Partial<OutboxBusOptions> = {}) {
+    const connection = connect(schema);
+    const bus = new OutboxEventBus({
+      db: connection.db,
+      logger: silentLogger(),
+      commitIntervalMs: 20,
+      idlePollMs: 200,
+      ...options,
+    });
+    return { bus, connection };
+  }
+
+  describeEventBusContract("OutboxEventBus", async () => {
+    const schema = await outboxSchema();
+    return {
+      createBus: async () => busOn(schema).bus,
+      createTopic: async (prefix) => uniqueName(prefix),
+      groupId: (prefix) => uniqueName(prefix),
+      timeoutMs: 10_000,
+    };
+  });
+
+  const count = async (connection: Database<OutboxTables>): Promise<number> => {
+    const row = await connection.db
+      .selectFrom("events")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+
+  async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while (!(await condition())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  describe("durability", () => {
+    it("persisted() resolves only once every event published before it is a committed row", async () => {
+      const schema = await outboxSchema();
+      const { bus } = busOn(schema);
+      for (let index = 0; index < 50; index++)
+        bus.publish("usage", `account-${index % 3}`, text(`e${index}`));
+      expect(bus.backlog()).toBeGreaterThan(0);
+      await bus.persisted();
+      // Counted on another connection: committed, not just sent.
+      expect(await count(connect(schema))).toBe(50);
+      expect(bus.backlog()).toBe(0);
+      await bus.close();
+    });
+
+    it("after a crash, a restarted group gets every event it had not applied, in order", async () => {
+      const schema = await outboxSchema();
+      const first = busOn(schema);
+      const applied: string[] = [];
+      await first.bus.subscribe({
+        topic: "usage",
+        groupId: "billing",
+        handler: async (message) => {
+          // The process dies while it handles e20: that handler never returns.
+          if (read(message) === "e20") await new Promise(() => {});
+          applied.push(read(message));
+        },
+      });
+      for (let index = 0; index < 40; index++) first.bus.publish("usage", "account-1", text(`e${index}`));
+      await first.bus.persisted();
+      await until(() => applied.length >= 20, "the events before e20 applied");
+      // Long enough for a position save (20 ms here) to have happened, so the restart can skip some.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // The crash: the process's connections vanish mid-stream; nothing is closed in order.
+      await first.connection.close();
+      const appliedBeforeCrash = [...applied];
+
+      const second = busOn(schema);
+      const redelivered: string[] = [];
+      await second.bus.subscribe({
+        topic: "usage",
+        groupId: "billing",
+        handler: async (message) => {
+          redelivered.push(read(message));
+        },
+      });
+      await until(() => redelivered.includes("e39"), "the last event after the restart");
+      const all = Array.from({ length: 40 }, (_, index) => `e${index}`);
+      // At least once: the restart resumes at or before the first event not applied, never after.
+      const resumedAt = all.indexOf(redelivered[0] as string);
+      expect(appliedBeforeCrash).toEqual(all.slice(0, 20));
+      expect(resumedAt).toBeGreaterThan(0);
+      expect(resumedAt).toBeLessThanOrEqual(20);
+      expect(redelivered).toEqual(all.slice(resumedAt));
+      await second.bus.close();
+    });
+
+    it("a group's saved position moves only after its handler resolved", async () => {
+      const schema = await outboxSchema();
+      const first = busOn(schema);
+      let release: () => void = () => {};
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const subscription = await first.bus.subscribe({
+        topic: "usage",
+        groupId: "generations",
+        handler: async () => {
+          await gate;
+        },
+      });
+      first.bus.publish("usage", "account-1", text("slow"));
+      await first.bus.persisted();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const saved = async () =>
+        (
+          await connect(schema)
+            .db.selectFrom("group_offsets")
+            .select("delivered_id")
+            .where("group_id", "=", "generations")
+            .executeTakeFirstOrThrow()
+        ).delivered_id;
+      expect(await saved()).toBe(0n);
+      release();
+      await subscription.stop();
+      expect(await saved()).toBeGreaterThan(0n);
+      await first.bus.close();
+    });
+  });
+
+  describe("bounded table", () => {
+    it("prunes what every durable group applied once it is older than the retention", async () => {
+      const schema = await outboxSchema();
+      const { bus } = busOn(schema, { pruneIntervalMs: 50, retentionMs: 0 });
+      const seen = { a: 0, b: 0 };
+      for (const group of ["a", "b"] as const)
+        await bus.subscribe({
+          topic: "usage",
+          groupId: group,
+          handler: async () => {
+            seen[group]++;
+          },
+        });
+      for (let index = 0; index < 30; index++) bus.publish("usage", "account-1", text(`e${index}`));
+      await until(() => seen.a >= 30 && seen.b >= 30, "both groups to apply everything");
+      await until(async () => (await count(connect(schema))) === 0, "the applied rows to be pruned");
+      await bus.close();
+    });
+
+    it("keeps rows a durable group has not applied, even while another group is done with them", async () => {
+      const schema = await outboxSchema();
+      const { bus } = busOn(schema, { pruneIntervalMs: 50, retentionMs: 0 });
+      let fast = 0;
+      await bus.subscribe({
+        topic: "usage",
+        groupId: "fast",
+        handler: async () => {
+          fast++;
+        },
+      });
+      const stalled = await bus.subscribe({
+        topic: "usage",
+        groupId: "stalled",
+        maxAttempts: 1_000,
+        handler: async () => {
+          throw new Error("not yet");
+        },
+      });
+      for (let index = 0; index < 10; index++) bus.publish("usage", "account-1", text(`e${index}`));
+      await until(() => fast >= 10, "the fast group");
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await count(connect(schema))).toBe(10);
+      await stalled.stop();
+      await bus.close();
+    });
+
+    it("a cache group (not from the beginning) starts at the end and holds nothing back", async () => {
+      const schema = await outboxSchema();
+      const { bus } = busOn(schema, { pruneIntervalMs: 50, retentionMs: 0 });
+      bus.publish("key-changes", "account-1", text("before"));
+      let durableSeen = 0;
+      await bus.subscribe({
+        topic: "key-changes",
+        groupId: "durable",
+        handler: async () => {
+          durableSeen++;
+        },
+      });
+      await bus.persisted();
+      const cache: string[] = [];
+      await bus.subscribe({
+        topic: "key-changes",
+        groupId: "cache-1",
+        fromBeginning: false,
+        handler: async (message) => {
+          cache.push(read(message));
+        },
+      });
+      bus.publish("key-changes", "account-1", text("after"));
+      await until(() => cache.includes("after") && durableSeen >= 2, "the new event in both groups");
+      expect(cache).toEqual(["after"]);
+      await until(async () => (await count(connect(schema))) === 0, "pruning past the cache group");
+      await bus.close();
+    });
+  });
+});
