@@ -12,6 +12,7 @@ const EDGE_LAYERS = [
   "planning",
   "usage",
   "admission",
+  "payments",
   "middleware",
   "pipeline",
   "batches",

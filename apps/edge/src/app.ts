@@ -7,6 +7,9 @@ import { floodGuard } from "./middleware/flood-guard.js";
 import { dropChangedKey } from "./middleware/key-change-hook.js";
 import { passThrough } from "./middleware/pass-through.js";
 import { requestLog } from "./middleware/request-log.js";
+import { offerOnRefusal, x402Payments } from "./payments/middleware.js";
+import { withPaymentOffer } from "./payments/offer-error.js";
+import { createX402Runtime } from "./payments/runtime.js";
 import type { EdgeContext } from "./pipeline/edge-context.js";
 import { renderSurfaceError } from "./pipeline/error-shape.js";
 import { batchRoutes } from "./routes/batches.js";
@@ -22,6 +25,7 @@ import { modelRoute } from "./routes/model.js";
 import { modelsRoute } from "./routes/models.js";
 import { proxyRoutes } from "./routes/proxy.js";
 import { readyzRoute } from "./routes/ready.js";
+import { responsesRoute } from "./routes/responses.js";
 import type { Route } from "./routes/route.js";
 
 /**
@@ -73,10 +77,21 @@ export function createApp(deps: EdgeDeps, context: EdgeContext = createEdgeConte
     ),
   );
   app.use(jsonBody({ limit: context.settings.bodyLimit, timeoutMs: context.settings.bodyTimeoutMs }));
+  const x402 =
+    deps.payments &&
+    createX402Runtime(deps.payments, {
+      publisher: deps.bus,
+      paymentsTopic: deps.topics.payments,
+      logger: deps.logger,
+      now: context.now,
+      publicBaseUrl: context.settings.publicBaseUrl,
+    });
+  if (x402) app.use(x402Payments(x402));
   const routes: Route[] = [
     healthzRoute(),
     readyzRoute(context),
     chatCompletionsRoute(context),
+    responsesRoute(context),
     messagesRoute(context),
     countTokensRoute(context),
     ...batchRoutes(context),
@@ -90,6 +105,7 @@ export function createApp(deps: EdgeDeps, context: EdgeContext = createEdgeConte
   ];
   for (const route of routes) app[route.method](route.path, ...route.handlers);
   app.use(notFoundHandler());
-  app.use(errorHandler(deps.logger, renderSurfaceError));
+  if (x402) app.use(offerOnRefusal(x402));
+  app.use(errorHandler(deps.logger, withPaymentOffer(renderSurfaceError)));
   return app;
 }

@@ -1,6 +1,15 @@
 import { hostname } from "node:os";
 import { type WalletTokens, walletTokensFromEnv } from "@gw/auth";
-import { type Env, fragments, loadConfig, type TopicConfig, topicsFrom, z } from "@gw/config";
+import {
+  type Env,
+  fragments,
+  loadConfig,
+  loadX402Config,
+  type TopicConfig,
+  topicsFrom,
+  type X402Config,
+  z,
+} from "@gw/config";
 import { DEFAULT_BODY_TIMEOUT_MS } from "@gw/http";
 import { usdToPico } from "@gw/money";
 import { type ServiceAuth, serviceAuthEnv, serviceAuthFromConfig } from "@gw/rpc";
@@ -62,6 +71,8 @@ export interface EdgeConfig {
    * it, tests of the edge alone leave it out.
    */
   serviceAuth: ServiceAuth | undefined;
+  /** x402 payments (X402_*); undefined when X402_ENABLED is not true. */
+  x402: X402Config | undefined;
 }
 
 const milliseconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -175,5 +186,6 @@ export function loadEdgeConfig(env: Env = process.env): EdgeConfig {
       parsed.SERVICE_AUTH_PRIVATE_KEY || parsed.SERVICE_AUTH_PUBLIC_KEYS
         ? serviceAuthFromConfig("edge", parsed)
         : undefined,
+    x402: loadX402Config(env),
   };
 }

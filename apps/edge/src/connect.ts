@@ -2,13 +2,16 @@ import { PrincipalResolver } from "@gw/auth";
 import type { EventPublisher, EventSubscriber } from "@gw/events";
 import type { Logger } from "@gw/logger";
 import { clientOptions } from "@gw/rpc";
+import { HttpFacilitator } from "@gw/x402";
 import { CatalogHolder } from "./catalog/catalog-holder.js";
 import { connectBatchClient } from "./clients/batches.js";
 import { connectBillingClient } from "./clients/billing.js";
 import { connectCatalogSource } from "./clients/catalog.js";
 import { connectCredentialSource } from "./clients/credentials.js";
+import { connectPaymentControlPlane } from "./clients/payments.js";
 import type { EdgeConfig } from "./config.js";
 import type { EdgeDeps } from "./deps.js";
+import { DEFAULT_MAX_TIMEOUT_SECONDS, paymentNetworks, usdToAtomicUsdc } from "./payments/settings.js";
 import { ByokProviders } from "./planning/byok-credentials.js";
 import { ProviderRegistry } from "./providers/registry.js";
 
@@ -51,6 +54,13 @@ export function connectEdgeDeps(
   const batches = config.generationsGrpcAddress
     ? connectBatchClient(config.generationsGrpcAddress, rpcOptions)
     : undefined;
+  const paymentControlPlane = config.x402
+    ? connectPaymentControlPlane(
+        { keys: config.keysGrpcAddress, billing: config.billingGrpcAddress },
+        // Creating a wallet account and crediting a payment write to Postgres: more than a warm Admit.
+        { timeoutMs: Math.max(config.rpcTimeoutMs, 10_000), issuer },
+      )
+    : undefined;
   const deps: EdgeDeps = {
     principals: auth.resolver,
     byok,
@@ -65,6 +75,19 @@ export function connectEdgeDeps(
     controlPlane: { ...config.controlPlane, issuer },
     ...(batches ? { batches } : {}),
     logger: shared.logger,
+    ...(config.x402 && paymentControlPlane
+      ? {
+          payments: {
+            controlPlane: paymentControlPlane,
+            settings: {
+              facilitator: new HttpFacilitator({ url: config.x402.facilitatorUrl }),
+              networks: paymentNetworks(config.x402),
+              amountsAtomic: config.x402.topupAmountsUsd.map(usdToAtomicUsdc),
+              maxTimeoutSeconds: DEFAULT_MAX_TIMEOUT_SECONDS,
+            },
+          },
+        }
+      : {}),
     instanceId: config.instanceId,
     settings: {
       bodyLimit: config.bodyLimit,
@@ -87,6 +110,7 @@ export function connectEdgeDeps(
       auth.close();
       billing.close();
       batches?.close();
+      paymentControlPlane?.close();
       catalogSource.close();
     },
   };

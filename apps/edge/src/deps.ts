@@ -6,6 +6,7 @@ import type { CatalogHolder } from "./catalog/catalog-holder.js";
 import type { BatchClient } from "./clients/batches.js";
 import type { BillingClient } from "./clients/billing.js";
 import type { ControlPlaneUrls } from "./clients/control-plane.js";
+import type { EdgePaymentDeps } from "./payments/runtime.js";
 import type { EdgeSettings } from "./pipeline/edge-context.js";
 import type { ByokProviders } from "./planning/byok-credentials.js";
 import type { ProviderRegistry } from "./providers/registry.js";
@@ -33,6 +34,8 @@ export interface EdgeDeps {
   /** The generations app's batch store; absent = the batches API answers 503 and no batch is served. */
   batches?: BatchClient;
   logger: Logger;
+  /** x402 payments (X402_ENABLED); absent = no offers and payment headers are ignored. */
+  payments?: EdgePaymentDeps;
   clock?: Clock;
   /** Names this edge's key-change consumer group; every edge must have its own. */
   instanceId?: string;

@@ -42,6 +42,10 @@ export const ERROR_CODES = {
     meaning:
       "a path segment or query component with a malformed percent-escape (`%ff`) or a control character (`%00`)",
   },
+  payment_malformed: {
+    kind: "invalid_request",
+    meaning: "the PAYMENT-SIGNATURE or X-PAYMENT header is not base64 JSON of an x402 payment payload",
+  },
   json_too_deep: {
     kind: "invalid_request",
     meaning: "the JSON body nests arrays or objects deeper than 64 levels",
@@ -157,6 +161,20 @@ export const ERROR_CODES = {
     kind: "payment_required",
     meaning: "billing refused the spend for a reason this edge does not know (a newer refusal code)",
   },
+  x402_payment_required: {
+    kind: "payment_required",
+    meaning: "an inference request with no credential while x402 is on: PAYMENT-REQUIRED offers top-ups",
+  },
+  payment_invalid: {
+    kind: "payment_required",
+    meaning:
+      "an x402 payment failed the gateway's check or the facilitator's verify; metadata.reason names why; nothing was credited",
+  },
+  payment_settlement_failed: {
+    kind: "payment_required",
+    meaning:
+      "the facilitator could not settle the x402 payment (PAYMENT-RESPONSE success false); nothing was credited",
+  },
 
   // 403: the caller may not do this
   management_key_required: { kind: "permission", meaning: "a management route called with an API key" },
@@ -226,6 +244,11 @@ export const ERROR_CODES = {
     meaning: "in a stream's error event: the provider sent a malformed frame or closed the stream early",
   },
 
+  facilitator_error: {
+    kind: "upstream",
+    meaning: "the x402 facilitator answered with an error status or a malformed body; nothing was credited",
+  },
+
   // 503: the gateway (or a part it needs) cannot serve now
   no_available_provider: {
     kind: "service_unavailable",
@@ -246,6 +269,10 @@ export const ERROR_CODES = {
   catalog_not_seeded: {
     kind: "service_unavailable",
     meaning: "the keys app holds no catalogue snapshot yet (seed it first)",
+  },
+  facilitator_unavailable: {
+    kind: "service_unavailable",
+    meaning: "the x402 facilitator did not answer in time or could not be reached; nothing was credited",
   },
   byok_not_configured: {
     kind: "service_unavailable",
