@@ -6,7 +6,10 @@ import { serveInference, startRequest } from "../pipeline/serve.js";
 import { CHAT_SURFACE } from "../translate/openai/chat-stream.js";
 import type { Route } from "./route.js";
 
-/** POST /v1/chat/completions: the OpenAI surface of the shared hot path. */
+/**
+ * POST /v1/chat/completions (and /api/v1/…, OpenRouter's base URL, so one base URL serves inference
+ * and management): the OpenAI surface of the shared hot path.
+ */
 export function chatCompletionsRoute(context: EdgeContext): Route {
   const handler = async (request: Request, response: Response): Promise<void> => {
     const start = startRequest(context, response);
@@ -16,5 +19,5 @@ export function chatCompletionsRoute(context: EdgeContext): Route {
     const body = parseChatRequest(request.body);
     await serveInference(context, { start, principal, request: body, surface: CHAT_SURFACE }, response);
   };
-  return { method: "post", path: "/v1/chat/completions", handlers: [handler] };
+  return { method: "post", path: ["/v1/chat/completions", "/api/v1/chat/completions"], handlers: [handler] };
 }

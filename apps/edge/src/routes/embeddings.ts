@@ -28,5 +28,5 @@ export function embeddingsRoute(context: EdgeContext): Route {
       response,
     );
   };
-  return { method: "post", path: "/v1/embeddings", handlers: [handler] };
+  return { method: "post", path: ["/v1/embeddings", "/api/v1/embeddings"], handlers: [handler] };
 }

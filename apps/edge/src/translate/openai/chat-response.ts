@@ -27,6 +27,9 @@ export function renderCompletion(
     created: typeof body.created === "number" ? body.created : identity.created,
     model: identity.model,
     provider: identity.provider,
+    // OpenRouter's contract: the provider's fingerprint, or null when it sent none (its SDK requires
+    // the field on every completion).
+    system_fingerprint: typeof body.system_fingerprint === "string" ? body.system_fingerprint : null,
     usage: renderUsage(usage),
   };
 }

@@ -37,6 +37,31 @@ describe("ChatStreamRewriter", () => {
     expect(rewriter.upstreamId()).toBe("chatcmpl-up");
   });
 
+  it("carries system_fingerprint on every chunk: null until the provider sends one, then its value", () => {
+    const rewriter = new ChatStreamRewriter(identity);
+    expect(
+      frame(rewriter.chunk({ choices: [{ index: 0, delta: { content: "a" } }] })).system_fingerprint,
+    ).toBeNull();
+    rewriter.chunk({ system_fingerprint: "fp_9", choices: [{ index: 0, delta: { content: "b" } }] });
+    expect(
+      frame(rewriter.chunk({ choices: [{ index: 0, delta: { content: "c" } }] })).system_fingerprint,
+    ).toBe("fp_9");
+    const closing = rewriter.end({
+      usage: {
+        promptTokens: 1,
+        completionTokens: 1,
+        cachedTokens: 0,
+        cacheWriteTokens: 0,
+        reasoningTokens: 0,
+      },
+      cost: ZERO_COST,
+      chargedPico: 0n,
+      estimated: false,
+      isByok: false,
+    });
+    expect(frame(closing.slice(0, -SSE_DONE.length)).system_fingerprint).toBe("fp_9");
+  });
+
   it("remembers the finish reason and the generated text, tool calls included", () => {
     const rewriter = new ChatStreamRewriter(identity);
     rewriter.chunk({ choices: [{ index: 0, delta: { content: "Hel" } }] });
@@ -73,6 +98,7 @@ describe("ChatStreamRewriter", () => {
       created: 100,
       model: "openai/gpt-4o-mini",
       provider: "openai",
+      system_fingerprint: null,
       choices: [],
       usage: {
         prompt_tokens: 10,

@@ -14,6 +14,7 @@ export class ChatStreamRewriter implements StreamRenderer {
   private upstream: string | undefined;
   private readonly texts: string[] = [];
   private created: number;
+  private fingerprint: string | null = null;
 
   constructor(private readonly identity: ResponseIdentity) {
     this.created = identity.created;
@@ -22,12 +23,21 @@ export class ChatStreamRewriter implements StreamRenderer {
   /** One upstream content chunk → one SSE frame. */
   chunk(chunk: ChunkWire): string {
     if (typeof chunk.created === "number") this.created = chunk.created;
+    if (typeof chunk.system_fingerprint === "string") this.fingerprint = chunk.system_fingerprint;
     this.upstream ??= chunk.id;
     for (const choice of chunk.choices ?? []) {
       if (choice.finish_reason) this.nativeFinishReason = choice.finish_reason;
       this.texts.push(...outputTexts(choice.delta));
     }
-    const { usage: _usage, id: _id, object: _object, created: _created, model: _model, ...rest } = chunk;
+    const {
+      usage: _usage,
+      id: _id,
+      object: _object,
+      created: _created,
+      model: _model,
+      system_fingerprint: _fingerprint,
+      ...rest
+    } = chunk;
     return sseData({ ...this.envelope(), ...rest });
   }
 
@@ -70,6 +80,8 @@ export class ChatStreamRewriter implements StreamRenderer {
       created: this.created,
       model: this.identity.model,
       provider: this.identity.provider,
+      // The provider's fingerprint once a chunk carried one, null until then (as OpenRouter sends it).
+      system_fingerprint: this.fingerprint,
     };
   }
 }
