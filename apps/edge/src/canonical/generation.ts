@@ -2,7 +2,14 @@ import type { Cost } from "./cost.js";
 import type { FinishReason } from "./finish-reason.js";
 import type { TokenUsage } from "./tokens.js";
 
-export type ApiType = "chat" | "embeddings" | "messages" | "generate_content" | "proxy";
+export type ApiType =
+  | "chat"
+  | "completions"
+  | "responses"
+  | "embeddings"
+  | "messages"
+  | "generate_content"
+  | "proxy";
 
 /** One try at one provider, fallbacks included. */
 export interface AttemptRecord {

@@ -1,0 +1,113 @@
+import type { ChatMessage } from "../../canonical/chat-request.js";
+import { untranslatable } from "../untranslatable.js";
+import type { ResponsesInputItem } from "./request-schema.js";
+
+type Json = Record<string, unknown>;
+type Part = Json & { type: string };
+type ToolCall = { id: string; type: "function"; function: { name: string; arguments: string } };
+
+const MESSAGE_ROLES = new Set(["user", "system", "developer", "assistant"]);
+
+function isString(value: unknown): value is string {
+  return typeof value === "string";
+}
+
+/** An input_image part as a chat image_url part; a file id means stored state the gateway has none of. */
+function imagePart(part: Part, path: string): Part {
+  if (!isString(part.image_url))
+    untranslatable(
+      `${path}.file_id`,
+      "files are not stored here: send the image as image_url (a URL or data URL)",
+    );
+  const detail = isString(part.detail) ? { detail: part.detail } : {};
+  return { type: "image_url", image_url: { url: part.image_url, ...detail } };
+}
+
+/** Responses content parts → chat content parts (text and images; the assistant's own text back). */
+function contentParts(parts: readonly Part[], path: string): Part[] {
+  return parts.map((part, index) => {
+    const where = `${path}[${index}]`;
+    if (typeof part !== "object" || part === null) untranslatable(where, "a content part must be an object");
+    if (part.type === "input_text" || part.type === "output_text") {
+      if (!isString(part.text)) untranslatable(`${where}.text`, "a text part needs its text");
+      return { type: "text", text: part.text };
+    }
+    if (part.type === "refusal" && isString(part.refusal)) return { type: "text", text: part.refusal };
+    if (part.type === "input_image") return imagePart(part, where);
+    return untranslatable(`${where}.type`, `content part ${part.type} is not supported`);
+  });
+}
+
+function messageContent(content: unknown, path: string): string | Part[] {
+  if (isString(content)) return content;
+  if (!Array.isArray(content))
+    return untranslatable(`${path}.content`, "must be a string or an array of parts");
+  return contentParts(content as Part[], `${path}.content`);
+}
+
+/** Text-only roles (system, developer, assistant) get the text of their parts as one string. */
+function textOnly(content: string | Part[], path: string): string {
+  if (isString(content)) return content;
+  return content
+    .map((part) => {
+      if (part.type !== "text") untranslatable(`${path}.content`, "only text parts are allowed in this role");
+      return part.text as string;
+    })
+    .join("");
+}
+
+function messageItem(item: ResponsesInputItem, path: string): ChatMessage {
+  const role = item.role;
+  if (!isString(role) || !MESSAGE_ROLES.has(role))
+    return untranslatable(`${path}.role`, "must be user, system, developer or assistant");
+  const content = messageContent(item.content, path);
+  if (role === "user") return { role, content };
+  // Chat's `developer` role is OpenAI's alone; `system` means the same to every provider.
+  return { role: role === "assistant" ? "assistant" : "system", content: textOnly(content, path) };
+}
+
+function functionCall(item: ResponsesInputItem, path: string): ToolCall {
+  const { call_id: callId, name, arguments: args } = item as Json;
+  if (!isString(callId)) untranslatable(`${path}.call_id`, "a function_call needs its call_id");
+  if (!isString(name)) untranslatable(`${path}.name`, "a function_call needs its name");
+  return { id: callId, type: "function", function: { name, arguments: isString(args) ? args : "" } };
+}
+
+function functionOutput(item: ResponsesInputItem, path: string): ChatMessage {
+  const { call_id: callId, output } = item as Json;
+  if (!isString(callId)) untranslatable(`${path}.call_id`, "a function_call_output needs its call_id");
+  const text = isString(output) ? output : textOnly(messageContent(output, path), path);
+  return { role: "tool", tool_call_id: callId, content: text };
+}
+
+/**
+ * Input items → chat messages. Consecutive function calls become one assistant turn with
+ * `tool_calls` (joined to the assistant text right before them), outputs become tool messages.
+ * Reasoning items are the model's own earlier thoughts: no chat field carries them portably, so they
+ * are accepted and not sent on (the following turns still are).
+ */
+export function chatMessagesFromInput(input: string | readonly ResponsesInputItem[]): ChatMessage[] {
+  if (isString(input)) return [{ role: "user", content: input }];
+  const messages: ChatMessage[] = [];
+  input.forEach((item, index) => {
+    const path = `input[${index}]`;
+    const type = item.type ?? "message";
+    if (type === "message") messages.push(messageItem(item, path));
+    else if (type === "function_call") appendToolCall(messages, functionCall(item, path));
+    else if (type === "function_call_output") messages.push(functionOutput(item, path));
+    else if (type === "reasoning") return;
+    else if (type === "item_reference")
+      untranslatable(`${path}.type`, "item_reference needs stored responses; this API is stateless");
+    else untranslatable(`${path}.type`, `input item ${type} is not supported`);
+  });
+  return messages;
+}
+
+function appendToolCall(messages: ChatMessage[], call: ToolCall): void {
+  const last = messages.at(-1);
+  if (last?.role === "assistant") {
+    last.tool_calls = [...(last.tool_calls ?? []), call];
+    return;
+  }
+  messages.push({ role: "assistant", content: null, tool_calls: [call] });
+}

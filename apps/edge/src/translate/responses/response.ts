@@ -1,0 +1,163 @@
+import { picoToUsdNumber } from "@gw/money";
+import { totalTokens } from "../../canonical/tokens.js";
+import type { CompletionWire } from "../../canonical/wire.js";
+import type { ResponseIdentity } from "../openai/chat-response.js";
+import { renderUsage, type UsageRender } from "../openai/usage.js";
+import type { ResponsesEcho } from "./request.js";
+
+type Json = Record<string, unknown>;
+
+export type ResponseStatus = "in_progress" | "completed" | "incomplete" | "failed";
+
+/** Item ids derive from the generation id, so every item can be traced back to its generation. */
+export const itemIds = {
+  message: (generationId: string) => `msg_${generationId}`,
+  reasoning: (generationId: string) => `rs_${generationId}`,
+  functionCall: (generationId: string, index: number) => `fc_${generationId}_${index}`,
+};
+
+/** The Responses usage object, with OpenRouter's cost fields beside OpenAI's counts. */
+export function responsesUsage(render: UsageRender): Json {
+  const { usage } = render;
+  const chat = renderUsage(render);
+  return {
+    input_tokens: usage.promptTokens,
+    input_tokens_details: { cached_tokens: usage.cachedTokens },
+    output_tokens: usage.completionTokens,
+    output_tokens_details: { reasoning_tokens: usage.reasoningTokens },
+    total_tokens: totalTokens(usage),
+    cost: picoToUsdNumber(render.chargedPico),
+    is_byok: render.isByok,
+    estimated: render.estimated,
+    cost_details: chat.cost_details,
+  };
+}
+
+/** `length` and `content_filter` end a response as incomplete, with the reason OpenAI gives. */
+export function statusFor(finishReason: string | null | undefined): {
+  status: ResponseStatus;
+  incomplete: Json | null;
+} {
+  if (finishReason === "length") return { status: "incomplete", incomplete: { reason: "max_output_tokens" } };
+  if (finishReason === "content_filter")
+    return { status: "incomplete", incomplete: { reason: "content_filter" } };
+  return { status: "completed", incomplete: null };
+}
+
+export interface ResponseShell {
+  identity: ResponseIdentity;
+  echo: ResponsesEcho;
+  status: ResponseStatus;
+  output: Json[];
+  usage: Json | null;
+  incomplete: Json | null;
+  error: Json | null;
+}
+
+/** The Response object: OpenAI's fields, stateless (`store: false`), plus the provider that served it. */
+export function responseObject(shell: ResponseShell): Json {
+  const { identity, echo } = shell;
+  return {
+    id: identity.generationId,
+    object: "response",
+    created_at: identity.created,
+    status: shell.status,
+    error: shell.error,
+    incomplete_details: shell.incomplete,
+    instructions: echo.instructions,
+    max_output_tokens: echo.maxOutputTokens,
+    model: identity.model,
+    output: shell.output,
+    parallel_tool_calls: echo.parallelToolCalls,
+    previous_response_id: null,
+    reasoning: echo.reasoning,
+    store: false,
+    temperature: echo.temperature,
+    text: echo.text,
+    tool_choice: echo.toolChoice,
+    tools: echo.tools,
+    top_p: echo.topP,
+    truncation: "disabled",
+    usage: shell.usage,
+    user: echo.user,
+    metadata: echo.metadata,
+    provider: identity.provider,
+  };
+}
+
+export function reasoningItem(generationId: string, text: string): Json {
+  return {
+    type: "reasoning",
+    id: itemIds.reasoning(generationId),
+    summary: [{ type: "summary_text", text }],
+  };
+}
+
+export function messageItem(generationId: string, parts: Json[], status: ResponseStatus): Json {
+  return {
+    type: "message",
+    id: itemIds.message(generationId),
+    status: status === "in_progress" ? "in_progress" : "completed",
+    role: "assistant",
+    content: parts,
+  };
+}
+
+export const outputTextPart = (text: string): Json => ({
+  type: "output_text",
+  text,
+  annotations: [],
+  logprobs: [],
+});
+
+export function functionCallItem(generationId: string, index: number, call: Json, status: string): Json {
+  const fn = (call.function ?? {}) as Json;
+  return {
+    type: "function_call",
+    id: itemIds.functionCall(generationId, index),
+    call_id: typeof call.id === "string" ? call.id : `call_${generationId}_${index}`,
+    name: fn.name ?? "",
+    arguments: typeof fn.arguments === "string" ? fn.arguments : "",
+    status,
+  };
+}
+
+/**
+ * The output items of a canonical completion (first choice: the Responses API has no `n`):
+ * reasoning (when the client asked for summaries and the provider gave reasoning text), the message,
+ * then one function_call per tool call.
+ */
+export function outputItems(body: CompletionWire, generationId: string, echo: ResponsesEcho): Json[] {
+  const message = (body.choices[0]?.message ?? {}) as Json;
+  const items: Json[] = [];
+  if (echo.reasoning.summary && typeof message.reasoning === "string" && message.reasoning)
+    items.push(reasoningItem(generationId, message.reasoning));
+  const parts: Json[] = [];
+  if (typeof message.content === "string" && message.content) parts.push(outputTextPart(message.content));
+  if (typeof message.refusal === "string" && message.refusal)
+    parts.push({ type: "refusal", refusal: message.refusal });
+  if (parts.length > 0) items.push(messageItem(generationId, parts, "completed"));
+  const calls = Array.isArray(message.tool_calls) ? (message.tool_calls as Json[]) : [];
+  calls.forEach((call, index) => {
+    items.push(functionCallItem(generationId, index, call, "completed"));
+  });
+  return items;
+}
+
+/** A canonical completion as a Response object. */
+export function renderResponse(
+  echo: ResponsesEcho,
+): (body: CompletionWire, identity: ResponseIdentity, usage: UsageRender) => Json {
+  return (body, identity, usage) => {
+    const { status, incomplete } = statusFor(body.choices[0]?.finish_reason);
+    return responseObject({
+      identity,
+      echo,
+      status,
+      output: outputItems(body, identity.generationId, echo),
+      usage: responsesUsage(usage),
+      incomplete,
+      error: null,
+    });
+  };
+}

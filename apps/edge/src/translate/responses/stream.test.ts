@@ -1,0 +1,263 @@
+import { describe, expect, it } from "vitest";
+import { ZERO_COST } from "../../canonical/cost.js";
+import type { UsageRender } from "../openai/usage.js";
+import { responsesEcho } from "./request.js";
+import { parseResponsesRequest } from "./request-schema.js";
+import { renderResponse } from "./response.js";
+import { ResponsesStreamRenderer } from "./stream.js";
+
+type Event = Record<string, unknown> & { type: string; sequence_number: number };
+
+const identity = { generationId: "gen-1", model: "openai/gpt-4o-mini", provider: "openai", created: 100 };
+const usage: UsageRender = {
+  usage: { promptTokens: 10, completionTokens: 5, cachedTokens: 2, cacheWriteTokens: 0, reasoningTokens: 1 },
+  cost: { promptPico: 1_500_000n, completionPico: 3_000_000n, requestPico: 0n, totalPico: 4_500_000n },
+  chargedPico: 4_500_000n,
+  estimated: false,
+  isByok: false,
+};
+const echo = (body: Record<string, unknown> = {}) =>
+  responsesEcho(parseResponsesRequest({ model: "m", input: "x", ...body }));
+
+function finalOutput(stream: Event[]): Array<Record<string, unknown>> {
+  const last = stream.at(-1) as unknown as { response: { output: Array<Record<string, unknown>> } };
+  return last.response.output;
+}
+
+/** Every `event:`/`data:` pair, checking that the event name matches the data's type. */
+function events(text: string): Event[] {
+  return text
+    .split("\n\n")
+    .filter(Boolean)
+    .map((frame) => {
+      const [name, data] = frame.split("\n");
+      const event = JSON.parse((data ?? "").replace(/^data: /, "")) as Event;
+      expect(name).toBe(`event: ${event.type}`);
+      return event;
+    });
+}
+
+describe("ResponsesStreamRenderer", () => {
+  it("streams text in the documented event order, numbered from 0, ending with usage and cost", () => {
+    const renderer = new ResponsesStreamRenderer(identity, echo());
+    let text = renderer.chunk({
+      id: "up-1",
+      choices: [{ index: 0, delta: { role: "assistant", content: "Hel" } }],
+    });
+    text += renderer.chunk({ choices: [{ index: 0, delta: { content: "lo" }, finish_reason: "stop" }] });
+    text += renderer.end(usage);
+    const stream = events(text);
+    expect(stream.map((event) => event.type)).toEqual([
+      "response.created",
+      "response.in_progress",
+      "response.output_item.added",
+      "response.content_part.added",
+      "response.output_text.delta",
+      "response.output_text.delta",
+      "response.output_text.done",
+      "response.content_part.done",
+      "response.output_item.done",
+      "response.completed",
+    ]);
+    expect(stream.map((event) => event.sequence_number)).toEqual(stream.map((_, index) => index));
+    expect(stream[0]?.response).toMatchObject({
+      id: "gen-1",
+      object: "response",
+      status: "in_progress",
+      output: [],
+    });
+    expect(stream[4]).toMatchObject({
+      item_id: "msg_gen-1",
+      output_index: 0,
+      content_index: 0,
+      delta: "Hel",
+    });
+    expect(stream[6]).toMatchObject({ text: "Hello" });
+    const completed = stream.at(-1)?.response as Record<string, unknown>;
+    expect(completed).toMatchObject({
+      status: "completed",
+      model: "openai/gpt-4o-mini",
+      provider: "openai",
+      output: [
+        {
+          type: "message",
+          id: "msg_gen-1",
+          status: "completed",
+          role: "assistant",
+          content: [{ type: "output_text", text: "Hello", annotations: [] }],
+        },
+      ],
+      usage: {
+        input_tokens: 10,
+        input_tokens_details: { cached_tokens: 2 },
+        output_tokens: 5,
+        output_tokens_details: { reasoning_tokens: 1 },
+        total_tokens: 15,
+        cost: 0.0000045,
+      },
+    });
+    expect(renderer.upstreamId()).toBe("up-1");
+    expect(renderer.finishReason()).toBe("stop");
+    expect(renderer.outputTexts()).toEqual(["Hel", "lo"]);
+  });
+
+  it("streams each tool call as a function_call item with argument deltas", () => {
+    const renderer = new ResponsesStreamRenderer(identity, echo());
+    let text = renderer.chunk({
+      choices: [
+        {
+          index: 0,
+          delta: {
+            tool_calls: [{ index: 0, id: "call_1", function: { name: "get_weather", arguments: '{"ci' } }],
+          },
+        },
+      ],
+    });
+    text += renderer.chunk({
+      choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: 'ty":"Rome"}' } }] } }],
+    });
+    text += renderer.chunk({
+      choices: [
+        {
+          index: 0,
+          delta: { tool_calls: [{ index: 1, id: "call_2", function: { name: "t", arguments: "{}" } }] },
+        },
+      ],
+    });
+    text += renderer.chunk({ choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] });
+    text += renderer.end(usage);
+    const stream = events(text);
+    expect(stream.map((event) => event.type).slice(2)).toEqual([
+      "response.output_item.added",
+      "response.function_call_arguments.delta",
+      "response.function_call_arguments.delta",
+      "response.function_call_arguments.done",
+      "response.output_item.done",
+      "response.output_item.added",
+      "response.function_call_arguments.delta",
+      "response.function_call_arguments.done",
+      "response.output_item.done",
+      "response.completed",
+    ]);
+    expect(stream[2]?.item).toMatchObject({
+      type: "function_call",
+      call_id: "call_1",
+      name: "get_weather",
+      arguments: "",
+    });
+    expect(stream[5]).toMatchObject({ arguments: '{"city":"Rome"}', name: "get_weather", output_index: 0 });
+    const output = finalOutput(stream);
+    expect(output).toEqual([
+      {
+        type: "function_call",
+        id: "fc_gen-1_0",
+        call_id: "call_1",
+        name: "get_weather",
+        arguments: '{"city":"Rome"}',
+        status: "completed",
+      },
+      {
+        type: "function_call",
+        id: "fc_gen-1_1",
+        call_id: "call_2",
+        name: "t",
+        arguments: "{}",
+        status: "completed",
+      },
+    ]);
+  });
+
+  it("streams reasoning as a summary when the client asked for summaries, and not otherwise", () => {
+    const chunk = { choices: [{ index: 0, delta: { reasoning: "thinking" } }] };
+    const asked = new ResponsesStreamRenderer(
+      identity,
+      echo({ reasoning: { effort: "low", summary: "auto" } }),
+    );
+    const stream = events(
+      asked.chunk(chunk) +
+        asked.chunk({ choices: [{ index: 0, delta: { content: "ok" } }] }) +
+        asked.end(usage),
+    );
+    expect(stream.map((event) => event.type)).toContain("response.reasoning_summary_text.delta");
+    const output = finalOutput(stream);
+    expect(output[0]).toEqual({
+      type: "reasoning",
+      id: "rs_gen-1",
+      summary: [{ type: "summary_text", text: "thinking" }],
+    });
+    expect(output[1]?.type).toBe("message");
+    const silent = new ResponsesStreamRenderer(identity, echo());
+    expect(events(silent.chunk(chunk) + silent.end(usage)).map((event) => event.type)).not.toContain(
+      "response.reasoning_summary_text.delta",
+    );
+  });
+
+  it("ends a response cut by the token cap as response.incomplete with the reason", () => {
+    const renderer = new ResponsesStreamRenderer(identity, echo());
+    const stream = events(
+      renderer.chunk({ choices: [{ index: 0, delta: { content: "a" }, finish_reason: "length" }] }) +
+        renderer.end(usage),
+    );
+    expect(stream.at(-1)).toMatchObject({
+      type: "response.incomplete",
+      response: { status: "incomplete", incomplete_details: { reason: "max_output_tokens" } },
+    });
+  });
+
+  it("ends a failed stream with response.failed and nothing after it", () => {
+    const renderer = new ResponsesStreamRenderer(identity, echo());
+    const stream = events(renderer.error("the provider failed", "upstream_error"));
+    expect(stream.map((event) => event.type)).toEqual([
+      "response.created",
+      "response.in_progress",
+      "response.failed",
+    ]);
+    expect(stream[2]?.response).toMatchObject({
+      status: "failed",
+      error: { code: "upstream_error", message: "the provider failed" },
+    });
+    expect(renderer.end({ ...usage, cost: ZERO_COST, chargedPico: 0n })).toBe("");
+  });
+});
+
+describe("renderResponse", () => {
+  it("renders a completion as a Response: message, function calls, usage with cost, echoed parameters", () => {
+    const render = renderResponse(
+      echo({ instructions: "be brief", metadata: { a: "b" }, max_output_tokens: 50 }),
+    );
+    const body = render(
+      {
+        id: "up",
+        choices: [
+          {
+            index: 0,
+            message: {
+              content: "Sure.",
+              tool_calls: [{ id: "call_9", type: "function", function: { name: "f", arguments: '{"x":1}' } }],
+            },
+            finish_reason: "tool_calls",
+          },
+        ],
+      },
+      identity,
+      usage,
+    );
+    expect(body).toMatchObject({
+      id: "gen-1",
+      object: "response",
+      created_at: 100,
+      status: "completed",
+      model: "openai/gpt-4o-mini",
+      provider: "openai",
+      store: false,
+      instructions: "be brief",
+      metadata: { a: "b" },
+      max_output_tokens: 50,
+      output: [
+        { type: "message", content: [{ type: "output_text", text: "Sure." }] },
+        { type: "function_call", call_id: "call_9", name: "f", arguments: '{"x":1}' },
+      ],
+      usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15, cost: 0.0000045 },
+    });
+  });
+});

@@ -1,0 +1,236 @@
+import type { ChunkWire } from "../../canonical/wire.js";
+import type { ResponseIdentity } from "../openai/chat-response.js";
+import type { UsageRender } from "../openai/usage.js";
+import { StreamRecord } from "../stream-record.js";
+import type { StreamRenderer } from "../surface.js";
+import type { ResponsesEcho } from "./request.js";
+import {
+  functionCallItem,
+  itemIds,
+  messageItem,
+  outputTextPart,
+  reasoningItem,
+  responseObject,
+  responsesUsage,
+  statusFor,
+} from "./response.js";
+
+type Json = Record<string, unknown>;
+
+type OpenItem =
+  | { kind: "reasoning"; index: number; text: string }
+  | { kind: "message"; index: number; text: string }
+  | { kind: "function"; index: number; toolIndex: number; call: Json; args: string };
+
+/** `event:` and `data:` lines, as OpenAI streams them; the SDKs dispatch on the data's `type`. */
+function event(type: string, sequence: number, data: Json): string {
+  return `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence, ...data })}\n\n`;
+}
+
+/**
+ * Canonical chat chunks → the Responses API's semantic events: `response.created` and
+ * `response.in_progress`, then per output item `output_item.added`, its part and deltas, their
+ * `.done` events and `output_item.done`, and at the end `response.completed` (or
+ * `response.incomplete`) carrying the whole response with usage and cost. A failure after the first
+ * byte ends the stream with `response.failed`.
+ */
+export class ResponsesStreamRenderer extends StreamRecord implements StreamRenderer {
+  private sequence = 0;
+  private started = false;
+  private failed = false;
+  private open: OpenItem | undefined;
+  private readonly output: Json[] = [];
+
+  constructor(
+    private readonly identity: ResponseIdentity,
+    private readonly echo: ResponsesEcho,
+  ) {
+    super();
+  }
+
+  chunk(chunk: ChunkWire): string {
+    let out = this.start();
+    const choice = this.note(chunk);
+    if (!choice) return out;
+    const delta = (choice.delta ?? {}) as Json;
+    if (this.echo.reasoning.summary && typeof delta.reasoning === "string" && delta.reasoning)
+      out += this.reasoningDelta(delta.reasoning);
+    if (typeof delta.content === "string" && delta.content) out += this.textDelta(delta.content);
+    if (Array.isArray(delta.tool_calls))
+      for (const call of delta.tool_calls as Json[]) out += this.toolCallDelta(call);
+    return out;
+  }
+
+  error(message: string, code: string | undefined): string {
+    this.failed = true;
+    const response = this.response("failed", null, { code: code ?? "server_error", message });
+    return this.start() + this.emit("response.failed", { response });
+  }
+
+  end(usage: UsageRender): string {
+    if (this.failed) return "";
+    // The open item closes first: the final response lists every item.
+    const opening = this.start() + this.close();
+    const { status, incomplete } = statusFor(this.finish);
+    const response = { ...this.response(status, incomplete, null), usage: responsesUsage(usage) };
+    const type = status === "incomplete" ? "response.incomplete" : "response.completed";
+    return opening + this.emit(type, { response });
+  }
+
+  private response(
+    status: "in_progress" | "completed" | "incomplete" | "failed",
+    incomplete: Json | null,
+    error: Json | null,
+  ): Json {
+    return responseObject({
+      identity: this.identity,
+      echo: this.echo,
+      status,
+      output: [...this.output],
+      usage: null,
+      incomplete,
+      error,
+    });
+  }
+
+  private emit(type: string, data: Json): string {
+    return event(type, this.sequence++, data);
+  }
+
+  private start(): string {
+    if (this.started) return "";
+    this.started = true;
+    const response = this.response("in_progress", null, null);
+    return this.emit("response.created", { response }) + this.emit("response.in_progress", { response });
+  }
+
+  private get id(): string {
+    return this.identity.generationId;
+  }
+
+  private reasoningDelta(text: string): string {
+    let out = "";
+    if (this.open?.kind !== "reasoning") {
+      out += this.close();
+      this.open = { kind: "reasoning", index: this.output.length, text: "" };
+      const item = { ...reasoningItem(this.id, ""), summary: [] };
+      out += this.emit("response.output_item.added", { output_index: this.open.index, item });
+      out += this.emit("response.reasoning_summary_part.added", {
+        ...this.where(this.open.index, itemIds.reasoning(this.id)),
+        summary_index: 0,
+        part: { type: "summary_text", text: "" },
+      });
+    }
+    this.open.text += text;
+    return (
+      out +
+      this.emit("response.reasoning_summary_text.delta", {
+        ...this.where(this.open.index, itemIds.reasoning(this.id)),
+        summary_index: 0,
+        delta: text,
+      })
+    );
+  }
+
+  private textDelta(text: string): string {
+    let out = "";
+    if (this.open?.kind !== "message") {
+      out += this.close();
+      this.open = { kind: "message", index: this.output.length, text: "" };
+      const item = messageItem(this.id, [], "in_progress");
+      out += this.emit("response.output_item.added", { output_index: this.open.index, item });
+      out += this.emit("response.content_part.added", {
+        ...this.where(this.open.index, itemIds.message(this.id)),
+        content_index: 0,
+        part: outputTextPart(""),
+      });
+    }
+    this.open.text += text;
+    return (
+      out +
+      this.emit("response.output_text.delta", {
+        ...this.where(this.open.index, itemIds.message(this.id)),
+        content_index: 0,
+        delta: text,
+        logprobs: [],
+      })
+    );
+  }
+
+  private toolCallDelta(call: Json): string {
+    let out = "";
+    const toolIndex = typeof call.index === "number" ? call.index : 0;
+    const fn = (call.function ?? {}) as Json;
+    if (this.open?.kind !== "function" || this.open.toolIndex !== toolIndex) {
+      out += this.close();
+      this.open = { kind: "function", index: this.output.length, toolIndex, call, args: "" };
+      const item = functionCallItem(
+        this.id,
+        toolIndex,
+        { ...call, function: { ...fn, arguments: "" } },
+        "in_progress",
+      );
+      out += this.emit("response.output_item.added", { output_index: this.open.index, item });
+    }
+    const args = typeof fn.arguments === "string" ? fn.arguments : "";
+    if (!args) return out;
+    this.open.args += args;
+    return (
+      out +
+      this.emit("response.function_call_arguments.delta", {
+        ...this.where(this.open.index, itemIds.functionCall(this.id, toolIndex)),
+        delta: args,
+      })
+    );
+  }
+
+  private where(outputIndex: number, itemId: string): Json {
+    return { item_id: itemId, output_index: outputIndex };
+  }
+
+  /** Ends the open item: its `.done` events, then `output_item.done` with the whole item. */
+  private close(): string {
+    const open = this.open;
+    if (!open) return "";
+    this.open = undefined;
+    if (open.kind === "reasoning") {
+      const where = { ...this.where(open.index, itemIds.reasoning(this.id)), summary_index: 0 };
+      const item = reasoningItem(this.id, open.text);
+      this.output.push(item);
+      return (
+        this.emit("response.reasoning_summary_text.done", { ...where, text: open.text }) +
+        this.emit("response.reasoning_summary_part.done", {
+          ...where,
+          part: { type: "summary_text", text: open.text },
+        }) +
+        this.emit("response.output_item.done", { output_index: open.index, item })
+      );
+    }
+    if (open.kind === "message") {
+      const where = { ...this.where(open.index, itemIds.message(this.id)), content_index: 0 };
+      const part = outputTextPart(open.text);
+      const item = messageItem(this.id, [part], "completed");
+      this.output.push(item);
+      return (
+        this.emit("response.output_text.done", { ...where, text: open.text, logprobs: [] }) +
+        this.emit("response.content_part.done", { ...where, part }) +
+        this.emit("response.output_item.done", { output_index: open.index, item })
+      );
+    }
+    const fn = (open.call.function ?? {}) as Json;
+    const item = functionCallItem(
+      this.id,
+      open.toolIndex,
+      { ...open.call, function: { ...fn, arguments: open.args } },
+      "completed",
+    );
+    this.output.push(item);
+    return (
+      this.emit("response.function_call_arguments.done", {
+        ...this.where(open.index, itemIds.functionCall(this.id, open.toolIndex)),
+        name: item.name,
+        arguments: open.args,
+      }) + this.emit("response.output_item.done", { output_index: open.index, item })
+    );
+  }
+}
