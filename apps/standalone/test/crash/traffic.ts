@@ -1,0 +1,108 @@
+// Traffic for the kill suites: several keys, three kinds of request (chat, streamed chat, embeddings)
+// on the built-in demo provider, a few at a time, and what the client saw of each one.
+
+export type RequestKind = "chat" | "stream" | "embeddings";
+
+/**
+ * What the client saw: `answered` = status 200 and the whole answer (a JSON body with usage, or a
+ * stream through `[DONE]`); `cut` = the connection broke before that (the id is known when the headers
+ * had arrived); `refused` = any other status (a defect here: nothing in this traffic is refusable).
+ */
+export interface Outcome {
+  kind: RequestKind;
+  secret: string;
+  id: string | undefined;
+  state: "answered" | "cut" | "refused";
+  status?: number;
+  detail?: string;
+}
+
+/** A small seeded PRNG (mulberry32): the same seed gives the same kinds, keys and kill points. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const KINDS: readonly RequestKind[] = ["chat", "stream", "embeddings"];
+
+export async function sendOne(
+  baseUrl: string,
+  kind: RequestKind,
+  secret: string,
+  n: number,
+): Promise<Outcome> {
+  const path = kind === "embeddings" ? "/v1/embeddings" : "/v1/chat/completions";
+  const body =
+    kind === "embeddings"
+      ? { model: "demo/echo-embedding", input: `crash suite text ${n}` }
+      : {
+          model: "demo/echo",
+          messages: [{ role: "user", content: `crash suite request ${n}` }],
+          ...(kind === "stream" ? { stream: true } : {}),
+        };
+  let id: string | undefined;
+  try {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    id = response.headers.get("x-generation-id") ?? undefined;
+    const text = await response.text();
+    if (response.status !== 200)
+      return { kind, secret, id, state: "refused", status: response.status, detail: text };
+    const complete = kind === "stream" ? text.includes("data: [DONE]") : text.includes('"usage"');
+    return { kind, secret, id, state: complete ? "answered" : "cut", status: 200 };
+  } catch (error) {
+    return { kind, secret, id, state: "cut", detail: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+export interface DriveOptions {
+  baseUrl: string;
+  secrets: readonly string[];
+  random: () => number;
+  /** Requests to start at most (fewer when the kill comes first). */
+  requests: number;
+  concurrency: number;
+  /** Called once, after the `killAfter`-th request started plus `killDelayMs`; must kill the target. */
+  kill?: { afterStarted: number; delayMs: number; run: () => void };
+  /** Numbers requests across rounds so bodies differ. */
+  offset: number;
+}
+
+/**
+ * Runs `concurrency` workers that start requests until `requests` have started or the target was
+ * killed, and returns every outcome (in-flight ones at the kill end as `cut`).
+ */
+export async function drive(options: DriveOptions): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  let started = 0;
+  let killed = false;
+  const plan = Array.from({ length: options.requests }, () => ({
+    kind: KINDS[Math.floor(options.random() * KINDS.length)] as RequestKind,
+    secret: options.secrets[Math.floor(options.random() * options.secrets.length)] as string,
+  }));
+  const worker = async () => {
+    while (!killed && started < options.requests) {
+      const index = started++;
+      const { kind, secret } = plan[index] as { kind: RequestKind; secret: string };
+      if (options.kill && index + 1 === options.kill.afterStarted) {
+        const { run, delayMs } = options.kill;
+        setTimeout(() => {
+          killed = true;
+          run();
+        }, delayMs);
+      }
+      outcomes.push(await sendOne(options.baseUrl, kind, secret, options.offset + index));
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, worker));
+  return outcomes;
+}
