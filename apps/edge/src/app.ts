@@ -14,6 +14,7 @@ import type { EdgeContext } from "./pipeline/edge-context.js";
 import { renderSurfaceError } from "./pipeline/error-shape.js";
 import { batchRoutes } from "./routes/batches.js";
 import { chatCompletionsRoute } from "./routes/chat-completions.js";
+import { completionsRoute } from "./routes/completions.js";
 import { countTokensRoute } from "./routes/count-tokens.js";
 import { embeddingsRoute } from "./routes/embeddings.js";
 import { geminiRoute } from "./routes/gemini.js";
@@ -92,6 +93,7 @@ export function createApp(deps: EdgeDeps, context: EdgeContext = createEdgeConte
     readyzRoute(context),
     chatCompletionsRoute(context),
     responsesRoute(context),
+    completionsRoute(context),
     messagesRoute(context),
     countTokensRoute(context),
     ...batchRoutes(context),
