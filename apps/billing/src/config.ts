@@ -2,6 +2,7 @@ import { type Env, fragments, loadConfig, z } from "@gw/config";
 import { DEFAULT_BODY_TIMEOUT_MS } from "@gw/http";
 import { serviceAuthEnv } from "@gw/rpc";
 import { LEASE_EXPIRY_MARGIN_MS } from "./admission/leases.js";
+import { DEFAULT_PAID_REQUESTS_PER_MINUTE } from "./admission/limits.js";
 import { DEFAULT_HOLD_TTL_MS, DEFAULT_LEASE_USE_MS } from "./deps.js";
 
 // fragments.port() types its key as `string`, which would erase the variable name from the config type.
@@ -41,6 +42,11 @@ export function loadBillingConfig(env: Env = process.env) {
         .optional(),
       /** How long an edge starts requests under one lease before it acquires the next. */
       LEASE_USE_MS: z.coerce.number().int().min(1_000).default(DEFAULT_LEASE_USE_MS),
+      /**
+       * Paid-model requests one account may start per UTC minute, all keys and edges together (429
+       * `rate_limited` with Retry-After beyond it); 0 turns the ceiling off.
+       */
+      PAID_REQUESTS_PER_MINUTE: z.coerce.number().int().min(0).default(DEFAULT_PAID_REQUESTS_PER_MINUTE),
       /** `true`: Admit answers "admitted" (without a hold) when Redis is down, instead of UNAVAILABLE. */
       ADMISSION_FAIL_OPEN: flag,
       /** Prefix of billing's Redis keys (before the `{acct:<id>}` hash tag). */

@@ -8,6 +8,7 @@ import type { ServiceAuth } from "@gw/rpc";
 import type { Kysely } from "kysely";
 import { Admission, type AdmissionSettings } from "./admission/admission.js";
 import { type LeaseSettings, Leases } from "./admission/leases.js";
+import { DEFAULT_PAID_REQUESTS_PER_MINUTE } from "./admission/limits.js";
 import type { BillingTables } from "./db/schema.js";
 
 export const DEFAULT_HOLD_TTL_MS = 5 * 60 * 1000;
@@ -53,6 +54,7 @@ export function billingContext(deps: BillingDeps): BillingContext {
   const settings: AdmissionSettings = {
     holdTtlMs: deps.admission?.holdTtlMs ?? DEFAULT_HOLD_TTL_MS,
     failOpen: deps.admission?.failOpen ?? false,
+    paidRequestsPerMinute: deps.admission?.paidRequestsPerMinute ?? DEFAULT_PAID_REQUESTS_PER_MINUTE,
   };
   const admission = new Admission({
     store: deps.store,
@@ -65,6 +67,7 @@ export function billingContext(deps: BillingDeps): BillingContext {
     ttlMs: deps.leases?.ttlMs ?? settings.holdTtlMs,
     useMs: deps.leases?.useMs ?? DEFAULT_LEASE_USE_MS,
     failOpen: settings.failOpen,
+    paidRequestsPerMinute: settings.paidRequestsPerMinute,
   };
   return {
     db: deps.database.db,

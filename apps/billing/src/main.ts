@@ -49,7 +49,11 @@ async function main(): Promise<void> {
       logger,
       store,
       resolver: keys.resolver,
-      admission: { holdTtlMs: config.HOLD_TTL_MS, failOpen: config.ADMISSION_FAIL_OPEN },
+      admission: {
+        holdTtlMs: config.HOLD_TTL_MS,
+        failOpen: config.ADMISSION_FAIL_OPEN,
+        paidRequestsPerMinute: config.PAID_REQUESTS_PER_MINUTE,
+      },
       leases: { ttlMs: config.LEASE_TTL_MS ?? config.HOLD_TTL_MS, useMs: config.LEASE_USE_MS },
       serviceAuth,
       bodyTimeoutMs: config.BODY_TIMEOUT_MS,

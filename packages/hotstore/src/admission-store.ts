@@ -87,6 +87,11 @@ export interface RateCheck {
   /** The fixed window holding `now`, ms; the counter expires at its end. */
   windowStartMs: number;
   windowEndMs: number;
+  /**
+   * How many requests this admit counts at once (default 1): a budget lease takes a slice of the
+   * window for the requests its edge will admit locally. All of it must fit, or nothing is counted.
+   */
+  take?: number;
 }
 
 export type AdmitResult =

@@ -217,6 +217,41 @@ export function describeLimitsContract(
       expect((await store.admit(rated(id, "four", [window]))).status).toBe("rate_limited");
     });
 
+    it("counts a take of several requests at once, only when all of them fit (a lease's slice)", async () => {
+      const { store, id } = await warm(0n);
+      const slice = (hold: string, take: number) => rated(id, hold, [{ ...minute(T0, 10), take }]);
+      expect((await store.admit(slice("lease-1", 4))).status).toBe("admitted");
+      expect((await store.admit(slice("lease-2", 4))).status).toBe("admitted");
+      // 8 of 10 counted: a slice of 3 does not fit and counts nothing, so 2 single requests still do.
+      expect(await store.admit(slice("lease-3", 3))).toEqual({
+        status: "rate_limited",
+        limitSource: "free:minute",
+        limit: 10,
+        resetAtMs: T0 + 60_000,
+      });
+      expect((await store.admit(rated(id, "one", [minute(T0, 10)]))).status).toBe("admitted");
+      expect((await store.admit(slice("lease-4", 1))).status).toBe("admitted");
+      expect((await store.admit(rated(id, "three", [minute(T0, 10)]))).status).toBe("rate_limited");
+      // A retried admit of a slice already counted is not counted again.
+      expect((await store.admit(slice("lease-1", 4))).status).toBe("admitted");
+    });
+
+    it("a take that does not fit one window counts in none of the others", async () => {
+      const { store, id } = await warm(0n);
+      const wide: RateCheck = {
+        name: "paid:minute",
+        limit: 100,
+        windowStartMs: T0,
+        windowEndMs: T0 + 60_000,
+      };
+      const narrow = { ...minute(T0, 2), take: 3 };
+      expect((await store.admit(rated(id, "lease", [{ ...wide, take: 3 }, narrow]))).status).toBe(
+        "rate_limited",
+      );
+      const fill = await store.admit(rated(id, "fill", [{ ...wide, take: 100 }]));
+      expect(fill.status).toBe("admitted");
+    });
+
     it("admits exactly the limit of 100 concurrent requests in one window", async () => {
       const { store, id } = await warm(0n);
       const results = await Promise.all(

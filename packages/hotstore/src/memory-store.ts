@@ -127,17 +127,18 @@ export class MemoryAdmissionStore implements AdmissionStore {
     rates: readonly RateCheck[],
     now: number,
   ): AdmitResult | undefined {
-    const counters: Counter[] = [];
+    const counters: Array<{ counter: Counter; take: number }> = [];
     for (const rate of rates) {
       const counter = this.counter(`${accountId}:${rate.name}:${rate.windowStartMs}`, rate.windowEndMs, now);
       const limit =
         rate.upgrade && state.purchased >= rate.upgrade.minPurchasedPico ? rate.upgrade.limit : rate.limit;
-      if (counter.count >= limit) {
+      const take = rate.take ?? 1;
+      if (counter.count + take > limit) {
         return { status: "rate_limited", limitSource: rate.name, limit, resetAtMs: rate.windowEndMs };
       }
-      counters.push(counter);
+      counters.push({ counter, take });
     }
-    for (const counter of counters) counter.count += 1;
+    for (const { counter, take } of counters) counter.count += take;
     this.dropOldCounters(now);
     return undefined;
   }

@@ -112,6 +112,17 @@ describe("checkAdmitRequest", () => {
     bad(rate({ windowStartMs: 60_000, windowEndMs: 60_000 }), "empty rate window");
     expect(checkAdmitRequest(admit({ rates: [rate({ limit: 0 })] }))).toBeDefined();
   });
+
+  it("a rate check's take, when given, is a whole number of at least 1", () => {
+    const bad = (take: number) =>
+      refused(
+        () => checkAdmitRequest(admit({ rates: [rate({ take })] })),
+        `invalid rate take for free:minute: ${take}`,
+      );
+    for (const take of [0, -1, 1.5, Number.NaN, 2 ** 53]) bad(take);
+    expect(checkAdmitRequest(admit({ rates: [rate({ take: 1 })] })).rates?.[0]?.take).toBe(1);
+    expect(checkAdmitRequest(admit({ rates: [rate({ take: 500 })] })).rates?.[0]?.take).toBe(500);
+  });
 });
 
 describe("snapshots and ledger entries", () => {

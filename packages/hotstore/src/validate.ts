@@ -70,6 +70,9 @@ function checkRate(rate: RateCheck): void {
   if (!count(rate.limit) || (rate.upgrade && !count(rate.upgrade.limit))) {
     throw new AdmissionInputError(`invalid rate limit for ${rate.name}`);
   }
+  if (rate.take !== undefined && (!count(rate.take) || rate.take < 1)) {
+    throw new AdmissionInputError(`invalid rate take for ${rate.name}: ${rate.take}`);
+  }
   if (rate.upgrade) checkAmount("upgrade threshold", rate.upgrade.minPurchasedPico);
   checkTime(rate.windowStartMs);
   if (checkTime(rate.windowEndMs) <= rate.windowStartMs) {

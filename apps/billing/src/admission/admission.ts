@@ -12,6 +12,8 @@ export interface AdmissionSettings {
   holdTtlMs: number;
   /** Admit without a hold when Redis (or the ledger, on a cold view) cannot answer. */
   failOpen: boolean;
+  /** PAID_REQUESTS_PER_MINUTE: the account's paid-model request ceiling per UTC minute; 0 = none. */
+  paidRequestsPerMinute: number;
 }
 
 export interface AdmissionDeps {
@@ -59,7 +61,7 @@ export class Admission {
         ttlMs: this.deps.settings.holdTtlMs,
         now,
         keyLimit,
-        rates: rateChecks(request, now),
+        rates: rateChecks(request, now, this.deps.settings.paidRequestsPerMinute),
       });
       if (result.status === "cold") await this.reload(request.accountId);
       else if (result.status === "cold_key" && keyLimit) {

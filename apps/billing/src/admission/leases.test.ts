@@ -10,7 +10,12 @@ import { keyWindowStart } from "./limits.js";
 // Wednesday 2026-03-11 12:00 UTC: the day's window ends in 12 hours.
 const NOW = Date.UTC(2026, 2, 11, 12, 0, 0);
 const KEY = "k".repeat(64);
-const SETTINGS: LeaseSettings = { ttlMs: 5 * 60_000, useMs: 30_000, failOpen: false };
+const SETTINGS: LeaseSettings = {
+  ttlMs: 5 * 60_000,
+  useMs: 30_000,
+  failOpen: false,
+  paidRequestsPerMinute: 0,
+};
 
 /** Leases over the in-memory store; "reload" loads the given balance and key spend, as Postgres would. */
 function setup(
@@ -19,14 +24,16 @@ function setup(
     keySpent?: bigint;
     settings?: Partial<LeaseSettings>;
     store?: AdmissionStore;
+    now?: number;
   } = {},
 ) {
+  const now = options.now ?? NOW;
   const store = options.store ?? new MemoryAdmissionStore();
   const reloads: string[] = [];
   const admission = {
     reload: async (accountId: string) => {
       reloads.push("account");
-      await store.load(accountId, { balancePico: options.balance ?? 1_000_000n, seq: 1n }, NOW);
+      await store.load(accountId, { balancePico: options.balance ?? 1_000_000n, seq: 1n }, now);
     },
     reloadKey: async (
       accountId: string,
@@ -41,7 +48,7 @@ function setup(
     admission,
     logger: silentLogger(),
     settings: { ...SETTINGS, ...options.settings },
-    clock: () => NOW,
+    clock: () => now,
   });
   return { leases, store, reloads };
 }
@@ -96,7 +103,13 @@ describe("Leases.acquire", () => {
     expect((await setup({ balance: 700n }).leases.acquire(request({ minPico: 100n }))).granted).toBe(false);
     expect((await setup({ balance: 800n }).leases.acquire(request({ minPico: 100n }))).granted).toBe(true);
     const empty = await setup({ balance: 0n }).leases.acquire(request({ minPico: 0n }));
-    expect(empty).toEqual({ granted: false, grantedPico: 0n, useUntilUnixMs: 0n, expiresUnixMs: 0n });
+    expect(empty).toEqual({
+      granted: false,
+      grantedPico: 0n,
+      useUntilUnixMs: 0n,
+      expiresUnixMs: 0n,
+      grantedRequests: 0,
+    });
   });
 
   it("answers a retried acquire with the hold as it stands (idempotent on the lease id)", async () => {
@@ -191,5 +204,66 @@ describe("Leases.acquire", () => {
     const error = await refusal(() => leases.acquire(request()));
     expect(error.kind).toBe("service_unavailable");
     expect(loads).toBe(5);
+  });
+
+  describe("with a paid-model request ceiling", () => {
+    const ceiling = (perMinute: number, now = NOW) =>
+      setup({ settings: { paidRequestsPerMinute: perMinute }, now });
+    /** Single paid requests (or `take` of them at once) counted in the minute of NOW, as Admit does. */
+    const paidRequests = (holdId: string, limit: number, take = 1) => ({
+      accountId: "acct-1",
+      holdId,
+      amountPico: 0n,
+      ttlMs: 60_000,
+      now: NOW,
+      rates: [{ name: "paid:minute", limit, windowStartMs: NOW, windowEndMs: NOW + 60_000, take }],
+    });
+
+    it("counts the lease's slice (1/16 of the ceiling) in the minute and tells the edge its size", async () => {
+      const { leases, store } = ceiling(1_600);
+      const granted = await leases.acquire(request());
+      expect(granted).toMatchObject({ granted: true, grantedRequests: 100 });
+      // 100 of 1,600 are counted: 1,500 single requests still fit, the 1,501st does not.
+      expect((await store.admit(paidRequests("rest", 1_600, 1_500))).status).toBe("admitted");
+      expect((await store.admit(paidRequests("one-more", 1_600))).status).toBe("rate_limited");
+    });
+
+    it("a retried acquire of the same lease counts its slice once", async () => {
+      const { leases, store } = ceiling(32);
+      expect((await leases.acquire(request())).grantedRequests).toBe(2);
+      expect((await leases.acquire(request())).grantedRequests).toBe(2);
+      expect((await store.admit(paidRequests("rest", 32, 30))).status).toBe("admitted");
+      expect((await store.admit(paidRequests("one-more", 32))).status).toBe("rate_limited");
+    });
+
+    it("grants at least one request however small the ceiling", async () => {
+      expect((await ceiling(3).leases.acquire(request())).grantedRequests).toBe(1);
+    });
+
+    it("declines the lease, holding nothing, when its slice no longer fits the minute", async () => {
+      const { leases, store } = ceiling(32);
+      await store.load("acct-1", { balancePico: 1_000_000n, seq: 1n }, NOW);
+      expect((await store.admit(paidRequests("fill", 32, 31))).status).toBe("admitted");
+      const declined = await leases.acquire(request());
+      expect(declined).toMatchObject({ granted: false, grantedRequests: 0 });
+      expect((await store.view("acct-1", NOW))?.holds["lease-1"]).toBeUndefined();
+    });
+
+    it("ends the lease's use with the minute its slice was counted in", async () => {
+      const late = NOW + 50_000;
+      const granted = await ceiling(1_600, late).leases.acquire(request());
+      expect(granted.useUntilUnixMs).toBe(BigInt(NOW + 60_000));
+      const early = await ceiling(1_600).leases.acquire(request());
+      expect(early.useUntilUnixMs).toBe(BigInt(NOW + 30_000));
+    });
+
+    it("grants no request count when the ceiling is off", async () => {
+      const granted = await ceiling(0).leases.acquire(request());
+      expect(granted).toMatchObject({
+        granted: true,
+        grantedRequests: 0,
+        useUntilUnixMs: BigInt(NOW + 30_000),
+      });
+    });
   });
 });

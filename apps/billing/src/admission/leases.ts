@@ -1,9 +1,15 @@
 import { GatewayError } from "@gw/errors";
-import { AdmissionInputError, type AdmissionStore, type KeyLimitCheck, keyWindow } from "@gw/hotstore";
+import {
+  AdmissionInputError,
+  type AdmissionStore,
+  type KeyLimitCheck,
+  keyWindow,
+  type RateCheck,
+} from "@gw/hotstore";
 import type { Logger } from "@gw/logger";
 import type { AcquireLeaseRequest, AcquireLeaseResponse } from "@gw/proto/billing/v1/billing";
 import type { Admission } from "./admission.js";
-import { keyLimitCheck, keyWindowEnd } from "./limits.js";
+import { keyLimitCheck, keyWindowEnd, leaseRequestSlice, paidCeiling } from "./limits.js";
 
 export interface LeaseSettings {
   /** The lease hold's TTL: how long a crashed edge's lease can pin budget. */
@@ -12,6 +18,8 @@ export interface LeaseSettings {
   useMs: number;
   /** As for Admit: without Redis, answer "not granted" (the edge's Admit then fails open). */
   failOpen: boolean;
+  /** The paid-model request ceiling per minute (as Admit's); a lease takes a slice of it. 0 = none. */
+  paidRequestsPerMinute: number;
 }
 
 export interface LeaseDeps {
@@ -32,11 +40,15 @@ const NOT_GRANTED: AcquireLeaseResponse = {
   grantedPico: 0n,
   useUntilUnixMs: 0n,
   expiresUnixMs: 0n,
+  grantedRequests: 0,
 };
 
 /**
  * AcquireLease: one hold (id = lease id) sized from the hot view, placed through the same atomic
- * admit as a request's hold, so it counts against the balance and the key's window like one.
+ * admit as a request's hold, so it counts against the balance and the key's window like one. Leased
+ * requests are paid-model requests, so with a request ceiling the same admit counts the lease's
+ * slice of the current minute up front (the requests its edge may start under it); a slice that no
+ * longer fits declines the lease, and the edge admits request by request, each counted exactly.
  */
 export class Leases {
   constructor(private readonly deps: LeaseDeps) {}
@@ -64,6 +76,8 @@ export class Leases {
       else if (grant === "cold_key" && keyLimit) await this.deps.admission.reloadKey(accountId, keyLimit);
       else if (typeof grant !== "bigint" || grant <= 0n || grant < request.minPico) return NOT_GRANTED;
       else {
+        const slice = leaseRequestSlice(this.deps.settings.paidRequestsPerMinute);
+        const ceiling = paidCeiling(this.deps.settings.paidRequestsPerMinute, now, slice);
         const result = await this.deps.store.admit({
           accountId,
           holdId: leaseId,
@@ -71,12 +85,13 @@ export class Leases {
           ttlMs: this.deps.settings.ttlMs,
           now,
           keyLimit,
+          rates: ceiling ? [ceiling] : [],
         });
         if (result.status === "cold") await this.deps.admission.reload(accountId);
         else if (result.status === "cold_key" && keyLimit) {
           await this.deps.admission.reloadKey(accountId, keyLimit);
         } else if (result.status !== "admitted") return NOT_GRANTED;
-        else return this.granted(request, grant, now, result.expiresAt);
+        else return this.granted(request, { grant, slice, ceiling }, now, result.expiresAt);
       }
     }
     throw new Error(`admission view of ${accountId} stayed cold after ${MAX_ROUNDS} loads`);
@@ -104,21 +119,26 @@ export class Leases {
     return grant;
   }
 
-  /** Requests start under the lease until the key's window ends, and never too close to the expiry. */
+  /**
+   * Requests start under the lease until the key's window ends, never too close to the expiry, and,
+   * with a request ceiling, only within the minute its slice was counted in.
+   */
   private granted(
     request: AcquireLeaseRequest,
-    grant: bigint,
+    taken: { grant: bigint; slice: number; ceiling: RateCheck | undefined },
     now: number,
     expiresAt: number,
   ): AcquireLeaseResponse {
     let useUntil = Math.min(now + this.deps.settings.useMs, expiresAt - LEASE_EXPIRY_MARGIN_MS);
     const windowEnd = request.keyLimit ? keyWindowEnd(request.keyLimit.reset, now) : undefined;
     if (windowEnd !== undefined) useUntil = Math.min(useUntil, windowEnd);
+    if (taken.ceiling) useUntil = Math.min(useUntil, taken.ceiling.windowEndMs);
     return {
       granted: true,
-      grantedPico: grant,
+      grantedPico: taken.grant,
       useUntilUnixMs: BigInt(Math.max(now, useUntil)),
       expiresUnixMs: BigInt(expiresAt),
+      grantedRequests: taken.ceiling ? taken.slice : 0,
     };
   }
 

@@ -1,11 +1,14 @@
 import { type AdmitRequest, LimitReset } from "@gw/proto/billing/v1/billing";
 import { describe, expect, it } from "vitest";
 import {
+  DEFAULT_PAID_REQUESTS_PER_MINUTE,
   FREE_TIER,
   freeRateFloors,
   keyLimitCheck,
   keyWindowEnd,
   keyWindowStart,
+  leaseRequestSlice,
+  paidCeiling,
   rateChecks,
 } from "./limits.js";
 
@@ -145,5 +148,60 @@ describe("model rate windows", () => {
       now,
     );
     expect(checks.map((check) => check.name)).toEqual(["free:minute", "free:day", "model:x:free"]);
+  });
+});
+
+describe("the paid-model request ceiling", () => {
+  const now = Date.UTC(2026, 2, 15, 10, 30, 42, 5);
+  const minuteStart = Date.UTC(2026, 2, 15, 10, 30);
+
+  it("counts a paid request in the account's UTC minute, a free one not at all", () => {
+    const paid = {
+      name: "paid:minute",
+      limit: 600,
+      windowStartMs: minuteStart,
+      windowEndMs: minuteStart + 60_000,
+      take: 1,
+    };
+    expect(rateChecks(request({ modelId: "openai/gpt-4o" }), now, 600)).toEqual([paid]);
+    expect(
+      rateChecks(request({ modelId: "x:free", isFreeModel: true }), now, 600).map((check) => check.name),
+    ).toEqual(["free:minute", "free:day"]);
+    const limited = request({ modelId: "openai/o1-pro", modelLimit: { requests: 10, intervalSeconds: 60 } });
+    expect(rateChecks(limited, now, 600).map((check) => check.name)).toEqual([
+      "model:openai/o1-pro",
+      "paid:minute",
+    ]);
+  });
+
+  it("is off at 0 (and by default for callers that pass no ceiling)", () => {
+    expect(rateChecks(request({ modelId: "openai/gpt-4o" }), now, 0)).toEqual([]);
+    expect(rateChecks(request({ modelId: "openai/gpt-4o" }), now)).toEqual([]);
+    expect(paidCeiling(0, now)).toBeUndefined();
+    expect(paidCeiling(-1, now)).toBeUndefined();
+  });
+
+  it("takes several requests at once for a lease", () => {
+    expect(paidCeiling(1, now, 7)).toEqual({
+      name: "paid:minute",
+      limit: 1,
+      windowStartMs: minuteStart,
+      windowEndMs: minuteStart + 60_000,
+      take: 7,
+    });
+  });
+
+  it("slices 1/16 of the ceiling per lease, at least one request, none when off", () => {
+    expect(leaseRequestSlice(DEFAULT_PAID_REQUESTS_PER_MINUTE)).toBe(7_500);
+    expect(leaseRequestSlice(1_600)).toBe(100);
+    expect(leaseRequestSlice(1_615)).toBe(100);
+    expect(leaseRequestSlice(31)).toBe(1);
+    expect(leaseRequestSlice(1)).toBe(1);
+    expect(leaseRequestSlice(0)).toBe(0);
+    expect(leaseRequestSlice(-5)).toBe(0);
+  });
+
+  it("defaults to 120,000 requests per minute (2,000 per second) per account", () => {
+    expect(DEFAULT_PAID_REQUESTS_PER_MINUTE).toBe(120_000);
   });
 });

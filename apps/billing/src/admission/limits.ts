@@ -11,6 +11,16 @@ export const FREE_TIER = {
   purchaseThresholdPico: usdToPico("5"),
 } as const;
 
+/**
+ * The paid-model request ceiling (PAID_REQUESTS_PER_MINUTE): the spec's Limits table leaves paid models'
+ * request limits unstated and asks that traffic far beyond reasonable use be blocked. Per account, all
+ * keys and edges together, per UTC minute; 2,000 requests per second on average is far above what a
+ * person or an agent fleet of one account sends, so only a runaway client or a flood meets it.
+ */
+export const DEFAULT_PAID_REQUESTS_PER_MINUTE = 120_000;
+/** A budget lease takes this share of the ceiling, so unused slices of a few edges strand little of it. */
+const LEASE_SLICE_DIVISOR = 16;
+
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 
@@ -61,7 +71,7 @@ export function keyLimitCheck(
  * The request-count windows a request counts against: the free tier's minute and UTC day for `:free`
  * models, and the model's own limit from the catalogue (a fixed window of its interval).
  */
-export function rateChecks(request: AdmitRequest, now: number): RateCheck[] {
+export function rateChecks(request: AdmitRequest, now: number, paidPerMinute = 0): RateCheck[] {
   const checks: RateCheck[] = [];
   if (request.isFreeModel) {
     const { minute, day } = freeWindows(now);
@@ -86,7 +96,25 @@ export function rateChecks(request: AdmitRequest, now: number): RateCheck[] {
       windowEndMs: start + interval,
     });
   }
+  const paid = request.isFreeModel ? undefined : paidCeiling(paidPerMinute, now);
+  if (paid) checks.push(paid);
   return checks;
+}
+
+/**
+ * The account's paid-model requests in the current minute (`take` of them at once: a lease's slice);
+ * undefined when the ceiling is off (0).
+ */
+export function paidCeiling(perMinute: number, now: number, take = 1): RateCheck | undefined {
+  if (perMinute <= 0) return undefined;
+  const { minute } = freeWindows(now);
+  return { name: "paid:minute", limit: perMinute, ...minute, take };
+}
+
+/** How many requests one budget lease may start: 1/16 of the ceiling, at least 1; 0 when it is off. */
+export function leaseRequestSlice(perMinute: number): number {
+  if (perMinute <= 0) return 0;
+  return Math.max(1, Math.floor(perMinute / LEASE_SLICE_DIVISOR));
 }
 
 interface Window {

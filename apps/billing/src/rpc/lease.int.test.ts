@@ -42,7 +42,8 @@ describeWith(["postgres", "redis"], "BillingService leases on Redis", () => {
   const clock = new TestClock(NOW);
 
   beforeAll(async () => {
-    harness = await startHarness({ clock, admission: { holdTtlMs: HOLD_TTL_MS } });
+    // Without the paid-model request ceiling: its slice and minute bound are paid-ceiling.int.test.ts's.
+    harness = await startHarness({ clock, admission: { holdTtlMs: HOLD_TTL_MS, paidRequestsPerMinute: 0 } });
   });
 
   beforeEach(() => {
@@ -73,6 +74,7 @@ describeWith(["postgres", "redis"], "BillingService leases on Redis", () => {
       grantedPico: 10n * USD,
       useUntilUnixMs: BigInt(NOW + LEASE_USE_MS),
       expiresUnixMs: BigInt(NOW + HOLD_TTL_MS),
+      grantedRequests: 0,
     });
     expect((await harness.rpc.acquireLease(leaseRequest(account, 2n * USD, 1n))).grantedPico).toBe(2n * USD);
     const keyed = await funded(80n * USD);
@@ -101,6 +103,7 @@ describeWith(["postgres", "redis"], "BillingService leases on Redis", () => {
       grantedPico: 0n,
       useUntilUnixMs: 0n,
       expiresUnixMs: 0n,
+      grantedRequests: 0,
     });
     expect(await view(account)).toMatchObject({ heldPico: 0n, availablePico: 8n * USD });
     const exact = await harness.rpc.acquireLease(leaseRequest(account, 100n * USD, USD));

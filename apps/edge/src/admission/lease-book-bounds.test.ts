@@ -65,6 +65,7 @@ describe("LeaseBook bounds", () => {
         grantedPico: request.minPico - 1n,
         useUntilUnixMs: 2_000_000n,
         expiresUnixMs: 3_000_000n,
+        grantedRequests: 0,
       };
     };
     expect(await book.reserve(principal, WORST)).toBeUndefined();

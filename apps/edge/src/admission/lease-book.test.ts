@@ -52,6 +52,30 @@ describe("LeaseBook", () => {
     expect(billing.admits).toHaveLength(0);
   });
 
+  it("starts no more requests under a lease than billing counted for it, then acquires the next", async () => {
+    const { billing, book, principal } = setup();
+    billing.leaseGrantRequests = 3;
+    const holds = [];
+    for (let i = 0; i < 7; i++) holds.push(await book.reserve(principal, WORST));
+    expect(holds.every((hold) => hold !== undefined)).toBe(true);
+    expect(billing.leaseAcquires).toHaveLength(3);
+    const perLease = new Map<string, number>();
+    for (const hold of holds)
+      perLease.set(hold?.lease.id ?? "", (perLease.get(hold?.lease.id ?? "") ?? 0) + 1);
+    expect([...perLease.values()]).toEqual([3, 3, 1]);
+    expect(holds[6]?.lease.requestsLeft).toBe(2);
+    expect(billing.admits).toHaveLength(0);
+  });
+
+  it("puts no count bound on a lease granted without a request ceiling", async () => {
+    const { billing, book, principal } = setup();
+    const holds = [];
+    // The lease's money covers 16 worst cases; every one of them starts under it.
+    for (let i = 0; i < 16; i++) holds.push(await book.reserve(principal, WORST));
+    expect(billing.leaseAcquires).toHaveLength(1);
+    expect(holds[15]?.lease.requestsLeft).toBeUndefined();
+  });
+
   it("shares one acquisition among concurrent requests", async () => {
     const { billing, book, principal } = setup();
     const holds = await Promise.all(Array.from({ length: 12 }, () => book.reserve(principal, WORST)));

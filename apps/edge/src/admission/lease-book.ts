@@ -159,6 +159,7 @@ export class LeaseBook {
         response.grantedPico,
         now,
         Number(response.useUntilUnixMs),
+        response.grantedRequests,
       );
       state.active = lease;
       return lease;

@@ -5,6 +5,9 @@
  * Each admitted request reserves its worst-case cost; when it finishes, the reservation is replaced by
  * its actual cost. `remainingPico` is therefore what no running or finished request can claim, and
  * `spentPico` what finished requests cost (reported to billing when the lease is returned).
+ *
+ * With the account's paid-model request ceiling on, billing also counted `grantedRequests` requests
+ * for the lease when it granted it: no more than that many start under it (`requestsLeft`).
  */
 export class Lease {
   remainingPico: bigint;
@@ -13,6 +16,8 @@ export class Lease {
   /** No new request may start under a retired lease; it is returned once its requests finish. */
   retired = false;
   lastUsedAt: number;
+  /** Requests that may still start under the lease; undefined = no count bound (no ceiling). */
+  requestsLeft: number | undefined;
 
   constructor(
     readonly id: string,
@@ -21,17 +26,22 @@ export class Lease {
     readonly grantedAt: number,
     /** Billing's bound: no request starts under the lease after this. */
     readonly useUntil: number,
+    /** The requests billing counted for the lease against the request ceiling; 0 = no ceiling. */
+    grantedRequests = 0,
   ) {
     this.remainingPico = grantedPico;
     this.lastUsedAt = grantedAt;
+    this.requestsLeft = grantedRequests > 0 ? grantedRequests : undefined;
   }
 
   canCover(worstCasePico: bigint, now: number): boolean {
-    return !this.retired && now < this.useUntil && this.remainingPico >= worstCasePico;
+    const counted = this.requestsLeft === undefined || this.requestsLeft > 0;
+    return !this.retired && counted && now < this.useUntil && this.remainingPico >= worstCasePico;
   }
 
   reserve(worstCasePico: bigint, now: number): void {
     this.remainingPico -= worstCasePico;
+    if (this.requestsLeft !== undefined) this.requestsLeft -= 1;
     this.inFlight += 1;
     this.lastUsedAt = now;
   }

@@ -42,6 +42,8 @@ export class RecordingBilling implements BillingClient {
   readonly leaseReturns: ReturnLeaseRequest[] = [];
   /** The most a lease is granted; undefined declines every lease (each request then gets an Admit). */
   leaseGrantPico: bigint | undefined;
+  /** The requests a granted lease may start (billing's slice of the paid-model ceiling); 0 = unbounded. */
+  leaseGrantRequests = 0;
   leaseUseMs = 30_000;
   /** The clock lease windows are given in (tests with a pinned clock set theirs). */
   now: () => number = Date.now;
@@ -73,7 +75,7 @@ export class RecordingBilling implements BillingClient {
     this.leaseAcquires.push(request);
     const cap = this.leaseGrantPico;
     if (cap === undefined || cap < request.minPico) {
-      return { granted: false, grantedPico: 0n, useUntilUnixMs: 0n, expiresUnixMs: 0n };
+      return { granted: false, grantedPico: 0n, useUntilUnixMs: 0n, expiresUnixMs: 0n, grantedRequests: 0 };
     }
     const now = this.now();
     let grantedPico = request.requestedPico;
@@ -83,6 +85,7 @@ export class RecordingBilling implements BillingClient {
       grantedPico,
       useUntilUnixMs: BigInt(now + this.leaseUseMs),
       expiresUnixMs: BigInt(now + this.leaseUseMs + 60_000),
+      grantedRequests: this.leaseGrantRequests,
     };
   }
 

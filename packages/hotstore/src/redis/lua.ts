@@ -97,7 +97,8 @@ end
 /**
  * ARGV: holdId, amount, expiresAt, now, viewTtlMs, maxViewAgeMs, keyWindow ('' = no key limit),
  * keyLimit, then per rate counter KEYS[9 + i]: limit, upgradeLimit ('' = none), upgradeMinPurchased,
- * windowEndMs. Checks run before anything changes, so a refusal leaves no trace.
+ * windowEndMs, take (requests counted at once). Checks run before anything changes, so a refusal
+ * leaves no trace.
  * → {'admitted', expiresAt} | {'cold'} | {'cold_key'} | {'refused', reason, source}
  *   | {'rate_limited', rateIndex (1-based), limit}
  */
@@ -125,18 +126,19 @@ if key_window ~= '' then
 end
 local rates = {}
 for i = 9, #KEYS do
-  local base = 9 + (i - 9) * 4
+  local base = 9 + (i - 9) * 5
   local limit = tonumber(ARGV[base])
   if ARGV[base + 1] ~= '' and sign_of(field('purchased'), '0', ARGV[base + 2]) >= 0 then
     limit = tonumber(ARGV[base + 1])
   end
   local count = tonumber(redis.call('GET', KEYS[i]) or '0')
-  if count >= limit then return {'rate_limited', tostring(i - 8), tostring(limit)} end
-  rates[#rates + 1] = {KEYS[i], ARGV[base + 3]}
+  local take = tonumber(ARGV[base + 4])
+  if count + take > limit then return {'rate_limited', tostring(i - 8), tostring(limit)} end
+  rates[#rates + 1] = {KEYS[i], ARGV[base + 3], take}
 end
 -- Relative expiry: callers' clocks (tests pin them) need not agree with the Redis server's.
 for _, rate in ipairs(rates) do
-  redis.call('INCR', rate[1])
+  redis.call('INCRBY', rate[1], rate[3])
   redis.call('PEXPIRE', rate[1], math.max(1, tonumber(rate[2]) - tonumber(now)) + 1000)
 end
 redis.call('HINCRBY', KEYS[1], 'avail', neg(amount))

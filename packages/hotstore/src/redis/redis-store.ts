@@ -99,6 +99,7 @@ export class RedisAdmissionStore implements AdmissionStore {
         rate.upgrade?.limit ?? "",
         rate.upgrade?.minPurchasedPico ?? 0n,
         rate.windowEndMs,
+        rate.take ?? 1,
       );
     }
     const counters = rates.map((rate) => rateKey(this.prefix, accountId, rate.name, rate.windowStartMs));

@@ -225,6 +225,11 @@ export interface AcquireLeaseResponse {
   useUntilUnixMs: bigint;
   /** The hold's expiry: requests still running then are no longer covered by it. */
   expiresUnixMs: bigint;
+  /**
+   * How many requests the edge may start under the lease: its slice of the account's paid-model
+   * request ceiling, counted in billing when the lease was granted. 0 = no ceiling (no count bound).
+   */
+  grantedRequests: number;
 }
 
 export interface ReturnLeaseRequest {
@@ -1981,7 +1986,7 @@ export const AcquireLeaseRequest: MessageFns<AcquireLeaseRequest> = {
 };
 
 function createBaseAcquireLeaseResponse(): AcquireLeaseResponse {
-  return { granted: false, grantedPico: 0n, useUntilUnixMs: 0n, expiresUnixMs: 0n };
+  return { granted: false, grantedPico: 0n, useUntilUnixMs: 0n, expiresUnixMs: 0n, grantedRequests: 0 };
 }
 
 export const AcquireLeaseResponse: MessageFns<AcquireLeaseResponse> = {
@@ -2006,6 +2011,9 @@ export const AcquireLeaseResponse: MessageFns<AcquireLeaseResponse> = {
         throw new globalThis.Error("value provided for field message.expiresUnixMs of type int64 too large");
       }
       writer.uint32(32).int64(message.expiresUnixMs);
+    }
+    if (message.grantedRequests !== 0) {
+      writer.uint32(40).uint32(message.grantedRequests);
     }
     return writer;
   },
@@ -2055,6 +2063,14 @@ export const AcquireLeaseResponse: MessageFns<AcquireLeaseResponse> = {
             message.expiresUnixMs = reader.int64() as bigint;
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.grantedRequests = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2085,6 +2101,11 @@ export const AcquireLeaseResponse: MessageFns<AcquireLeaseResponse> = {
         : isSet(object.expires_unix_ms)
         ? BigInt(object.expires_unix_ms)
         : 0n,
+      grantedRequests: isSet(object.grantedRequests)
+        ? globalThis.Number(object.grantedRequests)
+        : isSet(object.granted_requests)
+        ? globalThis.Number(object.granted_requests)
+        : 0,
     };
   },
 
@@ -2101,6 +2122,9 @@ export const AcquireLeaseResponse: MessageFns<AcquireLeaseResponse> = {
     }
     if (message.expiresUnixMs !== 0n) {
       obj.expiresUnixMs = message.expiresUnixMs.toString();
+    }
+    if (message.grantedRequests !== 0) {
+      obj.grantedRequests = Math.round(message.grantedRequests);
     }
     return obj;
   },
@@ -2120,6 +2144,7 @@ export const AcquireLeaseResponse: MessageFns<AcquireLeaseResponse> = {
     message.expiresUnixMs = (object.expiresUnixMs !== undefined && object.expiresUnixMs !== null)
       ? BigInt(object.expiresUnixMs)
       : 0n;
+    message.grantedRequests = object.grantedRequests ?? 0;
     return message;
   },
 };
