@@ -23,7 +23,7 @@ export interface UsageRecorded {
   /** The model that served the request (<author>/<slug>) and the provider that served it. */
   model: string;
   provider: string;
-  /** "chat", "embeddings", "messages", "generate_content", "proxy". */
+  /** "chat", "completions", "responses", "embeddings", "messages", "generate_content", "proxy". */
   apiType: string;
   streamed: boolean;
   cancelled: boolean;
