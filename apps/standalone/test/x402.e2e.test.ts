@@ -1,0 +1,165 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "@gw/db";
+import { type FakeServer, startFakeOpenAi } from "@gw/fake-providers";
+import {
+  createTestDatabase,
+  describeWith,
+  kafkaBrokers,
+  serviceUrl,
+  type TestDatabase,
+  uniqueName,
+} from "@gw/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppProcess, freshTopics, startProcess, waitForHttp } from "./processes.js";
+import { payAndUse, startTestnetFacilitator, type TestnetFacilitator, x402Env } from "./x402-flow.js";
+
+// x402 end to end, every part its own process: the test facilitator over in-process chains
+// (packages/x402), the gateway with X402_ENABLED=true pointed at it, and an agent paying with x402's
+// official client (@x402/fetch + @x402/evm, a viem local account holding the chain's test USDC). Once
+// on the embedded default and once on the split plane. Prints what a payment adds to a request.
+
+describe("x402 on the embedded default", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "gw-x402-e2e-"));
+  let facilitator: AppProcess | undefined;
+  let gateway: AppProcess | undefined;
+  let info: TestnetFacilitator;
+  let url: string;
+
+  beforeAll(async () => {
+    const started = await startTestnetFacilitator();
+    facilitator = started.process;
+    info = started.info;
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    const env: Record<string, string> = {
+      PORT: String(port),
+      GW_DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      ...x402Env(info),
+    };
+    for (const name of [
+      "DATABASE_URL",
+      "REDIS_URL",
+      "KAFKA_BROKERS",
+      "OPENAI_API_KEY",
+      "WALLET_JWT_SECRET",
+      "PUBLIC_BASE_URL",
+    ])
+      env[name] = "";
+    gateway = startProcess("standalone", "apps/standalone/dist/main.js", env);
+    await waitForHttp(`${url}/readyz`, gateway, 120_000);
+  }, 180_000);
+
+  afterAll(async () => {
+    await gateway?.stop();
+    await facilitator?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("an agent pays the 402 with x402's official client, is served, and uses the JWT with the openai SDK", async () => {
+    const timing = await payAndUse({
+      gatewayUrl: url,
+      info,
+      payerIndex: 0,
+      cliEnv: { GW_DATA_DIR: dataDir, DATABASE_URL: "" },
+    });
+    console.log(
+      `x402 embedded: paid request ${timing.paidMs.toFixed(0)} ms (402 + pay + settle + serve), ` +
+        `same request with the JWT ${timing.unpaidMs.toFixed(0)} ms`,
+    );
+    expect(timing.paidMs).toBeGreaterThan(timing.unpaidMs);
+  }, 60_000);
+});
+
+describeWith(["postgres", "redis", "kafka"], "x402 on the split plane", () => {
+  const apps: AppProcess[] = [];
+  let database: TestDatabase;
+  let demo: FakeServer;
+  let info: TestnetFacilitator;
+  let edgeUrl: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase({ prefix: "x402_split" });
+    // The split plane has no built-in demo provider: the edge is pointed at one (as DEMO_PROVIDER_URL).
+    demo = await startFakeOpenAi({ demo: true, host: "127.0.0.1", port: 0 });
+    const started = await startTestnetFacilitator();
+    apps.push(started.process);
+    info = started.info;
+    const topics = await freshTopics("x402", kafkaBrokers());
+    const port = {
+      keysHttp: await freePort(),
+      keysGrpc: await freePort(),
+      billingHttp: await freePort(),
+      billingGrpc: await freePort(),
+      generationsHttp: await freePort(),
+      generationsGrpc: await freePort(),
+      edge: await freePort(),
+    };
+    edgeUrl = `http://127.0.0.1:${port.edge}`;
+    const env: Record<string, string> = {
+      ...topics,
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      DATABASE_URL: database.url,
+      REDIS_URL: serviceUrl("redis"),
+      REDIS_KEY_PREFIX: uniqueName("x402"),
+      KAFKA_BROKERS: kafkaBrokers().join(","),
+      KEYS_GRPC_ADDRESS: `127.0.0.1:${port.keysGrpc}`,
+      BILLING_GRPC_ADDRESS: `127.0.0.1:${port.billingGrpc}`,
+      GENERATIONS_GRPC_ADDRESS: `127.0.0.1:${port.generationsGrpc}`,
+      WALLET_JWT_SECRET: randomBytes(32).toString("hex"),
+      PUBLIC_BASE_URL: edgeUrl,
+    };
+    const control = [
+      ["keys", port.keysHttp, port.keysGrpc],
+      ["billing", port.billingHttp, port.billingGrpc],
+      ["generations", port.generationsHttp, port.generationsGrpc],
+    ] as const;
+    const started3 = control.map(([name, http, grpc]) => ({
+      http,
+      app: startProcess(name, `apps/${name}/dist/main.js`, {
+        ...env,
+        HTTP_PORT: String(http),
+        GRPC_PORT: String(grpc),
+      }),
+    }));
+    apps.push(...started3.map((entry) => entry.app));
+    await Promise.all(
+      started3.map((entry) => waitForHttp(`http://127.0.0.1:${entry.http}/healthz`, entry.app)),
+    );
+    const edge = startProcess("edge", "apps/edge/dist/main.js", {
+      ...env,
+      ...x402Env(info),
+      HTTP_PORT: String(port.edge),
+      KEYS_HTTP_URL: `http://127.0.0.1:${port.keysHttp}`,
+      BILLING_HTTP_URL: `http://127.0.0.1:${port.billingHttp}`,
+      GENERATIONS_HTTP_URL: `http://127.0.0.1:${port.generationsHttp}`,
+      DEMO_PROVIDER_URL: demo.baseUrl,
+    });
+    apps.push(edge);
+    await waitForHttp(`${edgeUrl}/readyz`, edge);
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all(apps.map((app) => app.stop()));
+    await demo?.close();
+    await database?.drop();
+  });
+
+  it("an agent pays the 402 with x402's official client, is served, and uses the JWT with the openai SDK", async () => {
+    const timing = await payAndUse({
+      gatewayUrl: edgeUrl,
+      info,
+      payerIndex: 1,
+      cliEnv: { DATABASE_URL: database.url },
+    });
+    console.log(
+      `x402 split plane: paid request ${timing.paidMs.toFixed(0)} ms (402 + pay + settle + serve), ` +
+        `same request with the JWT ${timing.unpaidMs.toFixed(0)} ms`,
+    );
+    expect(timing.paidMs).toBeGreaterThan(timing.unpaidMs);
+  }, 60_000);
+});
