@@ -167,6 +167,27 @@ describe("Responses API and completions through the SDKs (embedded default)", ()
       expect(await result.finishReason).toBe("stop");
     });
 
+    it("a second turn: with store false the SDK sends the items; with its default it sends item_reference, a clear 400", async () => {
+      const first = await generateText({ model: provider()(MODEL), prompt: "Hello first turn" });
+      const messages = [
+        { role: "user" as const, content: "Hello first turn" },
+        ...first.response.messages,
+        { role: "user" as const, content: "And a second turn" },
+      ];
+      const second = await generateText({
+        model: provider()(MODEL),
+        messages,
+        providerOptions: { openai: { store: false } },
+      });
+      expect(second.text).toContain("demo provider");
+      const refused = await generateText({ model: provider()(MODEL), messages, maxRetries: 0 }).catch(
+        (caught: unknown) => caught,
+      );
+      expect(refused).toBeInstanceOf(Error);
+      expect((refused as Error).message).toContain("item_reference");
+      expect((refused as Error).message).toContain("store = false");
+    });
+
     it("generateText with a tool the SDK executes, over two steps", async () => {
       const result = await generateText({
         model: provider()(MODEL),

@@ -97,7 +97,11 @@ export function chatMessagesFromInput(input: string | readonly ResponsesInputIte
     else if (type === "function_call_output") messages.push(functionOutput(item, path));
     else if (type === "reasoning") return;
     else if (type === "item_reference")
-      untranslatable(`${path}.type`, "item_reference needs stored responses; this API is stateless");
+      untranslatable(
+        `${path}.type`,
+        "item_reference needs stored responses and this API is stateless: send the items themselves " +
+          "(the AI SDK does with providerOptions.openai.store = false)",
+      );
     else untranslatable(`${path}.type`, `input item ${type} is not supported`);
   });
   return messages;
