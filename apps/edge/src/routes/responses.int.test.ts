@@ -147,6 +147,20 @@ describe("POST /v1/responses: the gateway's rules", () => {
     });
   });
 
+  it("sends reasoning.effort to each provider in its own form", async () => {
+    await client.responses.create({ model: "openai/gpt-4o-mini", input: "hi", reasoning: { effort: "low" } });
+    expect(edge.primary.requests().at(-1)?.body).toMatchObject({ reasoning_effort: "low" });
+    await client.responses.create({
+      model: "anthropic/claude-test",
+      input: "hi",
+      reasoning: { effort: "medium", summary: "auto" },
+      max_output_tokens: 500,
+    });
+    expect(edge.anthropic.requests().at(-1)?.body).toMatchObject({
+      thinking: { type: "enabled", budget_tokens: 4096 },
+    });
+  });
+
   it("fails over to the next provider before the first byte, as chat does", async () => {
     edge.primary.setScenario({ name: "fail", status: 503 });
     const { data, response } = await client.responses
