@@ -119,6 +119,8 @@ describe("HttpFacilitator", () => {
           network: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
           extra: { feePayer: "Fee1" },
         },
+        // Real facilitators list v1 kinds beside the v2 ones, with v1's plain network names.
+        { x402Version: 1, scheme: "exact", network: "base-sepolia" },
       ],
       extensions: [],
       signers: { "solana:*": ["Fee1"] },
@@ -183,7 +185,7 @@ describe("HttpFacilitator", () => {
       '{"isValid":"yes"}',
       '{"isValid":true,"payer":7}',
       '{"success":true,"transaction":"","network":"eip155:84532"}',
-      '{"success":true,"transaction":"0x1","network":"base"}',
+      '{"success":true,"transaction":"0x1","network":"Base Sepolia!"}',
       '{"kinds":[{"scheme":"exact"}]}',
     ];
     const { url } = await facilitatorServer((_, response) => response.writeHead(200).end(bodies.shift()));

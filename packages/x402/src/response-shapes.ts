@@ -17,9 +17,12 @@ function optionalObject(value: unknown): boolean {
   return value === undefined || isObject(value);
 }
 
-/** CAIP-2: `namespace:reference`. */
+/**
+ * A network id as facilitators write it: CAIP-2 (`eip155:84532`) for x402 v2, a plain name
+ * (`base-sepolia`) in v1 kinds and answers, which real facilitators list beside the v2 ones.
+ */
 export function isNetwork(value: unknown): value is Network {
-  return typeof value === "string" && /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,64}$/.test(value);
+  return typeof value === "string" && /^[-a-z0-9]{2,32}(:[-_a-zA-Z0-9]{1,64})?$/.test(value);
 }
 
 export function parseVerifyResponse(json: unknown): VerifyResponse | undefined {

@@ -1,5 +1,5 @@
-import type { LocalCheckFailed } from "./index.js";
 import type { LocalInvalidReason } from "./reasons.js";
+import type { LocalCheckFailed } from "./result.js";
 
 export type Json = Record<string, unknown>;
 

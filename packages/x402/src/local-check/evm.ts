@@ -2,7 +2,7 @@ import { authorizationTypes } from "@x402/evm";
 import { type Address, getAddress, type Hex, isAddress, isHex, recoverTypedDataAddress } from "viem";
 import type { PaymentRequirements } from "../types.js";
 import { isObject, type Json, parseUint, quote, refuse } from "./common.js";
-import type { LocalCheckOptions, LocalCheckResult } from "./index.js";
+import type { LocalCheckOptions, LocalCheckResult } from "./result.js";
 
 /** x402's EVM facilitator wants at least this many seconds left on an authorization (it settles in them). */
 const VALID_BEFORE_MARGIN_S = 6n;

@@ -12,7 +12,7 @@ import {
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
 import type { PaymentRequirements } from "../types.js";
 import { type Json, parseUint, quote, refuse } from "./common.js";
-import type { LocalCheckOptions, LocalCheckResult } from "./index.js";
+import type { LocalCheckOptions, LocalCheckResult } from "./result.js";
 
 const TOKEN_2022_PROGRAM_ADDRESS = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";
 const COMPUTE_BUDGET_PROGRAM_ADDRESS = "ComputeBudget111111111111111111111111111111";
