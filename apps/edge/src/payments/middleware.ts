@@ -26,8 +26,12 @@ export interface X402Runtime extends PaymentDeps {
   publicBaseUrl: string | undefined;
 }
 
-/** The inference routes a top-up pays for (POST only): chat, messages, embeddings and Gemini's methods. */
-const PAID_PATHS = /^\/v1\/(chat\/completions|messages|embeddings)$/;
+/**
+ * The inference routes a top-up pays for (POST only): chat, responses, legacy completions, messages,
+ * embeddings (the OpenAI-shaped ones under /v1 and OpenRouter's /api/v1) and Gemini's methods.
+ */
+const PAID_PATHS =
+  /^\/v1\/(chat\/completions|responses|completions|messages|embeddings)$|^\/api\/v1\/(chat\/completions|responses|completions|embeddings)$/;
 const GEMINI_METHODS =
   /^\/v1(beta)?\/models\/[^/]+:(generateContent|streamGenerateContent|embedContent|batchEmbedContents)$/;
 
@@ -90,12 +94,11 @@ export function x402Payments(runtime: X402Runtime): RequestHandler {
     }
     const started = performance.now();
     const paid = await pay(runtime, request, response, header);
+    const paymentMs = Math.round(performance.now() - started);
+    // What the payment added to this request (check, verify, account, settle, credit), for the client.
+    response.setHeader("Server-Timing", `x402;dur=${paymentMs}`);
     runtime.logger.info(
-      {
-        accountId: paid.accountId,
-        network: paid.settlement.network,
-        paymentMs: Math.round(performance.now() - started),
-      },
+      { accountId: paid.accountId, network: paid.settlement.network, paymentMs },
       "x402 payment settled and credited",
     );
     actAsWallet(request, paid.jwt);

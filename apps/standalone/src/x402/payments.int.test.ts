@@ -107,6 +107,27 @@ describeWith(["postgres"], "x402 payments through the edge (embedded default, x4
     });
   });
 
+  it("offers the same top-up on the Responses, legacy completions and /api/v1 inference routes", async () => {
+    const bodies: Record<string, unknown> = {
+      "/v1/responses": { model: "demo/echo", input: "hi" },
+      "/v1/completions": { model: "demo/echo", prompt: "hi" },
+      "/api/v1/chat/completions": { model: "demo/echo", messages: [{ role: "user", content: "hi" }] },
+      "/api/v1/responses": { model: "demo/echo", input: "hi" },
+    };
+    for (const [path, body] of Object.entries(bodies)) {
+      const response = await fetch(`${gateway.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(response.status, path).toBe(402);
+      const offer = JSON.parse(
+        Buffer.from(response.headers.get("payment-required") ?? "", "base64").toString("utf8"),
+      );
+      expect(offer.resource.url, path).toBe(`${gateway.url}${path}`);
+    }
+  });
+
   it("leaves API keys as they were: served with credits, today's 402 without an offer when out of them", async () => {
     const served = await chat({ authorization: `Bearer ${gateway.credentials.api_key}` });
     expect(served.status).toBe(200);
