@@ -154,6 +154,51 @@ describe("verifyPaymentLocally, Solana exact (SPL TransferChecked)", () => {
     }
   });
 
+  it("refuses an instruction after the transfer that is neither a memo nor Lighthouse", async () => {
+    const limit = getSetComputeUnitLimitInstruction({ units: 20_000 });
+    const price = getSetComputeUnitPriceInstruction({ microLamports: 1n });
+    const memo: Instruction = { programAddress: MEMO_PROGRAM, accounts: [], data: new Uint8Array([0x61]) };
+    const layouts: Array<[(transfer: Instruction) => Instruction[], string]> = [
+      [(transfer) => [limit, price, transfer, limit], "invalid_exact_svm_payload_unknown_fourth_instruction"],
+      [
+        (transfer) => [limit, price, transfer, memo, price],
+        "invalid_exact_svm_payload_unknown_fifth_instruction",
+      ],
+      [
+        (transfer) => [limit, price, transfer, memo, memo, transfer],
+        "invalid_exact_svm_payload_unknown_sixth_instruction",
+      ],
+      [(transfer) => [limit, price, transfer, memo, memo, memo], "accepted"],
+    ];
+    for (const [instructions, reason] of layouts) {
+      expect(reasonOf(await verifyPaymentLocally(await pay({ instructions }), requirements))).toBe(reason);
+    }
+  });
+
+  it("refuses a payment without exactly one memo carrying the seller's memo, when the requirements ask for one", async () => {
+    const withMemo = { ...requirements, extra: { ...requirements.extra, memo: "order-42" } };
+    const limit = getSetComputeUnitLimitInstruction({ units: 20_000 });
+    const price = getSetComputeUnitPriceInstruction({ microLamports: 1n });
+    const memo = (text: string): Instruction => ({
+      programAddress: MEMO_PROGRAM,
+      accounts: [],
+      data: new TextEncoder().encode(text),
+    });
+    const layouts: Array<[(transfer: Instruction) => Instruction[], string]> = [
+      [(transfer) => [limit, price, transfer, memo("order-42")], "accepted"],
+      [(transfer) => [limit, price, transfer, memo("order-43")], "invalid_exact_svm_payload_memo_mismatch"],
+      [(transfer) => [limit, price, transfer], "invalid_exact_svm_payload_memo_count"],
+      [
+        (transfer) => [limit, price, transfer, memo("order-42"), memo("order-42")],
+        "invalid_exact_svm_payload_memo_count",
+      ],
+    ];
+    for (const [instructions, reason] of layouts) {
+      const payload = await pay({ requirements: withMemo, instructions });
+      expect(reasonOf(await verifyPaymentLocally(payload, withMemo))).toBe(reason);
+    }
+  });
+
   it("refuses a tampered signature and a tampered message", async () => {
     const bytes = transactionBytes(await pay());
     const badSignature = bytes.slice();

@@ -16,6 +16,14 @@ import type { LocalCheckOptions, LocalCheckResult } from "./result.js";
 
 const TOKEN_2022_PROGRAM_ADDRESS = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";
 const COMPUTE_BUDGET_PROGRAM_ADDRESS = "ComputeBudget111111111111111111111111111111";
+/** The only programs x402 allows after the transfer: memos (a payment's nonce or the seller's reference) and Lighthouse (wallet guards). */
+const MEMO_PROGRAM_ADDRESS = "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr";
+const LIGHTHOUSE_PROGRAM_ADDRESS = "L2TExMFKdjpN9kozasaurPirfHy9P8sbXoAN1qA3S95";
+const UNKNOWN_OPTIONAL_INSTRUCTION = [
+  "invalid_exact_svm_payload_unknown_fourth_instruction",
+  "invalid_exact_svm_payload_unknown_fifth_instruction",
+  "invalid_exact_svm_payload_unknown_sixth_instruction",
+] as const;
 /** x402's cap on the priority fee the facilitator's fee payer is made to pay: 5 lamports per compute unit. */
 const MAX_COMPUTE_UNIT_PRICE_MICROLAMPORTS = 5_000_000n;
 const SET_COMPUTE_UNIT_LIMIT = 2;
@@ -80,6 +88,8 @@ export async function checkExactSvm(
   }
   const layout = checkLayout(transaction.instructions, feePayer);
   if (!layout.ok) return layout.failure;
+  const extras = checkOptionalInstructions(transaction.instructions.slice(3), requirements.extra?.memo);
+  if (extras) return extras;
   const termsMismatch = await checkTransfer(layout.transfer, requirements);
   if (termsMismatch) return termsMismatch;
   const signature = transaction.signatures[layout.transfer.authority];
@@ -219,6 +229,34 @@ function checkLayout(instructions: Instruction[], feePayer: Address): Layout {
     );
   }
   return { ok: true, transfer };
+}
+
+/** After the transfer: only memos and Lighthouse; the seller's memo, when it asks for one, exactly once. */
+function checkOptionalInstructions(
+  optional: Instruction[],
+  expectedMemo: unknown,
+): LocalCheckResult | undefined {
+  const unknown = optional.findIndex(
+    (instruction) =>
+      instruction.program !== MEMO_PROGRAM_ADDRESS && instruction.program !== LIGHTHOUSE_PROGRAM_ADDRESS,
+  );
+  const reason = UNKNOWN_OPTIONAL_INSTRUCTION[unknown];
+  if (reason) return refuse(reason, `instruction ${unknown + 4} is neither a memo nor Lighthouse`);
+  if (typeof expectedMemo !== "string" || expectedMemo === "") return undefined;
+  const memos = optional.filter((instruction) => instruction.program === MEMO_PROGRAM_ADDRESS);
+  const [memo] = memos;
+  if (!memo || memos.length !== 1)
+    return refuse(
+      "invalid_exact_svm_payload_memo_count",
+      `${memos.length} memos, the payment needs exactly one`,
+    );
+  if (new TextDecoder().decode(memo.data) !== expectedMemo) {
+    return refuse(
+      "invalid_exact_svm_payload_memo_mismatch",
+      "the memo is not the one the requirements ask for",
+    );
+  }
+  return undefined;
 }
 
 function isComputeBudget(
