@@ -121,6 +121,19 @@ describe("Responses request → canonical chat request", () => {
     expect(chat).not.toHaveProperty("metadata");
   });
 
+  it("sends tool_choice and parallel_tool_calls only with tools (chat APIs refuse them alone)", () => {
+    const chat = translate({ model: "m", input: "x", tool_choice: "auto", parallel_tool_calls: true });
+    expect(chat).not.toHaveProperty("tool_choice");
+    expect(chat).not.toHaveProperty("parallel_tool_calls");
+    expect(chat).not.toHaveProperty("tools");
+  });
+
+  it("refuses an input of reasoning items alone: there is nothing to answer", () => {
+    const error = refusal({ model: "m", input: [{ type: "reasoning", id: "rs_1", summary: [] }] });
+    expect(error.code).toBe("untranslatable_request");
+    expect(error.message).toMatch(/^input /);
+  });
+
   it("maps text.format json_schema and json_object to the canonical response_format", () => {
     const schema = { type: "object", properties: { a: { type: "string" } } };
     expect(

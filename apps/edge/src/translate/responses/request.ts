@@ -50,7 +50,20 @@ function responseFormat(format: NonNullable<ResponsesRequest["text"]>["format"])
 
 function messages(request: ResponsesRequest): ChatMessage[] {
   const fromInput = chatMessagesFromInput(request.input);
+  if (fromInput.length === 0) untranslatable("input", "holds no message to answer (only reasoning items)");
   return request.instructions ? [{ role: "system", content: request.instructions }, ...fromInput] : fromInput;
+}
+
+/**
+ * Tools with their choice and parallelism. Without tools the Responses API takes `tool_choice` and
+ * `parallel_tool_calls` as the defaults they are, while chat APIs refuse them: they are not sent then.
+ */
+function applyTools(request: ResponsesRequest, chat: Json): void {
+  if (!request.tools || request.tools.length === 0) return;
+  chat.tools = request.tools.map(chatTool);
+  if (request.tool_choice !== undefined) chat.tool_choice = chatToolChoice(request.tool_choice);
+  if (typeof request.parallel_tool_calls === "boolean")
+    chat.parallel_tool_calls = request.parallel_tool_calls;
 }
 
 /**
@@ -67,10 +80,7 @@ export function chatRequestFromResponses(request: ResponsesRequest): ChatRequest
   if (typeof request.temperature === "number") chat.temperature = request.temperature;
   if (typeof request.top_p === "number") chat.top_p = request.top_p;
   if (request.user) chat.user = request.user;
-  if (request.tools && request.tools.length > 0) chat.tools = request.tools.map(chatTool);
-  if (request.tool_choice !== undefined) chat.tool_choice = chatToolChoice(request.tool_choice);
-  if (typeof request.parallel_tool_calls === "boolean")
-    chat.parallel_tool_calls = request.parallel_tool_calls;
+  applyTools(request, chat);
   if (request.reasoning?.effort) chat.reasoning = { effort: request.reasoning.effort };
   const format = responseFormat(request.text?.format);
   if (format) chat.response_format = format;
