@@ -178,6 +178,15 @@ describe("HttpFacilitator", () => {
     }
   });
 
+  it("does not read an answer beyond 256 KiB: malformed_response, 502", async () => {
+    const { url } = await facilitatorServer((_, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(`{"isValid":true,"payer":"${"a".repeat(300 * 1024)}"}`);
+    });
+    const error = await failure(new HttpFacilitator({ url }).verify(payload, requirements));
+    expect([error.kind, error.httpStatus]).toEqual(["malformed_response", 502]);
+  });
+
   it("reports a 2xx body that is not the documented shape as malformed_response, 502", async () => {
     const bodies = [
       "not json",

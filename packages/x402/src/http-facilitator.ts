@@ -25,6 +25,8 @@ export interface HttpFacilitatorOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+/** Facilitator answers are a few hundred bytes; a larger one is not read into memory. */
+const MAX_ANSWER_BYTES = 256 * 1024;
 
 /**
  * A client of a facilitator's HTTP API (x402 "Facilitator API": POST /verify, POST /settle with
@@ -81,8 +83,8 @@ export class HttpFacilitator implements Facilitator {
         signal,
         redirect: "manual",
       });
-      const text = await response.text();
-      return { status: response.status, json: parseJson(text) };
+      const text = await readCapped(response, MAX_ANSWER_BYTES);
+      return { status: response.status, json: text === undefined ? undefined : parseJson(text) };
     } catch (error) {
       throw transportError(operation, error, signal.aborted, this.timeoutMs);
     }
@@ -101,6 +103,22 @@ function requestBody(payload: PaymentPayload, requirements: PaymentRequirements)
     paymentPayload: payload,
     paymentRequirements: requirements,
   });
+}
+
+/** The body as text, or undefined (read no further) once it exceeds `max` bytes. */
+async function readCapped(response: Response, max: number): Promise<string | undefined> {
+  if (!response.body) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += chunk.byteLength;
+    if (size > max) {
+      await response.body.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 function parseJson(text: string): unknown {
