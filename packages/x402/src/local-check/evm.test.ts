@@ -1,3 +1,5 @@
+import { authorizationTypes } from "@x402/evm";
+import { type Hex, recoverTypedDataAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import {
@@ -23,6 +25,24 @@ function reasonOf(result: LocalCheckResult): string {
 function withAuthorization(payload: PaymentPayload, changes: Record<string, unknown>): PaymentPayload {
   const inner = payload.payload as { authorization: Record<string, unknown>; signature: string };
   return { ...payload, payload: { ...inner, authorization: { ...inner.authorization, ...changes } } };
+}
+
+/** The EIP-712 data the payload's authorization was signed as (for recovering its signer in a test). */
+function typedData(payload: PaymentPayload) {
+  const a = (payload.payload as { authorization: Record<string, string> }).authorization;
+  return {
+    domain: { name: "USDC", version: "2", chainId: 84532, verifyingContract: BASE_SEPOLIA_USDC as Hex },
+    types: authorizationTypes,
+    primaryType: "TransferWithAuthorization" as const,
+    message: {
+      from: a.from as Hex,
+      to: a.to as Hex,
+      value: BigInt(a.value ?? 0),
+      validAfter: BigInt(a.validAfter ?? 0),
+      validBefore: BigInt(a.validBefore ?? 0),
+      nonce: a.nonce as Hex,
+    },
+  };
 }
 
 function withSignature(payload: PaymentPayload, signature: unknown): PaymentPayload {
@@ -178,6 +198,21 @@ describe("verifyPaymentLocally, EVM exact (EIP-3009)", () => {
       nonce: randomNonce(),
     });
     expect(reasonOf(await verifyPaymentLocally(payload, requirements))).toBe("invalid_exact_evm_signature");
+  });
+
+  it("refuses a malleated (high-s) copy of a valid signature, which recovers the same signer", async () => {
+    const payload = await payWithOfficialClient(payer, requirements);
+    const signature = (payload.payload as { signature: string }).signature;
+    const order = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+    const highS = (order - BigInt(`0x${signature.slice(66, 130)}`)).toString(16).padStart(64, "0");
+    const v = Number.parseInt(signature.slice(130), 16) === 27 ? "1c" : "1b";
+    const malleated = `${signature.slice(0, 66)}${highS}${v}`;
+    expect(await recoverTypedDataAddress({ ...typedData(payload), signature: malleated as Hex })).toBe(
+      payer.address,
+    );
+    expect(reasonOf(await verifyPaymentLocally(withSignature(payload, malleated), requirements))).toBe(
+      "invalid_exact_evm_signature",
+    );
   });
 
   it("refuses truncated, over-long (smart wallet) and non-hex signatures", async () => {

@@ -146,12 +146,17 @@ function parseAuthorization(value: unknown): Authorization | undefined {
   };
 }
 
+/** Half the secp256k1 group order: a signature with a larger s is a malleated copy, refused by USDC. */
+const MAX_S = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
+
 async function signedBy(
   authorization: Authorization,
   signature: Hex,
   domain: { name: string; version: string; chainId: number; verifyingContract: Address },
 ): Promise<boolean> {
   if (signature.length !== EOA_SIGNATURE_HEX_LENGTH) return false;
+  // USDC (and our test token) refuse high-s signatures on chain; refusing them here saves a settle.
+  if (BigInt(`0x${signature.slice(66, 130)}`) > MAX_S) return false;
   try {
     const signer = await recoverTypedDataAddress({
       domain,
