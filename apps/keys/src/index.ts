@@ -1,6 +1,13 @@
 export { createApp } from "./app.js";
 export type { CatalogContent } from "./catalog/content.js";
 export { bundledCatalog } from "./catalog/content.js";
+export type { OperatorPrice } from "./catalog/operator-prices.js";
+export {
+  OperatorPriceError,
+  perMillionTokens,
+  readOperatorPrices,
+  setOperatorPrice,
+} from "./catalog/operator-prices.js";
 export { seedCatalog } from "./catalog/seed.js";
 export type { KeysConfig } from "./config.js";
 export { loadKeysConfig } from "./config.js";

@@ -2,6 +2,7 @@ import { listen } from "@gw/http";
 import { bindGrpcServer, shutdownGrpcServer } from "@gw/rpc";
 import { createApp } from "./app.js";
 import { bundledCatalog } from "./catalog/content.js";
+import { readOperatorPrices, withOperatorPrices } from "./catalog/operator-prices.js";
 import { seedCatalog } from "./catalog/seed.js";
 import { type KeysDeps, keysContext } from "./deps.js";
 import { createGrpcServer } from "./grpc.js";
@@ -20,9 +21,11 @@ export interface RunningKeys {
   stop(): Promise<void>;
 }
 
-/** Seeds the catalogue, then serves REST and gRPC. */
+/** Seeds the catalogue (with the operator's prices: gw catalog price), then serves REST and gRPC. */
 export async function startKeys(deps: KeysDeps, options: ListenOptions): Promise<RunningKeys> {
-  const seeded = await seedCatalog(deps.database.db, deps.catalog ?? bundledCatalog());
+  const operatorPrices = await readOperatorPrices(deps.database.db);
+  const content = withOperatorPrices(deps.catalog ?? bundledCatalog(), operatorPrices);
+  const seeded = await seedCatalog(deps.database.db, content);
   deps.logger.info(seeded, seeded.changed ? "catalogue seeded" : "catalogue already current");
   const context = keysContext(deps);
   const http = await listen(createApp(deps, context), options.host, options.httpPort);

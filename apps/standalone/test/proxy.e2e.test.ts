@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { freePort } from "@gw/db";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppProcess, eventually, startProcess, waitForHttp } from "./processes.js";
+import { type AppProcess, eventually, runCli, startProcess, waitForHttp } from "./processes.js";
 
 // The provider proxy on the embedded default, as a process: a native call to the built-in demo provider
 // is metered by the real billing and recorded by the real generations app, like every other surface.
@@ -93,6 +93,63 @@ describe("provider proxy on the embedded default", () => {
       return Math.abs(credits.data.total_usage - charged) < 1e-12 ? credits.data.total_usage : undefined;
     });
     expect(usage).toBeCloseTo(charged, 15);
+  });
+
+  it("serves a model the catalogue did not price once the operator prices it, billed at that price", async () => {
+    const model = "echo-operator-priced";
+    const call = () =>
+      fetch(`${url}/demo/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ model, messages: [{ role: "user", content: "priced by the operator" }] }),
+      });
+    const refused = await call();
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain(
+      `model ${model} is not priced at provider demo`,
+    );
+
+    const priced = JSON.parse(
+      await runCli(
+        "apps/standalone/dist/cli/main.js",
+        [
+          "catalog",
+          "price",
+          "--provider",
+          "demo",
+          "--model",
+          model,
+          "--prompt",
+          "3",
+          "--completion",
+          "7",
+          "--json",
+        ],
+        { GW_DATA_DIR: dataDir, DATABASE_URL: "" },
+      ),
+    ) as { model_id: string; prompt_usd_per_million: string; completion_usd_per_million: string };
+    expect(priced).toMatchObject({
+      model_id: `demo/${model}`,
+      prompt_usd_per_million: "3",
+      completion_usd_per_million: "7",
+    });
+
+    // The edge serves it after its next catalogue refresh (CATALOG_REFRESH_MS, 5 s by default).
+    const served = await eventually(async () => {
+      const response = await call();
+      return response.status === 200 ? response : undefined;
+    }, 30_000);
+    // The native answer is the provider's own body; the charge is in the generation record.
+    const body = (await served.json()) as { usage: { prompt_tokens: number; completion_tokens: number } };
+    const recorded = await generation(served.headers.get("x-generation-id") ?? "");
+    expect(recorded).toMatchObject({ model: `demo/${model}`, provider: "demo", api_type: "proxy" });
+    expect(recorded.usage).toMatchObject({
+      prompt_tokens: body.usage.prompt_tokens,
+      completion_tokens: body.usage.completion_tokens,
+    });
+    const expected = body.usage.prompt_tokens * 3e-6 + body.usage.completion_tokens * 7e-6;
+    expect(expected).toBeGreaterThan(0);
+    expect(recorded.usage.cost).toBeCloseTo(expected, 12);
   });
 
   it("refuses a call without a key before anything is forwarded", async () => {

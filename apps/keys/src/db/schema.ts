@@ -81,6 +81,20 @@ export interface ModelEndpointsTable {
   position: number;
 }
 
+/** A price the operator set for a model at a provider, merged into every catalogue seed. */
+export interface OperatorPricesTable {
+  model_id: string;
+  provider_id: string;
+  upstream_model: string;
+  prompt_price: Usd;
+  completion_price: Usd;
+  request_price: Usd;
+  /** Null: the catalogue's endpoint's, or the operator default for a new model. */
+  context_length: number | null;
+  max_completion_tokens: number | null;
+  updated_at: DefaultedTimestamp;
+}
+
 export interface CatalogMetaTable {
   id: Generated<number>;
   version: string;
@@ -131,6 +145,7 @@ export interface KeysTables {
   models: ModelsTable;
   model_endpoints: ModelEndpointsTable;
   catalog_meta: CatalogMetaTable;
+  operator_prices: OperatorPricesTable;
   provider_credentials: ProviderCredentialsTable;
   wallet_accounts: WalletAccountsTable;
   siwx_nonces: SiwxNoncesTable;

@@ -3,6 +3,7 @@ import { fragments, loadConfig, z } from "@gw/config";
 import { dataDir } from "../data-dir.js";
 import { connectAppDatabases, resolvePostgres } from "../databases.js";
 import { serviceKeysEnvFile } from "../service-keys.js";
+import { catalogPriceCommand, catalogPricesCommand } from "./catalog-commands.js";
 import {
   accountScopeCommand,
   addCreditsCommand,
@@ -18,6 +19,11 @@ const USAGE = `Model Gateway operator CLI
   gw accounts scope --account ACCOUNT_ID [--providers a,b|all] [--models x,y|all] [--json]
   gw keys create --account ACCOUNT_ID --name NAME [--management] [--json]   a key for an existing account
   gw wallets revoke --account ACCOUNT_ID [--json]   revoke every wallet JWT issued to the wallet account
+  gw catalog price --provider ID --model NAME --prompt USD --completion USD [--request USD] [--id AUTHOR/SLUG]
+                   [--context-length N] [--max-output N] [--json]
+                   price a model at a provider (USD per million prompt/completion tokens, USD per request);
+                   the catalogue id defaults to PROVIDER/NAME; edges serve it at their next catalogue refresh
+  gw catalog prices [--json]   the prices set with gw catalog price
   gw service-keys        a key pair per app for service authentication, as .env lines for docker compose
 
 Works against DATABASE_URL, or the embedded database under .data/ when it is not set.`;
@@ -34,6 +40,8 @@ const COMMANDS = [
   "accounts scope",
   "keys create",
   "wallets revoke",
+  "catalog price",
+  "catalog prices",
   "service-keys",
 ];
 
@@ -47,6 +55,13 @@ function usdAmount(value: string, name: string): string {
   if (!/^\d+(\.\d{1,12})?$/.test(value))
     throw new UsageError(`--${name} must be a non-negative USD amount, got ${value}`);
   return value;
+}
+
+function tokenCount(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[1-9]\d{0,7}$/.test(value))
+    throw new UsageError(`--${name} must be a whole number of tokens, got ${value}`);
+  return Number(value);
 }
 
 /** "all" (or leaving the option out) lifts the restriction; otherwise a comma-separated list of ids. */
@@ -72,6 +87,14 @@ async function run(argv: string[]): Promise<unknown> {
       reference: { type: "string" },
       providers: { type: "string" },
       models: { type: "string" },
+      provider: { type: "string" },
+      model: { type: "string" },
+      id: { type: "string" },
+      prompt: { type: "string" },
+      completion: { type: "string" },
+      request: { type: "string" },
+      "context-length": { type: "string" },
+      "max-output": { type: "string" },
       management: { type: "boolean", default: false },
       json: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
@@ -117,6 +140,19 @@ async function run(argv: string[]): Promise<unknown> {
         management: values.management === true,
       });
     }
+    if (command === "catalog price") {
+      return await catalogPriceCommand(databases, {
+        providerId: requireOption(values, "provider"),
+        model: requireOption(values, "model"),
+        modelId: values.id,
+        promptUsd: usdAmount(requireOption(values, "prompt"), "prompt"),
+        completionUsd: usdAmount(requireOption(values, "completion"), "completion"),
+        requestUsd: values.request === undefined ? undefined : usdAmount(values.request, "request"),
+        contextLength: tokenCount(values["context-length"], "context-length"),
+        maxOutput: tokenCount(values["max-output"], "max-output"),
+      });
+    }
+    if (command === "catalog prices") return await catalogPricesCommand(databases);
     if (command === "wallets revoke") {
       return await walletRevokeCommand(
         databases,

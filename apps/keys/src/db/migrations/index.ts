@@ -4,6 +4,7 @@ import { catalog } from "./20261122T120100_catalog.js";
 import { providerCredentials } from "./20261122T130000_provider_credentials.js";
 import { providerCredentialsDisabled } from "./20261122T130100_provider_credentials_disabled.js";
 import { walletAccounts } from "./20261123T110000_wallet_accounts.js";
+import { operatorPrices } from "./20261123T140000_operator_prices.js";
 
 export const migrations: Migrations = {
   "20261122T120000_accounts_and_keys": accountsAndKeys,
@@ -11,4 +12,5 @@ export const migrations: Migrations = {
   "20261122T130000_provider_credentials": providerCredentials,
   "20261122T130100_provider_credentials_disabled": providerCredentialsDisabled,
   "20261123T110000_wallet_accounts": walletAccounts,
+  "20261123T140000_operator_prices": operatorPrices,
 };
