@@ -1,9 +1,11 @@
 import { waitForOutput } from "@gw/testing/processes";
+import { createKeyPairSignerFromBytes, getBase58Encoder } from "@solana/kit";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from "@x402/fetch";
+import { ExactSvmScheme } from "@x402/svm/exact/client";
 import OpenAI from "openai";
 import type { Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { expect } from "vitest";
 import { type AppProcess, runCli, startProcess } from "./processes.js";
 
@@ -12,7 +14,8 @@ export interface TestnetFacilitator {
   url: string;
   networks: string[];
   assets: Record<string, { address: string; decimals: number; extra: Record<string, string> }>;
-  payers: Record<string, Array<{ address: string; privateKey?: string }>>;
+  payers: Record<string, Array<{ address: string; privateKey?: string; secretKey?: string }>>;
+  rpc: Record<string, string>;
   payees: Record<string, string>;
   balance: string;
   startMs: number;
@@ -25,22 +28,46 @@ export async function startTestnetFacilitator(): Promise<{ process: AppProcess; 
 }
 
 export const EVM_NETWORK = "eip155:84532";
+export const SVM_NETWORK = "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1";
 
 /** The X402_* environment of a gateway that takes payments on the test chain's EVM network. */
 export function x402Env(info: TestnetFacilitator): Record<string, string> {
-  const asset = info.assets[EVM_NETWORK]?.address ?? "";
+  const asset = (network: string) => `${network}=${info.assets[network]?.address ?? ""}`;
   return {
     X402_ENABLED: "true",
     X402_FACILITATOR_URL: info.url,
-    X402_NETWORKS: EVM_NETWORK,
+    X402_NETWORKS: `${EVM_NETWORK},${SVM_NETWORK}`,
     X402_PAY_TO_EVM: info.payees[EVM_NETWORK] ?? "",
+    X402_PAY_TO_SOLANA: info.payees[SVM_NETWORK] ?? "",
     X402_TOPUP_AMOUNTS: "1,5,10",
-    X402_ASSETS: `${EVM_NETWORK}=${asset}`,
+    X402_ASSETS: `${asset(EVM_NETWORK)},${asset(SVM_NETWORK)}`,
   };
 }
 
-async function tokenBalance(info: TestnetFacilitator, owner: string): Promise<bigint> {
-  const response = await fetch(`${info.balance}?network=${encodeURIComponent(EVM_NETWORK)}&owner=${owner}`);
+/** An agent's x402 client for one of the testnet's payers: EVM (viem local account) or Solana (kit signer). */
+export async function agentClient(
+  info: TestnetFacilitator,
+  network: string,
+  payerIndex: number,
+): Promise<{ client: x402Client; address: string }> {
+  const payer = info.payers[network]?.[payerIndex];
+  if (network === EVM_NETWORK && payer?.privateKey) {
+    const account = privateKeyToAccount(payer.privateKey as Hex);
+    return {
+      client: new x402Client().register("eip155:*", new ExactEvmScheme(account)),
+      address: account.address,
+    };
+  }
+  if (network === SVM_NETWORK && payer?.secretKey) {
+    const signer = await createKeyPairSignerFromBytes(getBase58Encoder().encode(payer.secretKey));
+    const scheme = new ExactSvmScheme(signer, { rpcUrl: info.rpc[SVM_NETWORK] ?? "" });
+    return { client: new x402Client().register("solana:*", scheme), address: signer.address };
+  }
+  throw new Error(`the facilitator printed no payer ${payerIndex} on ${network}`);
+}
+
+async function tokenBalance(info: TestnetFacilitator, network: string, owner: string): Promise<bigint> {
+  const response = await fetch(`${info.balance}?network=${encodeURIComponent(network)}&owner=${owner}`);
   const body = (await response.json()) as { balance: string };
   return BigInt(body.balance);
 }
@@ -56,7 +83,7 @@ interface SettleAnswer {
 const CHAT = { model: "demo/echo", messages: [{ role: "user", content: "paid for with x402" }] };
 
 /**
- * An agent with an EVM wallet and no account: calls the gateway with x402's official fetch wrapper,
+ * An agent with a wallet (EVM or Solana) and no account: calls the gateway with x402's official fetch wrapper,
  * which pays the 402's cheapest offer (1 USD, within its default spend cap); the gateway settles,
  * credits, serves and answers with PAYMENT-RESPONSE holding a wallet JWT, which then works with the
  * openai SDK. Checks the ledger (through a management key the operator CLI makes for the new account)
@@ -65,18 +92,23 @@ const CHAT = { model: "demo/echo", messages: [{ role: "user", content: "paid for
 export async function payAndUse(input: {
   gatewayUrl: string;
   info: TestnetFacilitator;
+  network: string;
   payerIndex: number;
   cliEnv: Record<string, string>;
-}): Promise<{ paidMs: number; unpaidMs: number }> {
-  const { info, gatewayUrl } = input;
-  const payer = info.payers[EVM_NETWORK]?.[input.payerIndex];
-  if (!payer?.privateKey) throw new Error("the facilitator printed no EVM payer");
-  const account = privateKeyToAccount(payer.privateKey as Hex);
-  const payee = info.payees[EVM_NETWORK] ?? "";
-  const payeeBefore = await tokenBalance(info, payee);
+}): Promise<{ paidMs: number; unpaidMs: number; gatewayPaymentMs: number }> {
+  const { info, gatewayUrl, network } = input;
+  const { client, address } = await agentClient(info, network, input.payerIndex);
+  const payee = info.payees[network] ?? "";
+  const payeeBefore = await tokenBalance(info, network, payee);
 
-  const client = new x402Client().register("eip155:*", new ExactEvmScheme(account));
-  const payingFetch = wrapFetchWithPayment(fetch, client);
+  // Records the payment the official client sends, to replay it below.
+  let paymentHeader = "";
+  const recordingFetch: typeof fetch = (request, init) => {
+    const sent = new Headers(request instanceof Request ? request.headers : init?.headers);
+    paymentHeader = sent.get("payment-signature") ?? paymentHeader;
+    return fetch(request, init);
+  };
+  const payingFetch = wrapFetchWithPayment(recordingFetch, client);
   const started = performance.now();
   const response = await payingFetch(`${gatewayUrl}/v1/chat/completions`, {
     method: "POST",
@@ -85,11 +117,15 @@ export async function payAndUse(input: {
   });
   const paidMs = performance.now() - started;
   expect(response.status).toBe(200);
+  const gatewayPaymentMs = Number(/x402;dur=(\d+)/.exec(response.headers.get("server-timing") ?? "")?.[1]);
+  expect(gatewayPaymentMs).toBeGreaterThan(0);
   const answer = (await response.json()) as { choices: Array<{ message: { content: string } }> };
   expect(answer.choices[0]?.message.content).toBeTruthy();
   const settled = decodePaymentResponseHeader(response.headers.get("payment-response") ?? "") as SettleAnswer;
-  expect(settled).toMatchObject({ success: true, network: EVM_NETWORK, payer: account.address });
-  expect(settled.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+  expect(settled).toMatchObject({ success: true, network, payer: address });
+  expect(settled.transaction).toMatch(
+    network === EVM_NETWORK ? /^0x[0-9a-f]{64}$/ : /^[1-9A-HJ-NP-Za-km-z]{64,88}$/,
+  );
   const jwt = settled.extensions?.jwt;
   expect(jwt).toMatch(/^eyJ/);
 
@@ -102,6 +138,21 @@ export async function payAndUse(input: {
   });
   const unpaidMs = performance.now() - unpaidStarted;
   expect(completion.choices[0]?.message.content).toBeTruthy();
+
+  // The same payment again (a replay): refused before any facilitator call, nothing credited twice.
+  const replay = await fetch(`${gatewayUrl}/v1/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "payment-signature": paymentHeader },
+    body: JSON.stringify(CHAT),
+  });
+  expect(replay.status).toBe(402);
+  const refused = (await replay.json()) as { error: { code: string; metadata: { reason: string } } };
+  expect(refused.error).toMatchObject({
+    code: "payment_invalid",
+    metadata: {
+      reason: network === EVM_NETWORK ? "invalid_exact_evm_nonce_already_used" : "duplicate_settlement",
+    },
+  });
 
   // The ledger: 1 USD credited to the wallet's account, once.
   const claims = JSON.parse(Buffer.from((jwt ?? "").split(".")[1] ?? "", "base64url").toString()) as {
@@ -123,6 +174,27 @@ export async function payAndUse(input: {
   expect(data.total_usage).toBeGreaterThan(0);
 
   // The money moved on chain: the payee holds 1 USDC more.
-  expect((await tokenBalance(info, payee)) - payeeBefore).toBe(1_000_000n);
-  return { paidMs, unpaidMs };
+  expect((await tokenBalance(info, network, payee)) - payeeBefore).toBe(1_000_000n);
+  return { paidMs, unpaidMs, gatewayPaymentMs };
+}
+
+/**
+ * A wallet with no USDC signs a valid authorization: the gateway's own check passes, the facilitator's
+ * verify refuses it (it cannot be paid), and the agent gets 402 naming the facilitator's reason.
+ */
+export async function unfundedPayerRefused(gatewayUrl: string): Promise<void> {
+  const client = new x402Client().register(
+    "eip155:*",
+    new ExactEvmScheme(privateKeyToAccount(generatePrivateKey())),
+  );
+  const response = await wrapFetchWithPayment(fetch, client)(`${gatewayUrl}/v1/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(CHAT),
+  });
+  expect(response.status).toBe(402);
+  const body = (await response.json()) as { error: { code: string; metadata: { reason: string } } };
+  expect(body.error.code).toBe("payment_invalid");
+  expect(body.error.metadata.reason).toMatch(/insufficient|balance|simulation/);
+  expect(response.headers.get("payment-response")).toBeNull();
 }

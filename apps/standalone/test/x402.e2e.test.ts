@@ -14,7 +14,15 @@ import {
 } from "@gw/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppProcess, freshTopics, startProcess, waitForHttp } from "./processes.js";
-import { payAndUse, startTestnetFacilitator, type TestnetFacilitator, x402Env } from "./x402-flow.js";
+import {
+  EVM_NETWORK,
+  payAndUse,
+  SVM_NETWORK,
+  startTestnetFacilitator,
+  type TestnetFacilitator,
+  unfundedPayerRefused,
+  x402Env,
+} from "./x402-flow.js";
 
 // x402 end to end, every part its own process: the test facilitator over in-process chains
 // (packages/x402), the gateway with X402_ENABLED=true pointed at it, and an agent paying with x402's
@@ -59,19 +67,39 @@ describe("x402 on the embedded default", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("an agent pays the 402 with x402's official client, is served, and uses the JWT with the openai SDK", async () => {
+  it("a Solana agent pays the 402 with x402's official Solana client, is served, and uses the JWT", async () => {
     const timing = await payAndUse({
       gatewayUrl: url,
       info,
+      network: SVM_NETWORK,
       payerIndex: 0,
       cliEnv: { GW_DATA_DIR: dataDir, DATABASE_URL: "" },
     });
     console.log(
-      `x402 embedded: paid request ${timing.paidMs.toFixed(0)} ms (402 + pay + settle + serve), ` +
+      `x402 embedded, Solana: paid request ${timing.paidMs.toFixed(0)} ms, of which the gateway's payment ` +
+        `handling ${timing.gatewayPaymentMs} ms; same request with the JWT ${timing.unpaidMs.toFixed(0)} ms`,
+    );
+  }, 60_000);
+
+  it("an agent pays the 402 with x402's official client, is served, and uses the JWT with the openai SDK", async () => {
+    const timing = await payAndUse({
+      gatewayUrl: url,
+      info,
+      network: EVM_NETWORK,
+      payerIndex: 0,
+      cliEnv: { GW_DATA_DIR: dataDir, DATABASE_URL: "" },
+    });
+    console.log(
+      `x402 embedded: paid request ${timing.paidMs.toFixed(0)} ms (402 + pay + settle + serve), of which the ` +
+        `gateway's payment handling ${timing.gatewayPaymentMs} ms; ` +
         `same request with the JWT ${timing.unpaidMs.toFixed(0)} ms`,
     );
     expect(timing.paidMs).toBeGreaterThan(timing.unpaidMs);
   }, 60_000);
+
+  it("refuses a wallet whose authorization the facilitator cannot verify (no USDC): 402, nothing served", async () => {
+    await unfundedPayerRefused(url);
+  }, 30_000);
 });
 
 describeWith(["postgres", "redis", "kafka"], "x402 on the split plane", () => {
@@ -153,13 +181,29 @@ describeWith(["postgres", "redis", "kafka"], "x402 on the split plane", () => {
     const timing = await payAndUse({
       gatewayUrl: edgeUrl,
       info,
+      network: EVM_NETWORK,
       payerIndex: 1,
       cliEnv: { DATABASE_URL: database.url },
     });
     console.log(
-      `x402 split plane: paid request ${timing.paidMs.toFixed(0)} ms (402 + pay + settle + serve), ` +
+      `x402 split plane: paid request ${timing.paidMs.toFixed(0)} ms (402 + pay + settle + serve), of which the ` +
+        `gateway's payment handling ${timing.gatewayPaymentMs} ms; ` +
         `same request with the JWT ${timing.unpaidMs.toFixed(0)} ms`,
     );
     expect(timing.paidMs).toBeGreaterThan(timing.unpaidMs);
+  }, 60_000);
+
+  it("a Solana agent pays with x402's official Solana client on the split plane too", async () => {
+    const timing = await payAndUse({
+      gatewayUrl: edgeUrl,
+      info,
+      network: SVM_NETWORK,
+      payerIndex: 1,
+      cliEnv: { DATABASE_URL: database.url },
+    });
+    console.log(
+      `x402 split plane, Solana: paid request ${timing.paidMs.toFixed(0)} ms, of which the gateway's payment ` +
+        `handling ${timing.gatewayPaymentMs} ms; same request with the JWT ${timing.unpaidMs.toFixed(0)} ms`,
+    );
   }, 60_000);
 });
