@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ConfigError, type Env, loadConfig } from "./index.js";
+import { ConfigError, type Env, loadConfig } from "./load.js";
 
 /** x402 payments as configured (X402_*); `undefined` from loadX402Config when X402_ENABLED is false. */
 export interface X402Config {
