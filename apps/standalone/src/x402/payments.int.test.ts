@@ -36,13 +36,37 @@ describeWith(["postgres"], "x402 payments through the edge (embedded default, x4
   let gateway: RunningStandalone;
   let facilitator: Server;
   const facilitatorCalls: string[] = [];
+  /**
+   * How the facilitator behaves: it never answers (a timeout), answers 500 (no verdict), or verifies and
+   * then fails to settle, in the facilitator API's own wire format (x402's VerifyResponse/SettleResponse).
+   */
+  let facilitatorMode: "hang" | "error" | "settle_fails" = "hang";
   const dataDir = mkdtempSync(join(tmpdir(), "gw-x402-"));
 
   beforeAll(async () => {
     database = await createTestDatabase({ prefix: "x402" });
-    facilitator = createServer((request) => {
-      // Takes the call and never answers: the facilitator timing out.
+    facilitator = createServer((request, response) => {
       facilitatorCalls.push(`${request.method} ${request.url}`);
+      if (facilitatorMode === "hang") return;
+      if (facilitatorMode === "error") {
+        response.writeHead(500, { "content-type": "application/json" }).end('{"error":"internal"}');
+        return;
+      }
+      let body = "";
+      request.on("data", (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      request.on("end", () => {
+        const { paymentPayload } = JSON.parse(body) as {
+          paymentPayload: { payload: { authorization: { from: string } } };
+        };
+        const payer = paymentPayload.payload.authorization.from;
+        const answer =
+          request.url === "/verify"
+            ? { isValid: true, payer }
+            : { success: false, errorReason: "insufficient_funds", transaction: "", network: NETWORK, payer };
+        response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
+      });
     });
     await new Promise<void>((resolve) => facilitator.listen(0, "127.0.0.1", resolve));
     const port = await freePort();
@@ -295,7 +319,42 @@ describeWith(["postgres"], "x402 payments through the edge (embedded default, x4
     expect(await x402Credits()).toEqual([]);
   });
 
+  it("answers 502 when the facilitator answers an error: nothing credited, the request not served", async () => {
+    facilitatorMode = "error";
+    facilitatorCalls.length = 0;
+    const payment = await signPayment(newPayer(), { payTo: PAY_TO });
+    const response = await chat({ "payment-signature": base64Json(payment) });
+    expect(response.status).toBe(502);
+    const body = (await response.json()) as ErrorBody;
+    expect(body.error).toMatchObject({ code: "facilitator_error", metadata: { reason: "bad_status" } });
+    expect(body.choices).toBeUndefined();
+    expect(facilitatorCalls).toEqual(["POST /verify"]);
+    expect(await x402Credits()).toEqual([]);
+  });
+
+  it("answers 402 with PAYMENT-RESPONSE success:false when settlement fails: nothing credited or served", async () => {
+    facilitatorMode = "settle_fails";
+    facilitatorCalls.length = 0;
+    const payment = await signPayment(newPayer(), { payTo: PAY_TO });
+    const response = await chat({ "payment-signature": base64Json(payment) });
+    expect(response.status).toBe(402);
+    const settled = JSON.parse(
+      Buffer.from(response.headers.get("payment-response") ?? "", "base64").toString(),
+    );
+    expect(settled).toMatchObject({ success: false, errorReason: "insufficient_funds" });
+    const body = (await response.json()) as ErrorBody;
+    expect(body.error).toMatchObject({
+      code: "payment_settlement_failed",
+      metadata: { reason: "insufficient_funds" },
+    });
+    expect(body.choices).toBeUndefined();
+    expect(facilitatorCalls).toEqual(["POST /verify", "POST /settle"]);
+    expect(await x402Credits()).toEqual([]);
+  });
+
   it("answers 503 when the facilitator never answers: nothing credited, the request not served", async () => {
+    facilitatorMode = "hang";
+    facilitatorCalls.length = 0;
     const payment = await signPayment(newPayer(), { payTo: PAY_TO });
     const response = await chat({ "payment-signature": base64Json(payment) });
     expect(response.status).toBe(503);
