@@ -5,7 +5,7 @@ import { encodePaymentSettled, paymentReference, usdcAtomicToPico } from "./paym
 const payment = {
   network: "eip155:84532",
   payer: "0xAbCdEf0123456789aBcDeF0123456789AbCdEf01",
-  nonce: "0xAA" + "0".repeat(62),
+  nonce: `0xAA${"0".repeat(62)}`,
   accountId: "acct_1",
   walletAccountId: "eip155:84532:0xAbCdEf0123456789aBcDeF0123456789AbCdEf01",
   asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
