@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createOpenAI } from "@ai-sdk/openai";
 import { freePort } from "@gw/db";
+import { OpenRouter } from "@openrouter/sdk";
 import { generateText, jsonSchema, stepCountIs, streamText, tool } from "ai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -143,6 +144,49 @@ describe("Responses API and completions through the SDKs (embedded default)", ()
       expect(completion.object).toBe("text_completion");
       expect(completion.choices[0]?.text).toContain("demo provider");
       expect(await generation(completion.id)).toMatchObject({ api_type: "completions", provider: "demo" });
+    });
+  });
+
+  describe("@openrouter/sdk at its default path (/api/v1)", () => {
+    const sdk = () => new OpenRouter({ apiKey, serverURL: `${url}/api/v1` });
+
+    it("chat.send, not streamed: its schema (system_fingerprint required) accepts the reply", async () => {
+      const result = await sdk().chat.send({
+        chatRequest: { model: MODEL, messages: [{ role: "user", content: "Hello OpenRouter" }] },
+      });
+      if (!("choices" in result)) throw new Error("expected a ChatResult");
+      expect(result.choices[0]?.message.content).toContain("demo provider");
+      expect(result.systemFingerprint).toBe("fp_gateway_demo");
+    });
+
+    it("chat.send, streamed", async () => {
+      const stream = await sdk().chat.send({
+        chatRequest: { model: MODEL, messages: [{ role: "user", content: "Hello stream" }], stream: true },
+      });
+      if ("choices" in stream) throw new Error("expected a stream");
+      let text = "";
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
+      expect(text).toContain("demo provider");
+    });
+
+    it("beta.responses.send, not streamed", async () => {
+      const result = await sdk().beta.responses.send({
+        responsesRequest: { model: MODEL, input: "Hello OpenRouter responses" },
+      });
+      if (!("output" in result)) throw new Error("expected a response object");
+      expect(result.status).toBe("completed");
+      expect(JSON.stringify(result.output)).toContain("demo provider");
+    });
+    it("beta.responses.send, streamed: every event passes its schema", async () => {
+      const stream = await sdk().beta.responses.send({
+        responsesRequest: { model: MODEL, input: "Hello OpenRouter stream", stream: true },
+      });
+      if ("output" in stream) throw new Error("expected a stream");
+      const types: string[] = [];
+      for await (const event of stream) types.push(event.type);
+      expect(types[0]).toBe("response.created");
+      expect(types).toContain("response.output_text.delta");
+      expect(types.at(-1)).toBe("response.completed");
     });
   });
 

@@ -29,7 +29,12 @@ export function responsesUsage(render: UsageRender): Json {
     cost: picoToUsdNumber(render.chargedPico),
     is_byok: render.isByok,
     estimated: render.estimated,
-    cost_details: chat.cost_details,
+    // OpenRouter's names for the parts (its SDK requires them), beside the chat surface's.
+    cost_details: {
+      ...chat.cost_details,
+      upstream_inference_input_cost: chat.cost_details.upstream_inference_prompt_cost,
+      upstream_inference_output_cost: chat.cost_details.upstream_inference_completions_cost,
+    },
   };
 }
 
@@ -61,6 +66,8 @@ export function responseObject(shell: ResponseShell): Json {
     id: identity.generationId,
     object: "response",
     created_at: identity.created,
+    // Set once the response has ended (OpenRouter's SDK requires the field, null until then).
+    completed_at: shell.status === "completed" || shell.status === "incomplete" ? identity.created : null,
     status: shell.status,
     error: shell.error,
     incomplete_details: shell.incomplete,
@@ -74,6 +81,9 @@ export function responseObject(shell: ResponseShell): Json {
     store: false,
     temperature: echo.temperature,
     text: echo.text,
+    // OpenRouter's response object carries the penalties (its SDK requires them); this API takes none.
+    frequency_penalty: null,
+    presence_penalty: null,
     tool_choice: echo.toolChoice,
     tools: echo.tools,
     top_p: echo.topP,

@@ -94,8 +94,17 @@ describe("ResponsesStreamRenderer", () => {
         output_tokens_details: { reasoning_tokens: 1 },
         total_tokens: 15,
         cost: 0.0000045,
+        cost_details: {
+          upstream_inference_cost: 0.0000045,
+          upstream_inference_input_cost: 0.0000015,
+          upstream_inference_output_cost: 0.000003,
+        },
       },
+      completed_at: 100,
+      frequency_penalty: null,
+      presence_penalty: null,
     });
+    expect(stream[0]?.response).toHaveProperty("completed_at", null);
     expect(renderer.upstreamId()).toBe("up-1");
     expect(renderer.finishReason()).toBe("stop");
     expect(renderer.outputTexts()).toEqual(["Hel", "lo"]);
