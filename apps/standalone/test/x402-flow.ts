@@ -155,23 +155,9 @@ export async function payAndUse(input: {
   });
 
   // The ledger: 1 USD credited to the wallet's account, once.
-  const claims = JSON.parse(Buffer.from((jwt ?? "").split(".")[1] ?? "", "base64url").toString()) as {
-    tenant_id: string;
-  };
-  const created = JSON.parse(
-    await runCli(
-      "apps/standalone/dist/cli/main.js",
-      ["keys", "create", "--account", claims.tenant_id, "--name", "e2e-operator", "--management", "--json"],
-      input.cliEnv,
-    ),
-  ) as { key: string };
-  const credits = await fetch(`${gatewayUrl}/api/v1/credits`, {
-    headers: { authorization: `Bearer ${created.key}` },
-  });
-  expect(credits.status).toBe(200);
-  const { data } = (await credits.json()) as { data: { total_credits: number; total_usage: number } };
-  expect(data.total_credits).toBe(1);
-  expect(data.total_usage).toBeGreaterThan(0);
+  const credits = await accountCredits(gatewayUrl, tenantOf(jwt ?? ""), input.cliEnv);
+  expect(credits.total_credits).toBe(1);
+  expect(credits.total_usage).toBeGreaterThan(0);
 
   // The money moved on chain: the payee holds 1 USDC more.
   expect((await tokenBalance(info, network, payee)) - payeeBefore).toBe(1_000_000n);
@@ -197,4 +183,67 @@ export async function unfundedPayerRefused(gatewayUrl: string): Promise<void> {
   expect(body.error.code).toBe("payment_invalid");
   expect(body.error.metadata.reason).toMatch(/insufficient|balance|simulation/);
   expect(response.headers.get("payment-response")).toBeNull();
+}
+
+export function tenantOf(jwt: string): string {
+  const claims = JSON.parse(Buffer.from(jwt.split(".")[1] ?? "", "base64url").toString()) as {
+    tenant_id: string;
+  };
+  return claims.tenant_id;
+}
+
+/** The account's credits as GET /api/v1/credits tells them, through a management key the operator CLI makes. */
+export async function accountCredits(
+  gatewayUrl: string,
+  tenantId: string,
+  cliEnv: Record<string, string>,
+): Promise<{ total_credits: number; total_usage: number }> {
+  const created = JSON.parse(
+    await runCli(
+      "apps/standalone/dist/cli/main.js",
+      ["keys", "create", "--account", tenantId, "--name", "e2e-operator", "--management", "--json"],
+      cliEnv,
+    ),
+  ) as { key: string };
+  const response = await fetch(`${gatewayUrl}/api/v1/credits`, {
+    headers: { authorization: `Bearer ${created.key}` },
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { data: { total_credits: number; total_usage: number } }).data;
+}
+
+/**
+ * Pays while billing is down: the payment is verified and settled (the money moves), the credit call
+ * fails, so the request is not served (503) but the answer still carries PAYMENT-RESPONSE with the
+ * JWT; the payments event, already published, is what credits it once billing is back.
+ */
+export async function payWhileBillingDown(
+  gatewayUrl: string,
+  info: TestnetFacilitator,
+  payerIndex: number,
+): Promise<string> {
+  const { client } = await agentClient(info, EVM_NETWORK, payerIndex);
+  const response = await wrapFetchWithPayment(fetch, client)(`${gatewayUrl}/v1/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(CHAT),
+  });
+  expect(response.status).toBe(503);
+  const body = (await response.json()) as { error: { code: string }; choices?: unknown };
+  expect(body.error.code).toBe("dependency_unavailable");
+  expect(body.choices).toBeUndefined();
+  const settled = decodePaymentResponseHeader(response.headers.get("payment-response") ?? "") as SettleAnswer;
+  expect(settled.success).toBe(true);
+  expect(settled.extensions?.jwt).toMatch(/^eyJ/);
+  return settled.extensions?.jwt ?? "";
+}
+
+/** The wallet's JWT, used with the openai SDK: served from its balance. */
+export async function servedWithJwt(gatewayUrl: string, jwt: string): Promise<void> {
+  const openai = new OpenAI({ baseURL: `${gatewayUrl}/v1`, apiKey: jwt, maxRetries: 0 });
+  const completion = await openai.chat.completions.create({
+    model: "demo/echo",
+    messages: CHAT.messages as [],
+  });
+  expect(completion.choices[0]?.message.content).toBeTruthy();
 }

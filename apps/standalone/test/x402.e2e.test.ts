@@ -13,13 +13,17 @@ import {
   uniqueName,
 } from "@gw/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppProcess, freshTopics, startProcess, waitForHttp } from "./processes.js";
+import { type AppProcess, eventually, freshTopics, startProcess, waitForHttp } from "./processes.js";
 import {
+  accountCredits,
   EVM_NETWORK,
   payAndUse,
+  payWhileBillingDown,
   SVM_NETWORK,
+  servedWithJwt,
   startTestnetFacilitator,
   type TestnetFacilitator,
+  tenantOf,
   unfundedPayerRefused,
   x402Env,
 } from "./x402-flow.js";
@@ -108,6 +112,7 @@ describeWith(["postgres", "redis", "kafka"], "x402 on the split plane", () => {
   let demo: FakeServer;
   let info: TestnetFacilitator;
   let edgeUrl: string;
+  let startBilling: () => Promise<AppProcess>;
 
   beforeAll(async () => {
     database = await createTestDatabase({ prefix: "x402_split" });
@@ -155,6 +160,16 @@ describeWith(["postgres", "redis", "kafka"], "x402 on the split plane", () => {
       }),
     }));
     apps.push(...started3.map((entry) => entry.app));
+    startBilling = async () => {
+      const billing = startProcess("billing", "apps/billing/dist/main.js", {
+        ...env,
+        HTTP_PORT: String(port.billingHttp),
+        GRPC_PORT: String(port.billingGrpc),
+      });
+      apps.push(billing);
+      await waitForHttp(`http://127.0.0.1:${port.billingHttp}/healthz`, billing);
+      return billing;
+    };
     await Promise.all(
       started3.map((entry) => waitForHttp(`http://127.0.0.1:${entry.http}/healthz`, entry.app)),
     );
@@ -206,4 +221,20 @@ describeWith(["postgres", "redis", "kafka"], "x402 on the split plane", () => {
         `handling ${timing.gatewayPaymentMs} ms; same request with the JWT ${timing.unpaidMs.toFixed(0)} ms`,
     );
   }, 60_000);
+
+  it("a payment settled while billing is down is credited from its event once billing is back", async () => {
+    const billing = apps.find((app) => app.name === "billing");
+    await billing?.stop();
+    apps.splice(apps.indexOf(billing as AppProcess), 1);
+    const jwt = await payWhileBillingDown(edgeUrl, info, 2);
+    await startBilling();
+    const cliEnv = { DATABASE_URL: database.url };
+    await eventually(async () => {
+      const credits = await accountCredits(edgeUrl, tenantOf(jwt), cliEnv);
+      return credits.total_credits === 1 ? credits : undefined;
+    }, 30_000);
+    await servedWithJwt(edgeUrl, jwt);
+    // Credited once, however the event and any retry raced.
+    expect((await accountCredits(edgeUrl, tenantOf(jwt), cliEnv)).total_credits).toBe(1);
+  }, 90_000);
 });
