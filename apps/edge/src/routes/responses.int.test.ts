@@ -173,6 +173,24 @@ describe("POST /v1/responses: the gateway's rules", () => {
     expect(event.attempts.map((attempt) => attempt.provider)).toEqual(["openai", "groq"]);
   });
 
+  it("ends a stream the upstream drops with response.failed, and meters what was sent", async () => {
+    edge.primary.setScenario({ name: "drop-mid-stream", after: 2 });
+    const stream = await client.responses.create({
+      model: "openai/gpt-4o-mini",
+      input: "hello there",
+      stream: true,
+    });
+    const events: ResponseStreamEvent[] = [];
+    for await (const event of stream) events.push(event);
+    const last = events.at(-1);
+    if (last?.type !== "response.failed") throw new Error(`ended with ${last?.type}`);
+    expect(last.response.status).toBe("failed");
+    expect(last.response.error?.message.length).toBeGreaterThan(0);
+    expect(events.map((event) => event.type)).not.toContain("response.completed");
+    const event = await usageEventFor(edge, last.response.id);
+    expect(event).toMatchObject({ apiType: "responses", finishReason: "error", streamed: true });
+  });
+
   it("refuses store: true and previous_response_id with a 400 naming the field, before any provider", async () => {
     for (const [field, value] of [
       ["store", true],
