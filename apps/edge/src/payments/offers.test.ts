@@ -1,6 +1,6 @@
 import type { Facilitator } from "@gw/x402";
 import { describe, expect, it } from "vitest";
-import { buildOffer, caip2Of, paymentRequirements, v1NetworkName } from "./offers.js";
+import { buildOffer, caip2Of, type PaymentOffer, paymentRequirements, v1NetworkName } from "./offers.js";
 import { paymentNetworks, usdToAtomicUsdc, type X402Settings } from "./settings.js";
 
 const PAY_TO = "0x2096000000000000000000000000000000000001";
@@ -32,6 +32,17 @@ const context = {
   now: Date.parse("2026-11-23T12:00:00Z"),
   error: "insufficient_credits",
 };
+
+interface SignInExtension {
+  info: Record<string, unknown>;
+  supportedChains: unknown[];
+}
+
+function signInExtension(offer: PaymentOffer): SignInExtension {
+  const extension = offer.v2.extensions?.["sign-in-with-x"];
+  if (!extension) throw new Error("the offer has no sign-in-with-x extension");
+  return extension as SignInExtension;
+}
 
 describe("x402 offers", () => {
   it("converts USD to atomic USDC exactly", () => {
@@ -101,10 +112,7 @@ describe("x402 offers", () => {
       extra: { name: "USDC", version: "2" },
     });
     expect(offer.v1.accepts[1]?.network).toBe("solana-devnet");
-    const siwx = offer.v2.extensions?.["sign-in-with-x"] as {
-      info: Record<string, unknown>;
-      supportedChains: unknown[];
-    };
+    const siwx = signInExtension(offer);
     expect(siwx.info).toMatchObject({
       domain: "gw.example:8443",
       uri: "https://gw.example:8443/v1/x402/auth",
@@ -118,10 +126,9 @@ describe("x402 offers", () => {
       { chainId: DEVNET, type: "ed25519" },
     ]);
     // A fresh nonce per offer.
-    expect(
-      (buildOffer(settings(["eip155:84532"]), context).v2.extensions?.["sign-in-with-x"] as typeof siwx).info
-        .nonce,
-    ).not.toBe(siwx.info.nonce);
+    expect(signInExtension(buildOffer(settings(["eip155:84532"]), context)).info.nonce).not.toBe(
+      siwx.info.nonce,
+    );
   });
 
   it("maps v1 network names to CAIP-2 and back", () => {
