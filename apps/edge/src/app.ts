@@ -1,4 +1,4 @@
-import { errorHandler, jsonBody, notFoundHandler } from "@gw/http";
+import { errorHandler, jsonBody, notFoundHandler, rejectMalformedUrl } from "@gw/http";
 import express, { type Express } from "express";
 import { createEdgeContext } from "./context.js";
 import type { EdgeDeps } from "./deps.js";
@@ -39,6 +39,9 @@ export function createApp(deps: EdgeDeps, context: EdgeContext = createEdgeConte
   app.disable("x-powered-by");
   app.disable("etag");
   app.use(requestLog(deps.logger, context.now));
+  // `%ff` or `%00` in a path or query is a 400 in the surface's shape before a route decodes it (a bad
+  // escape in a route parameter, e.g. a Gemini model name, was rendered as a 500).
+  app.use(rejectMalformedUrl());
   app.use(
     floodGuard(context.settings.flood, context.now, new TrustedProxies(context.settings.trustedProxies)),
   );

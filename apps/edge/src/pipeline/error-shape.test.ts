@@ -13,4 +13,11 @@ describe("errorShape", () => {
     expect(shape("/v1/models")).toBe("openai");
     expect(shape("/v1/chat/completions")).toBe("openai");
   });
+
+  it("picks one for a path that does not decode, without throwing (it renders the malformed-URL refusal)", () => {
+    const shape = (path: string) => errorShape({ path, headers: {} });
+    expect(shape("/openai/v1/%80")).toBe("openai");
+    expect(shape("/v1/models/%ff:generateContent")).toBe("gemini");
+    expect(shape("/v1/chat/%e0%80")).toBe("openai");
+  });
 });

@@ -6,7 +6,19 @@ export type ErrorShape = "openai" | "anthropic" | "gemini";
 
 /** Gemini's method paths (`/v1beta/models/m:generateContent`, and `/v1/…` as @google/genai 3 calls it). */
 export function isGeminiPath(path: string): boolean {
-  return path.startsWith("/v1beta/") || /^\/v1\/models\/.+:[A-Za-z]+$/.test(decodeURIComponent(path));
+  return path.startsWith("/v1beta/") || /^\/v1\/models\/.+:[A-Za-z]+$/.test(decodedOrRaw(path));
+}
+
+/**
+ * The path decoded, or as sent when it does not decode (`%80`): this runs while rendering an error,
+ * often the malformed-URL refusal itself, and must not throw there (express then answered in HTML).
+ */
+function decodedOrRaw(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }
 
 /** Which surface's error body a request gets: decided by its path (and, for /v1/models, the header). */

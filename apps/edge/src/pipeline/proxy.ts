@@ -47,6 +47,7 @@ export async function serveProxy(
   const format = formatOf(providerId);
   const target = checkProxyPath(providerId, inference.method, inference.path);
   const path = target.path + target.query;
+  if (inference.method === "POST") checkModelNamed(format, inference.body);
   const model = resolveProxyModel(
     context.catalog.require(),
     providerId,
@@ -83,6 +84,24 @@ export async function serveProxy(
   }
   await record(await relay(upstream, response, format, start.signal, sentAt));
   response.end();
+}
+
+/**
+ * Every POST on the allow-lists is an inference call that names its model: in the path for Gemini, as
+ * the body's `model` string otherwise. Without one (absent, a number, an array, a body that is not an
+ * object) the call could not be priced, so it is the caller's 400, not forwarded as a free call.
+ */
+function checkModelNamed(format: ApiFormat, body: unknown): void {
+  if (format === "gemini") return;
+  const model =
+    typeof body === "object" && body !== null && !Array.isArray(body)
+      ? (body as { model?: unknown }).model
+      : undefined;
+  if (typeof model === "string" && model !== "") return;
+  throw new GatewayError("invalid_request", "model: expected the name of a model as a string", {
+    code: "invalid_parameter",
+    metadata: { field: "model" },
+  });
 }
 
 /** The provider's wire format, which says where a call names its model and reports its usage. */
