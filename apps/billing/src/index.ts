@@ -10,6 +10,7 @@ export type { BillingContext, BillingDeps } from "./deps.js";
 export { billingContext, DEFAULT_HOLD_TTL_MS } from "./deps.js";
 export { createGrpcServer } from "./grpc.js";
 export { LEDGER_CHANNEL } from "./notifications/channel.js";
+export { billingOpenApiPaths, creditsSchema } from "./openapi.js";
 export type { AddCreditsInput, AddedCredits, Credits } from "./operator/credits.js";
 export { addCredits, CreditsInputError, getCredits } from "./operator/credits.js";
 export type { ListenOptions, RunningBilling } from "./start.js";

@@ -24,6 +24,7 @@ import { keyRoute } from "./routes/key.js";
 import { messagesRoute } from "./routes/messages.js";
 import { modelRoute } from "./routes/model.js";
 import { modelsRoute } from "./routes/models.js";
+import { openApiRoute } from "./routes/openapi.js";
 import { proxyRoutes } from "./routes/proxy.js";
 import { readyzRoute } from "./routes/ready.js";
 import { responsesRoute } from "./routes/responses.js";
@@ -94,6 +95,7 @@ export function createApp(deps: EdgeDeps, context: EdgeContext = createEdgeConte
   const routes: Route[] = [
     healthzRoute(),
     readyzRoute(context),
+    openApiRoute(),
     chatCompletionsRoute(context),
     responsesRoute(context),
     completionsRoute(context),

@@ -6,6 +6,7 @@ export type { GenerationsTables } from "./db/index.js";
 export { migrations, SCHEMA } from "./db/index.js";
 export type { GenerationsDeps } from "./deps.js";
 export { createGrpcServer } from "./grpc.js";
+export { generationSchema, generationsOpenApiPaths } from "./openapi.js";
 export type { GenerationJson } from "./records/view.js";
 export type { RetentionJob, RetentionOptions } from "./retention/sweeper.js";
 export { DEFAULT_RETENTION, startRetention, sweepExpired } from "./retention/sweeper.js";

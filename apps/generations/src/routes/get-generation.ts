@@ -7,12 +7,13 @@ import type { GenerationsTables } from "../db/schema.js";
 import { lookupGeneration } from "../records/lookup.js";
 import { generationJson } from "../records/view.js";
 
-const query = z.object({ id: z.string().min(1, "is required") });
+/** `?id=`: exported for the OpenAPI document. */
+export const generationQuery = z.object({ id: z.string().min(1, "is required") });
 
 /** GET /api/v1/generation?id= → {data: Generation}; any key of the owning account may read it. */
 export function getGenerationRoute(db: Kysely<GenerationsTables>): RequestHandler {
   return async (request, response) => {
-    const { id } = parseOrThrow(query, request.query, "query");
+    const { id } = parseOrThrow(generationQuery, request.query, "query");
     const row = await lookupGeneration(db, id, principalOf(request).accountId);
     response.json({ data: generationJson(row) });
   };

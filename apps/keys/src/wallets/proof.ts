@@ -19,13 +19,13 @@ const line = z
   .max(2_048)
   .regex(/^[^\n\r]*$/);
 
-const textProof = z.object({
+export const textProof = z.object({
   message: z.string().min(1).max(16_384),
   signature: z.string().min(1).max(1_024),
 });
 
 /** x402's SIWx payload (`sign-in-with-x` extension, CAIP-122 fields plus the signature). */
-const structuredProof = z.object({
+export const structuredProof = z.object({
   domain: line,
   address: line,
   statement: line.optional(),

@@ -8,7 +8,7 @@ import { chatRequestFromMessages, messagesRequestSchema } from "./messages-reque
 /** Anthropic's limit on requests in one batch. */
 export const MAX_BATCH_REQUESTS = 100_000;
 
-const createBatchSchema = z.looseObject({
+export const createBatchSchema = z.looseObject({
   requests: z
     .array(
       z.looseObject({

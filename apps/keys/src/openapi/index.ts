@@ -1,0 +1,1 @@
+export { keysOpenApiPaths } from "./paths.js";
