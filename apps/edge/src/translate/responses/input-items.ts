@@ -1,5 +1,6 @@
 import type { ChatMessage } from "../../canonical/chat-request.js";
 import { untranslatable } from "../untranslatable.js";
+import { decodeReasoningDetails, mergeReasoningDetails } from "./reasoning-state.js";
 import type { ResponsesInputItem } from "./request-schema.js";
 
 type Json = Record<string, unknown>;
@@ -83,19 +84,21 @@ function functionOutput(item: ResponsesInputItem, path: string): ChatMessage {
 /**
  * Input items → chat messages. Consecutive function calls become one assistant turn with
  * `tool_calls` (joined to the assistant text right before them), outputs become tool messages.
- * Reasoning items are the model's own earlier thoughts: no chat field carries them portably, so they
- * are accepted and not sent on (the following turns still are).
+ * Reasoning items bring back the provider state this gateway handed out in `encrypted_content`; their
+ * summaries are the model's own earlier words, which no provider takes back, and are not sent on.
  */
 export function chatMessagesFromInput(input: string | readonly ResponsesInputItem[]): ChatMessage[] {
   if (isString(input)) return [{ role: "user", content: input }];
   const messages: ChatMessage[] = [];
+  const reasoning = new PendingReasoning();
   input.forEach((item, index) => {
     const path = `input[${index}]`;
     const type = item.type ?? "message";
-    if (type === "message") messages.push(messageItem(item, path));
-    else if (type === "function_call") appendToolCall(messages, functionCall(item, path));
+    if (type === "message") messages.push(reasoning.attach(messageItem(item, path)));
+    else if (type === "function_call") appendToolCall(messages, functionCall(item, path), reasoning);
     else if (type === "function_call_output") messages.push(functionOutput(item, path));
-    else if (type === "reasoning") return;
+    else if (type === "reasoning")
+      reasoning.add(messages, decodeReasoningDetails((item as Json).encrypted_content));
     else if (type === "item_reference")
       untranslatable(
         `${path}.type`,
@@ -107,11 +110,38 @@ export function chatMessagesFromInput(input: string | readonly ResponsesInputIte
   return messages;
 }
 
-function appendToolCall(messages: ChatMessage[], call: ToolCall): void {
+function appendToolCall(messages: ChatMessage[], call: ToolCall, reasoning: PendingReasoning): void {
   const last = messages.at(-1);
   if (last?.role === "assistant") {
     last.tool_calls = [...(last.tool_calls ?? []), call];
     return;
   }
-  messages.push({ role: "assistant", content: null, tool_calls: [call] });
+  messages.push(reasoning.attach({ role: "assistant", content: null, tool_calls: [call] }));
+}
+
+/**
+ * The provider state of reasoning items (reasoning-state.ts) goes on the assistant turn it belongs
+ * to: the one it follows (a streamed answer lists it last), else the next one.
+ */
+class PendingReasoning {
+  private pending: Json[] = [];
+
+  add(messages: ChatMessage[], details: Json[]): void {
+    if (details.length === 0) return;
+    const last = messages.at(-1);
+    if (last?.role === "assistant") withDetails(last, details);
+    else this.pending.push(...details);
+  }
+
+  attach(message: ChatMessage): ChatMessage {
+    if (message.role !== "assistant" || this.pending.length === 0) return message;
+    withDetails(message, this.pending);
+    this.pending = [];
+    return message;
+  }
+}
+
+function withDetails(message: ChatMessage, details: Json[]): void {
+  const earlier = Array.isArray(message.reasoning_details) ? (message.reasoning_details as Json[]) : [];
+  message.reasoning_details = mergeReasoningDetails([...earlier, ...details]);
 }

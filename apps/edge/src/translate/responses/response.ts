@@ -3,6 +3,7 @@ import { totalTokens } from "../../canonical/tokens.js";
 import type { CompletionWire } from "../../canonical/wire.js";
 import type { ResponseIdentity } from "../openai/chat-response.js";
 import { renderUsage, type UsageRender } from "../openai/usage.js";
+import { detailsOf, encodeReasoningDetails, mergeReasoningDetails } from "./reasoning-state.js";
 import type { ResponsesEcho } from "./request.js";
 
 type Json = Record<string, unknown>;
@@ -12,7 +13,9 @@ export type ResponseStatus = "in_progress" | "completed" | "incomplete" | "faile
 /** Item ids derive from the generation id, so every item can be traced back to its generation. */
 export const itemIds = {
   message: (generationId: string) => `msg_${generationId}`,
-  reasoning: (generationId: string) => `rs_${generationId}`,
+  /** The first reasoning item is `rs_<id>`; a later one adds its output index. */
+  reasoning: (generationId: string, outputIndex = 0) =>
+    outputIndex === 0 ? `rs_${generationId}` : `rs_${generationId}_${outputIndex}`,
   functionCall: (generationId: string, index: number) => `fc_${generationId}_${index}`,
 };
 
@@ -95,12 +98,18 @@ export function responseObject(shell: ResponseShell): Json {
   };
 }
 
-export function reasoningItem(generationId: string, text: string): Json {
-  return {
+/**
+ * A reasoning item: the summary when there is one to show, and the provider's reasoning state (see
+ * reasoning-state.ts) as `encrypted_content` when there is some to hand back on the next turn.
+ */
+export function reasoningItem(id: string, text: string | undefined, details: readonly Json[]): Json {
+  const item: Json = {
     type: "reasoning",
-    id: itemIds.reasoning(generationId),
-    summary: [{ type: "summary_text", text }],
+    id,
+    summary: text === undefined ? [] : [{ type: "summary_text", text }],
   };
+  if (details.length > 0) item.encrypted_content = encodeReasoningDetails(details);
+  return item;
 }
 
 export function messageItem(generationId: string, parts: Json[], status: ResponseStatus): Json {
@@ -134,14 +143,19 @@ export function functionCallItem(generationId: string, index: number, call: Json
 
 /**
  * The output items of a canonical completion (first choice: the Responses API has no `n`):
- * reasoning (when the client asked for summaries and the provider gave reasoning text), the message,
- * then one function_call per tool call.
+ * reasoning (a summary when the client asked for summaries and the provider gave reasoning text, and
+ * the provider's reasoning state), the message, then one function_call per tool call.
  */
 export function outputItems(body: CompletionWire, generationId: string, echo: ResponsesEcho): Json[] {
   const message = (body.choices[0]?.message ?? {}) as Json;
   const items: Json[] = [];
-  if (echo.reasoning.summary && typeof message.reasoning === "string" && message.reasoning)
-    items.push(reasoningItem(generationId, message.reasoning));
+  const summary =
+    echo.reasoning.summary && typeof message.reasoning === "string" && message.reasoning
+      ? message.reasoning
+      : undefined;
+  const details = mergeReasoningDetails(detailsOf(message));
+  if (summary !== undefined || details.length > 0)
+    items.push(reasoningItem(itemIds.reasoning(generationId), summary, details));
   const parts: Json[] = [];
   if (typeof message.content === "string" && message.content) parts.push(outputTextPart(message.content));
   if (typeof message.refusal === "string" && message.refusal)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ZERO_COST } from "../../canonical/cost.js";
 import type { UsageRender } from "../openai/usage.js";
+import { decodeReasoningDetails } from "./reasoning-state.js";
 import { responsesEcho } from "./request.js";
 import { parseResponsesRequest } from "./request-schema.js";
 import { renderResponse } from "./response.js";
@@ -201,6 +202,34 @@ describe("ResponsesStreamRenderer", () => {
     );
   });
 
+  it("hands the provider's reasoning state back in a reasoning item's encrypted_content, fragments merged", () => {
+    const format = "anthropic-claude-v1";
+    const renderer = new ResponsesStreamRenderer(identity, echo());
+    let text = renderer.chunk({
+      choices: [
+        {
+          index: 0,
+          delta: { reasoning: "hm", reasoning_details: [{ type: "reasoning.text", text: "hm", format }] },
+        },
+      ],
+    });
+    text += renderer.chunk({
+      choices: [
+        { index: 0, delta: { reasoning_details: [{ type: "reasoning.text", signature: "sig", format }] } },
+      ],
+    });
+    text += renderer.chunk({ choices: [{ index: 0, delta: { content: "ok" }, finish_reason: "stop" }] });
+    const stream = events(text + renderer.end(usage));
+    // No summary was asked for: no summary events, the state comes as one reasoning item after the message.
+    expect(stream.map((event) => event.type)).not.toContain("response.reasoning_summary_text.delta");
+    const output = finalOutput(stream);
+    expect(output.map((item) => item.type)).toEqual(["message", "reasoning"]);
+    expect(output[1]).toMatchObject({ id: "rs_gen-1_1", summary: [] });
+    expect(decodeReasoningDetails(output[1]?.encrypted_content)).toEqual([
+      { type: "reasoning.text", text: "hm", signature: "sig", format },
+    ]);
+  });
+
   it("ends a response cut by the token cap as response.incomplete with the reason", () => {
     const renderer = new ResponsesStreamRenderer(identity, echo());
     const stream = events(
@@ -230,6 +259,26 @@ describe("ResponsesStreamRenderer", () => {
 });
 
 describe("renderResponse", () => {
+  it("adds a reasoning item with the provider's state (and the summary only when asked for)", () => {
+    const details = [{ type: "reasoning.text", text: "t", signature: "s", format: "anthropic-claude-v1" }];
+    const body = {
+      choices: [
+        {
+          index: 0,
+          message: { content: "ok", reasoning: "t", reasoning_details: details },
+          finish_reason: "stop",
+        },
+      ],
+    };
+    const plain = renderResponse(echo())(body, identity, usage) as { output: Array<Record<string, unknown>> };
+    expect(plain.output[0]).toMatchObject({ type: "reasoning", id: "rs_gen-1", summary: [] });
+    expect(decodeReasoningDetails(plain.output[0]?.encrypted_content)).toEqual(details);
+    const summarised = renderResponse(echo({ reasoning: { summary: "auto" } }))(body, identity, usage) as {
+      output: Array<Record<string, unknown>>;
+    };
+    expect(summarised.output[0]?.summary).toEqual([{ type: "summary_text", text: "t" }]);
+  });
+
   it("renders a completion as a Response: message, function calls, usage with cost, echoed parameters", () => {
     const render = renderResponse(
       echo({ instructions: "be brief", metadata: { a: "b" }, max_output_tokens: 50 }),

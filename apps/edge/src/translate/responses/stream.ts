@@ -3,6 +3,7 @@ import type { ResponseIdentity } from "../openai/chat-response.js";
 import type { UsageRender } from "../openai/usage.js";
 import { StreamRecord } from "../stream-record.js";
 import type { StreamRenderer } from "../surface.js";
+import { detailsOf, mergeReasoningDetails } from "./reasoning-state.js";
 import type { ResponsesEcho } from "./request.js";
 import {
   functionCallItem,
@@ -40,6 +41,9 @@ export class ResponsesStreamRenderer extends StreamRecord implements StreamRende
   private failed = false;
   private open: OpenItem | undefined;
   private readonly output: Json[] = [];
+  /** Streamed reasoning details (reasoning-state.ts), and how many are in items already. */
+  private readonly fragments: Json[] = [];
+  private handedOut = 0;
 
   constructor(
     private readonly identity: ResponseIdentity,
@@ -53,6 +57,7 @@ export class ResponsesStreamRenderer extends StreamRecord implements StreamRende
     const choice = this.note(chunk);
     if (!choice) return out;
     const delta = (choice.delta ?? {}) as Json;
+    this.fragments.push(...detailsOf(delta));
     if (this.echo.reasoning.summary && typeof delta.reasoning === "string" && delta.reasoning)
       out += this.reasoningDelta(delta.reasoning);
     if (typeof delta.content === "string" && delta.content) out += this.textDelta(delta.content);
@@ -70,7 +75,7 @@ export class ResponsesStreamRenderer extends StreamRecord implements StreamRende
   end(usage: UsageRender): string {
     if (this.failed) return "";
     // The open item closes first: the final response lists every item.
-    const opening = this.start() + this.close();
+    const opening = this.start() + this.close() + this.remainingReasoning();
     const { status, incomplete } = statusFor(this.finish);
     const response = { ...this.response(status, incomplete, null), usage: responsesUsage(usage) };
     const type = status === "incomplete" ? "response.incomplete" : "response.completed";
@@ -112,11 +117,12 @@ export class ResponsesStreamRenderer extends StreamRecord implements StreamRende
     let out = "";
     if (this.open?.kind !== "reasoning") {
       out += this.close();
-      this.open = { kind: "reasoning", index: this.output.length, text: "" };
-      const item = { ...reasoningItem(this.id, ""), summary: [] };
-      out += this.emit("response.output_item.added", { output_index: this.open.index, item });
+      const index = this.output.length;
+      this.open = { kind: "reasoning", index, text: "" };
+      const item = reasoningItem(itemIds.reasoning(this.id, index), undefined, []);
+      out += this.emit("response.output_item.added", { output_index: index, item });
       out += this.emit("response.reasoning_summary_part.added", {
-        ...this.where(this.open.index, itemIds.reasoning(this.id)),
+        ...this.where(index, itemIds.reasoning(this.id, index)),
         summary_index: 0,
         part: { type: "summary_text", text: "" },
       });
@@ -125,10 +131,33 @@ export class ResponsesStreamRenderer extends StreamRecord implements StreamRende
     return (
       out +
       this.emit("response.reasoning_summary_text.delta", {
-        ...this.where(this.open.index, itemIds.reasoning(this.id)),
+        ...this.where(this.open.index, itemIds.reasoning(this.id, this.open.index)),
         summary_index: 0,
         delta: text,
       })
+    );
+  }
+
+  /** Reasoning details not yet handed out in an item since the last one (fragments merged). */
+  private takeDetails(): Json[] {
+    const details = mergeReasoningDetails(this.fragments.slice(this.handedOut));
+    this.handedOut = this.fragments.length;
+    return details;
+  }
+
+  /**
+   * Provider reasoning state that arrived outside a summarised reasoning item (no summary asked for,
+   * or a signature after the item closed) as one more reasoning item, so the client can send it back.
+   */
+  private remainingReasoning(): string {
+    const details = this.takeDetails();
+    if (details.length === 0) return "";
+    const index = this.output.length;
+    const item = reasoningItem(itemIds.reasoning(this.id, index), undefined, details);
+    this.output.push(item);
+    return (
+      this.emit("response.output_item.added", { output_index: index, item }) +
+      this.emit("response.output_item.done", { output_index: index, item })
     );
   }
 
@@ -194,8 +223,8 @@ export class ResponsesStreamRenderer extends StreamRecord implements StreamRende
     if (!open) return "";
     this.open = undefined;
     if (open.kind === "reasoning") {
-      const where = { ...this.where(open.index, itemIds.reasoning(this.id)), summary_index: 0 };
-      const item = reasoningItem(this.id, open.text);
+      const where = { ...this.where(open.index, itemIds.reasoning(this.id, open.index)), summary_index: 0 };
+      const item = reasoningItem(itemIds.reasoning(this.id, open.index), open.text, this.takeDetails());
       this.output.push(item);
       return (
         this.emit("response.reasoning_summary_text.done", { ...where, text: open.text }) +
