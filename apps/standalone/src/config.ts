@@ -15,6 +15,8 @@ export function loadStandaloneConfig(env: Env = process.env) {
       ...fragments.topics,
       /** Seals accounts' own provider keys (BYOK); unset = the BYOK routes answer 503. */
       BYOK_MASTER_KEY: z.string().min(1).optional(),
+      /** Billing's paid-model request ceiling per account and UTC minute; unset = billing's default. */
+      PAID_REQUESTS_PER_MINUTE: z.coerce.number().int().min(0).optional(),
       LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("warn"),
     },
     env,

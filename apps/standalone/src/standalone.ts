@@ -104,6 +104,9 @@ export async function startStandalone(
         logger: logger.child({ app: "billing" }),
         store: store.value,
         resolver: billingPrincipals.resolver,
+        ...(config.PAID_REQUESTS_PER_MINUTE === undefined
+          ? {}
+          : { admission: { paidRequestsPerMinute: config.PAID_REQUESTS_PER_MINUTE } }),
         serviceAuth: auth.billing,
       },
       { host: LOOPBACK, httpPort: 0, grpcPort: ports.billing },

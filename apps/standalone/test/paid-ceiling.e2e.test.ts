@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { freePort } from "@gw/db";
 import { type FakeServer, startFakeOpenAi } from "@gw/fake-providers";
 import {
@@ -8,8 +11,8 @@ import {
   type TestDatabase,
   uniqueName,
 } from "@gw/testing";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { type AppProcess, freshTopics, runCli, startProcess, waitForHttp } from "./processes.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppProcess, eventually, freshTopics, runCli, startProcess, waitForHttp } from "./processes.js";
 
 // The paid-model request ceiling is the account's, whatever edge or key a request comes through: two
 // edges, each on its own billing replica, the replicas sharing one Redis (the admission view) and one
@@ -183,5 +186,58 @@ describeWith(["postgres", "redis", "kafka"], "the paid-model request ceiling acr
     // Another account is not held back by this one's ceiling.
     const [other = ""] = await accountKeys();
     expect((await chat(1, other)).status).toBe(200);
+  });
+});
+
+describe("the paid-model request ceiling on the embedded default (PAID_REQUESTS_PER_MINUTE)", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "gw-ceiling-"));
+  let gateway: AppProcess | undefined;
+  let url: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    const env: Record<string, string> = {
+      PORT: String(port),
+      GW_DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      PAID_REQUESTS_PER_MINUTE: "3",
+    };
+    for (const name of ["DATABASE_URL", "REDIS_URL", "KAFKA_BROKERS", "OPENAI_API_KEY"]) env[name] = "";
+    gateway = startProcess("standalone", "apps/standalone/dist/main.js", env);
+    await waitForHttp(`${url}/readyz`, gateway, 120_000);
+    await eventually(
+      async () => (gateway?.output().includes("Model Gateway is running on") ? true : undefined),
+      30_000,
+    );
+  }, 180_000);
+
+  afterAll(async () => {
+    await gateway?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("admits 3 demo requests of the account in a minute and answers the 4th 429 paid:minute", async () => {
+    while (new Date().getUTCSeconds() > 45) await new Promise((resolve) => setTimeout(resolve, 500));
+    const { api_key: apiKey } = JSON.parse(readFileSync(join(dataDir, "dev-credentials.json"), "utf8")) as {
+      api_key: string;
+    };
+    const chat = () =>
+      fetch(`${url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: "demo/echo", messages: [{ role: "user", content: "hi" }] }),
+      });
+    const statuses = [];
+    for (let index = 0; index < 3; index++) statuses.push((await chat()).status);
+    expect(statuses).toEqual([200, 200, 200]);
+    const refused = await chat();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("x-ratelimit-limit")).toBe("3");
+    expect(
+      ((await refused.json()) as { error: { metadata: { limit_source: string } } }).error.metadata,
+    ).toMatchObject({
+      limit_source: "paid:minute",
+    });
   });
 });
