@@ -17,12 +17,14 @@ async function main(): Promise<void> {
   if (!config.serviceAuth) {
     throw new ConfigError(["SERVICE_AUTH_PRIVATE_KEY and SERVICE_AUTH_PUBLIC_KEYS: required by the edge"]);
   }
-  // The spool keeps usage events (money) across a broker outage; the client id names this edge's file.
+  // The spool is the edge's journal: every usage event (money) is written there before the response
+  // completes, and kept until the broker has it, so neither a broker outage nor a killed edge loses
+  // one. The client id names this edge's file: a restart with the same EDGE_INSTANCE_ID replays it.
   const bus = new KafkaEventBus({
     brokers: config.kafkaBrokers,
     clientId: `edge-${config.instanceId}`,
     logger,
-    spool: { directory: config.spoolDir },
+    spool: { directory: config.spoolDir, journal: true },
   });
   const connected = connectEdgeDeps(config, { bus, logger });
   const running = await startEdge(connected.deps, { host: config.host, httpPort: config.httpPort });

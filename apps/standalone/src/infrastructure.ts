@@ -27,7 +27,8 @@ export async function eventBus(
       brokers,
       clientId: "model-gateway-standalone",
       logger,
-      spool: { directory: join(dataDirectory, "spool") },
+      // The journal: the edge's usage events are on disk before their responses complete.
+      spool: { directory: join(dataDirectory, "spool"), journal: true },
     });
     return { value: bus, kind: `kafka (${brokers.join(",")})`, close: () => bus.close() };
   }

@@ -103,7 +103,7 @@ describe("embedded default killed with SIGKILL under traffic", () => {
         requests: REQUESTS_PER_ROUND,
         concurrency: CONCURRENCY,
         offset: round * 1_000,
-        kill: { afterStarted, delayMs, run: () => target.child.kill("SIGKILL") },
+        kill: { afterStarted, delayMs, run: () => target.child.kill("SIGKILL"), stopsTraffic: true },
       });
       await new Promise<void>((resolve) => {
         if (target.child.exitCode !== null || target.child.signalCode !== null) resolve();

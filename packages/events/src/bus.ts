@@ -73,10 +73,10 @@ export interface EventPublisher {
   /** Messages published but not yet acknowledged by the broker (reported in metrics/readiness). */
   backlog(): number;
   /**
-   * Only on a bus that persists in this process (the embedded default's PostgreSQL outbox): resolves
-   * once every event published so far is durable, so a crash after it loses none. The edge waits for
-   * it before it completes a response. A bus without it (Kafka) is never waited on: the hot path does
-   * not wait for the broker.
+   * Resolves once every event published so far would survive a crash of this process: the embedded
+   * default's PostgreSQL outbox (committed) or Kafka's on-disk journal (written to its spool file).
+   * The edge waits for it before it completes a response. It never waits for a broker: a bus
+   * without such a local step resolves at once or has no such method.
    */
   persisted?(): Promise<void>;
 }

@@ -27,7 +27,12 @@ export interface KafkaEventBusOptions {
     retry?: Partial<BackoffOptions>;
   };
   /** Overflow of the memory queue; without it, overflow is logged as lost events. */
-  spool?: { directory: string; maxBytes?: number };
+  /**
+   * Overflow of the memory queue. With `journal`, every event is written there first (a write-ahead
+   * journal: `persisted()` resolves once it is in the file, so a process killed after a response
+   * loses no usage; a restart with the same client id replays it).
+   */
+  spool?: { directory: string; maxBytes?: number; journal?: boolean };
   consumer?: Partial<ConsumerSettings>;
   /** How long close() waits for the backlog before spooling it; default 10 s. */
   closeTimeoutMs?: number;
@@ -88,6 +93,7 @@ export class KafkaEventBus implements EventBus {
       batchBytes: options.producer?.batchBytes ?? 512 * 1024,
       maxQueued: options.producer?.maxQueued ?? 10_000,
       spool,
+      journal: options.spool?.journal === true,
       retry: this.retry,
     });
   }
@@ -98,6 +104,11 @@ export class KafkaEventBus implements EventBus {
 
   flush(): Promise<void> {
     return this.publisher.flush();
+  }
+
+  /** Resolves once published events are in the on-disk journal (at once without one); never waits on the broker. */
+  persisted(): Promise<void> {
+    return this.publisher.persisted();
   }
 
   backlog(): number {

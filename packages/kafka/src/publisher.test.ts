@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BusMessage } from "@gw/events";
@@ -180,5 +180,47 @@ describe("BatchingPublisher", () => {
     expect(broker.delivered).toEqual(["e0", "e1", "e3", "e4"]);
     expect(publisher.dropped()).toBe(1);
     expect(log.errors).toEqual([expect.stringContaining("refuses this message permanently")]);
+  });
+
+  describe("with a journal", () => {
+    it("writes every event to the spool before persisted() resolves, and a new process replays it", async () => {
+      broker.up = false;
+      const spool = new DiskSpool({ directory, maxBytes: 1 << 20 });
+      const killed = create({ spool, journal: true });
+      for (const value of range(4)) killed.publish(message(value));
+      // Not in memory first: the journal holds every event from the moment it is published.
+      expect(spool.pending).toBe(4);
+      await killed.persisted();
+      expect(readFileSync(spool.dataFile, "utf8").trim().split("\n")).toHaveLength(4);
+
+      // The process dies here. close(0) while the broker is down stands in for it: it only stops the
+      // pump (nothing was in memory to spool). The next process, on the same directory, replays the journal.
+      await killed.close(0);
+      broker.up = true;
+      const next = create({ spool: new DiskSpool({ directory, maxBytes: 1 << 20 }), journal: true });
+      next.publish(message("e4"));
+      await next.flush();
+      expect(broker.delivered).toEqual(range(5));
+    });
+
+    it("empties the journal once the broker acknowledged everything", async () => {
+      const spool = new DiskSpool({ directory, maxBytes: 1 << 20 });
+      const publisher = create({ spool, journal: true });
+      for (const value of range(10)) publisher.publish(message(value));
+      await publisher.persisted();
+      await publisher.flush();
+      expect(broker.delivered).toEqual(range(10));
+      expect(spool.pending).toBe(0);
+      expect(existsSync(spool.dataFile)).toBe(false);
+    });
+
+    it("without a journal, persisted() resolves at once (nothing on the request path waits for the broker)", async () => {
+      broker.up = false;
+      const publisher = create({ spool: new DiskSpool({ directory, maxBytes: 1 << 20 }) });
+      publisher.publish(message("e0"));
+      await publisher.persisted();
+      expect(publisher.backlog()).toBe(1);
+      expect(broker.delivered).toEqual([]);
+    });
   });
 });

@@ -18,6 +18,11 @@ export interface PublisherOptions {
   /** Memory queue bound; past it (or while the spool holds anything) events go to the spool. */
   maxQueued: number;
   spool?: DiskSpool | undefined;
+  /**
+   * Every event goes to the spool first, not only the overflow: the spool is then a write-ahead
+   * journal, and an event survives a process killed right after publishing it (see `persisted`).
+   */
+  journal?: boolean;
   retry: BackoffOptions;
 }
 
@@ -60,8 +65,8 @@ export class BatchingPublisher {
 
   publish(message: BusMessage): void {
     if (!this.accepting) throw new Error("event bus is closed");
-    const { spool, maxQueued } = this.options;
-    if (spool && (spool.pending > 0 || this.queue.length >= maxQueued)) {
+    const { spool, maxQueued, journal } = this.options;
+    if (spool && (journal || spool.pending > 0 || this.queue.length >= maxQueued)) {
       if (!spool.append(message)) this.drop(message, "the memory queue and the on-disk spool are full");
     } else if (this.queue.length >= maxQueued) {
       this.drop(message, "the memory queue is full and no spool directory is configured");
@@ -73,6 +78,16 @@ export class BatchingPublisher {
 
   backlog(): number {
     return this.queue.length + (this.options.spool?.pending ?? 0);
+  }
+
+  /**
+   * With a journal: resolves once every event published so far is written to the spool file (in the
+   * operating system's hands: it survives the process, not the machine). Without one, at once: the
+   * memory queue is all there is, and nothing on the request path waits for the broker.
+   */
+  persisted(): Promise<void> {
+    const { spool, journal } = this.options;
+    return journal && spool ? spool.flushWrites() : Promise.resolve();
   }
 
   /** Events refused because every buffer was full (each one was logged as an error). */

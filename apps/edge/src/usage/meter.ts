@@ -18,11 +18,10 @@ export interface MeterDeps {
 }
 
 /**
- * Publishes one usage event per generation. On Kafka this never delays the response: the bus buffers
- * the event (and spools it while the broker is away). The embedded default's bus is a PostgreSQL
- * outbox in the same process with no broker to hand the event to, so there the response waits for
- * `persisted()` (one insert, shared by the requests that finish together) before it completes:
- * a crash after a client saw its answer must not lose the usage. What the request's hold becomes is
+ * Publishes one usage event per generation, and the response waits for the bus's `persisted()`
+ * before it completes, so a crash after a client saw its answer never loses the usage. That wait is
+ * local, never the broker: on Kafka the edge's journal (an append to its spool file), in the embedded
+ * default its PostgreSQL outbox (one insert, shared by the requests that finish together). What the request's hold becomes is
  * admission's business; the event only names the budget lease the request ran under, if any. The
  * event is built by the one usage-event encoder in @gw/events, which billing's and generations'
  * consumer tests use too.

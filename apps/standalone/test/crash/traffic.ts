@@ -71,8 +71,11 @@ export interface DriveOptions {
   /** Requests to start at most (fewer when the kill comes first). */
   requests: number;
   concurrency: number;
-  /** Called once, after the `killAfter`-th request started plus `killDelayMs`; must kill the target. */
-  kill?: { afterStarted: number; delayMs: number; run: () => void };
+  /**
+   * Called once, `delayMs` after the `afterStarted`-th request started. With `stopsTraffic` (the
+   * target serves the traffic: the edge) no request starts after it; otherwise traffic goes on.
+   */
+  kill?: { afterStarted: number; delayMs: number; run: () => void; stopsTraffic: boolean };
   /** Numbers requests across rounds so bodies differ. */
   offset: number;
 }
@@ -94,9 +97,9 @@ export async function drive(options: DriveOptions): Promise<Outcome[]> {
       const index = started++;
       const { kind, secret } = plan[index] as { kind: RequestKind; secret: string };
       if (options.kill && index + 1 === options.kill.afterStarted) {
-        const { run, delayMs } = options.kill;
+        const { run, delayMs, stopsTraffic } = options.kill;
         setTimeout(() => {
-          killed = true;
+          if (stopsTraffic) killed = true;
           run();
         }, delayMs);
       }
