@@ -12,7 +12,9 @@ export type ResponseStatus = "in_progress" | "completed" | "incomplete" | "faile
 
 /** Item ids derive from the generation id, so every item can be traced back to its generation. */
 export const itemIds = {
-  message: (generationId: string) => `msg_${generationId}`,
+  /** The first message item is `msg_<id>`; a later one adds its output index. */
+  message: (generationId: string, outputIndex = 0) =>
+    outputIndex === 0 ? `msg_${generationId}` : `msg_${generationId}_${outputIndex}`,
   /** The first reasoning item is `rs_<id>`; a later one adds its output index. */
   reasoning: (generationId: string, outputIndex = 0) =>
     outputIndex === 0 ? `rs_${generationId}` : `rs_${generationId}_${outputIndex}`,
@@ -112,15 +114,17 @@ export function reasoningItem(id: string, text: string | undefined, details: rea
   return item;
 }
 
-export function messageItem(generationId: string, parts: Json[], status: ResponseStatus): Json {
+export function messageItem(id: string, parts: Json[], status: ResponseStatus): Json {
   return {
     type: "message",
-    id: itemIds.message(generationId),
+    id,
     status: status === "in_progress" ? "in_progress" : "completed",
     role: "assistant",
     content: parts,
   };
 }
+
+export const refusalPart = (refusal: string): Json => ({ type: "refusal", refusal });
 
 export const outputTextPart = (text: string): Json => ({
   type: "output_text",
@@ -158,9 +162,8 @@ export function outputItems(body: CompletionWire, generationId: string, echo: Re
     items.push(reasoningItem(itemIds.reasoning(generationId), summary, details));
   const parts: Json[] = [];
   if (typeof message.content === "string" && message.content) parts.push(outputTextPart(message.content));
-  if (typeof message.refusal === "string" && message.refusal)
-    parts.push({ type: "refusal", refusal: message.refusal });
-  if (parts.length > 0) items.push(messageItem(generationId, parts, "completed"));
+  if (typeof message.refusal === "string" && message.refusal) parts.push(refusalPart(message.refusal));
+  if (parts.length > 0) items.push(messageItem(itemIds.message(generationId), parts, "completed"));
   const calls = Array.isArray(message.tool_calls) ? (message.tool_calls as Json[]) : [];
   calls.forEach((call, index) => {
     items.push(functionCallItem(generationId, index, call, "completed"));

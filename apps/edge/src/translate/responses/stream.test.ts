@@ -230,6 +230,41 @@ describe("ResponsesStreamRenderer", () => {
     ]);
   });
 
+  it("streams a refusal as the message's refusal part, and a later message as a second item with its own id", () => {
+    const renderer = new ResponsesStreamRenderer(identity, echo());
+    let text = renderer.chunk({ choices: [{ index: 0, delta: { refusal: "I can't " } }] });
+    text += renderer.chunk({ choices: [{ index: 0, delta: { refusal: "help." } }] });
+    text += renderer.chunk({
+      choices: [
+        {
+          index: 0,
+          delta: { tool_calls: [{ index: 0, id: "c", function: { name: "f", arguments: "{}" } }] },
+        },
+      ],
+    });
+    text += renderer.chunk({ choices: [{ index: 0, delta: { content: "after" }, finish_reason: "stop" }] });
+    const stream = events(text + renderer.end(usage));
+    const types = stream.map((event) => event.type);
+    expect(types.slice(2, 8)).toEqual([
+      "response.output_item.added",
+      "response.content_part.added",
+      "response.refusal.delta",
+      "response.refusal.delta",
+      "response.refusal.done",
+      "response.content_part.done",
+    ]);
+    expect(stream.find((event) => event.type === "response.refusal.done")).toMatchObject({
+      refusal: "I can't help.",
+    });
+    const output = finalOutput(stream);
+    expect(output.map((item) => [item.type, item.id])).toEqual([
+      ["message", "msg_gen-1"],
+      ["function_call", "fc_gen-1_0"],
+      ["message", "msg_gen-1_2"],
+    ]);
+    expect(output[0]?.content).toEqual([{ type: "refusal", refusal: "I can't help." }]);
+  });
+
   it("ends a response cut by the token cap as response.incomplete with the reason", () => {
     const renderer = new ResponsesStreamRenderer(identity, echo());
     const stream = events(

@@ -11,6 +11,7 @@ import {
   messageItem,
   outputTextPart,
   reasoningItem,
+  refusalPart,
   responseObject,
   responsesUsage,
   statusFor,
@@ -18,10 +19,20 @@ import {
 
 type Json = Record<string, unknown>;
 
+/** A message's content part as it streams: answer text or a refusal. */
+interface MessagePart {
+  type: "output_text" | "refusal";
+  text: string;
+}
+
 type OpenItem =
   | { kind: "reasoning"; index: number; text: string }
-  | { kind: "message"; index: number; text: string }
+  | { kind: "message"; index: number; id: string; parts: MessagePart[] }
   | { kind: "function"; index: number; toolIndex: number; call: Json; args: string };
+
+function wirePart(part: MessagePart): Json {
+  return part.type === "refusal" ? refusalPart(part.text) : outputTextPart(part.text);
+}
 
 /** `event:` and `data:` lines, as OpenAI streams them; the SDKs dispatch on the data's `type`. */
 function event(type: string, sequence: number, data: Json): string {
@@ -44,6 +55,8 @@ export class ResponsesStreamRenderer extends StreamRecord implements StreamRende
   /** Streamed reasoning details (reasoning-state.ts), and how many are in items already. */
   private readonly fragments: Json[] = [];
   private handedOut = 0;
+  /** How many message items were opened (the first is `msg_<id>`). */
+  private messages = 0;
 
   constructor(
     private readonly identity: ResponseIdentity,
@@ -60,7 +73,10 @@ export class ResponsesStreamRenderer extends StreamRecord implements StreamRende
     this.fragments.push(...detailsOf(delta));
     if (this.echo.reasoning.summary && typeof delta.reasoning === "string" && delta.reasoning)
       out += this.reasoningDelta(delta.reasoning);
-    if (typeof delta.content === "string" && delta.content) out += this.textDelta(delta.content);
+    if (typeof delta.content === "string" && delta.content)
+      out += this.messageDelta("output_text", delta.content);
+    if (typeof delta.refusal === "string" && delta.refusal)
+      out += this.messageDelta("refusal", delta.refusal);
     if (Array.isArray(delta.tool_calls))
       for (const call of delta.tool_calls as Json[]) out += this.toolCallDelta(call);
     return out;
@@ -161,29 +177,46 @@ export class ResponsesStreamRenderer extends StreamRecord implements StreamRende
     );
   }
 
-  private textDelta(text: string): string {
+  /** Text or refusal for the open message item (opened, or its next content part, as needed). */
+  private messageDelta(type: MessagePart["type"], text: string): string {
     let out = "";
     if (this.open?.kind !== "message") {
       out += this.close();
-      this.open = { kind: "message", index: this.output.length, text: "" };
-      const item = messageItem(this.id, [], "in_progress");
-      out += this.emit("response.output_item.added", { output_index: this.open.index, item });
-      out += this.emit("response.content_part.added", {
-        ...this.where(this.open.index, itemIds.message(this.id)),
-        content_index: 0,
-        part: outputTextPart(""),
+      const index = this.output.length;
+      const id = itemIds.message(this.id, this.messages++ === 0 ? 0 : index);
+      this.open = { kind: "message", index, id, parts: [] };
+      out += this.emit("response.output_item.added", {
+        output_index: index,
+        item: messageItem(id, [], "in_progress"),
       });
     }
-    this.open.text += text;
-    return (
-      out +
-      this.emit("response.output_text.delta", {
-        ...this.where(this.open.index, itemIds.message(this.id)),
-        content_index: 0,
-        delta: text,
-        logprobs: [],
-      })
-    );
+    const open = this.open;
+    if (open.parts.at(-1)?.type !== type) {
+      out += this.closePart(open);
+      open.parts.push({ type, text: "" });
+      out += this.emit("response.content_part.added", {
+        ...this.where(open.index, open.id),
+        content_index: open.parts.length - 1,
+        part: wirePart({ type, text: "" }),
+      });
+    }
+    const part = open.parts.at(-1) as MessagePart;
+    part.text += text;
+    const where = { ...this.where(open.index, open.id), content_index: open.parts.length - 1 };
+    if (type === "refusal") return out + this.emit("response.refusal.delta", { ...where, delta: text });
+    return out + this.emit("response.output_text.delta", { ...where, delta: text, logprobs: [] });
+  }
+
+  /** Ends the message's current content part: its `.done` event, then `content_part.done`. */
+  private closePart(open: Extract<OpenItem, { kind: "message" }>): string {
+    const part = open.parts.at(-1);
+    if (!part) return "";
+    const where = { ...this.where(open.index, open.id), content_index: open.parts.length - 1 };
+    const done =
+      part.type === "refusal"
+        ? this.emit("response.refusal.done", { ...where, refusal: part.text })
+        : this.emit("response.output_text.done", { ...where, text: part.text, logprobs: [] });
+    return done + this.emit("response.content_part.done", { ...where, part: wirePart(part) });
   }
 
   private toolCallDelta(call: Json): string {
@@ -236,14 +269,10 @@ export class ResponsesStreamRenderer extends StreamRecord implements StreamRende
       );
     }
     if (open.kind === "message") {
-      const where = { ...this.where(open.index, itemIds.message(this.id)), content_index: 0 };
-      const part = outputTextPart(open.text);
-      const item = messageItem(this.id, [part], "completed");
+      const item = messageItem(open.id, open.parts.map(wirePart), "completed");
       this.output.push(item);
       return (
-        this.emit("response.output_text.done", { ...where, text: open.text, logprobs: [] }) +
-        this.emit("response.content_part.done", { ...where, part }) +
-        this.emit("response.output_item.done", { output_index: open.index, item })
+        this.closePart(open) + this.emit("response.output_item.done", { output_index: open.index, item })
       );
     }
     const fn = (open.call.function ?? {}) as Json;
