@@ -18,7 +18,9 @@ describe("the OpenAPI document", () => {
 
   it("validates against the OpenAPI 3.1 schema", async () => {
     const validator = new Validator();
-    const result = await validator.validate(structuredClone(committed) as object);
+    const result = await validator.validate(
+      structuredClone(committed) as Parameters<Validator["validate"]>[0],
+    );
     expect(result.errors).toBeUndefined();
     expect(result.valid).toBe(true);
     expect(validator.version).toBe("3.1");
@@ -31,7 +33,7 @@ describe("the OpenAPI document", () => {
     };
     const operation = broken.paths["/api/v1/keys"]?.get;
     operation?.parameters?.push({ name: "body", in: "body", schema: { type: "object" } });
-    const result = await new Validator().validate(broken);
+    const result = await new Validator().validate(broken as Parameters<Validator["validate"]>[0]);
     expect(result.valid).toBe(false);
   });
 
