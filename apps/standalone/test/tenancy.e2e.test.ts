@@ -107,6 +107,7 @@ const API_CALLERS: Caller[] = ["inference", "wallet"];
 const EXEMPT: Record<RouteName, string> = {
   "GET /healthz": "liveness, no tenant data",
   "GET /readyz": "readiness, no tenant data",
+  "GET /openapi.json": "the API's description, the same for everyone",
   "POST /v1/x402/auth":
     "wallet sign-in: takes a signed proof, no credential, names only the signer's own account",
   "GET /api/v1/models": "the public catalogue, the same for every tenant",
