@@ -247,3 +247,39 @@ export async function servedWithJwt(gatewayUrl: string, jwt: string): Promise<vo
   });
   expect(completion.choices[0]?.message.content).toBeTruthy();
 }
+
+/**
+ * A v1 client's retry: the same EIP-3009 authorization in v1's `X-PAYMENT` (network by its v1 name,
+ * no `accepted`); the gateway settles it and answers with v1's `X-PAYMENT-RESPONSE`.
+ */
+export async function payWithV1Header(
+  gatewayUrl: string,
+  info: TestnetFacilitator,
+  payerIndex: number,
+): Promise<void> {
+  const request = {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(CHAT),
+  };
+  const offered = await fetch(`${gatewayUrl}/v1/chat/completions`, request);
+  expect(offered.status).toBe(402);
+  const v1Body = (await offered.json()) as { x402Version: number; accepts: Array<{ network: string }> };
+  expect(v1Body.x402Version).toBe(1);
+  expect(v1Body.accepts[0]?.network).toBe("base-sepolia");
+  const { client, address } = await agentClient(info, EVM_NETWORK, payerIndex);
+  const paymentRequired = JSON.parse(
+    Buffer.from(offered.headers.get("payment-required") ?? "", "base64").toString(),
+  );
+  const v2 = await client.createPaymentPayload(paymentRequired);
+  const v1 = { x402Version: 1, scheme: "exact", network: "base-sepolia", payload: v2.payload };
+  const paid = await fetch(`${gatewayUrl}/v1/chat/completions`, {
+    ...request,
+    headers: { ...request.headers, "x-payment": Buffer.from(JSON.stringify(v1)).toString("base64") },
+  });
+  expect(paid.status).toBe(200);
+  expect(paid.headers.get("payment-response")).toBeNull();
+  const settled = decodePaymentResponseHeader(paid.headers.get("x-payment-response") ?? "") as SettleAnswer;
+  expect(settled).toMatchObject({ success: true, network: EVM_NETWORK, payer: address });
+  expect(settled.extensions?.jwt).toMatch(/^eyJ/);
+}

@@ -19,6 +19,7 @@ import {
   EVM_NETWORK,
   payAndUse,
   payWhileBillingDown,
+  payWithV1Header,
   SVM_NETWORK,
   servedWithJwt,
   startTestnetFacilitator,
@@ -100,6 +101,10 @@ describe("x402 on the embedded default", () => {
     );
     expect(timing.paidMs).toBeGreaterThan(timing.unpaidMs);
   }, 60_000);
+
+  it("takes a v1 client's X-PAYMENT and answers with X-PAYMENT-RESPONSE", async () => {
+    await payWithV1Header(url, info, 2);
+  }, 30_000);
 
   it("refuses a wallet whose authorization the facilitator cannot verify (no USDC): 402, nothing served", async () => {
     await unfundedPayerRefused(url);
