@@ -9,6 +9,23 @@ import { chatRequestSchema } from "../../canonical/chat-request.js";
 
 const item = z.looseObject({ type: z.string().min(1).optional(), role: z.string().optional() });
 
+/**
+ * A string, or a list of items checked one by one, so a bad item is named by its index (a plain
+ * union would only say the input as a whole is invalid).
+ */
+const input = z
+  .union([z.string(), z.array(z.unknown()).min(1)])
+  .superRefine((value, context) => {
+    if (typeof value === "string") return;
+    value.forEach((entry, index) => {
+      const result = item.safeParse(entry);
+      if (!result.success)
+        for (const issue of result.error.issues)
+          context.addIssue({ code: "custom", path: [index, ...issue.path], message: issue.message });
+    });
+  })
+  .transform((value) => value as string | ResponsesInputItem[]);
+
 const functionTool = z.looseObject({
   type: z.string().min(1),
   name: z.string().min(1).optional(),
@@ -48,7 +65,7 @@ const tokenCount = z.number().int().positive();
 
 export const responsesRequestSchema = z.strictObject({
   model: z.string().min(1),
-  input: z.union([z.string(), z.array(item).min(1)]),
+  input,
   instructions: z.string().nullish(),
   tools: z.array(functionTool).max(128).optional(),
   tool_choice: toolChoice.optional(),
