@@ -25,7 +25,7 @@ const TARGETS: readonly Target[] = ["edge", "billing", "generations", "broker"];
 const CONCURRENCY = 4;
 const KEYS = 3;
 
-describeWith(["postgres", "redis"], "split plane: edge, consumers and broker killed under traffic", () => {
+describeWith(["postgres", "redis", "kafka"], "split plane: edge, consumers and broker killed under traffic", () => {
   let database: TestDatabase;
   let broker: PrivateBroker;
   let demo: FakeServer;

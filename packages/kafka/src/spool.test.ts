@@ -114,4 +114,20 @@ describe("DiskSpool", () => {
     expect(spool.pending).toBe(0);
     expect(readFileSync(spool.dataFile, "utf8")).toContain('"topic":"t"');
   });
+
+  it("callers flushing at once each find their own event on disk, in append order (shared appends)", async () => {
+    const spool = new DiskSpool({ directory, maxBytes: 1 << 20 });
+    await Promise.all(
+      Array.from({ length: 64 }, async (_, index) => {
+        spool.append(message(index));
+        await spool.flushWrites();
+        // This caller's line is in the file when its flush resolves, whoever wrote it.
+        expect(readFileSync(spool.dataFile, "utf8")).toContain(`"n":"${index}"`);
+      }),
+    );
+    const lines = readFileSync(spool.dataFile, "utf8").trim().split("\n");
+    expect(lines.map((line) => (JSON.parse(line) as { headers: { n: string } }).headers.n)).toEqual(
+      Array.from({ length: 64 }, (_, index) => String(index)),
+    );
+  });
 });

@@ -55,6 +55,10 @@ export class DiskSpool {
   private writing: Promise<void> = Promise.resolve();
   private writeScheduled = false;
   private writeError: unknown;
+  /** One append in flight at a time; what arrives meanwhile goes in the next one (group commit). */
+  private busy = false;
+  private appendedLines = 0;
+  private writtenLines = 0;
 
   constructor(options: SpoolOptions) {
     mkdirSync(options.directory, { recursive: true });
@@ -82,6 +86,7 @@ export class DiskSpool {
     this.size += length;
     this.records++;
     this.unwritten.push(line);
+    this.appendedLines++;
     this.scheduleWrite();
     return true;
   }
@@ -152,10 +157,20 @@ export class DiskSpool {
     this.records += messages.length;
   }
 
-  /** Resolves when everything appended so far is on disk; rejects when the disk refuses it. */
+  /**
+   * Resolves when everything appended before the call is on disk; rejects when the disk refuses it.
+   * Callers that flush together share appends: at most the one in flight and the next one.
+   */
   async flushWrites(): Promise<void> {
-    this.writeNow();
-    await this.writing;
+    const target = this.appendedLines;
+    do {
+      this.writeNow();
+      await this.writing;
+      this.throwWriteError();
+    } while (this.writtenLines < target);
+  }
+
+  private throwWriteError(): void {
     if (this.writeError !== undefined) {
       const error = this.writeError;
       this.writeError = undefined;
@@ -171,16 +186,20 @@ export class DiskSpool {
 
   private writeNow(): void {
     this.writeScheduled = false;
-    if (this.unwritten.length === 0) return;
+    if (this.busy || this.unwritten.length === 0) return;
     const lines = this.unwritten;
     this.unwritten = [];
+    this.busy = true;
     this.writing = this.writing.then(async () => {
       try {
         await appendFile(this.dataFile, lines.join(""));
+        this.writtenLines += lines.length;
       } catch (error) {
         // Kept in memory, in order, for the next write; the reader (flushWrites) reports the error.
         this.unwritten = [...lines, ...this.unwritten];
         this.writeError = error;
+      } finally {
+        this.busy = false;
       }
     });
   }
