@@ -147,6 +147,26 @@ describe("Responses API and completions through the SDKs (embedded default)", ()
     });
   });
 
+  describe("openai SDK at OpenRouter's base URL (/api/v1)", () => {
+    const alias = () => new OpenAI({ apiKey, baseURL: `${url}/api/v1`, maxRetries: 0 });
+
+    it("models.list, chat, responses and completions answer there as under /v1", async () => {
+      const models = [];
+      for await (const model of alias().models.list()) models.push(model.id);
+      expect(models).toContain(MODEL);
+      const chat = await alias().chat.completions.create({
+        model: MODEL,
+        messages: [{ role: "user", content: "Hello alias" }],
+      });
+      expect(chat.choices[0]?.message.content).toContain("demo provider");
+      expect((await alias().responses.create({ model: MODEL, input: "Hello alias" })).output_text).toContain(
+        "demo provider",
+      );
+      const completion = await alias().completions.create({ model: MODEL, prompt: "Hello alias" });
+      expect(completion.choices[0]?.text).toContain("demo provider");
+    });
+  });
+
   describe("@openrouter/sdk at its default path (/api/v1)", () => {
     const sdk = () => new OpenRouter({ apiKey, serverURL: `${url}/api/v1` });
 
