@@ -2,7 +2,13 @@ import { GatewayError } from "@gw/errors";
 import { type EventPublisher, encodePaymentSettled, paymentSettled, type SettledPayment } from "@gw/events";
 import type { Logger } from "@gw/logger";
 import { dependencyError } from "@gw/rpc";
-import { FacilitatorError, type LocalCheckPassed, type SettleResponse, verifyPaymentLocally } from "@gw/x402";
+import {
+  FacilitatorError,
+  type LocalCheckPassed,
+  type LocalCheckResult,
+  type SettleResponse,
+  verifyPaymentLocally,
+} from "@gw/x402";
 import type { PaymentControlPlane } from "../clients/payments.js";
 import type { PaymentToCheck } from "./normalize.js";
 import type { RecentAuthorizations } from "./recent-authorizations.js";
@@ -50,7 +56,7 @@ export class PaymentRefused extends Error {
  */
 export async function settlePayment(deps: PaymentDeps, payment: PaymentToCheck): Promise<PaidRequest> {
   const { payload, requirement } = payment;
-  const local = await verifyPaymentLocally(payload, requirement, { now: deps.now(), seen: deps.seen });
+  const local = await checkLocally(deps, payment);
   if (!local.ok) throw new PaymentRefused("payment_invalid", local.reason, local.message);
   const verdict = await facilitatorCall(deps, "verify", () =>
     deps.settings.facilitator.verify(payload, requirement),
@@ -106,6 +112,22 @@ export async function settlePayment(deps: PaymentDeps, payment: PaymentToCheck):
   };
   await credit(deps, settled, paid);
   return paid;
+}
+
+/**
+ * The offline check. It checks every field's type itself; should a payload still make it throw, that
+ * is the client's malformed input (a 402 naming it), never a 500.
+ */
+async function checkLocally(deps: PaymentDeps, payment: PaymentToCheck): Promise<LocalCheckResult> {
+  try {
+    return await verifyPaymentLocally(payment.payload, payment.requirement, {
+      now: deps.now(),
+      seen: deps.seen,
+    });
+  } catch (error) {
+    deps.logger.warn({ err: error }, "the x402 local check threw on a payment payload");
+    return { ok: false, reason: "invalid_payload", message: "the payment payload could not be read" };
+  }
 }
 
 /** The authorization's nonce: what follows `network:payer:` in the local check's authorization id. */

@@ -286,6 +286,27 @@ describeWith(["postgres"], "x402 payments through the edge (embedded default, x4
         reason: "unsupported_payload_type",
       },
       {
+        name: "an unknown x402Version",
+        header: base64Json({ ...good, x402Version: 3 }),
+        status: 402,
+        reason: "invalid_x402_version",
+      },
+      {
+        name: "accepted is not an object",
+        header: base64Json({ ...good, accepted: null }),
+        status: 402,
+        reason: "invalid_payload",
+      },
+      {
+        name: "authorization fields of the wrong type",
+        header: base64Json({
+          ...good,
+          payload: { signature: 7, authorization: { from: 1, to: [], value: {}, nonce: null } },
+        }),
+        status: 402,
+        reason: "invalid_payload",
+      },
+      {
         name: "v1 X-PAYMENT with the wrong amount",
         header: "v1",
         status: 402,
