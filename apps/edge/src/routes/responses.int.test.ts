@@ -161,6 +161,19 @@ describe("POST /v1/responses: the gateway's rules", () => {
     });
   });
 
+  it("sends text.format json_schema to Anthropic as structured output and to Gemini as a response schema", async () => {
+    const schema = { type: "object", properties: { answer: { type: "string" } }, required: ["answer"] };
+    const text = { format: { type: "json_schema" as const, name: "answer", schema } };
+    await client.responses.create({ model: "anthropic/claude-test", input: "answer in JSON", text });
+    expect(edge.anthropic.requests().at(-1)?.body).toMatchObject({
+      output_config: { format: { type: "json_schema", schema } },
+    });
+    await client.responses.create({ model: "google/gemini-test", input: "answer in JSON", text });
+    expect(edge.gemini.requests().at(-1)?.body).toMatchObject({
+      generationConfig: { responseMimeType: "application/json" },
+    });
+  });
+
   it("fails over to the next provider before the first byte, as chat does", async () => {
     edge.primary.setScenario({ name: "fail", status: 503 });
     const { data, response } = await client.responses

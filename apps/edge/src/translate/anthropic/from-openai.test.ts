@@ -117,6 +117,33 @@ describe("anthropicRequestBody (OpenAI → Anthropic golden)", () => {
     });
   });
 
+  it("sends a json_schema response_format as structured output, and leaves json_object out", () => {
+    const schema = { type: "object", properties: { a: { type: "string" } }, required: ["a"] };
+    const base = { model: "m", messages: [{ role: "user", content: "hi" }] };
+    const structured = anthropicRequestBody(
+      parseChatRequest({
+        ...base,
+        response_format: { type: "json_schema", json_schema: { name: "x", schema } },
+      }),
+      "c",
+      false,
+    );
+    expect(structured.output_config).toEqual({ format: { type: "json_schema", schema } });
+    const loose = anthropicRequestBody(
+      parseChatRequest({ ...base, response_format: { type: "json_object" } }),
+      "c",
+      false,
+    );
+    expect(loose).not.toHaveProperty("output_config");
+    expect(() =>
+      anthropicRequestBody(
+        parseChatRequest({ ...base, response_format: { type: "json_schema", json_schema: { name: "x" } } }),
+        "c",
+        false,
+      ),
+    ).toThrow(/response_format\.json_schema\.schema/);
+  });
+
   it("sends Anthropic thinking signatures back from reasoning_details, and only Anthropic's", () => {
     const body = anthropicRequestBody(
       parseChatRequest({

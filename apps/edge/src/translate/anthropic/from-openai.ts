@@ -27,8 +27,9 @@ interface AnthropicMessage {
 /**
  * A canonical (OpenAI) chat request as an Anthropic Messages body (wire-formats §4.1–4.4): system
  * messages lifted to `system`, tool messages merged into the next user turn as `tool_result` blocks,
- * temperature clamped to Anthropic's 0–1. Parameters with no Anthropic field (seed, penalties,
- * logprobs, response_format) are dropped; content it cannot carry is refused.
+ * temperature clamped to Anthropic's 0–1, a json_schema response_format as structured output.
+ * Parameters with no Anthropic field (seed, penalties, logprobs, a json_object format) are dropped;
+ * content it cannot carry is refused.
  */
 export function anthropicRequestBody(
   request: ChatRequest,
@@ -60,6 +61,7 @@ export function anthropicRequestBody(
   if (choice) body.tool_choice = choice;
   if (request.user) body.metadata = { user_id: request.user };
   applyThinking(request, body);
+  applyOutputFormat(request, body);
   if (stream) body.stream = true;
   return body;
 }
@@ -77,6 +79,22 @@ function applyThinking(request: ChatRequest, body: Record<string, unknown>): voi
   const maxTokens = Number(body.max_tokens);
   if (maxTokens <= budget) body.max_tokens = budget + maxTokens;
   for (const field of ["temperature", "top_k", "top_p"]) delete body[field];
+}
+
+/**
+ * A JSON schema answer format as Anthropic's structured output (`output_config.format`). A model
+ * without structured outputs refuses it upstream, which the client sees, rather than getting free
+ * text in silence. `json_object` has no Anthropic form (it needs a schema) and stays a prompt matter.
+ */
+function applyOutputFormat(request: ChatRequest, body: Record<string, unknown>): void {
+  const format = request.response_format as
+    | { type?: unknown; json_schema?: { schema?: unknown } }
+    | undefined;
+  if (format?.type !== "json_schema") return;
+  const schema = format.json_schema?.schema;
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema))
+    untranslatable("response_format.json_schema.schema", "a JSON schema answer needs its schema object");
+  body.output_config = { format: { type: "json_schema", schema } };
 }
 
 function anthropicToolChoice(request: ChatRequest): Record<string, unknown> | undefined {
