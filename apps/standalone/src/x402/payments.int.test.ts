@@ -40,7 +40,7 @@ describeWith(["postgres"], "x402 payments through the edge (embedded default, x4
    * How the facilitator behaves: it never answers (a timeout), answers 500 (no verdict), or verifies and
    * then fails to settle, in the facilitator API's own wire format (x402's VerifyResponse/SettleResponse).
    */
-  let facilitatorMode: "hang" | "error" | "settle_fails" = "hang";
+  let facilitatorMode: "hang" | "error" | "settle_fails" | "settle_hangs" = "hang";
   const dataDir = mkdtempSync(join(tmpdir(), "gw-x402-"));
 
   beforeAll(async () => {
@@ -57,6 +57,7 @@ describeWith(["postgres"], "x402 payments through the edge (embedded default, x4
         body += chunk.toString();
       });
       request.on("end", () => {
+        if (facilitatorMode === "settle_hangs" && request.url === "/settle") return;
         const { paymentPayload } = JSON.parse(body) as {
           paymentPayload: { payload: { authorization: { from: string } } };
         };
@@ -372,6 +373,20 @@ describeWith(["postgres"], "x402 payments through the edge (embedded default, x4
     expect(facilitatorCalls).toEqual(["POST /verify", "POST /settle"]);
     expect(await x402Credits()).toEqual([]);
   });
+
+  it("answers 503 when settle never answers (its outcome unknown): nothing credited, the request not served", async () => {
+    facilitatorMode = "settle_hangs";
+    facilitatorCalls.length = 0;
+    const payment = await signPayment(newPayer(), { payTo: PAY_TO });
+    const response = await chat({ "payment-signature": base64Json(payment) });
+    expect(response.status).toBe(503);
+    const body = (await response.json()) as ErrorBody;
+    expect(body.error).toMatchObject({ code: "facilitator_unavailable", metadata: { reason: "timeout" } });
+    expect(body.choices).toBeUndefined();
+    expect(response.headers.get("payment-response")).toBeNull();
+    expect(facilitatorCalls).toEqual(["POST /verify", "POST /settle"]);
+    expect(await x402Credits()).toEqual([]);
+  }, 30_000);
 
   it("answers 503 when the facilitator never answers: nothing credited, the request not served", async () => {
     facilitatorMode = "hang";
