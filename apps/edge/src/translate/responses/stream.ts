@@ -253,35 +253,38 @@ export class ResponsesStreamRenderer extends StreamRecord implements StreamRende
   /** Ends the open item: its `.done` events, then `output_item.done` with the whole item. */
   private close(): string {
     const open = this.open;
-    if (!open) return "";
     this.open = undefined;
-    if (open.kind === "reasoning") {
-      const where = { ...this.where(open.index, itemIds.reasoning(this.id, open.index)), summary_index: 0 };
-      const item = reasoningItem(itemIds.reasoning(this.id, open.index), open.text, this.takeDetails());
-      this.output.push(item);
-      return (
-        this.emit("response.reasoning_summary_text.done", { ...where, text: open.text }) +
-        this.emit("response.reasoning_summary_part.done", {
-          ...where,
-          part: { type: "summary_text", text: open.text },
-        }) +
-        this.emit("response.output_item.done", { output_index: open.index, item })
-      );
-    }
-    if (open.kind === "message") {
-      const item = messageItem(open.id, open.parts.map(wirePart), "completed");
-      this.output.push(item);
-      return (
-        this.closePart(open) + this.emit("response.output_item.done", { output_index: open.index, item })
-      );
-    }
-    const fn = (open.call.function ?? {}) as Json;
-    const item = functionCallItem(
-      this.id,
-      open.toolIndex,
-      { ...open.call, function: { ...fn, arguments: open.args } },
-      "completed",
+    if (open?.kind === "reasoning") return this.closeReasoning(open);
+    if (open?.kind === "message") return this.closeMessage(open);
+    if (open?.kind === "function") return this.closeFunction(open);
+    return "";
+  }
+
+  private closeReasoning(open: Extract<OpenItem, { kind: "reasoning" }>): string {
+    const id = itemIds.reasoning(this.id, open.index);
+    const where = { ...this.where(open.index, id), summary_index: 0 };
+    const item = reasoningItem(id, open.text, this.takeDetails());
+    this.output.push(item);
+    return (
+      this.emit("response.reasoning_summary_text.done", { ...where, text: open.text }) +
+      this.emit("response.reasoning_summary_part.done", {
+        ...where,
+        part: { type: "summary_text", text: open.text },
+      }) +
+      this.emit("response.output_item.done", { output_index: open.index, item })
     );
+  }
+
+  private closeMessage(open: Extract<OpenItem, { kind: "message" }>): string {
+    const item = messageItem(open.id, open.parts.map(wirePart), "completed");
+    this.output.push(item);
+    return this.closePart(open) + this.emit("response.output_item.done", { output_index: open.index, item });
+  }
+
+  private closeFunction(open: Extract<OpenItem, { kind: "function" }>): string {
+    const fn = (open.call.function ?? {}) as Json;
+    const call = { ...open.call, function: { ...fn, arguments: open.args } };
+    const item = functionCallItem(this.id, open.toolIndex, call, "completed");
     this.output.push(item);
     return (
       this.emit("response.function_call_arguments.done", {
