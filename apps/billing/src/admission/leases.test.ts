@@ -67,6 +67,7 @@ function request(overrides: Partial<AcquireLeaseRequest> = {}): AcquireLeaseRequ
     keyLimit: undefined,
     requestedPico: 10_000n,
     minPico: 100n,
+    requestedRequests: 0,
     ...overrides,
   };
 }
@@ -234,6 +235,18 @@ describe("Leases.acquire", () => {
       expect((await leases.acquire(request())).grantedRequests).toBe(2);
       expect((await store.admit(paidRequests("rest", 32, 30))).status).toBe("admitted");
       expect((await store.admit(paidRequests("one-more", 32))).status).toBe("rate_limited");
+    });
+
+    it("grants the requests the edge asked for when they are fewer than the slice", async () => {
+      const { leases, store } = ceiling(1_600);
+      const granted = await leases.acquire(request({ requestedRequests: 16 }));
+      expect(granted).toMatchObject({ granted: true, grantedRequests: 16 });
+      // 16 of 1,600 counted: 1,584 single requests still fit.
+      expect((await store.admit(paidRequests("rest", 1_600, 1_584))).status).toBe("admitted");
+      expect((await store.admit(paidRequests("one-more", 1_600))).status).toBe("rate_limited");
+      expect(
+        (await ceiling(1_600).leases.acquire(request({ requestedRequests: 5_000 }))).grantedRequests,
+      ).toBe(100);
     });
 
     it("grants at least one request however small the ceiling", async () => {

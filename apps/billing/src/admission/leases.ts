@@ -76,7 +76,7 @@ export class Leases {
       else if (grant === "cold_key" && keyLimit) await this.deps.admission.reloadKey(accountId, keyLimit);
       else if (typeof grant !== "bigint" || grant <= 0n || grant < request.minPico) return NOT_GRANTED;
       else {
-        const slice = leaseRequestSlice(this.deps.settings.paidRequestsPerMinute);
+        const slice = leaseRequestSlice(this.deps.settings.paidRequestsPerMinute, request.requestedRequests);
         const ceiling = paidCeiling(this.deps.settings.paidRequestsPerMinute, now, slice);
         const result = await this.deps.store.admit({
           accountId,

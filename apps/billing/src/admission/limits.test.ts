@@ -201,6 +201,16 @@ describe("the paid-model request ceiling", () => {
     expect(leaseRequestSlice(-5)).toBe(0);
   });
 
+  it("takes what the edge asked for, up to the slice, when it says", () => {
+    expect(leaseRequestSlice(1_600, 16)).toBe(16);
+    expect(leaseRequestSlice(1_600, 100)).toBe(100);
+    expect(leaseRequestSlice(1_600, 101)).toBe(100);
+    expect(leaseRequestSlice(1_600, 1)).toBe(1);
+    expect(leaseRequestSlice(1_600, 0)).toBe(100);
+    expect(leaseRequestSlice(0, 16)).toBe(0);
+    expect(leaseRequestSlice(31, 16)).toBe(1);
+  });
+
   it("defaults to 120,000 requests per minute (2,000 per second) per account", () => {
     expect(DEFAULT_PAID_REQUESTS_PER_MINUTE).toBe(120_000);
   });

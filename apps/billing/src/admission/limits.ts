@@ -111,10 +111,16 @@ export function paidCeiling(perMinute: number, now: number, take = 1): RateCheck
   return { name: "paid:minute", limit: perMinute, ...minute, take };
 }
 
-/** How many requests one budget lease may start: 1/16 of the ceiling, at least 1; 0 when it is off. */
-export function leaseRequestSlice(perMinute: number): number {
+/**
+ * How many requests one budget lease may start: what the edge expects to need (`requested`, growing
+ * with use like the lease's money, so the many leases of an account with many quiet keys take little
+ * each), at most 1/16 of the ceiling and at least 1; 0 when the ceiling is off. A request of 0 (an
+ * edge that does not say) takes the whole 1/16.
+ */
+export function leaseRequestSlice(perMinute: number, requested = 0): number {
   if (perMinute <= 0) return 0;
-  return Math.max(1, Math.floor(perMinute / LEASE_SLICE_DIVISOR));
+  const cap = Math.max(1, Math.floor(perMinute / LEASE_SLICE_DIVISOR));
+  return requested > 0 ? Math.min(requested, cap) : cap;
 }
 
 interface Window {

@@ -34,7 +34,15 @@ function leaseRequest(
   minPico: bigint,
   keyLimit?: KeyLimit,
 ): AcquireLeaseRequest {
-  return { leaseId: `lease-${randomUUID()}`, accountId, keyHash: KEY, keyLimit, requestedPico, minPico };
+  return {
+    leaseId: `lease-${randomUUID()}`,
+    accountId,
+    keyHash: KEY,
+    keyLimit,
+    requestedPico,
+    minPico,
+    requestedRequests: 0,
+  };
 }
 
 describeWith(["postgres", "redis"], "BillingService leases on Redis", () => {

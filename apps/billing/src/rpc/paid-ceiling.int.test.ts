@@ -73,6 +73,7 @@ describeWith(["postgres", "redis"], "the paid-model request ceiling in BillingSe
       keyLimit: undefined,
       requestedPico: 1_000n,
       minPico: 1n,
+      requestedRequests: 0,
     });
     expect(lease).toMatchObject({ granted: true, grantedRequests: CEILING / 16 });
     expect(Number(lease.useUntilUnixMs)).toBeLessThanOrEqual(MINUTE_START + 60_000);

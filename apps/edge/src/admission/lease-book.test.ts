@@ -47,6 +47,7 @@ describe("LeaseBook", () => {
       keyHash: principal.keyHash,
       minPico: WORST * 8n,
       requestedPico: WORST * 16n,
+      requestedRequests: 16,
       keyLimit: undefined,
     });
     expect(billing.admits).toHaveLength(0);
@@ -59,6 +60,8 @@ describe("LeaseBook", () => {
     for (let i = 0; i < 7; i++) holds.push(await book.reserve(principal, WORST));
     expect(holds.every((hold) => hold !== undefined)).toBe(true);
     expect(billing.leaseAcquires).toHaveLength(3);
+    // Each lease was used up at once, so each next one asks for twice the requests (and money).
+    expect(billing.leaseAcquires.map((request) => request.requestedRequests)).toEqual([16, 32, 64]);
     const perLease = new Map<string, number>();
     for (const hold of holds)
       perLease.set(hold?.lease.id ?? "", (perLease.get(hold?.lease.id ?? "") ?? 0) + 1);

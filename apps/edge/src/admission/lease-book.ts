@@ -139,14 +139,18 @@ export class LeaseBook {
     const id = `lease-${randomUUID()}`;
     const unit = worstCasePico > 0n ? worstCasePico : 1n;
     const minPico = unit * BigInt(this.settings.minMultiple);
+    // As many requests as worst cases of money: billing counts them against the account's request
+    // ceiling up front, so a quiet key's lease takes few; one used up fast doubles both next time.
+    const multiple = Math.max(state.multiple, this.settings.minMultiple);
     try {
       const response = await this.deps.billing.acquireLease({
         leaseId: id,
         accountId: principal.accountId,
         keyHash: principal.keyHash,
         keyLimit: keyLimitOf(principal),
-        requestedPico: unit * BigInt(Math.max(state.multiple, this.settings.minMultiple)),
+        requestedPico: unit * BigInt(multiple),
         minPico,
+        requestedRequests: multiple,
       });
       const now = this.deps.now();
       if (!response.granted || response.grantedPico < minPico) {

@@ -215,6 +215,12 @@ export interface AcquireLeaseRequest {
   requestedPico: bigint;
   /** The least worth granting (the worst case of the request that asked); a smaller grant is refused. */
   minPico: bigint;
+  /**
+   * How many requests the edge expects to start under the lease (it grows with use, as requested_pico
+   * does); with a paid-model request ceiling billing grants at most this many, at most 1/16 of the
+   * ceiling. 0 = 1/16 of the ceiling.
+   */
+  requestedRequests: number;
 }
 
 export interface AcquireLeaseResponse {
@@ -1807,7 +1813,15 @@ export const GetUsageResponse: MessageFns<GetUsageResponse> = {
 };
 
 function createBaseAcquireLeaseRequest(): AcquireLeaseRequest {
-  return { leaseId: "", accountId: "", keyHash: "", keyLimit: undefined, requestedPico: 0n, minPico: 0n };
+  return {
+    leaseId: "",
+    accountId: "",
+    keyHash: "",
+    keyLimit: undefined,
+    requestedPico: 0n,
+    minPico: 0n,
+    requestedRequests: 0,
+  };
 }
 
 export const AcquireLeaseRequest: MessageFns<AcquireLeaseRequest> = {
@@ -1835,6 +1849,9 @@ export const AcquireLeaseRequest: MessageFns<AcquireLeaseRequest> = {
         throw new globalThis.Error("value provided for field message.minPico of type int64 too large");
       }
       writer.uint32(48).int64(message.minPico);
+    }
+    if (message.requestedRequests !== 0) {
+      writer.uint32(56).uint32(message.requestedRequests);
     }
     return writer;
   },
@@ -1900,6 +1917,14 @@ export const AcquireLeaseRequest: MessageFns<AcquireLeaseRequest> = {
             message.minPico = reader.int64() as bigint;
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.requestedRequests = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1940,6 +1965,11 @@ export const AcquireLeaseRequest: MessageFns<AcquireLeaseRequest> = {
         ? BigInt(object.requested_pico)
         : 0n,
       minPico: isSet(object.minPico) ? BigInt(object.minPico) : isSet(object.min_pico) ? BigInt(object.min_pico) : 0n,
+      requestedRequests: isSet(object.requestedRequests)
+        ? globalThis.Number(object.requestedRequests)
+        : isSet(object.requested_requests)
+        ? globalThis.Number(object.requested_requests)
+        : 0,
     };
   },
 
@@ -1963,6 +1993,9 @@ export const AcquireLeaseRequest: MessageFns<AcquireLeaseRequest> = {
     if (message.minPico !== 0n) {
       obj.minPico = message.minPico.toString();
     }
+    if (message.requestedRequests !== 0) {
+      obj.requestedRequests = Math.round(message.requestedRequests);
+    }
     return obj;
   },
 
@@ -1981,6 +2014,7 @@ export const AcquireLeaseRequest: MessageFns<AcquireLeaseRequest> = {
       ? BigInt(object.requestedPico)
       : 0n;
     message.minPico = (object.minPico !== undefined && object.minPico !== null) ? BigInt(object.minPico) : 0n;
+    message.requestedRequests = object.requestedRequests ?? 0;
     return message;
   },
 };
