@@ -9,9 +9,10 @@ import {
   paymentSettled,
   type SettledPayment,
 } from "@gw/events";
+import { silentLogger } from "@gw/logger";
 import { describeWith, type ServiceName } from "@gw/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { PAYMENTS_CONSUMER_GROUP } from "../consumers/payments.js";
+import { PAYMENTS_CONSUMER_GROUP, paymentsHandler } from "../consumers/payments.js";
 import { eventually } from "./eventually.js";
 import { type Harness, startHarness } from "./harness.js";
 
@@ -122,6 +123,27 @@ export function describePaymentsConsumer(
       } finally {
         await replica.stop();
       }
+    });
+
+    it("credits once when two consumers (two billing processes' handlers) take the same event at once", async () => {
+      const payment = settledPayment({ amountAtomic: "300000" });
+      const event = encodePaymentSettled(payment);
+      const message = { topic: harness.topics.payments, partition: 0, offset: "0", ...event };
+      const secondStore = harness.newRedisStore();
+      const first = paymentsHandler({
+        db: harness.db.database.db,
+        store: harness.store,
+        logger: silentLogger(),
+      });
+      const second = paymentsHandler({
+        db: harness.db.database.db,
+        store: secondStore,
+        logger: silentLogger(),
+      });
+      await Promise.all([first(message), second(message), first(message), second(message)]);
+      expect(await creditsOf(payment.accountId)).toEqual([
+        { kind: "purchase", amount: "0.300000000000", reference: paymentSettled(payment).paymentReference },
+      ]);
     });
 
     it("treats an EVM payer spelled in another letter case as the same payment", async () => {
