@@ -43,6 +43,17 @@ describeWith(["postgres"], "KeyService.EnsureWalletAccount (a paying wallet's ac
     expect(first.expiresAt?.getTime()).toBe(claims.expiresAt * 1000);
   });
 
+  it("refuses a wallet whose implicit key the operator disabled (the edge then settles nothing)", async () => {
+    const address = privateKeyToAccount(`0x${randomBytes(32).toString("hex")}`).address;
+    const first = await ensure(`eip155:84532:${address}`);
+    await harness.database.db
+      .updateTable("api_keys")
+      .set({ disabled: true })
+      .where("hash", "=", first.keyId)
+      .execute();
+    await expect(ensure(`eip155:84532:${address}`)).rejects.toThrow(/disabled/);
+  });
+
   it("refuses what is not a CAIP-10 EVM or Solana account id", async () => {
     for (const bad of ["", "eip155:1:0x123", "bitcoin:1:abc", "solana:x:not-base58-0OIl"])
       await expect(ensure(bad)).rejects.toThrow(/CAIP-10/);

@@ -33,10 +33,8 @@ export async function ensurePayerAccount(
     await lockWallet(trx, wallet);
     return ensureWalletAccount(trx, wallet);
   });
-  if (key.disabled)
-    throw new GatewayError("authentication", "this wallet's access is disabled", {
-      code: "wallet_key_disabled",
-    });
+  // PERMISSION_DENIED over gRPC: the edge refuses the payment with 403 before settling it.
+  if (key.disabled) throw new GatewayError("permission", "this wallet's access is disabled");
   const issued = await settings.tokens.issue({
     subject: wallet.walletAccountId,
     tenantId: accountId,
