@@ -137,14 +137,15 @@ describe("ResponsesStreamRenderer", () => {
     text += renderer.chunk({ choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] });
     text += renderer.end(usage);
     const stream = events(text);
+    // Calls stay open until the answer moves on (their deltas may interleave), then end in order.
     expect(stream.map((event) => event.type).slice(2)).toEqual([
       "response.output_item.added",
       "response.function_call_arguments.delta",
       "response.function_call_arguments.delta",
-      "response.function_call_arguments.done",
-      "response.output_item.done",
       "response.output_item.added",
       "response.function_call_arguments.delta",
+      "response.function_call_arguments.done",
+      "response.output_item.done",
       "response.function_call_arguments.done",
       "response.output_item.done",
       "response.completed",
@@ -155,7 +156,7 @@ describe("ResponsesStreamRenderer", () => {
       name: "get_weather",
       arguments: "",
     });
-    expect(stream[5]).toMatchObject({ arguments: '{"city":"Rome"}', name: "get_weather", output_index: 0 });
+    expect(stream[7]).toMatchObject({ arguments: '{"city":"Rome"}', name: "get_weather", output_index: 0 });
     const output = finalOutput(stream);
     expect(output).toEqual([
       {
@@ -174,6 +175,32 @@ describe("ResponsesStreamRenderer", () => {
         arguments: "{}",
         status: "completed",
       },
+    ]);
+  });
+
+  it("keeps parallel tool calls apart when their argument deltas interleave", () => {
+    const renderer = new ResponsesStreamRenderer(identity, echo());
+    const delta = (calls: Array<Record<string, unknown>>) => ({
+      choices: [{ index: 0, delta: { tool_calls: calls } }],
+    });
+    let text = renderer.chunk(
+      delta([
+        { index: 0, id: "c0", function: { name: "a", arguments: '{"x"' } },
+        { index: 1, id: "c1", function: { name: "b", arguments: '{"y"' } },
+      ]),
+    );
+    text += renderer.chunk(delta([{ index: 0, function: { arguments: ":1}" } }]));
+    text += renderer.chunk(delta([{ index: 1, function: { arguments: ":2}" } }]));
+    const stream = events(text + renderer.end(usage));
+    expect(stream.filter((event) => event.type === "response.output_item.added")).toHaveLength(2);
+    const argumentsDone = stream.filter((event) => event.type === "response.function_call_arguments.done");
+    expect(argumentsDone.map((event) => [event.output_index, event.arguments])).toEqual([
+      [0, '{"x":1}'],
+      [1, '{"y":2}'],
+    ]);
+    expect(finalOutput(stream).map((item) => [item.call_id, item.arguments])).toEqual([
+      ["c0", '{"x":1}'],
+      ["c1", '{"y":2}'],
     ]);
   });
 

@@ -27,8 +27,15 @@ interface MessagePart {
 
 type OpenItem =
   | { kind: "reasoning"; index: number; text: string }
-  | { kind: "message"; index: number; id: string; parts: MessagePart[] }
-  | { kind: "function"; index: number; toolIndex: number; call: Json; args: string };
+  | { kind: "message"; index: number; id: string; parts: MessagePart[] };
+
+/** A function call being streamed; several may stream at once, their argument deltas interleaved. */
+interface OpenCall {
+  index: number;
+  toolIndex: number;
+  call: Json;
+  args: string;
+}
 
 function wirePart(part: MessagePart): Json {
   return part.type === "refusal" ? refusalPart(part.text) : outputTextPart(part.text);
@@ -51,7 +58,11 @@ export class ResponsesStreamRenderer extends StreamRecord implements StreamRende
   private started = false;
   private failed = false;
   private open: OpenItem | undefined;
+  /** Function calls under way, by their chat tool-call index. */
+  private readonly calls = new Map<number, OpenCall>();
+  /** Items by output index (an index is taken when an item starts, the item stored when it ends). */
   private readonly output: Json[] = [];
+  private nextIndex = 0;
   /** Streamed reasoning details (reasoning-state.ts), and how many are in items already. */
   private readonly fragments: Json[] = [];
   private handedOut = 0;
@@ -107,7 +118,7 @@ export class ResponsesStreamRenderer extends StreamRecord implements StreamRende
       identity: this.identity,
       echo: this.echo,
       status,
-      output: [...this.output],
+      output: this.output.filter((item) => item !== undefined),
       usage: null,
       incomplete,
       error,
@@ -133,7 +144,7 @@ export class ResponsesStreamRenderer extends StreamRecord implements StreamRende
     let out = "";
     if (this.open?.kind !== "reasoning") {
       out += this.close();
-      const index = this.output.length;
+      const index = this.nextIndex++;
       this.open = { kind: "reasoning", index, text: "" };
       const item = reasoningItem(itemIds.reasoning(this.id, index), undefined, []);
       out += this.emit("response.output_item.added", { output_index: index, item });
@@ -168,9 +179,9 @@ export class ResponsesStreamRenderer extends StreamRecord implements StreamRende
   private remainingReasoning(): string {
     const details = this.takeDetails();
     if (details.length === 0) return "";
-    const index = this.output.length;
+    const index = this.nextIndex++;
     const item = reasoningItem(itemIds.reasoning(this.id, index), undefined, details);
-    this.output.push(item);
+    this.output[index] = item;
     return (
       this.emit("response.output_item.added", { output_index: index, item }) +
       this.emit("response.output_item.done", { output_index: index, item })
@@ -182,7 +193,7 @@ export class ResponsesStreamRenderer extends StreamRecord implements StreamRende
     let out = "";
     if (this.open?.kind !== "message") {
       out += this.close();
-      const index = this.output.length;
+      const index = this.nextIndex++;
       const id = itemIds.message(this.id, this.messages++ === 0 ? 0 : index);
       this.open = { kind: "message", index, id, parts: [] };
       out += this.emit("response.output_item.added", {
@@ -223,24 +234,26 @@ export class ResponsesStreamRenderer extends StreamRecord implements StreamRende
     let out = "";
     const toolIndex = typeof call.index === "number" ? call.index : 0;
     const fn = (call.function ?? {}) as Json;
-    if (this.open?.kind !== "function" || this.open.toolIndex !== toolIndex) {
-      out += this.close();
-      this.open = { kind: "function", index: this.output.length, toolIndex, call, args: "" };
+    let open = this.calls.get(toolIndex);
+    if (!open) {
+      out += this.closeOpen();
+      open = { index: this.nextIndex++, toolIndex, call, args: "" };
+      this.calls.set(toolIndex, open);
       const item = functionCallItem(
         this.id,
         toolIndex,
         { ...call, function: { ...fn, arguments: "" } },
         "in_progress",
       );
-      out += this.emit("response.output_item.added", { output_index: this.open.index, item });
+      out += this.emit("response.output_item.added", { output_index: open.index, item });
     }
     const args = typeof fn.arguments === "string" ? fn.arguments : "";
     if (!args) return out;
-    this.open.args += args;
+    open.args += args;
     return (
       out +
       this.emit("response.function_call_arguments.delta", {
-        ...this.where(this.open.index, itemIds.functionCall(this.id, toolIndex)),
+        ...this.where(open.index, itemIds.functionCall(this.id, toolIndex)),
         delta: args,
       })
     );
@@ -250,13 +263,20 @@ export class ResponsesStreamRenderer extends StreamRecord implements StreamRende
     return { item_id: itemId, output_index: outputIndex };
   }
 
-  /** Ends the open item: its `.done` events, then `output_item.done` with the whole item. */
+  /** Ends every item under way: its `.done` events, then `output_item.done` with the whole item. */
   private close(): string {
+    let out = this.closeOpen();
+    for (const call of this.calls.values()) out += this.closeFunction(call);
+    this.calls.clear();
+    return out;
+  }
+
+  /** Ends the open reasoning or message item (function calls stay open: their deltas may interleave). */
+  private closeOpen(): string {
     const open = this.open;
     this.open = undefined;
     if (open?.kind === "reasoning") return this.closeReasoning(open);
     if (open?.kind === "message") return this.closeMessage(open);
-    if (open?.kind === "function") return this.closeFunction(open);
     return "";
   }
 
@@ -264,7 +284,7 @@ export class ResponsesStreamRenderer extends StreamRecord implements StreamRende
     const id = itemIds.reasoning(this.id, open.index);
     const where = { ...this.where(open.index, id), summary_index: 0 };
     const item = reasoningItem(id, open.text, this.takeDetails());
-    this.output.push(item);
+    this.output[open.index] = item;
     return (
       this.emit("response.reasoning_summary_text.done", { ...where, text: open.text }) +
       this.emit("response.reasoning_summary_part.done", {
@@ -277,15 +297,15 @@ export class ResponsesStreamRenderer extends StreamRecord implements StreamRende
 
   private closeMessage(open: Extract<OpenItem, { kind: "message" }>): string {
     const item = messageItem(open.id, open.parts.map(wirePart), "completed");
-    this.output.push(item);
+    this.output[open.index] = item;
     return this.closePart(open) + this.emit("response.output_item.done", { output_index: open.index, item });
   }
 
-  private closeFunction(open: Extract<OpenItem, { kind: "function" }>): string {
+  private closeFunction(open: OpenCall): string {
     const fn = (open.call.function ?? {}) as Json;
     const call = { ...open.call, function: { ...fn, arguments: open.args } };
     const item = functionCallItem(this.id, open.toolIndex, call, "completed");
-    this.output.push(item);
+    this.output[open.index] = item;
     return (
       this.emit("response.function_call_arguments.done", {
         ...this.where(open.index, itemIds.functionCall(this.id, open.toolIndex)),
