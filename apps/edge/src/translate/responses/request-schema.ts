@@ -79,6 +79,10 @@ export const responsesRequestSchema = z.strictObject({
   top_p: z.number().min(0).max(1).nullish(),
   metadata: z.record(z.string().max(64), z.string().max(512)).nullish(),
   user: z.string().optional(),
+  // OpenAI's successor to `user` for abuse detection: sent on as the chat request's `user`.
+  safety_identifier: z.string().max(256).optional(),
+  // A caching hint: OpenAI-compatible hosts take it as is; the others cache without one.
+  prompt_cache_key: z.string().max(256).optional(),
   stream: z.boolean().nullish(),
   stream_options: z.strictObject({ include_obfuscation: z.boolean().optional() }).nullish(),
   // Stateless: only the values that ask for no stored state are accepted (checked below by name).

@@ -134,6 +134,12 @@ describe("Responses request → canonical chat request", () => {
     expect(error.message).toMatch(/^input /);
   });
 
+  it("sends safety_identifier as the user (when no user is given) and prompt_cache_key as is", () => {
+    const chat = translate({ model: "m", input: "x", safety_identifier: "hash-1", prompt_cache_key: "k" });
+    expect(chat).toMatchObject({ user: "hash-1", prompt_cache_key: "k" });
+    expect(translate({ model: "m", input: "x", user: "u", safety_identifier: "s" }).user).toBe("u");
+  });
+
   it("maps text.format json_schema and json_object to the canonical response_format", () => {
     const schema = { type: "object", properties: { a: { type: "string" } } };
     expect(

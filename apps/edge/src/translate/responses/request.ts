@@ -79,7 +79,9 @@ export function chatRequestFromResponses(request: ResponsesRequest): ChatRequest
   if (request.max_output_tokens) chat.max_completion_tokens = request.max_output_tokens;
   if (typeof request.temperature === "number") chat.temperature = request.temperature;
   if (typeof request.top_p === "number") chat.top_p = request.top_p;
-  if (request.user) chat.user = request.user;
+  const user = request.user ?? request.safety_identifier;
+  if (user) chat.user = user;
+  if (request.prompt_cache_key) chat.prompt_cache_key = request.prompt_cache_key;
   applyTools(request, chat);
   if (request.reasoning?.effort) chat.reasoning = { effort: request.reasoning.effort };
   const format = responseFormat(request.text?.format);
