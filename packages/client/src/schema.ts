@@ -4,6891 +4,6847 @@
  */
 
 export interface paths {
-  "/v1/chat/completions": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/chat/completions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** OpenAI chat completions, routed to any provider */
+        post: operations["createChatCompletion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** OpenAI chat completions, routed to any provider */
-    post: operations["createChatCompletion"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/chat/completions": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/chat/completions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** OpenAI chat completions, routed to any provider */
+        post: operations["createChatCompletionAlias1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** OpenAI chat completions, routed to any provider */
-    post: operations["createChatCompletionAlias1"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/responses": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** OpenAI Responses API (stateless), routed to any provider */
+        post: operations["createResponse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** OpenAI Responses API (stateless), routed to any provider */
-    post: operations["createResponse"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/responses": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** OpenAI Responses API (stateless), routed to any provider */
+        post: operations["createResponseAlias1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** OpenAI Responses API (stateless), routed to any provider */
-    post: operations["createResponseAlias1"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/completions": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/completions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** OpenAI legacy completions (a prompt), served through chat on any provider */
+        post: operations["createCompletion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** OpenAI legacy completions (a prompt), served through chat on any provider */
-    post: operations["createCompletion"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/completions": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/completions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** OpenAI legacy completions (a prompt), served through chat on any provider */
+        post: operations["createCompletionAlias1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** OpenAI legacy completions (a prompt), served through chat on any provider */
-    post: operations["createCompletionAlias1"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/embeddings": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/embeddings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** OpenAI embeddings */
+        post: operations["createEmbeddings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** OpenAI embeddings */
-    post: operations["createEmbeddings"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/embeddings": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/embeddings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** OpenAI embeddings */
+        post: operations["createEmbeddingsAlias1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** OpenAI embeddings */
-    post: operations["createEmbeddingsAlias1"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/messages": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Anthropic Messages, routed to any provider */
+        post: operations["createMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** Anthropic Messages, routed to any provider */
-    post: operations["createMessage"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/messages/count_tokens": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/messages/count_tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Count a prompt's tokens with the gateway's tokenizer */
+        post: operations["countMessageTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** Count a prompt's tokens with the gateway's tokenizer */
-    post: operations["countMessageTokens"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1beta/models/{model}:generateContent": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1beta/models/{model}:generateContent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Gemini generateContent, routed to any provider
+         * @description Also served under `/v1/models/{model}:generateContent` (where @google/genai 3 sends it).
+         */
+        post: operations["geminiGenerateContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Gemini generateContent, routed to any provider
-     * @description Also served under `/v1/models/{model}:generateContent` (where @google/genai 3 sends it).
-     */
-    post: operations["geminiGenerateContent"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1beta/models/{model}:streamGenerateContent": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1beta/models/{model}:streamGenerateContent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Gemini streamGenerateContent (`?alt=sse`)
+         * @description Also served under `/v1/models/{model}:streamGenerateContent` (where @google/genai 3 sends it).
+         */
+        post: operations["geminiStreamGenerateContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Gemini streamGenerateContent (`?alt=sse`)
-     * @description Also served under `/v1/models/{model}:streamGenerateContent` (where @google/genai 3 sends it).
-     */
-    post: operations["geminiStreamGenerateContent"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1beta/models/{model}:countTokens": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1beta/models/{model}:countTokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count a Gemini prompt's tokens
+         * @description Also served under `/v1/models/{model}:countTokens` (where @google/genai 3 sends it).
+         */
+        post: operations["geminiCountTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Count a Gemini prompt's tokens
-     * @description Also served under `/v1/models/{model}:countTokens` (where @google/genai 3 sends it).
-     */
-    post: operations["geminiCountTokens"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1beta/models/{model}:embedContent": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1beta/models/{model}:embedContent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Gemini embedContent
+         * @description Also served under `/v1/models/{model}:embedContent` (where @google/genai 3 sends it).
+         */
+        post: operations["geminiEmbedContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Gemini embedContent
-     * @description Also served under `/v1/models/{model}:embedContent` (where @google/genai 3 sends it).
-     */
-    post: operations["geminiEmbedContent"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1beta/models/{model}:batchEmbedContents": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1beta/models/{model}:batchEmbedContents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Gemini batchEmbedContents
+         * @description Also served under `/v1/models/{model}:batchEmbedContents` (where @google/genai 3 sends it).
+         */
+        post: operations["geminiBatchEmbedContents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Gemini batchEmbedContents
-     * @description Also served under `/v1/models/{model}:batchEmbedContents` (where @google/genai 3 sends it).
-     */
-    post: operations["geminiBatchEmbedContents"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/messages/batches": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/messages/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the account's batches, newest first */
+        get: operations["listMessageBatches"];
+        put?: never;
+        /** Create an Anthropic message batch (run by the gateway against any provider) */
+        post: operations["createMessageBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List the account's batches, newest first */
-    get: operations["listMessageBatches"];
-    put?: never;
-    /** Create an Anthropic message batch (run by the gateway against any provider) */
-    post: operations["createMessageBatch"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/messages/batches/{id}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/messages/batches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a batch */
+        get: operations["getMessageBatch"];
+        put?: never;
+        post?: never;
+        /** Delete an ended batch */
+        delete: operations["deleteMessageBatch"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Get a batch */
-    get: operations["getMessageBatch"];
-    put?: never;
-    post?: never;
-    /** Delete an ended batch */
-    delete: operations["deleteMessageBatch"];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/messages/batches/{id}/cancel": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/messages/batches/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a batch's unstarted requests */
+        post: operations["cancelMessageBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** Cancel a batch's unstarted requests */
-    post: operations["cancelMessageBatch"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/messages/batches/{id}/results": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/messages/batches/{id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An ended batch's results, one JSON object per line */
+        get: operations["getMessageBatchResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** An ended batch's results, one JSON object per line */
-    get: operations["getMessageBatchResults"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/models": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The models the calling key can use, in the caller's SDK's dialect
+         * @description OpenAI's list by default; Anthropic's page when `anthropic-version` is sent; Gemini's list under /v1beta or with `x-goog-api-key`.
+         */
+        get: operations["listModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * The models the calling key can use, in the caller's SDK's dialect
-     * @description OpenAI's list by default; Anthropic's page when `anthropic-version` is sent; Gemini's list under /v1beta or with `x-goog-api-key`.
-     */
-    get: operations["listModels"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1beta/models": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1beta/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The models the calling key can use, in the caller's SDK's dialect
+         * @description OpenAI's list by default; Anthropic's page when `anthropic-version` is sent; Gemini's list under /v1beta or with `x-goog-api-key`.
+         */
+        get: operations["listModelsAlias1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * The models the calling key can use, in the caller's SDK's dialect
-     * @description OpenAI's list by default; Anthropic's page when `anthropic-version` is sent; Gemini's list under /v1beta or with `x-goog-api-key`.
-     */
-    get: operations["listModelsAlias1"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/models/{id}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/models/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One model (ids contain a slash: /v1/models/openai/gpt-4o-mini)
+         * @description Also under /v1beta/models/{id}. A model the key cannot use is a 404, like an unknown one.
+         */
+        get: operations["getModel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * One model (ids contain a slash: /v1/models/openai/gpt-4o-mini)
-     * @description Also under /v1beta/models/{id}. A model the key cannot use is a 404, like an unknown one.
-     */
-    get: operations["getModel"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/key": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The calling key's limits and spend */
+        get: operations["getCurrentKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The calling key's limits and spend */
-    get: operations["getCurrentKey"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/key": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The calling key's limits and spend */
+        get: operations["getCurrentKeyAlias1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The calling key's limits and spend */
-    get: operations["getCurrentKeyAlias1"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/{provider}/{path}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/{provider}/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a provider's native API through the gateway (metered, keys from the gateway or BYOK) */
+        get: operations["proxyGet"];
+        put?: never;
+        /** Post a provider's native API through the gateway (metered, keys from the gateway or BYOK) */
+        post: operations["proxyPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Get a provider's native API through the gateway (metered, keys from the gateway or BYOK) */
-    get: operations["proxyGet"];
-    put?: never;
-    /** Post a provider's native API through the gateway (metered, keys from the gateway or BYOK) */
-    post: operations["proxyPost"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/healthz": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness: the process answers */
+        get: operations["edgeHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Liveness: the process answers */
-    get: operations["edgeHealth"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/readyz": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: a catalogue snapshot is loaded (the event backlog is reported) */
+        get: operations["edgeReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Readiness: a catalogue snapshot is loaded (the event backlog is reported) */
-    get: operations["edgeReadiness"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/openapi.json": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This document */
+        get: operations["openApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** This document */
-    get: operations["openApiDocument"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/keys": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the account's API keys */
+        get: operations["listKeys"];
+        put?: never;
+        /** Create an API key */
+        post: operations["createKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List the account's API keys */
-    get: operations["listKeys"];
-    put?: never;
-    /** Create an API key */
-    post: operations["createKey"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/keys/{hash}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/keys/{hash}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one API key */
+        get: operations["getKey"];
+        put?: never;
+        post?: never;
+        /** Delete an API key (a second delete is a 404) */
+        delete: operations["deleteKey"];
+        options?: never;
+        head?: never;
+        /** Update an API key (only the fields sent change) */
+        patch: operations["updateKey"];
+        trace?: never;
     };
-    /** Get one API key */
-    get: operations["getKey"];
-    put?: never;
-    post?: never;
-    /** Delete an API key (a second delete is a 404) */
-    delete: operations["deleteKey"];
-    options?: never;
-    head?: never;
-    /** Update an API key (only the fields sent change) */
-    patch: operations["updateKey"];
-    trace?: never;
-  };
-  "/api/v1/byok": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/byok": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the account's provider keys */
+        get: operations["listByokCredentials"];
+        put?: never;
+        /** Store a provider key for the account (sealed; never shown again) */
+        post: operations["createByokCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List the account's provider keys */
-    get: operations["listByokCredentials"];
-    put?: never;
-    /** Store a provider key for the account (sealed; never shown again) */
-    post: operations["createByokCredential"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/byok/{id}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/byok/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one provider key (masked) */
+        get: operations["getByokCredential"];
+        put?: never;
+        post?: never;
+        /** Delete a provider key */
+        delete: operations["deleteByokCredential"];
+        options?: never;
+        head?: never;
+        /** Update a provider key: name, key, disabled or position */
+        patch: operations["updateByokCredential"];
+        trace?: never;
     };
-    /** Get one provider key (masked) */
-    get: operations["getByokCredential"];
-    put?: never;
-    post?: never;
-    /** Delete a provider key */
-    delete: operations["deleteByokCredential"];
-    options?: never;
-    head?: never;
-    /** Update a provider key: name, key, disabled or position */
-    patch: operations["updateByokCredential"];
-    trace?: never;
-  };
-  "/api/v1/models": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The whole public catalogue (no credential needed; /v1/models filters it per key) */
+        get: operations["listCatalogModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The whole public catalogue (no credential needed; /v1/models filters it per key) */
-    get: operations["listCatalogModels"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/models/{author}/{slug}/endpoints": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/models/{author}/{slug}/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A model's provider endpoints with prices and measured health */
+        get: operations["listModelEndpoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** A model's provider endpoints with prices and measured health */
-    get: operations["listModelEndpoints"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/x402/auth": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/x402/auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with a wallet (sign-in-with-x); the account is created on first sign-in
+         * @description The proof comes in the `SIGN-IN-WITH-X` header (base64 JSON) or, without it, as the JSON body. Every failure of the proof is a 401 naming the reason.
+         */
+        post: operations["walletSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Sign in with a wallet (sign-in-with-x); the account is created on first sign-in
-     * @description The proof comes in the `SIGN-IN-WITH-X` header (base64 JSON) or, without it, as the JSON body. Every failure of the proof is a 401 naming the reason.
-     */
-    post: operations["walletSignIn"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/credits": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's credits and usage (management key) */
+        get: operations["getCredits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The account's credits and usage (management key) */
-    get: operations["getCredits"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/generation": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/generation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A generation's record: tokens, cost, latency and every attempt (any key of the account) */
+        get: operations["getGeneration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** A generation's record: tokens, cost, latency and every attempt (any key of the account) */
-    get: operations["getGeneration"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: {
-    ChatCompletion: {
-      /** @description The generation id (also the X-Generation-Id header). */
-      id: string;
-      /** @constant */
-      object: "chat.completion";
-      created: number;
-      model: string;
-      provider?: string;
-      choices: ({
-        index: number;
-        message: {
-          /** @constant */
-          role: "assistant";
-          content: string | null;
-          tool_calls?: ({
+    schemas: {
+        ChatCompletion: {
+            /** @description The generation id (also the X-Generation-Id header). */
             id: string;
             /** @constant */
-            type: "function";
-          } & {
-            [key: string]: unknown;
-          })[];
+            object: "chat.completion";
+            created: number;
+            model: string;
+            provider?: string;
+            choices: ({
+                index: number;
+                message: {
+                    /** @constant */
+                    role: "assistant";
+                    content: string | null;
+                    tool_calls?: ({
+                        id: string;
+                        /** @constant */
+                        type: "function";
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                } & {
+                    [key: string]: unknown;
+                };
+                finish_reason: string | null;
+            } & {
+                [key: string]: unknown;
+            })[];
+            usage: components["schemas"]["ChatUsage"];
         } & {
-          [key: string]: unknown;
+            [key: string]: unknown;
         };
-        finish_reason: string | null;
-      } & {
-        [key: string]: unknown;
-      })[];
-      usage: components["schemas"]["ChatUsage"];
-    } & {
-      [key: string]: unknown;
-    };
-    ChatUsage: {
-      prompt_tokens: number;
-      completion_tokens: number;
-      total_tokens: number;
-      /** @description What the request was charged, USD. */
-      cost: number;
-      /** @description True when the provider sent no usage. */
-      estimated?: boolean;
-      prompt_tokens_details?: {
-        cached_tokens: number;
-      } & {
-        [key: string]: unknown;
-      };
-      completion_tokens_details?: {
-        reasoning_tokens: number;
-      } & {
-        [key: string]: unknown;
-      };
-    } & {
-      [key: string]: unknown;
-    };
-    /** @description The gateway's error envelope (OpenAI's shape). */
-    OpenAiError: {
-      error: {
-        message: string;
-        /** @description The error kind, e.g. invalid_request_error, rate_limit_error. */
-        type: string;
-        /** @description The gateway's machine-readable code. */
-        code?: string;
-        metadata?: {
-          [key: string]: unknown;
+        ChatUsage: {
+            prompt_tokens: number;
+            completion_tokens: number;
+            total_tokens: number;
+            /** @description What the request was charged, USD. */
+            cost: number;
+            /** @description True when the provider sent no usage. */
+            estimated?: boolean;
+            prompt_tokens_details?: {
+                cached_tokens: number;
+            } & {
+                [key: string]: unknown;
+            };
+            completion_tokens_details?: {
+                reasoning_tokens: number;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
         };
-      };
-    };
-    Embeddings: {
-      /** @constant */
-      object: "list";
-      model: string;
-      data: ({
-        /** @constant */
-        object: "embedding";
-        index: number;
-        embedding: number[] | string;
-      } & {
-        [key: string]: unknown;
-      })[];
-      usage: {
-        prompt_tokens: number;
-        total_tokens: number;
-        /** @description USD */
-        cost?: number;
-      } & {
-        [key: string]: unknown;
-      };
-    } & {
-      [key: string]: unknown;
-    };
-    AnthropicMessage: {
-      id: string;
-      /** @constant */
-      type: "message";
-      /** @constant */
-      role: "assistant";
-      model: string;
-      content: ({
-        type: string;
-      } & {
-        [key: string]: unknown;
-      })[];
-      stop_reason: string | null;
-      stop_sequence: string | null;
-      usage: {
-        input_tokens: number;
-        output_tokens: number;
-        cache_creation_input_tokens: number;
-        cache_read_input_tokens: number;
-        /** @description USD */
-        cost: number;
-        estimated: boolean;
-      } & {
-        [key: string]: unknown;
-      };
-    } & {
-      [key: string]: unknown;
-    };
-    /** @description Errors of the Anthropic surface, in Anthropic's shape. */
-    AnthropicError: {
-      /** @constant */
-      type: "error";
-      error: {
-        type: string;
-        message: string;
-        code?: string;
-      };
-      request_id?: string;
-    };
-    GeminiGenerateContentResponse: {
-      candidates: ({
-        content: {
-          [key: string]: unknown;
+        /** @description The gateway's error envelope (OpenAI's shape). */
+        OpenAiError: {
+            error: {
+                message: string;
+                /** @description The error kind, e.g. invalid_request_error, rate_limit_error. */
+                type: string;
+                /** @description The gateway's machine-readable code. */
+                code?: string;
+                metadata?: {
+                    [key: string]: unknown;
+                };
+            };
         };
-        finishReason?: string;
-      } & {
-        [key: string]: unknown;
-      })[];
-      usageMetadata: {
-        promptTokenCount: number;
-        candidatesTokenCount?: number;
-        totalTokenCount: number;
-      } & {
-        [key: string]: unknown;
-      };
-      modelVersion?: string;
-    } & {
-      [key: string]: unknown;
-    };
-    /** @description Errors of the Gemini surface, in Google's shape. */
-    GeminiError: {
-      error: {
-        code: number;
-        message: string;
-        /** @description The gRPC-style status name, e.g. INVALID_ARGUMENT. */
-        status: string;
-        type: string;
-      };
-    };
-    MessageBatch: {
-      id: string;
-      /** @constant */
-      type: "message_batch";
-      /** @enum {string} */
-      processing_status: "in_progress" | "canceling" | "ended";
-      request_counts: {
-        processing: number;
-        succeeded: number;
-        errored: number;
-        canceled: number;
-        expired: number;
-      };
-      created_at: string | null;
-      expires_at: string | null;
-      ended_at: string | null;
-      cancel_initiated_at: string | null;
-      archived_at: null;
-      results_url: string | null;
-    } & {
-      [key: string]: unknown;
-    };
-    /** @description OpenAI's model object plus the catalogue's price. */
-    Model: {
-      id: string;
-      /** @constant */
-      object: "model";
-      created: number;
-      owned_by: string;
-      name: string;
-      context_length: number;
-      pricing: {
-        /** @description USD */
-        prompt: number;
-        /** @description USD */
-        completion: number;
-        /** @description USD */
-        request: number;
-        /** @description USD */
-        image: number;
-      };
-      supported_parameters: string[];
-    };
-    KeyInfo: {
-      label: string;
-      limit: number | null;
-      limit_reset: ("daily" | "weekly" | "monthly") | null;
-      limit_remaining: number | null;
-      /** @description USD */
-      usage: number;
-      /** @description USD */
-      usage_daily: number;
-      /** @description USD */
-      usage_weekly: number;
-      /** @description USD */
-      usage_monthly: number;
-      /** @description USD */
-      byok_usage: number;
-      /** @description USD */
-      byok_usage_daily: number;
-      /** @description USD */
-      byok_usage_weekly: number;
-      /** @description USD */
-      byok_usage_monthly: number;
-      include_byok_in_limit: boolean;
-      is_free_tier: boolean;
-      is_management_key: boolean;
-      is_provisioning_key: boolean;
-      expires_at: string | null;
-      rate_limit: {
-        requests: number;
-        interval: string;
-        note: string;
-      };
-      free_model_daily_requests: {
-        limit: number;
-        used: number;
-        remaining: number;
-      };
-      workspace_id: string;
-      organization_id: string;
-      creator_user_id: null;
-      allowed_data_regions: string[];
-    };
-    Health: {
-      /** @constant */
-      status: "ok";
-    };
-    /** @description Ready, with the catalogue's and dependencies' detail. */
-    Readiness: {
-      /** @constant */
-      status: "ready";
-    } & {
-      [key: string]: unknown;
-    };
-    Key: {
-      /** @description The key's id: the SHA-256 of its secret, hex. */
-      hash: string;
-      name: string;
-      /** @description The secret's first and last characters, for recognising it. */
-      label: string;
-      /** @enum {string} */
-      key_type: "management" | "regular";
-      disabled: boolean;
-      limit: number | null;
-      limit_remaining: number | null;
-      /** @description The UTC window of `limit`; null: a lifetime cap. */
-      limit_reset: ("daily" | "weekly" | "monthly") | null;
-      include_byok_in_limit: boolean;
-      allowed_providers: string[] | null;
-      allowed_models: string[] | null;
-      /** @description USD */
-      usage: number;
-      /** @description USD */
-      usage_daily: number;
-      /** @description USD */
-      usage_weekly: number;
-      /** @description USD */
-      usage_monthly: number;
-      /** @description USD */
-      byok_usage: number;
-      /** @description USD */
-      byok_usage_daily: number;
-      /** @description USD */
-      byok_usage_weekly: number;
-      /** @description USD */
-      byok_usage_monthly: number;
-      /** Format: date-time */
-      created_at: string;
-      /** Format: date-time */
-      updated_at: string;
-      expires_at: string | null;
-      workspace_id: string;
-      creator_user_id: string | null;
-      external_user: string | null;
-    };
-    Deleted: {
-      /** @constant */
-      deleted: true;
-      data: {
-        /** @constant */
-        deleted: true;
-      };
-    };
-    ByokCredential: {
-      id: string;
-      provider: string;
-      name: string;
-      /** @description The provider key masked; the key itself is never shown. */
-      label: string;
-      disabled: boolean;
-      position: number;
-      sort_order: number;
-      workspace_id: string;
-      allowed_api_key_hashes: null;
-      allowed_models: null;
-      allowed_user_ids: null;
-      declared_zdr: null;
-      is_byok_only: boolean;
-      is_fallback: boolean;
-      is_required: boolean;
-      /** Format: date-time */
-      created_at: string;
-      /** Format: date-time */
-      updated_at: string;
-    };
-    CatalogModel: {
-      /** @example openai/gpt-4o-mini */
-      id: string;
-      /** @constant */
-      object: "model";
-      created: number;
-      owned_by: string;
-      name: string;
-      context_length: number;
-      pricing: components["schemas"]["Pricing"];
-      supported_parameters: string[];
-    };
-    /** @description USD per token (prompt, completion), per request and per image. */
-    Pricing: {
-      /** @description USD */
-      prompt: number;
-      /** @description USD */
-      completion: number;
-      /** @description USD */
-      request: number;
-      /** @description USD */
-      image: number;
-    };
-    ModelEndpoint: {
-      provider_id: string;
-      provider_name: string;
-      model: string;
-      context_length: number;
-      max_completion_tokens: number;
-      pricing: components["schemas"]["Pricing"];
-      quantization: string | null;
-      is_zdr: boolean;
-      supported_parameters: string[];
-      status: number | null;
-      uptime_last_30m: number | null;
-      latency_last_30m: {
-        p50: number;
-        p90: number;
-        p99: number;
-      } | null;
-      throughput_last_30m: number | null;
-    };
-    WalletSignIn: {
-      /** @description Use as `Authorization: Bearer` on inference routes. */
-      jwt: string;
-      tenant_id: string;
-      key_id: string;
-      /** @description The wallet's CAIP-10 account. */
-      account_id: string;
-      /** Format: date-time */
-      expires_at: string;
-    };
-    Credits: {
-      /** @description USD ever credited to the account. */
-      total_credits: number;
-      /** @description USD ever spent; the balance is the difference. */
-      total_usage: number;
-    };
-    Generation: {
-      /** @description The generation id (the X-Generation-Id header of the answer). */
-      id: string;
-      model: string;
-      provider: string;
-      /** Format: date-time */
-      created_at: string;
-      latency_ms: number;
-      usage: {
-        prompt_tokens: number;
-        completion_tokens: number;
-        total_tokens: number;
-        /** @description USD */
-        cost: number;
-        is_byok: boolean;
-        /** @description True when the provider sent no usage and we counted. */
-        estimated: boolean;
-        prompt_tokens_details: {
-          cached_tokens: number;
-          cache_write_tokens: number;
+        Embeddings: {
+            /** @constant */
+            object: "list";
+            model: string;
+            data: ({
+                /** @constant */
+                object: "embedding";
+                index: number;
+                embedding: number[] | string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            usage: {
+                prompt_tokens: number;
+                total_tokens: number;
+                /** @description USD */
+                cost?: number;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
         };
-        completion_tokens_details: {
-          reasoning_tokens: number;
+        AnthropicMessage: {
+            id: string;
+            /** @constant */
+            type: "message";
+            /** @constant */
+            role: "assistant";
+            model: string;
+            content: ({
+                type: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            stop_reason: string | null;
+            stop_sequence: string | null;
+            usage: {
+                input_tokens: number;
+                output_tokens: number;
+                cache_creation_input_tokens: number;
+                cache_read_input_tokens: number;
+                /** @description USD */
+                cost: number;
+                estimated: boolean;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
         };
-        cost_details: {
-          /** @description USD */
-          upstream_inference_cost: number;
-          /** @description USD */
-          upstream_inference_prompt_cost: number;
-          /** @description USD */
-          upstream_inference_completions_cost: number;
+        /** @description Errors of the Anthropic surface, in Anthropic's shape. */
+        AnthropicError: {
+            /** @constant */
+            type: "error";
+            error: {
+                type: string;
+                message: string;
+                code?: string;
+            };
+            request_id?: string;
         };
-      };
-      api_type: string;
-      streamed: boolean;
-      cancelled: boolean;
-      finish_reason: string | null;
-      native_finish_reason: string | null;
-      upstream_id: string | null;
-      generation_time_ms: number;
-      key_hash: string;
-      attempts: {
-        provider: string;
-        model: string;
-        /** @description The upstream's HTTP status (0: no answer). */
-        status: number;
-        latency_ms: number;
-        is_byok: boolean;
-      }[];
+        GeminiGenerateContentResponse: {
+            candidates: ({
+                content: {
+                    [key: string]: unknown;
+                };
+                finishReason?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            usageMetadata: {
+                promptTokenCount: number;
+                candidatesTokenCount?: number;
+                totalTokenCount: number;
+            } & {
+                [key: string]: unknown;
+            };
+            modelVersion?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Errors of the Gemini surface, in Google's shape. */
+        GeminiError: {
+            error: {
+                code: number;
+                message: string;
+                /** @description The gRPC-style status name, e.g. INVALID_ARGUMENT. */
+                status: string;
+                type: string;
+            };
+        };
+        MessageBatch: {
+            id: string;
+            /** @constant */
+            type: "message_batch";
+            /** @enum {string} */
+            processing_status: "in_progress" | "canceling" | "ended";
+            request_counts: {
+                processing: number;
+                succeeded: number;
+                errored: number;
+                canceled: number;
+                expired: number;
+            };
+            created_at: string | null;
+            expires_at: string | null;
+            ended_at: string | null;
+            cancel_initiated_at: string | null;
+            archived_at: null;
+            results_url: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description OpenAI's model object plus the catalogue's price. */
+        Model: {
+            id: string;
+            /** @constant */
+            object: "model";
+            created: number;
+            owned_by: string;
+            name: string;
+            context_length: number;
+            pricing: {
+                /** @description USD */
+                prompt: number;
+                /** @description USD */
+                completion: number;
+                /** @description USD */
+                request: number;
+                /** @description USD */
+                image: number;
+            };
+            supported_parameters: string[];
+        };
+        KeyInfo: {
+            label: string;
+            limit: number | null;
+            limit_reset: ("daily" | "weekly" | "monthly") | null;
+            limit_remaining: number | null;
+            /** @description USD */
+            usage: number;
+            /** @description USD */
+            usage_daily: number;
+            /** @description USD */
+            usage_weekly: number;
+            /** @description USD */
+            usage_monthly: number;
+            /** @description USD */
+            byok_usage: number;
+            /** @description USD */
+            byok_usage_daily: number;
+            /** @description USD */
+            byok_usage_weekly: number;
+            /** @description USD */
+            byok_usage_monthly: number;
+            include_byok_in_limit: boolean;
+            is_free_tier: boolean;
+            is_management_key: boolean;
+            is_provisioning_key: boolean;
+            expires_at: string | null;
+            rate_limit: {
+                requests: number;
+                interval: string;
+                note: string;
+            };
+            free_model_daily_requests: {
+                limit: number;
+                used: number;
+                remaining: number;
+            };
+            workspace_id: string;
+            organization_id: string;
+            creator_user_id: null;
+            allowed_data_regions: string[];
+        };
+        Health: {
+            /** @constant */
+            status: "ok";
+        };
+        /** @description Ready, with the catalogue's and dependencies' detail. */
+        Readiness: {
+            /** @constant */
+            status: "ready";
+        } & {
+            [key: string]: unknown;
+        };
+        Key: {
+            /** @description The key's id: the SHA-256 of its secret, hex. */
+            hash: string;
+            name: string;
+            /** @description The secret's first and last characters, for recognising it. */
+            label: string;
+            /** @enum {string} */
+            key_type: "management" | "regular";
+            disabled: boolean;
+            limit: number | null;
+            limit_remaining: number | null;
+            /** @description The UTC window of `limit`; null: a lifetime cap. */
+            limit_reset: ("daily" | "weekly" | "monthly") | null;
+            include_byok_in_limit: boolean;
+            allowed_providers: string[] | null;
+            allowed_models: string[] | null;
+            /** @description USD */
+            usage: number;
+            /** @description USD */
+            usage_daily: number;
+            /** @description USD */
+            usage_weekly: number;
+            /** @description USD */
+            usage_monthly: number;
+            /** @description USD */
+            byok_usage: number;
+            /** @description USD */
+            byok_usage_daily: number;
+            /** @description USD */
+            byok_usage_weekly: number;
+            /** @description USD */
+            byok_usage_monthly: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            expires_at: string | null;
+            workspace_id: string;
+            creator_user_id: string | null;
+            external_user: string | null;
+        };
+        Deleted: {
+            /** @constant */
+            deleted: true;
+            data: {
+                /** @constant */
+                deleted: true;
+            };
+        };
+        ByokCredential: {
+            id: string;
+            provider: string;
+            name: string;
+            /** @description The provider key masked; the key itself is never shown. */
+            label: string;
+            disabled: boolean;
+            position: number;
+            sort_order: number;
+            workspace_id: string;
+            allowed_api_key_hashes: null;
+            allowed_models: null;
+            allowed_user_ids: null;
+            declared_zdr: null;
+            is_byok_only: boolean;
+            is_fallback: boolean;
+            is_required: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CatalogModel: {
+            /** @example openai/gpt-4o-mini */
+            id: string;
+            /** @constant */
+            object: "model";
+            created: number;
+            owned_by: string;
+            name: string;
+            context_length: number;
+            pricing: components["schemas"]["Pricing"];
+            supported_parameters: string[];
+        };
+        /** @description USD per token (prompt, completion), per request and per image. */
+        Pricing: {
+            /** @description USD */
+            prompt: number;
+            /** @description USD */
+            completion: number;
+            /** @description USD */
+            request: number;
+            /** @description USD */
+            image: number;
+        };
+        ModelEndpoint: {
+            provider_id: string;
+            provider_name: string;
+            model: string;
+            context_length: number;
+            max_completion_tokens: number;
+            pricing: components["schemas"]["Pricing"];
+            quantization: string | null;
+            is_zdr: boolean;
+            supported_parameters: string[];
+            status: number | null;
+            uptime_last_30m: number | null;
+            latency_last_30m: {
+                p50: number;
+                p90: number;
+                p99: number;
+            } | null;
+            throughput_last_30m: number | null;
+        };
+        WalletSignIn: {
+            /** @description Use as `Authorization: Bearer` on inference routes. */
+            jwt: string;
+            tenant_id: string;
+            key_id: string;
+            /** @description The wallet's CAIP-10 account. */
+            account_id: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        Credits: {
+            /** @description USD ever credited to the account. */
+            total_credits: number;
+            /** @description USD ever spent; the balance is the difference. */
+            total_usage: number;
+        };
+        Generation: {
+            /** @description The generation id (the X-Generation-Id header of the answer). */
+            id: string;
+            model: string;
+            provider: string;
+            /** Format: date-time */
+            created_at: string;
+            latency_ms: number;
+            usage: {
+                prompt_tokens: number;
+                completion_tokens: number;
+                total_tokens: number;
+                /** @description USD */
+                cost: number;
+                is_byok: boolean;
+                /** @description True when the provider sent no usage and we counted. */
+                estimated: boolean;
+                prompt_tokens_details: {
+                    cached_tokens: number;
+                    cache_write_tokens: number;
+                };
+                completion_tokens_details: {
+                    reasoning_tokens: number;
+                };
+                cost_details: {
+                    /** @description USD */
+                    upstream_inference_cost: number;
+                    /** @description USD */
+                    upstream_inference_prompt_cost: number;
+                    /** @description USD */
+                    upstream_inference_completions_cost: number;
+                };
+            };
+            api_type: string;
+            streamed: boolean;
+            cancelled: boolean;
+            finish_reason: string | null;
+            native_finish_reason: string | null;
+            upstream_id: string | null;
+            generation_time_ms: number;
+            key_hash: string;
+            attempts: {
+                provider: string;
+                model: string;
+                /** @description The upstream's HTTP status (0: no answer). */
+                status: number;
+                latency_ms: number;
+                is_byok: boolean;
+            }[];
+        };
     };
-  };
-  responses: never;
-  parameters: never;
-  requestBodies: never;
-  headers: never;
-  pathItems: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  createChatCompletion: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          model: string;
-          messages: ({
-            /** @enum {string} */
-            role: "system" | "developer" | "user" | "assistant" | "tool" | "function";
-            content?:
-              | string
-              | ({
-                  type: string;
-                } & {
-                  [key: string]: unknown;
-                })[]
-              | null;
-            name?: string;
-            tool_call_id?: string;
-            tool_calls?: {
-              [key: string]: unknown;
-            }[];
-          } & {
-            [key: string]: unknown;
-          })[];
-          models?: string[];
-          provider?: {
-            order?: string[];
-            only?: string[];
-            ignore?: string[];
-            allow_fallbacks?: boolean;
-            /** @enum {string} */
-            sort?: "price" | "throughput" | "latency";
-            require_parameters?: boolean;
-            quantizations?: string[];
-            zdr?: boolean;
-            max_price?: {
-              prompt?: number;
-              completion?: number;
-              request?: number;
-            };
-            /** @enum {string} */
-            data_collection?: "allow" | "deny";
-          };
-          stream?: boolean;
-          stream_options?:
-            | ({
-                include_usage?: boolean;
-              } & {
-                [key: string]: unknown;
-              })
-            | null;
-          max_tokens?: number | null;
-          max_completion_tokens?: number | null;
-          temperature?: number | null;
-          top_p?: number | null;
-          n?: number | null;
-          stop?: (string | string[]) | null;
-          tools?: ({
-            type: string;
-          } & {
-            [key: string]: unknown;
-          })[];
-          user?: string;
-        } & {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The completion, or with `stream: true` its chunks. */
-      200: {
-        headers: {
-          /** @description The generation id: look it up at /api/v1/generation. */
-          "x-generation-id": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ChatCompletion"];
-          "text/event-stream": string;
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  createChatCompletionAlias1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          model: string;
-          messages: ({
-            /** @enum {string} */
-            role: "system" | "developer" | "user" | "assistant" | "tool" | "function";
-            content?:
-              | string
-              | ({
-                  type: string;
-                } & {
-                  [key: string]: unknown;
-                })[]
-              | null;
-            name?: string;
-            tool_call_id?: string;
-            tool_calls?: {
-              [key: string]: unknown;
-            }[];
-          } & {
-            [key: string]: unknown;
-          })[];
-          models?: string[];
-          provider?: {
-            order?: string[];
-            only?: string[];
-            ignore?: string[];
-            allow_fallbacks?: boolean;
-            /** @enum {string} */
-            sort?: "price" | "throughput" | "latency";
-            require_parameters?: boolean;
-            quantizations?: string[];
-            zdr?: boolean;
-            max_price?: {
-              prompt?: number;
-              completion?: number;
-              request?: number;
-            };
-            /** @enum {string} */
-            data_collection?: "allow" | "deny";
-          };
-          stream?: boolean;
-          stream_options?:
-            | ({
-                include_usage?: boolean;
-              } & {
-                [key: string]: unknown;
-              })
-            | null;
-          max_tokens?: number | null;
-          max_completion_tokens?: number | null;
-          temperature?: number | null;
-          top_p?: number | null;
-          n?: number | null;
-          stop?: (string | string[]) | null;
-          tools?: ({
-            type: string;
-          } & {
-            [key: string]: unknown;
-          })[];
-          user?: string;
-        } & {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The completion, or with `stream: true` its chunks. */
-      200: {
-        headers: {
-          /** @description The generation id: look it up at /api/v1/generation. */
-          "x-generation-id": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ChatCompletion"];
-          "text/event-stream": string;
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  createResponse: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          model: string;
-          input:
-            | string
-            | ({
-                type?: string;
-                role?: string;
-              } & {
-                [key: string]: unknown;
-              })[];
-          instructions?: string | null;
-          tools?: ({
-            type: string;
-            name?: string;
-            description?: string | null;
-            parameters?: {
-              [key: string]: unknown;
-            } | null;
-            strict?: boolean | null;
-          } & {
-            [key: string]: unknown;
-          })[];
-          tool_choice?:
-            | ("auto" | "none" | "required")
-            | ({
-                type: string;
-                name?: string;
-              } & {
-                [key: string]: unknown;
-              });
-          parallel_tool_calls?: boolean | null;
-          reasoning?: {
-            effort?: ("minimal" | "low" | "medium" | "high") | null;
-            summary?: ("auto" | "concise" | "detailed") | null;
-            generate_summary?: ("auto" | "concise" | "detailed") | null;
-          } | null;
-          text?: {
-            format?:
-              | {
-                  /** @constant */
-                  type: "text";
-                }
-              | {
-                  /** @constant */
-                  type: "json_object";
-                }
-              | {
-                  /** @constant */
-                  type: "json_schema";
-                  name: string;
-                  schema: {
-                    [key: string]: unknown;
-                  };
-                  description?: string;
-                  strict?: boolean | null;
-                };
-            verbosity?: ("low" | "medium" | "high") | null;
-          };
-          max_output_tokens?: number | null;
-          temperature?: number | null;
-          top_p?: number | null;
-          metadata?: {
-            [key: string]: string;
-          } | null;
-          user?: string;
-          stream?: boolean | null;
-          stream_options?: {
-            include_obfuscation?: boolean;
-          } | null;
-          store?: boolean | null;
-          previous_response_id?: string | null;
-          truncation?: ("disabled" | "auto") | null;
-          include?: "reasoning.encrypted_content"[] | null;
-          service_tier?: ("auto" | "default") | null;
-          models?: string[];
-          provider?: {
-            order?: string[];
-            only?: string[];
-            ignore?: string[];
-            allow_fallbacks?: boolean;
-            /** @enum {string} */
-            sort?: "price" | "throughput" | "latency";
-            require_parameters?: boolean;
-            quantizations?: string[];
-            zdr?: boolean;
-            max_price?: {
-              prompt?: number;
-              completion?: number;
-              request?: number;
-            };
-            /** @enum {string} */
-            data_collection?: "allow" | "deny";
-          };
-        };
-      };
-    };
-    responses: {
-      /** @description The response object, or with `stream: true` its events. */
-      200: {
-        headers: {
-          /** @description The generation id: look it up at /api/v1/generation. */
-          "x-generation-id": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            /** @constant */
-            object: "response";
-          } & {
-            [key: string]: unknown;
-          };
-          "text/event-stream": string;
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  createResponseAlias1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          model: string;
-          input:
-            | string
-            | ({
-                type?: string;
-                role?: string;
-              } & {
-                [key: string]: unknown;
-              })[];
-          instructions?: string | null;
-          tools?: ({
-            type: string;
-            name?: string;
-            description?: string | null;
-            parameters?: {
-              [key: string]: unknown;
-            } | null;
-            strict?: boolean | null;
-          } & {
-            [key: string]: unknown;
-          })[];
-          tool_choice?:
-            | ("auto" | "none" | "required")
-            | ({
-                type: string;
-                name?: string;
-              } & {
-                [key: string]: unknown;
-              });
-          parallel_tool_calls?: boolean | null;
-          reasoning?: {
-            effort?: ("minimal" | "low" | "medium" | "high") | null;
-            summary?: ("auto" | "concise" | "detailed") | null;
-            generate_summary?: ("auto" | "concise" | "detailed") | null;
-          } | null;
-          text?: {
-            format?:
-              | {
-                  /** @constant */
-                  type: "text";
-                }
-              | {
-                  /** @constant */
-                  type: "json_object";
-                }
-              | {
-                  /** @constant */
-                  type: "json_schema";
-                  name: string;
-                  schema: {
-                    [key: string]: unknown;
-                  };
-                  description?: string;
-                  strict?: boolean | null;
-                };
-            verbosity?: ("low" | "medium" | "high") | null;
-          };
-          max_output_tokens?: number | null;
-          temperature?: number | null;
-          top_p?: number | null;
-          metadata?: {
-            [key: string]: string;
-          } | null;
-          user?: string;
-          stream?: boolean | null;
-          stream_options?: {
-            include_obfuscation?: boolean;
-          } | null;
-          store?: boolean | null;
-          previous_response_id?: string | null;
-          truncation?: ("disabled" | "auto") | null;
-          include?: "reasoning.encrypted_content"[] | null;
-          service_tier?: ("auto" | "default") | null;
-          models?: string[];
-          provider?: {
-            order?: string[];
-            only?: string[];
-            ignore?: string[];
-            allow_fallbacks?: boolean;
-            /** @enum {string} */
-            sort?: "price" | "throughput" | "latency";
-            require_parameters?: boolean;
-            quantizations?: string[];
-            zdr?: boolean;
-            max_price?: {
-              prompt?: number;
-              completion?: number;
-              request?: number;
-            };
-            /** @enum {string} */
-            data_collection?: "allow" | "deny";
-          };
-        };
-      };
-    };
-    responses: {
-      /** @description The response object, or with `stream: true` its events. */
-      200: {
-        headers: {
-          /** @description The generation id: look it up at /api/v1/generation. */
-          "x-generation-id": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            /** @constant */
-            object: "response";
-          } & {
-            [key: string]: unknown;
-          };
-          "text/event-stream": string;
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  createCompletion: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          model: string;
-          prompt: string | string[];
-          max_tokens?: number | null;
-          temperature?: number | null;
-          top_p?: number | null;
-          n?: number | null;
-          stop?: (string | string[]) | null;
-          stream?: boolean | null;
-          stream_options?: {
-            include_usage?: boolean;
-          } | null;
-          presence_penalty?: number | null;
-          frequency_penalty?: number | null;
-          seed?: number | null;
-          user?: string;
-          models?: string[];
-          provider?: {
-            order?: string[];
-            only?: string[];
-            ignore?: string[];
-            allow_fallbacks?: boolean;
-            /** @enum {string} */
-            sort?: "price" | "throughput" | "latency";
-            require_parameters?: boolean;
-            quantizations?: string[];
-            zdr?: boolean;
-            max_price?: {
-              prompt?: number;
-              completion?: number;
-              request?: number;
-            };
-            /** @enum {string} */
-            data_collection?: "allow" | "deny";
-          };
-        };
-      };
-    };
-    responses: {
-      /** @description The text_completion, or with `stream: true` its chunks. */
-      200: {
-        headers: {
-          /** @description The generation id: look it up at /api/v1/generation. */
-          "x-generation-id": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            /** @constant */
-            object: "text_completion";
-            choices: ({
-              text: string;
-            } & {
-              [key: string]: unknown;
-            })[];
-          } & {
-            [key: string]: unknown;
-          };
-          "text/event-stream": string;
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  createCompletionAlias1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          model: string;
-          prompt: string | string[];
-          max_tokens?: number | null;
-          temperature?: number | null;
-          top_p?: number | null;
-          n?: number | null;
-          stop?: (string | string[]) | null;
-          stream?: boolean | null;
-          stream_options?: {
-            include_usage?: boolean;
-          } | null;
-          presence_penalty?: number | null;
-          frequency_penalty?: number | null;
-          seed?: number | null;
-          user?: string;
-          models?: string[];
-          provider?: {
-            order?: string[];
-            only?: string[];
-            ignore?: string[];
-            allow_fallbacks?: boolean;
-            /** @enum {string} */
-            sort?: "price" | "throughput" | "latency";
-            require_parameters?: boolean;
-            quantizations?: string[];
-            zdr?: boolean;
-            max_price?: {
-              prompt?: number;
-              completion?: number;
-              request?: number;
-            };
-            /** @enum {string} */
-            data_collection?: "allow" | "deny";
-          };
-        };
-      };
-    };
-    responses: {
-      /** @description The text_completion, or with `stream: true` its chunks. */
-      200: {
-        headers: {
-          /** @description The generation id: look it up at /api/v1/generation. */
-          "x-generation-id": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            /** @constant */
-            object: "text_completion";
-            choices: ({
-              text: string;
-            } & {
-              [key: string]: unknown;
-            })[];
-          } & {
-            [key: string]: unknown;
-          };
-          "text/event-stream": string;
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  createEmbeddings: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          model: string;
-          input: string | string[] | number[] | number[][];
-          /** @enum {string} */
-          encoding_format?: "float" | "base64";
-          dimensions?: number;
-          user?: string;
-          models?: string[];
-          provider?: {
-            order?: string[];
-            only?: string[];
-            ignore?: string[];
-            allow_fallbacks?: boolean;
-            /** @enum {string} */
-            sort?: "price" | "throughput" | "latency";
-            require_parameters?: boolean;
-            quantizations?: string[];
-            zdr?: boolean;
-            max_price?: {
-              prompt?: number;
-              completion?: number;
-              request?: number;
-            };
-            /** @enum {string} */
-            data_collection?: "allow" | "deny";
-          };
-        } & {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The vectors. */
-      200: {
-        headers: {
-          /** @description The generation id: look it up at /api/v1/generation. */
-          "x-generation-id": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Embeddings"];
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  createEmbeddingsAlias1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          model: string;
-          input: string | string[] | number[] | number[][];
-          /** @enum {string} */
-          encoding_format?: "float" | "base64";
-          dimensions?: number;
-          user?: string;
-          models?: string[];
-          provider?: {
-            order?: string[];
-            only?: string[];
-            ignore?: string[];
-            allow_fallbacks?: boolean;
-            /** @enum {string} */
-            sort?: "price" | "throughput" | "latency";
-            require_parameters?: boolean;
-            quantizations?: string[];
-            zdr?: boolean;
-            max_price?: {
-              prompt?: number;
-              completion?: number;
-              request?: number;
-            };
-            /** @enum {string} */
-            data_collection?: "allow" | "deny";
-          };
-        } & {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The vectors. */
-      200: {
-        headers: {
-          /** @description The generation id: look it up at /api/v1/generation. */
-          "x-generation-id": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Embeddings"];
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  createMessage: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          model: string;
-          messages: ({
-            /** @enum {string} */
-            role: "user" | "assistant";
-            content:
-              | string
-              | ({
-                  type: string;
-                } & {
-                  [key: string]: unknown;
-                })[];
-          } & {
-            [key: string]: unknown;
-          })[];
-          system?:
-            | string
-            | ({
-                /** @constant */
-                type: "text";
-                text: string;
-              } & {
-                [key: string]: unknown;
-              })[];
-          tools?: ({
-            name: string;
-            description?: string;
-            input_schema?: {
-              [key: string]: unknown;
-            };
-            type?: string;
-          } & {
-            [key: string]: unknown;
-          })[];
-          tool_choice?: {
-            /** @enum {string} */
-            type: "auto" | "any" | "tool" | "none";
-            name?: string;
-            disable_parallel_tool_use?: boolean;
-          } & {
-            [key: string]: unknown;
-          };
-          metadata?: {
-            user_id?: string | null;
-          } & {
-            [key: string]: unknown;
-          };
-          models?: string[];
-          provider?: {
-            order?: string[];
-            only?: string[];
-            ignore?: string[];
-            allow_fallbacks?: boolean;
-            /** @enum {string} */
-            sort?: "price" | "throughput" | "latency";
-            require_parameters?: boolean;
-            quantizations?: string[];
-            zdr?: boolean;
-            max_price?: {
-              prompt?: number;
-              completion?: number;
-              request?: number;
-            };
-            /** @enum {string} */
-            data_collection?: "allow" | "deny";
-          };
-          max_tokens: number;
-          stream?: boolean;
-          temperature?: number;
-          top_p?: number;
-          top_k?: number;
-          stop_sequences?: string[];
-        } & {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The message, or with `stream: true` Anthropic's events. */
-      200: {
-        headers: {
-          /** @description The generation id: look it up at /api/v1/generation. */
-          "x-generation-id": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicMessage"];
-          "text/event-stream": string;
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-    };
-  };
-  countMessageTokens: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          model: string;
-          messages: ({
-            /** @enum {string} */
-            role: "user" | "assistant";
-            content:
-              | string
-              | ({
-                  type: string;
-                } & {
-                  [key: string]: unknown;
-                })[];
-          } & {
-            [key: string]: unknown;
-          })[];
-          system?:
-            | string
-            | ({
-                /** @constant */
-                type: "text";
-                text: string;
-              } & {
-                [key: string]: unknown;
-              })[];
-          tools?: ({
-            name: string;
-            description?: string;
-            input_schema?: {
-              [key: string]: unknown;
-            };
-            type?: string;
-          } & {
-            [key: string]: unknown;
-          })[];
-          tool_choice?: {
-            /** @enum {string} */
-            type: "auto" | "any" | "tool" | "none";
-            name?: string;
-            disable_parallel_tool_use?: boolean;
-          } & {
-            [key: string]: unknown;
-          };
-          metadata?: {
-            user_id?: string | null;
-          } & {
-            [key: string]: unknown;
-          };
-          models?: string[];
-          provider?: {
-            order?: string[];
-            only?: string[];
-            ignore?: string[];
-            allow_fallbacks?: boolean;
-            /** @enum {string} */
-            sort?: "price" | "throughput" | "latency";
-            require_parameters?: boolean;
-            quantizations?: string[];
-            zdr?: boolean;
-            max_price?: {
-              prompt?: number;
-              completion?: number;
-              request?: number;
-            };
-            /** @enum {string} */
-            data_collection?: "allow" | "deny";
-          };
-        } & {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The count. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            input_tokens: number;
-          };
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-    };
-  };
-  geminiGenerateContent: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description A catalogue model id (may be URL-encoded). */
-        model: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          contents: ({
-            /** @enum {string} */
-            role?: "user" | "model";
-            parts: {
-              [key: string]: unknown;
-            }[];
-          } & {
-            [key: string]: unknown;
-          })[];
-          systemInstruction?: {
-            parts: {
-              [key: string]: unknown;
-            }[];
-          } & {
-            [key: string]: unknown;
-          };
-          tools?: ({
-            functionDeclarations?: ({
-              name: string;
-            } & {
-              [key: string]: unknown;
-            })[];
-          } & {
-            [key: string]: unknown;
-          })[];
-          toolConfig?: {
-            functionCallingConfig?: {
-              /** @enum {string} */
-              mode?: "AUTO" | "ANY" | "NONE" | "VALIDATED" | "MODE_UNSPECIFIED";
-              allowedFunctionNames?: string[];
-            } & {
-              [key: string]: unknown;
-            };
-          } & {
-            [key: string]: unknown;
-          };
-          generationConfig?: {
-            temperature?: number;
-            topP?: number;
-            topK?: number;
-            maxOutputTokens?: number;
-            candidateCount?: number;
-            stopSequences?: string[];
-            seed?: number;
-            presencePenalty?: number;
-            frequencyPenalty?: number;
-            responseMimeType?: string;
-          } & {
-            [key: string]: unknown;
-          };
-          safetySettings?: {
-            [key: string]: unknown;
-          }[];
-        } & {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The answer. */
-      200: {
-        headers: {
-          /** @description The generation id: look it up at /api/v1/generation. */
-          "x-generation-id": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiGenerateContentResponse"];
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-    };
-  };
-  geminiStreamGenerateContent: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description A catalogue model id (may be URL-encoded). */
-        model: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          contents: ({
-            /** @enum {string} */
-            role?: "user" | "model";
-            parts: {
-              [key: string]: unknown;
-            }[];
-          } & {
-            [key: string]: unknown;
-          })[];
-          systemInstruction?: {
-            parts: {
-              [key: string]: unknown;
-            }[];
-          } & {
-            [key: string]: unknown;
-          };
-          tools?: ({
-            functionDeclarations?: ({
-              name: string;
-            } & {
-              [key: string]: unknown;
-            })[];
-          } & {
-            [key: string]: unknown;
-          })[];
-          toolConfig?: {
-            functionCallingConfig?: {
-              /** @enum {string} */
-              mode?: "AUTO" | "ANY" | "NONE" | "VALIDATED" | "MODE_UNSPECIFIED";
-              allowedFunctionNames?: string[];
-            } & {
-              [key: string]: unknown;
-            };
-          } & {
-            [key: string]: unknown;
-          };
-          generationConfig?: {
-            temperature?: number;
-            topP?: number;
-            topK?: number;
-            maxOutputTokens?: number;
-            candidateCount?: number;
-            stopSequences?: string[];
-            seed?: number;
-            presencePenalty?: number;
-            frequencyPenalty?: number;
-            responseMimeType?: string;
-          } & {
-            [key: string]: unknown;
-          };
-          safetySettings?: {
-            [key: string]: unknown;
-          }[];
-        } & {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The answer's frames. */
-      200: {
-        headers: {
-          /** @description The generation id: look it up at /api/v1/generation. */
-          "x-generation-id": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "text/event-stream": string;
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-    };
-  };
-  geminiCountTokens: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description A catalogue model id (may be URL-encoded). */
-        model: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          contents: ({
-            /** @enum {string} */
-            role?: "user" | "model";
-            parts: {
-              [key: string]: unknown;
-            }[];
-          } & {
-            [key: string]: unknown;
-          })[];
-          systemInstruction?: {
-            parts: {
-              [key: string]: unknown;
-            }[];
-          } & {
-            [key: string]: unknown;
-          };
-          tools?: ({
-            functionDeclarations?: ({
-              name: string;
-            } & {
-              [key: string]: unknown;
-            })[];
-          } & {
-            [key: string]: unknown;
-          })[];
-          toolConfig?: {
-            functionCallingConfig?: {
-              /** @enum {string} */
-              mode?: "AUTO" | "ANY" | "NONE" | "VALIDATED" | "MODE_UNSPECIFIED";
-              allowedFunctionNames?: string[];
-            } & {
-              [key: string]: unknown;
-            };
-          } & {
-            [key: string]: unknown;
-          };
-          generationConfig?: {
-            temperature?: number;
-            topP?: number;
-            topK?: number;
-            maxOutputTokens?: number;
-            candidateCount?: number;
-            stopSequences?: string[];
-            seed?: number;
-            presencePenalty?: number;
-            frequencyPenalty?: number;
-            responseMimeType?: string;
-          } & {
-            [key: string]: unknown;
-          };
-          safetySettings?: {
-            [key: string]: unknown;
-          }[];
-        } & {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The count. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            totalTokens: number;
-          };
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-    };
-  };
-  geminiEmbedContent: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description A catalogue model id (may be URL-encoded). */
-        model: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          content: {
-            parts: {
-              [key: string]: unknown;
-            }[];
-          } & {
-            [key: string]: unknown;
-          };
-          taskType?: string;
-          title?: string;
-          outputDimensionality?: number;
-          model?: string;
-        } & {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The vector. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            embedding: {
-              values: number[];
-            } & {
-              [key: string]: unknown;
-            };
-          } & {
-            [key: string]: unknown;
-          };
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-    };
-  };
-  geminiBatchEmbedContents: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description A catalogue model id (may be URL-encoded). */
-        model: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          requests: ({
+    createChatCompletion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
             content: {
-              parts: {
-                [key: string]: unknown;
-              }[];
-            } & {
-              [key: string]: unknown;
-            };
-            taskType?: string;
-            title?: string;
-            outputDimensionality?: number;
-            model?: string;
-          } & {
-            [key: string]: unknown;
-          })[];
-        } & {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The vectors. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            embeddings: ({
-              values: number[];
-            } & {
-              [key: string]: unknown;
-            })[];
-          } & {
-            [key: string]: unknown;
-          };
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["GeminiError"];
-        };
-      };
-    };
-  };
-  listMessageBatches: {
-    parameters: {
-      query?: {
-        limit?: number;
-        before_id?: string;
-        after_id?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["MessageBatch"][];
-            has_more: boolean;
-            first_id: string | null;
-            last_id: string | null;
-          } & {
-            [key: string]: unknown;
-          };
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-    };
-  };
-  createMessageBatch: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          requests: ({
-            custom_id: string;
-            params: {
-              model: string;
-              messages: ({
-                /** @enum {string} */
-                role: "user" | "assistant";
-                content:
-                  | string
-                  | ({
-                      type: string;
+                "application/json": {
+                    model: string;
+                    messages: ({
+                        /** @enum {string} */
+                        role: "system" | "developer" | "user" | "assistant" | "tool" | "function";
+                        content?: string | ({
+                            type: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[] | null;
+                        name?: string;
+                        tool_call_id?: string;
+                        tool_calls?: {
+                            [key: string]: unknown;
+                        }[];
                     } & {
-                      [key: string]: unknown;
+                        [key: string]: unknown;
                     })[];
-              } & {
-                [key: string]: unknown;
-              })[];
-              system?:
-                | string
-                | ({
-                    /** @constant */
-                    type: "text";
-                    text: string;
-                  } & {
+                    models?: string[];
+                    provider?: {
+                        order?: string[];
+                        only?: string[];
+                        ignore?: string[];
+                        allow_fallbacks?: boolean;
+                        /** @enum {string} */
+                        sort?: "price" | "throughput" | "latency";
+                        require_parameters?: boolean;
+                        quantizations?: string[];
+                        zdr?: boolean;
+                        max_price?: {
+                            prompt?: number;
+                            completion?: number;
+                            request?: number;
+                        };
+                        /** @enum {string} */
+                        data_collection?: "allow" | "deny";
+                    };
+                    stream?: boolean;
+                    stream_options?: ({
+                        include_usage?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
+                    max_tokens?: number | null;
+                    max_completion_tokens?: number | null;
+                    temperature?: number | null;
+                    top_p?: number | null;
+                    n?: number | null;
+                    stop?: (string | string[]) | null;
+                    tools?: ({
+                        type: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    user?: string;
+                } & {
                     [key: string]: unknown;
-                  })[];
-              tools?: ({
-                name: string;
-                description?: string;
-                input_schema?: {
-                  [key: string]: unknown;
                 };
-                type?: string;
-              } & {
-                [key: string]: unknown;
-              })[];
-              tool_choice?: {
-                /** @enum {string} */
-                type: "auto" | "any" | "tool" | "none";
-                name?: string;
-                disable_parallel_tool_use?: boolean;
-              } & {
-                [key: string]: unknown;
-              };
-              metadata?: {
-                user_id?: string | null;
-              } & {
-                [key: string]: unknown;
-              };
-              models?: string[];
-              provider?: {
-                order?: string[];
-                only?: string[];
-                ignore?: string[];
-                allow_fallbacks?: boolean;
-                /** @enum {string} */
-                sort?: "price" | "throughput" | "latency";
-                require_parameters?: boolean;
-                quantizations?: string[];
-                zdr?: boolean;
-                max_price?: {
-                  prompt?: number;
-                  completion?: number;
-                  request?: number;
+            };
+        };
+        responses: {
+            /** @description The completion, or with `stream: true` its chunks. */
+            200: {
+                headers: {
+                    /** @description The generation id: look it up at /api/v1/generation. */
+                    "x-generation-id": string;
+                    [name: string]: unknown;
                 };
-                /** @enum {string} */
-                data_collection?: "allow" | "deny";
-              };
-              max_tokens: number;
-              stream?: boolean;
-              temperature?: number;
-              top_p?: number;
-              top_k?: number;
-              stop_sequences?: string[];
-            } & {
-              [key: string]: unknown;
+                content: {
+                    "application/json": components["schemas"]["ChatCompletion"];
+                    "text/event-stream": string;
+                };
             };
-          } & {
-            [key: string]: unknown;
-          })[];
-        } & {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The batch. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["MessageBatch"];
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-    };
-  };
-  getMessageBatch: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The batch. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["MessageBatch"];
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-    };
-  };
-  deleteMessageBatch: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Deleted. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            id: string;
-            /** @constant */
-            type: "message_batch_deleted";
-          };
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-    };
-  };
-  cancelMessageBatch: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The batch. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["MessageBatch"];
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-    };
-  };
-  getMessageBatchResults: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description JSON Lines: `{custom_id, result}` per request. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/x-jsonl": string;
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AnthropicError"];
-        };
-      };
-    };
-  };
-  listModels: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The models. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json":
-            | {
-                /** @constant */
-                object: "list";
-                data: components["schemas"]["Model"][];
-              }
-            | ({
-                data: ({
-                  /** @constant */
-                  type: "model";
-                  id: string;
-                } & {
-                  [key: string]: unknown;
-                })[];
-                has_more: boolean;
-              } & {
-                [key: string]: unknown;
-              })
-            | ({
-                models: ({
-                  name: string;
-                } & {
-                  [key: string]: unknown;
-                })[];
-              } & {
-                [key: string]: unknown;
-              });
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  listModelsAlias1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The models. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json":
-            | {
-                /** @constant */
-                object: "list";
-                data: components["schemas"]["Model"][];
-              }
-            | ({
-                data: ({
-                  /** @constant */
-                  type: "model";
-                  id: string;
-                } & {
-                  [key: string]: unknown;
-                })[];
-                has_more: boolean;
-              } & {
-                [key: string]: unknown;
-              })
-            | ({
-                models: ({
-                  name: string;
-                } & {
-                  [key: string]: unknown;
-                })[];
-              } & {
-                [key: string]: unknown;
-              });
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  getModel: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description author/slug */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The model. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Model"];
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  getCurrentKey: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The key. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["KeyInfo"];
-          };
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  getCurrentKeyAlias1: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The key. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["KeyInfo"];
-          };
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  proxyGet: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description A catalogue provider id, e.g. openai, anthropic, google. */
-        provider: string;
-        /** @description The provider's own API path, e.g. v1/chat/completions. */
-        path: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The provider's own answer, passed through. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": unknown;
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  proxyPost: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description A catalogue provider id, e.g. openai, anthropic, google. */
-        provider: string;
-        /** @description The provider's own API path, e.g. v1/chat/completions. */
-        path: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The provider's own answer, passed through. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": unknown;
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not enough credits or key limit left for the request's worst-case cost. */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body did not arrive in time. */
-      408: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The request body is over the size limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A rate limit was hit; Retry-After says when to retry. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Unexpected failure inside the gateway. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider or an owning service answered with an error. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The upstream provider did not answer in time. */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  edgeHealth: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Alive. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Health"];
-        };
-      };
-    };
-  };
-  edgeReadiness: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Ready. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Readiness"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  openApiDocument: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OpenAPI 3.1. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            openapi: string;
-          } & {
-            [key: string]: unknown;
-          };
-        };
-      };
-    };
-  };
-  listKeys: {
-    parameters: {
-      query?: {
-        page_size?: number;
-        offset?: number;
-        page_token?: string;
-        include_disabled?: "0" | "1" | "true" | "false";
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page of keys. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["Key"][];
-            /** @description Pass as page_token for the next page. */
-            next_page_token: string | null;
-          };
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  createKey: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          name: string;
-          limit?: number | null;
-          limit_reset?: ("daily" | "weekly" | "monthly" | "never") | null;
-          expires_at?: string | null;
-          allowed_providers?: string[] | null;
-          allowed_models?: string[] | null;
-          include_byok_in_limit?: boolean;
-        };
-      };
-    };
-    responses: {
-      /** @description Created; `key` is the secret. */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["Key"];
-            /** @description The secret: shown once, only here. */
-            key: string;
-          };
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  getKey: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The key's hash. */
-        hash: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The key. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["Key"];
-          };
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  deleteKey: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The key's hash. */
-        hash: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Deleted. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Deleted"];
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  updateKey: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The key's hash. */
-        hash: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          name?: string;
-          disabled?: boolean;
-          limit?: number | null;
-          limit_reset?: ("daily" | "weekly" | "monthly" | "never") | null;
-          allowed_providers?: string[] | null;
-          allowed_models?: string[] | null;
-          include_byok_in_limit?: boolean;
-        };
-      };
-    };
-    responses: {
-      /** @description The updated key. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["Key"];
-          };
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  listByokCredentials: {
-    parameters: {
-      query?: {
-        limit?: number;
-        offset?: number;
-        provider?: string;
-        workspace_id?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["ByokCredential"][];
-            total_count: number;
-          };
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  createByokCredential: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          provider: string;
-          key: string;
-          name?: string | null;
-          disabled?: boolean;
-        };
-      };
-    };
-    responses: {
-      /** @description Stored. */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["ByokCredential"];
-          };
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  getByokCredential: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The credential's id. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The credential. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["ByokCredential"];
-          };
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  deleteByokCredential: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The credential's id. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Deleted. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Deleted"];
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  updateByokCredential: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The credential's id. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          name?: string | null;
-          key?: string;
-          disabled?: boolean;
-          position?: number;
-          sort_order?: number;
-        };
-      };
-    };
-    responses: {
-      /** @description Updated. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["ByokCredential"];
-          };
-        };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  listCatalogModels: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Every model. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            /** @constant */
-            object: "list";
-            data: components["schemas"]["CatalogModel"][];
-          };
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  listModelEndpoints: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        author: string;
-        slug: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The endpoints. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["ModelEndpoint"][];
-          };
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-    };
-  };
-  walletSignIn: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Base64 of the JSON proof. */
-        "sign-in-with-x"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: {
-      content: {
-        "application/json":
-          | {
-              message: string;
-              signature: string;
-            }
-          | {
-              domain: string;
-              address: string;
-              statement?: string;
-              uri: string;
-              version: string;
-              chainId: string;
-              /** @enum {string} */
-              type?: "eip191" | "ed25519";
-              signatureScheme?: string;
-              nonce: string;
-              issuedAt: string;
-              expirationTime?: string;
-              notBefore?: string;
-              requestId?: string;
-              resources?: string[];
-              signature: string;
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
             };
-      };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
     };
-    responses: {
-      /** @description Signed in. */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    createChatCompletionAlias1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          "application/json": components["schemas"]["WalletSignIn"];
+        requestBody: {
+            content: {
+                "application/json": {
+                    model: string;
+                    messages: ({
+                        /** @enum {string} */
+                        role: "system" | "developer" | "user" | "assistant" | "tool" | "function";
+                        content?: string | ({
+                            type: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[] | null;
+                        name?: string;
+                        tool_call_id?: string;
+                        tool_calls?: {
+                            [key: string]: unknown;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    models?: string[];
+                    provider?: {
+                        order?: string[];
+                        only?: string[];
+                        ignore?: string[];
+                        allow_fallbacks?: boolean;
+                        /** @enum {string} */
+                        sort?: "price" | "throughput" | "latency";
+                        require_parameters?: boolean;
+                        quantizations?: string[];
+                        zdr?: boolean;
+                        max_price?: {
+                            prompt?: number;
+                            completion?: number;
+                            request?: number;
+                        };
+                        /** @enum {string} */
+                        data_collection?: "allow" | "deny";
+                    };
+                    stream?: boolean;
+                    stream_options?: ({
+                        include_usage?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
+                    max_tokens?: number | null;
+                    max_completion_tokens?: number | null;
+                    temperature?: number | null;
+                    top_p?: number | null;
+                    n?: number | null;
+                    stop?: (string | string[]) | null;
+                    tools?: ({
+                        type: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    user?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
         };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
+        responses: {
+            /** @description The completion, or with `stream: true` its chunks. */
+            200: {
+                headers: {
+                    /** @description The generation id: look it up at /api/v1/generation. */
+                    "x-generation-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatCompletion"];
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
         };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
     };
-  };
-  getCredits: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    createResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    model: string;
+                    input: string | ({
+                        type?: string;
+                        role?: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    instructions?: string | null;
+                    tools?: ({
+                        type: string;
+                        name?: string;
+                        description?: string | null;
+                        parameters?: {
+                            [key: string]: unknown;
+                        } | null;
+                        strict?: boolean | null;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    tool_choice?: ("auto" | "none" | "required") | ({
+                        type: string;
+                        name?: string;
+                    } & {
+                        [key: string]: unknown;
+                    });
+                    parallel_tool_calls?: boolean | null;
+                    reasoning?: {
+                        effort?: ("minimal" | "low" | "medium" | "high") | null;
+                        summary?: ("auto" | "concise" | "detailed") | null;
+                        generate_summary?: ("auto" | "concise" | "detailed") | null;
+                    } | null;
+                    text?: {
+                        format?: {
+                            /** @constant */
+                            type: "text";
+                        } | {
+                            /** @constant */
+                            type: "json_object";
+                        } | {
+                            /** @constant */
+                            type: "json_schema";
+                            name: string;
+                            schema: {
+                                [key: string]: unknown;
+                            };
+                            description?: string;
+                            strict?: boolean | null;
+                        };
+                        verbosity?: ("low" | "medium" | "high") | null;
+                    };
+                    max_output_tokens?: number | null;
+                    temperature?: number | null;
+                    top_p?: number | null;
+                    metadata?: {
+                        [key: string]: string;
+                    } | null;
+                    user?: string;
+                    stream?: boolean | null;
+                    stream_options?: {
+                        include_obfuscation?: boolean;
+                    } | null;
+                    store?: boolean | null;
+                    previous_response_id?: string | null;
+                    truncation?: ("disabled" | "auto") | null;
+                    include?: "reasoning.encrypted_content"[] | null;
+                    service_tier?: ("auto" | "default") | null;
+                    models?: string[];
+                    provider?: {
+                        order?: string[];
+                        only?: string[];
+                        ignore?: string[];
+                        allow_fallbacks?: boolean;
+                        /** @enum {string} */
+                        sort?: "price" | "throughput" | "latency";
+                        require_parameters?: boolean;
+                        quantizations?: string[];
+                        zdr?: boolean;
+                        max_price?: {
+                            prompt?: number;
+                            completion?: number;
+                            request?: number;
+                        };
+                        /** @enum {string} */
+                        data_collection?: "allow" | "deny";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The response object, or with `stream: true` its events. */
+            200: {
+                headers: {
+                    /** @description The generation id: look it up at /api/v1/generation. */
+                    "x-generation-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "response";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description Totals in USD. */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    createResponseAlias1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          "application/json": {
-            data: components["schemas"]["Credits"];
-          };
+        requestBody: {
+            content: {
+                "application/json": {
+                    model: string;
+                    input: string | ({
+                        type?: string;
+                        role?: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    instructions?: string | null;
+                    tools?: ({
+                        type: string;
+                        name?: string;
+                        description?: string | null;
+                        parameters?: {
+                            [key: string]: unknown;
+                        } | null;
+                        strict?: boolean | null;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    tool_choice?: ("auto" | "none" | "required") | ({
+                        type: string;
+                        name?: string;
+                    } & {
+                        [key: string]: unknown;
+                    });
+                    parallel_tool_calls?: boolean | null;
+                    reasoning?: {
+                        effort?: ("minimal" | "low" | "medium" | "high") | null;
+                        summary?: ("auto" | "concise" | "detailed") | null;
+                        generate_summary?: ("auto" | "concise" | "detailed") | null;
+                    } | null;
+                    text?: {
+                        format?: {
+                            /** @constant */
+                            type: "text";
+                        } | {
+                            /** @constant */
+                            type: "json_object";
+                        } | {
+                            /** @constant */
+                            type: "json_schema";
+                            name: string;
+                            schema: {
+                                [key: string]: unknown;
+                            };
+                            description?: string;
+                            strict?: boolean | null;
+                        };
+                        verbosity?: ("low" | "medium" | "high") | null;
+                    };
+                    max_output_tokens?: number | null;
+                    temperature?: number | null;
+                    top_p?: number | null;
+                    metadata?: {
+                        [key: string]: string;
+                    } | null;
+                    user?: string;
+                    stream?: boolean | null;
+                    stream_options?: {
+                        include_obfuscation?: boolean;
+                    } | null;
+                    store?: boolean | null;
+                    previous_response_id?: string | null;
+                    truncation?: ("disabled" | "auto") | null;
+                    include?: "reasoning.encrypted_content"[] | null;
+                    service_tier?: ("auto" | "default") | null;
+                    models?: string[];
+                    provider?: {
+                        order?: string[];
+                        only?: string[];
+                        ignore?: string[];
+                        allow_fallbacks?: boolean;
+                        /** @enum {string} */
+                        sort?: "price" | "throughput" | "latency";
+                        require_parameters?: boolean;
+                        quantizations?: string[];
+                        zdr?: boolean;
+                        max_price?: {
+                            prompt?: number;
+                            completion?: number;
+                            request?: number;
+                        };
+                        /** @enum {string} */
+                        data_collection?: "allow" | "deny";
+                    };
+                };
+            };
         };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
+        responses: {
+            /** @description The response object, or with `stream: true` its events. */
+            200: {
+                headers: {
+                    /** @description The generation id: look it up at /api/v1/generation. */
+                    "x-generation-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "response";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
         };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
     };
-  };
-  getGeneration: {
-    parameters: {
-      query: {
-        id: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
+    createCompletion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    model: string;
+                    prompt: string | string[];
+                    max_tokens?: number | null;
+                    temperature?: number | null;
+                    top_p?: number | null;
+                    n?: number | null;
+                    stop?: (string | string[]) | null;
+                    stream?: boolean | null;
+                    stream_options?: {
+                        include_usage?: boolean;
+                    } | null;
+                    presence_penalty?: number | null;
+                    frequency_penalty?: number | null;
+                    seed?: number | null;
+                    user?: string;
+                    models?: string[];
+                    provider?: {
+                        order?: string[];
+                        only?: string[];
+                        ignore?: string[];
+                        allow_fallbacks?: boolean;
+                        /** @enum {string} */
+                        sort?: "price" | "throughput" | "latency";
+                        require_parameters?: boolean;
+                        quantizations?: string[];
+                        zdr?: boolean;
+                        max_price?: {
+                            prompt?: number;
+                            completion?: number;
+                            request?: number;
+                        };
+                        /** @enum {string} */
+                        data_collection?: "allow" | "deny";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The text_completion, or with `stream: true` its chunks. */
+            200: {
+                headers: {
+                    /** @description The generation id: look it up at /api/v1/generation. */
+                    "x-generation-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "text_completion";
+                        choices: ({
+                            text: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description The record. */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    createCompletionAlias1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          "application/json": {
-            data: components["schemas"]["Generation"];
-          };
+        requestBody: {
+            content: {
+                "application/json": {
+                    model: string;
+                    prompt: string | string[];
+                    max_tokens?: number | null;
+                    temperature?: number | null;
+                    top_p?: number | null;
+                    n?: number | null;
+                    stop?: (string | string[]) | null;
+                    stream?: boolean | null;
+                    stream_options?: {
+                        include_usage?: boolean;
+                    } | null;
+                    presence_penalty?: number | null;
+                    frequency_penalty?: number | null;
+                    seed?: number | null;
+                    user?: string;
+                    models?: string[];
+                    provider?: {
+                        order?: string[];
+                        only?: string[];
+                        ignore?: string[];
+                        allow_fallbacks?: boolean;
+                        /** @enum {string} */
+                        sort?: "price" | "throughput" | "latency";
+                        require_parameters?: boolean;
+                        quantizations?: string[];
+                        zdr?: boolean;
+                        max_price?: {
+                            prompt?: number;
+                            completion?: number;
+                            request?: number;
+                        };
+                        /** @enum {string} */
+                        data_collection?: "allow" | "deny";
+                    };
+                };
+            };
         };
-      };
-      /** @description The request is malformed or a field is invalid (the field is named). */
-      400: {
-        headers: {
-          [name: string]: unknown;
+        responses: {
+            /** @description The text_completion, or with `stream: true` its chunks. */
+            200: {
+                headers: {
+                    /** @description The generation id: look it up at /api/v1/generation. */
+                    "x-generation-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "text_completion";
+                        choices: ({
+                            text: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
         };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No credential, or one that is unknown, revoked or expired. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller's account. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description A dependency is unavailable; retry later. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
     };
-  };
+    createEmbeddings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    model: string;
+                    input: string | string[] | number[] | number[][];
+                    /** @enum {string} */
+                    encoding_format?: "float" | "base64";
+                    dimensions?: number;
+                    user?: string;
+                    models?: string[];
+                    provider?: {
+                        order?: string[];
+                        only?: string[];
+                        ignore?: string[];
+                        allow_fallbacks?: boolean;
+                        /** @enum {string} */
+                        sort?: "price" | "throughput" | "latency";
+                        require_parameters?: boolean;
+                        quantizations?: string[];
+                        zdr?: boolean;
+                        max_price?: {
+                            prompt?: number;
+                            completion?: number;
+                            request?: number;
+                        };
+                        /** @enum {string} */
+                        data_collection?: "allow" | "deny";
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The vectors. */
+            200: {
+                headers: {
+                    /** @description The generation id: look it up at /api/v1/generation. */
+                    "x-generation-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Embeddings"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    createEmbeddingsAlias1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    model: string;
+                    input: string | string[] | number[] | number[][];
+                    /** @enum {string} */
+                    encoding_format?: "float" | "base64";
+                    dimensions?: number;
+                    user?: string;
+                    models?: string[];
+                    provider?: {
+                        order?: string[];
+                        only?: string[];
+                        ignore?: string[];
+                        allow_fallbacks?: boolean;
+                        /** @enum {string} */
+                        sort?: "price" | "throughput" | "latency";
+                        require_parameters?: boolean;
+                        quantizations?: string[];
+                        zdr?: boolean;
+                        max_price?: {
+                            prompt?: number;
+                            completion?: number;
+                            request?: number;
+                        };
+                        /** @enum {string} */
+                        data_collection?: "allow" | "deny";
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The vectors. */
+            200: {
+                headers: {
+                    /** @description The generation id: look it up at /api/v1/generation. */
+                    "x-generation-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Embeddings"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    createMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    model: string;
+                    messages: ({
+                        /** @enum {string} */
+                        role: "user" | "assistant";
+                        content: string | ({
+                            type: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    system?: string | ({
+                        /** @constant */
+                        type: "text";
+                        text: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    tools?: ({
+                        name: string;
+                        description?: string;
+                        input_schema?: {
+                            [key: string]: unknown;
+                        };
+                        type?: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    tool_choice?: {
+                        /** @enum {string} */
+                        type: "auto" | "any" | "tool" | "none";
+                        name?: string;
+                        disable_parallel_tool_use?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    metadata?: {
+                        user_id?: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    models?: string[];
+                    provider?: {
+                        order?: string[];
+                        only?: string[];
+                        ignore?: string[];
+                        allow_fallbacks?: boolean;
+                        /** @enum {string} */
+                        sort?: "price" | "throughput" | "latency";
+                        require_parameters?: boolean;
+                        quantizations?: string[];
+                        zdr?: boolean;
+                        max_price?: {
+                            prompt?: number;
+                            completion?: number;
+                            request?: number;
+                        };
+                        /** @enum {string} */
+                        data_collection?: "allow" | "deny";
+                    };
+                    max_tokens: number;
+                    stream?: boolean;
+                    temperature?: number;
+                    top_p?: number;
+                    top_k?: number;
+                    stop_sequences?: string[];
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The message, or with `stream: true` Anthropic's events. */
+            200: {
+                headers: {
+                    /** @description The generation id: look it up at /api/v1/generation. */
+                    "x-generation-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicMessage"];
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+        };
+    };
+    countMessageTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    model: string;
+                    messages: ({
+                        /** @enum {string} */
+                        role: "user" | "assistant";
+                        content: string | ({
+                            type: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    system?: string | ({
+                        /** @constant */
+                        type: "text";
+                        text: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    tools?: ({
+                        name: string;
+                        description?: string;
+                        input_schema?: {
+                            [key: string]: unknown;
+                        };
+                        type?: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    tool_choice?: {
+                        /** @enum {string} */
+                        type: "auto" | "any" | "tool" | "none";
+                        name?: string;
+                        disable_parallel_tool_use?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    metadata?: {
+                        user_id?: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    models?: string[];
+                    provider?: {
+                        order?: string[];
+                        only?: string[];
+                        ignore?: string[];
+                        allow_fallbacks?: boolean;
+                        /** @enum {string} */
+                        sort?: "price" | "throughput" | "latency";
+                        require_parameters?: boolean;
+                        quantizations?: string[];
+                        zdr?: boolean;
+                        max_price?: {
+                            prompt?: number;
+                            completion?: number;
+                            request?: number;
+                        };
+                        /** @enum {string} */
+                        data_collection?: "allow" | "deny";
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The count. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        input_tokens: number;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+        };
+    };
+    geminiGenerateContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A catalogue model id (may be URL-encoded). */
+                model: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    contents: ({
+                        /** @enum {string} */
+                        role?: "user" | "model";
+                        parts: {
+                            [key: string]: unknown;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    systemInstruction?: {
+                        parts: {
+                            [key: string]: unknown;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    tools?: ({
+                        functionDeclarations?: ({
+                            name: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    toolConfig?: {
+                        functionCallingConfig?: {
+                            /** @enum {string} */
+                            mode?: "AUTO" | "ANY" | "NONE" | "VALIDATED" | "MODE_UNSPECIFIED";
+                            allowedFunctionNames?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    generationConfig?: {
+                        temperature?: number;
+                        topP?: number;
+                        topK?: number;
+                        maxOutputTokens?: number;
+                        candidateCount?: number;
+                        stopSequences?: string[];
+                        seed?: number;
+                        presencePenalty?: number;
+                        frequencyPenalty?: number;
+                        responseMimeType?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    safetySettings?: {
+                        [key: string]: unknown;
+                    }[];
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    /** @description The generation id: look it up at /api/v1/generation. */
+                    "x-generation-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiGenerateContentResponse"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+        };
+    };
+    geminiStreamGenerateContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A catalogue model id (may be URL-encoded). */
+                model: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    contents: ({
+                        /** @enum {string} */
+                        role?: "user" | "model";
+                        parts: {
+                            [key: string]: unknown;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    systemInstruction?: {
+                        parts: {
+                            [key: string]: unknown;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    tools?: ({
+                        functionDeclarations?: ({
+                            name: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    toolConfig?: {
+                        functionCallingConfig?: {
+                            /** @enum {string} */
+                            mode?: "AUTO" | "ANY" | "NONE" | "VALIDATED" | "MODE_UNSPECIFIED";
+                            allowedFunctionNames?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    generationConfig?: {
+                        temperature?: number;
+                        topP?: number;
+                        topK?: number;
+                        maxOutputTokens?: number;
+                        candidateCount?: number;
+                        stopSequences?: string[];
+                        seed?: number;
+                        presencePenalty?: number;
+                        frequencyPenalty?: number;
+                        responseMimeType?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    safetySettings?: {
+                        [key: string]: unknown;
+                    }[];
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The answer's frames. */
+            200: {
+                headers: {
+                    /** @description The generation id: look it up at /api/v1/generation. */
+                    "x-generation-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+        };
+    };
+    geminiCountTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A catalogue model id (may be URL-encoded). */
+                model: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    contents: ({
+                        /** @enum {string} */
+                        role?: "user" | "model";
+                        parts: {
+                            [key: string]: unknown;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    systemInstruction?: {
+                        parts: {
+                            [key: string]: unknown;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    tools?: ({
+                        functionDeclarations?: ({
+                            name: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    toolConfig?: {
+                        functionCallingConfig?: {
+                            /** @enum {string} */
+                            mode?: "AUTO" | "ANY" | "NONE" | "VALIDATED" | "MODE_UNSPECIFIED";
+                            allowedFunctionNames?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    generationConfig?: {
+                        temperature?: number;
+                        topP?: number;
+                        topK?: number;
+                        maxOutputTokens?: number;
+                        candidateCount?: number;
+                        stopSequences?: string[];
+                        seed?: number;
+                        presencePenalty?: number;
+                        frequencyPenalty?: number;
+                        responseMimeType?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    safetySettings?: {
+                        [key: string]: unknown;
+                    }[];
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The count. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        totalTokens: number;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+        };
+    };
+    geminiEmbedContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A catalogue model id (may be URL-encoded). */
+                model: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    content: {
+                        parts: {
+                            [key: string]: unknown;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    taskType?: string;
+                    title?: string;
+                    outputDimensionality?: number;
+                    model?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The vector. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        embedding: {
+                            values: number[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+        };
+    };
+    geminiBatchEmbedContents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A catalogue model id (may be URL-encoded). */
+                model: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    requests: ({
+                        content: {
+                            parts: {
+                                [key: string]: unknown;
+                            }[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        taskType?: string;
+                        title?: string;
+                        outputDimensionality?: number;
+                        model?: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The vectors. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        embeddings: ({
+                            values: number[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiError"];
+                };
+            };
+        };
+    };
+    listMessageBatches: {
+        parameters: {
+            query?: {
+                limit?: number;
+                before_id?: string;
+                after_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MessageBatch"][];
+                        has_more: boolean;
+                        first_id: string | null;
+                        last_id: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+        };
+    };
+    createMessageBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    requests: ({
+                        custom_id: string;
+                        params: {
+                            model: string;
+                            messages: ({
+                                /** @enum {string} */
+                                role: "user" | "assistant";
+                                content: string | ({
+                                    type: string;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            system?: string | ({
+                                /** @constant */
+                                type: "text";
+                                text: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            tools?: ({
+                                name: string;
+                                description?: string;
+                                input_schema?: {
+                                    [key: string]: unknown;
+                                };
+                                type?: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            tool_choice?: {
+                                /** @enum {string} */
+                                type: "auto" | "any" | "tool" | "none";
+                                name?: string;
+                                disable_parallel_tool_use?: boolean;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            metadata?: {
+                                user_id?: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            models?: string[];
+                            provider?: {
+                                order?: string[];
+                                only?: string[];
+                                ignore?: string[];
+                                allow_fallbacks?: boolean;
+                                /** @enum {string} */
+                                sort?: "price" | "throughput" | "latency";
+                                require_parameters?: boolean;
+                                quantizations?: string[];
+                                zdr?: boolean;
+                                max_price?: {
+                                    prompt?: number;
+                                    completion?: number;
+                                    request?: number;
+                                };
+                                /** @enum {string} */
+                                data_collection?: "allow" | "deny";
+                            };
+                            max_tokens: number;
+                            stream?: boolean;
+                            temperature?: number;
+                            top_p?: number;
+                            top_k?: number;
+                            stop_sequences?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The batch. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageBatch"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+        };
+    };
+    getMessageBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageBatch"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+        };
+    };
+    deleteMessageBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        type: "message_batch_deleted";
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+        };
+    };
+    cancelMessageBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageBatch"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+        };
+    };
+    getMessageBatchResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON Lines: `{custom_id, result}` per request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-jsonl": string;
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+        };
+    };
+    listModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The models. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["Model"][];
+                    } | ({
+                        data: ({
+                            /** @constant */
+                            type: "model";
+                            id: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        has_more: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    }) | ({
+                        models: ({
+                            name: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    listModelsAlias1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The models. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["Model"][];
+                    } | ({
+                        data: ({
+                            /** @constant */
+                            type: "model";
+                            id: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        has_more: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    }) | ({
+                        models: ({
+                            name: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    getModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description author/slug */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The model. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Model"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    getCurrentKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["KeyInfo"];
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    getCurrentKeyAlias1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["KeyInfo"];
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    proxyGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A catalogue provider id, e.g. openai, anthropic, google. */
+                provider: string;
+                /** @description The provider's own API path, e.g. v1/chat/completions. */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The provider's own answer, passed through. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    proxyPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A catalogue provider id, e.g. openai, anthropic, google. */
+                provider: string;
+                /** @description The provider's own API path, e.g. v1/chat/completions. */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The provider's own answer, passed through. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    edgeHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    edgeReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    openApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OpenAPI 3.1. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        openapi: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: {
+                page_size?: number;
+                offset?: number;
+                page_token?: string;
+                include_disabled?: "0" | "1" | "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Key"][];
+                        /** @description Pass as page_token for the next page. */
+                        next_page_token: string | null;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    createKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    limit?: number | null;
+                    limit_reset?: ("daily" | "weekly" | "monthly" | "never") | null;
+                    expires_at?: string | null;
+                    allowed_providers?: string[] | null;
+                    allowed_models?: string[] | null;
+                    include_byok_in_limit?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created; `key` is the secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Key"];
+                        /** @description The secret: shown once, only here. */
+                        key: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    getKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key's hash. */
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Key"];
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    deleteKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key's hash. */
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    updateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key's hash. */
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    disabled?: boolean;
+                    limit?: number | null;
+                    limit_reset?: ("daily" | "weekly" | "monthly" | "never") | null;
+                    allowed_providers?: string[] | null;
+                    allowed_models?: string[] | null;
+                    include_byok_in_limit?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The updated key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Key"];
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    listByokCredentials: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                provider?: string;
+                workspace_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ByokCredential"][];
+                        total_count: number;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    createByokCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    provider: string;
+                    key: string;
+                    name?: string | null;
+                    disabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ByokCredential"];
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    getByokCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The credential's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The credential. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ByokCredential"];
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    deleteByokCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The credential's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    updateByokCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The credential's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string | null;
+                    key?: string;
+                    disabled?: boolean;
+                    position?: number;
+                    sort_order?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ByokCredential"];
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    listCatalogModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every model. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["CatalogModel"][];
+                    };
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    listModelEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                author: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ModelEndpoint"][];
+                    };
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    walletSignIn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Base64 of the JSON proof. */
+                "sign-in-with-x"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    message: string;
+                    signature: string;
+                } | {
+                    domain: string;
+                    address: string;
+                    statement?: string;
+                    uri: string;
+                    version: string;
+                    chainId: string;
+                    /** @enum {string} */
+                    type?: "eip191" | "ed25519";
+                    signatureScheme?: string;
+                    nonce: string;
+                    issuedAt: string;
+                    expirationTime?: string;
+                    notBefore?: string;
+                    requestId?: string;
+                    resources?: string[];
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletSignIn"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    getCredits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Totals in USD. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Credits"];
+                    };
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    getGeneration: {
+        parameters: {
+            query: {
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Generation"];
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
 }
