@@ -100,6 +100,16 @@ describe.each(families)("client.responses.create → $name upstream", ({ model, 
     expect(event.completionTokens).toBe(completed.response.usage?.output_tokens);
   });
 
+  it("feeds the SDK's responses.stream helper, whose snapshot applies every event, to a consistent final response", async () => {
+    const text = await client.responses.stream({ model, input: "hello there" }).finalResponse();
+    expect(text.output_text).toBe("Echo: hello there");
+    const tools = await client.responses
+      .stream({ model, input: "What is the weather in Rome?", tools: [weatherTool] })
+      .finalResponse();
+    const call = tools.output.find((item) => item.type === "function_call");
+    expect(call?.type === "function_call" && JSON.parse(call.arguments)).toEqual({ city: "Rome" });
+  });
+
   it("calls function tools and reads function_call_output back", async () => {
     const first = await client.responses.create({
       model,
