@@ -93,9 +93,12 @@ describe("embedded default killed with SIGKILL under traffic", () => {
     const kills: string[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const target = gateway;
-      // Somewhere between 30 % of the round and its last request, plus up to 25 ms: mid-request.
-      const afterStarted = Math.max(1, Math.floor(REQUESTS_PER_ROUND * (0.3 + 0.7 * random())));
-      const delayMs = Math.floor(random() * 25);
+      // Odd rounds: after a request started, plus up to 25 ms (requests cut in every phase). Even
+      // rounds: right after an answer completed, plus up to 2 ms (the moment between an answer and
+      // its usage being stored). The point is between 30 % of the round and its end.
+      const on = round % 2 === 1 ? "start" : "answer";
+      const after = Math.max(1, Math.floor(REQUESTS_PER_ROUND * (0.3 + 0.6 * random())));
+      const delayMs = Math.floor(random() * (on === "start" ? 25 : 3));
       const roundOutcomes = await drive({
         baseUrl: url,
         secrets,
@@ -103,7 +106,7 @@ describe("embedded default killed with SIGKILL under traffic", () => {
         requests: REQUESTS_PER_ROUND,
         concurrency: CONCURRENCY,
         offset: round * 1_000,
-        kill: { afterStarted, delayMs, run: () => target.child.kill("SIGKILL"), stopsTraffic: true },
+        kill: { on, after, delayMs, run: () => target.child.kill("SIGKILL"), stopsTraffic: true },
       });
       await new Promise<void>((resolve) => {
         if (target.child.exitCode !== null || target.child.signalCode !== null) resolve();
@@ -111,7 +114,7 @@ describe("embedded default killed with SIGKILL under traffic", () => {
       });
       const answered = roundOutcomes.filter((outcome) => outcome.state === "answered").length;
       kills.push(
-        `round ${round}: killed after request ${afterStarted} + ${delayMs} ms, ${answered}/${roundOutcomes.length} answered`,
+        `round ${round}: killed after ${on === "start" ? "request" : "answer"} ${after} + ${delayMs} ms, ${answered}/${roundOutcomes.length} answered`,
       );
       outcomes.push(...roundOutcomes);
       gateway = await start(round);

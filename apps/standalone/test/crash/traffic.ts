@@ -72,10 +72,12 @@ export interface DriveOptions {
   requests: number;
   concurrency: number;
   /**
-   * Called once, `delayMs` after the `afterStarted`-th request started. With `stopsTraffic` (the
-   * target serves the traffic: the edge) no request starts after it; otherwise traffic goes on.
+   * Called once, `delayMs` after the `after`-th request started (`on: "start"`, so requests are cut
+   * in every phase) or after the `after`-th answer completed (`on: "answer"`: the moment between an
+   * answer and its usage being stored). With `stopsTraffic` (the target serves the traffic: the
+   * edge) no request starts after it; otherwise traffic goes on.
    */
-  kill?: { afterStarted: number; delayMs: number; run: () => void; stopsTraffic: boolean };
+  kill?: { on: "start" | "answer"; after: number; delayMs: number; run: () => void; stopsTraffic: boolean };
   /** Numbers requests across rounds so bodies differ. */
   offset: number;
 }
@@ -87,7 +89,20 @@ export interface DriveOptions {
 export async function drive(options: DriveOptions): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   let started = 0;
+  let answered = 0;
   let killed = false;
+  let fired: Promise<void> | undefined;
+  const killNow = () => {
+    if (!options.kill || fired) return;
+    const { run, delayMs, stopsTraffic } = options.kill;
+    fired = new Promise((resolve) =>
+      setTimeout(() => {
+        if (stopsTraffic) killed = true;
+        run();
+        resolve();
+      }, delayMs),
+    );
+  };
   const plan = Array.from({ length: options.requests }, () => ({
     kind: KINDS[Math.floor(options.random() * KINDS.length)] as RequestKind,
     secret: options.secrets[Math.floor(options.random() * options.secrets.length)] as string,
@@ -96,16 +111,16 @@ export async function drive(options: DriveOptions): Promise<Outcome[]> {
     while (!killed && started < options.requests) {
       const index = started++;
       const { kind, secret } = plan[index] as { kind: RequestKind; secret: string };
-      if (options.kill && index + 1 === options.kill.afterStarted) {
-        const { run, delayMs, stopsTraffic } = options.kill;
-        setTimeout(() => {
-          if (stopsTraffic) killed = true;
-          run();
-        }, delayMs);
-      }
-      outcomes.push(await sendOne(options.baseUrl, kind, secret, options.offset + index));
+      if (options.kill?.on === "start" && index + 1 === options.kill.after) killNow();
+      const outcome = await sendOne(options.baseUrl, kind, secret, options.offset + index);
+      outcomes.push(outcome);
+      if (outcome.state === "answered" && ++answered === options.kill?.after && options.kill.on === "answer")
+        killNow();
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, worker));
+  // A round whose kill point was never reached (fewer answers than planned) ends with the kill.
+  killNow();
+  await fired;
   return outcomes;
 }
