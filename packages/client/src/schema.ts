@@ -1509,12 +1509,7 @@ export interface operations {
             content: {
                 "application/json": {
                     model: string;
-                    input: string | ({
-                        type?: string;
-                        role?: string;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                    input: string | unknown[];
                     instructions?: string | null;
                     tools?: ({
                         type: string;
@@ -1565,6 +1560,8 @@ export interface operations {
                         [key: string]: string;
                     } | null;
                     user?: string;
+                    safety_identifier?: string;
+                    prompt_cache_key?: string;
                     stream?: boolean | null;
                     stream_options?: {
                         include_obfuscation?: boolean;
@@ -1735,12 +1732,7 @@ export interface operations {
             content: {
                 "application/json": {
                     model: string;
-                    input: string | ({
-                        type?: string;
-                        role?: string;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                    input: string | unknown[];
                     instructions?: string | null;
                     tools?: ({
                         type: string;
@@ -1791,6 +1783,8 @@ export interface operations {
                         [key: string]: string;
                     } | null;
                     user?: string;
+                    safety_identifier?: string;
+                    prompt_cache_key?: string;
                     stream?: boolean | null;
                     stream_options?: {
                         include_obfuscation?: boolean;
