@@ -6,6 +6,7 @@ import { ExactSvmScheme } from "@x402/svm/exact/client";
 import OpenAI from "openai";
 import type { Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { createSiweMessage, generateSiweNonce } from "viem/siwe";
 import { expect } from "vitest";
 import { type AppProcess, runCli, startProcess } from "./processes.js";
 
@@ -282,4 +283,52 @@ export async function payWithV1Header(
   const settled = decodePaymentResponseHeader(paid.headers.get("x-payment-response") ?? "") as SettleAnswer;
   expect(settled).toMatchObject({ success: true, network: EVM_NETWORK, payer: address });
   expect(settled.extensions?.jwt).toMatch(/^eyJ/);
+}
+
+/**
+ * A wallet that signed in (SIWx) and has no balance: its request with the JWT gets 402 with the offer,
+ * x402's client pays it (keeping the request's Authorization header), and the same account is credited
+ * and serves the request: the PAYMENT-RESPONSE JWT names the tenant the sign-in JWT named.
+ */
+export async function signedInWalletTopsUp(
+  gatewayUrl: string,
+  info: TestnetFacilitator,
+  payerIndex: number,
+): Promise<void> {
+  const payer = info.payers[EVM_NETWORK]?.[payerIndex];
+  if (!payer?.privateKey) throw new Error(`the facilitator printed no EVM payer ${payerIndex}`);
+  const account = privateKeyToAccount(payer.privateKey as Hex);
+  const origin = new URL(gatewayUrl);
+  const message = createSiweMessage({
+    domain: origin.host,
+    address: account.address,
+    uri: `${origin.origin}/v1/x402/auth`,
+    version: "1",
+    chainId: 84532,
+    nonce: generateSiweNonce(),
+    issuedAt: new Date(),
+  });
+  const signature = await account.signMessage({ message });
+  const signIn = await fetch(`${gatewayUrl}/v1/x402/auth`, {
+    method: "POST",
+    headers: { "sign-in-with-x": Buffer.from(JSON.stringify({ message, signature })).toString("base64") },
+  });
+  expect(signIn.status).toBe(200);
+  const { jwt } = (await signIn.json()) as { jwt: string };
+  const request = {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${jwt}` },
+    body: JSON.stringify(CHAT),
+  };
+  const refused = await fetch(`${gatewayUrl}/v1/chat/completions`, request);
+  expect(refused.status).toBe(402);
+  expect(refused.headers.get("payment-required")).toBeTruthy();
+  await refused.body?.cancel();
+  const client = new x402Client().register("eip155:*", new ExactEvmScheme(account));
+  const paid = await wrapFetchWithPayment(fetch, client)(`${gatewayUrl}/v1/chat/completions`, request);
+  expect(paid.status).toBe(200);
+  const settled = decodePaymentResponseHeader(paid.headers.get("payment-response") ?? "") as SettleAnswer;
+  expect(tenantOf(settled.extensions?.jwt ?? "")).toBe(tenantOf(jwt));
+  // The sign-in JWT now works too: same account, now with a balance.
+  await servedWithJwt(gatewayUrl, jwt);
 }

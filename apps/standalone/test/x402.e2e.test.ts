@@ -22,6 +22,7 @@ import {
   payWithV1Header,
   SVM_NETWORK,
   servedWithJwt,
+  signedInWalletTopsUp,
   startTestnetFacilitator,
   type TestnetFacilitator,
   tenantOf,
@@ -101,6 +102,10 @@ describe("x402 on the embedded default", () => {
     );
     expect(timing.paidMs).toBeGreaterThan(timing.unpaidMs);
   }, 60_000);
+
+  it("a signed-in wallet without balance gets the offer, pays it, and its own account is credited", async () => {
+    await signedInWalletTopsUp(url, info, 1);
+  }, 30_000);
 
   it("takes a v1 client's X-PAYMENT and answers with X-PAYMENT-RESPONSE", async () => {
     await payWithV1Header(url, info, 2);
