@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
@@ -49,5 +50,12 @@ export function serviceKeysEnvFile(
   keys: Record<ServiceName, ServiceKeyPair> = generateServiceKeys(),
 ): string {
   const lines = SERVICE_NAMES.map((name) => `GW_${name.toUpperCase()}_SERVICE_KEY=${keys[name].privateKey}`);
-  return [...lines, `GW_SERVICE_PUBLIC_KEYS=${publicKeyList(keys)}`, ""].join("\n");
+  // The images run with NODE_ENV=production, where every app refuses to start without a wallet JWT
+  // secret: compose takes it from the same .env (32 random bytes, hex).
+  return [
+    ...lines,
+    `GW_SERVICE_PUBLIC_KEYS=${publicKeyList(keys)}`,
+    `GW_WALLET_JWT_SECRET=${randomBytes(32).toString("hex")}`,
+    "",
+  ].join("\n");
 }

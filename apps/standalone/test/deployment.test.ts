@@ -33,6 +33,13 @@ const EDGE_ENV: Env = {
   GENERATIONS_HTTP_URL: "http://generations:8083",
 };
 
+/**
+ * Required by every app's main.js whatever its config schema says: service authentication, and the
+ * wallet JWT secret under NODE_ENV=production, which the image sets (walletTokensFromEnv refuses to
+ * start without it there).
+ */
+const PRODUCTION_REQUIRED = ["SERVICE_AUTH_PRIVATE_KEY", "SERVICE_AUTH_PUBLIC_KEYS", "WALLET_JWT_SECRET"];
+
 function portsOf(config: { HTTP_PORT: number; GRPC_PORT: number }) {
   return { http: config.HTTP_PORT, grpc: config.GRPC_PORT };
 }
@@ -176,7 +183,7 @@ describe.each(["staging", "production"])("Kubernetes manifests, overlay %s", (ov
     for (const app of APPS) {
       const { names, plain } = rendered.envOf(rendered.deployment(app));
       const required = Object.keys(BASE_ENV).filter((name) => READS[app].has(name));
-      for (const name of [...required, "SERVICE_AUTH_PRIVATE_KEY", "SERVICE_AUTH_PUBLIC_KEYS"])
+      for (const name of [...required, ...PRODUCTION_REQUIRED.filter((n) => READS[app].has(n))])
         expect(names, `${app} ${name}`).toContain(name);
       expect(() => appPorts(app, plain), app).not.toThrow();
     }
@@ -286,6 +293,12 @@ describe("docker-compose.yml", () => {
     expect(strays).toEqual([]);
   });
 
+  it("gives each app the variables its main.js cannot start without in the image", () => {
+    for (const { app, env } of apps)
+      for (const name of PRODUCTION_REQUIRED.filter((n) => READS[app].has(n)))
+        expect(Object.keys(env), `${app} ${name}`).toContain(name);
+  });
+
   it("points every address at the port the other app listens on, and publishes the edge's", () => {
     const listening = Object.fromEntries(
       apps.map(({ service, app, env }) => [service, appPorts(app, literal(env))]),
@@ -323,6 +336,10 @@ describe("infra/docker/Dockerfile", () => {
   it("starts a file every app builds (dist/main.js from src/main.ts)", () => {
     expect(runtime).toContain('CMD ["node", "dist/main.js"]');
     for (const app of APPS) expect(existsSync(join(root, "apps", app, "src/main.ts")), app).toBe(true);
+  });
+
+  it("runs the apps with NODE_ENV=production (what makes WALLET_JWT_SECRET required above)", () => {
+    expect(runtime).toMatch(/^ENV NODE_ENV=production$/m);
   });
 
   it("runs as the unprivileged user with the default spool directory writable", () => {

@@ -24,7 +24,8 @@ const USAGE = `Model Gateway operator CLI
                    price a model at a provider (USD per million prompt/completion tokens, USD per request);
                    the catalogue id defaults to PROVIDER/NAME; edges serve it at their next catalogue refresh
   gw catalog prices [--json]   the prices set with gw catalog price
-  gw service-keys        a key pair per app for service authentication, as .env lines for docker compose
+  gw service-keys        a key pair per app for service authentication and a wallet JWT secret, as .env
+                         lines for docker compose
 
 Works against DATABASE_URL, or the embedded database under .data/ when it is not set.`;
 
