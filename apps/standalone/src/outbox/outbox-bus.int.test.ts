@@ -132,6 +132,28 @@ describeWith(["postgres"], "OutboxEventBus on PostgreSQL", () => {
       await second.bus.close();
     });
 
+    it("close() returns within its timeout when the database is gone (nothing hangs a shutdown)", async () => {
+      const schema = await outboxSchema();
+      // Positions are not saved on their own here, so close() has one to save when the database is gone.
+      const { bus, connection } = busOn(schema, { closeTimeoutMs: 300, commitIntervalMs: 60_000 });
+      let applied = 0;
+      await bus.subscribe({
+        topic: "usage",
+        groupId: "billing",
+        handler: async () => {
+          applied++;
+        },
+      });
+      bus.publish("usage", "account-1", text("applied"));
+      await until(() => applied === 1, "the first event applied");
+      await connection.close();
+      bus.publish("usage", "account-1", text("never written"));
+      const started = Date.now();
+      await bus.close();
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(bus.backlog()).toBe(1);
+    });
+
     it("a group's saved position moves only after its handler resolved", async () => {
       const schema = await outboxSchema();
       const first = busOn(schema);

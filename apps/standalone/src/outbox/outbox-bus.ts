@@ -123,8 +123,9 @@ export class OutboxEventBus implements EventBus {
     this.accepting = false;
     for (const timer of this.timers) clearInterval(timer);
     await Promise.all([...this.groups.values()].map((state) => state.dispatcher?.stop()));
-    await this.drainWrites();
-    await this.commitOffsets();
+    if (await this.drainWrites()) await this.commitOffsets();
+    // Otherwise the database is not answering: positions stay where they were saved last, and the
+    // next start redelivers from there (consumers are idempotent).
   }
 
   private async newGroup(options: SubscribeOptions): Promise<GroupState> {
@@ -169,7 +170,8 @@ export class OutboxEventBus implements EventBus {
     }
   }
 
-  private async drainWrites(): Promise<void> {
+  /** True when everything queued was written before the close timeout. */
+  private async drainWrites(): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<boolean>((resolve) => {
       timer = setTimeout(() => resolve(false), this.options.closeTimeoutMs ?? 10_000);
@@ -181,5 +183,6 @@ export class OutboxEventBus implements EventBus {
         { events: this.writer.backlog() },
         "outbox: events not written before shutdown (the database did not answer): events lost",
       );
+    return drained;
   }
 }
