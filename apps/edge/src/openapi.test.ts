@@ -1,7 +1,14 @@
 import { PROVIDERS } from "@gw/catalog";
 import { InProcessEventBus } from "@gw/events";
+import { listen } from "@gw/http";
 import { silentLogger } from "@gw/logger";
-import { buildGatewayDocument, registeredRoutes, undocumentedRoutes, unservedOperations } from "@gw/openapi";
+import {
+  buildGatewayDocument,
+  readOpenApiJson,
+  registeredRoutes,
+  undocumentedRoutes,
+  unservedOperations,
+} from "@gw/openapi";
 import { describe, expect, it } from "vitest";
 import { createApp } from "./app.js";
 import { CatalogHolder } from "./catalog/catalog-holder.js";
@@ -13,8 +20,8 @@ import { resolverFor } from "./test/principals.js";
 // Every route the edge's express app registers is in the OpenAPI document, and the document names no
 // route the app does not serve. A route added to app.ts without a document entry fails here.
 
-function edgeRoutes() {
-  const app = createApp({
+function edgeApp() {
+  return createApp({
     principals: resolverFor([]),
     billing: new RecordingBilling(),
     catalog: new CatalogHolder(async () => {
@@ -30,6 +37,10 @@ function edgeRoutes() {
     },
     logger: silentLogger(),
   });
+}
+
+function edgeRoutes() {
+  const app = edgeApp();
   // The pass-through is registered once per catalogue provider id; the document has one templated entry.
   const providers = new Set(PROVIDERS.map((provider) => provider.id));
   return registeredRoutes(app).map((route) => {
@@ -56,5 +67,19 @@ describe("the edge's routes in the OpenAPI document", () => {
 
   it("documents no route the app does not register", () => {
     expect(unservedOperations(routes, document)).toEqual([]);
+  });
+});
+
+describe("GET /openapi.json", () => {
+  it("serves the committed document as JSON, without a credential", async () => {
+    const server = await listen(edgeApp(), "127.0.0.1", 0);
+    try {
+      const response = await fetch(`${server.url}/openapi.json`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(await response.text()).toBe(readOpenApiJson());
+    } finally {
+      await server.close();
+    }
   });
 });
