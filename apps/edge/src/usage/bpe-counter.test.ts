@@ -45,4 +45,16 @@ describe("BpeCounter", () => {
   it("counts nothing for an empty text", () => {
     expect(counter.count("")).toBe(0);
   });
+
+  it("counts one very long word in linear-ish time, exactly (a quadratic merge was a one-request DoS)", () => {
+    for (const unit of ["x", "é", "😀", "ab"]) {
+      const word = unit.repeat(300);
+      expect(counter.count(word), unit).toBe(reference.encode(word, [], []).length);
+    }
+    const started = performance.now();
+    counter.count("x".repeat(200_000));
+    counter.count("é".repeat(100_000));
+    // Was minutes; the heap merge takes well under a second on a loaded machine.
+    expect(performance.now() - started).toBeLessThan(5_000);
+  }, 30_000);
 });
