@@ -184,6 +184,58 @@ describe("POST /v1/responses: the gateway's rules", () => {
     });
   });
 
+  it.each([false, true])(
+    "keeps Anthropic's thinking across a tool-use turn: the reasoning item goes back in the input (streamed: %s)",
+    async (streamed) => {
+      const model = "anthropic/claude-test";
+      const ask = "What is the weather in Rome?";
+      const common = {
+        model,
+        tools: [weatherTool],
+        reasoning: { effort: "low" as const, summary: "auto" as const },
+      };
+      const first = streamed
+        ? await client.responses.stream({ ...common, input: ask }).finalResponse()
+        : await client.responses.create({ ...common, input: ask });
+      const reasoning = first.output.find((item) => item.type === "reasoning");
+      expect(reasoning?.type === "reasoning" && reasoning.summary[0]?.text).toContain("Thinking about");
+      expect(reasoning?.type === "reasoning" && reasoning.encrypted_content).toMatch(/^gw-rd1\./);
+      const call = first.output.find((item) => item.type === "function_call");
+      if (call?.type !== "function_call") throw new Error("no function_call item");
+      // The items a client sends back: reasoning, the assistant's message and its function calls.
+      const replayable = (
+        items: typeof first.output,
+        withReasoning: boolean,
+      ): OpenAI.Responses.ResponseInputItem[] =>
+        items.flatMap((item) =>
+          (item.type === "reasoning" && withReasoning) ||
+          item.type === "message" ||
+          item.type === "function_call"
+            ? [item]
+            : [],
+        );
+      const followUp = (items: OpenAI.Responses.ResponseInputItem[]) =>
+        client.responses.create({
+          ...common,
+          input: [
+            { role: "user", content: ask },
+            ...items,
+            { type: "function_call_output", call_id: call.call_id, output: "sunny, 24C" },
+          ],
+        });
+      const second = await followUp(replayable(first.output, true));
+      expect(second.status).toBe("completed");
+      const sent = edge.anthropic.requests().at(-1)?.body as {
+        messages: Array<{ content: Array<{ type: string }> }>;
+      };
+      expect(sent.messages[1]?.content[0]?.type).toBe("thinking");
+      // Without it, Anthropic refuses the turn (the fake is as strict as the API).
+      const refused = await followUp(replayable(first.output, false)).catch((caught: unknown) => caught);
+      expect(refused).toBeInstanceOf(OpenAI.APIError);
+      expect((refused as InstanceType<typeof OpenAI.APIError>).message).toContain("thinking");
+    },
+  );
+
   it("fails over to the next provider before the first byte, as chat does", async () => {
     edge.primary.setScenario({ name: "fail", status: 503 });
     const { data, response } = await client.responses

@@ -78,6 +78,23 @@ function streamEvents(id: string, model: string, plan: MessagePlan, noUsage: boo
       for (const text of streamPieces(block.text)) {
         frames.push(event("content_block_delta", { index, delta: { type: "text_delta", text } }));
       }
+    } else if (block.type === "thinking") {
+      frames.push(
+        event("content_block_start", {
+          index,
+          content_block: { type: "thinking", thinking: "", signature: "" },
+        }),
+      );
+      if (index === 0) frames.push(event("ping", {}));
+      for (const thinking of streamPieces(block.thinking)) {
+        frames.push(event("content_block_delta", { index, delta: { type: "thinking_delta", thinking } }));
+      }
+      frames.push(
+        event("content_block_delta", {
+          index,
+          delta: { type: "signature_delta", signature: block.signature },
+        }),
+      );
     } else {
       frames.push(
         event("content_block_start", {

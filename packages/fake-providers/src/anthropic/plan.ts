@@ -2,9 +2,11 @@ import { asksForTool, limitReply, replyText, toolArguments, toolResultReply } fr
 import { randomId } from "../core/ids.js";
 import { estimateTokens } from "../core/tokens.js";
 import type { MessagesRequest } from "./request.js";
+import { thinkingSignature } from "./thinking.js";
 
 export type AnthropicBlock =
   | { readonly type: "text"; readonly text: string }
+  | { readonly type: "thinking"; readonly thinking: string; readonly signature: string }
   | {
       readonly type: "tool_use";
       readonly id: string;
@@ -32,7 +34,20 @@ export function countInputTokens(request: MessagesRequest): number {
   );
 }
 
+/** With thinking on, the answer starts with a signed thinking block (counted as output tokens). */
 export function planMessage(request: MessagesRequest, demo: boolean): MessagePlan {
+  const plan = planAnswer(request, demo);
+  if (!request.thinking) return plan;
+  const last = request.messages.at(-1);
+  const thinking = `Thinking about: ${(last?.toolResult ?? last?.text ?? "").slice(0, 80)}`;
+  return {
+    ...plan,
+    content: [{ type: "thinking", thinking, signature: thinkingSignature(thinking) }, ...plan.content],
+    outputTokens: plan.outputTokens + estimateTokens(thinking),
+  };
+}
+
+function planAnswer(request: MessagesRequest, demo: boolean): MessagePlan {
   const inputTokens = countInputTokens(request);
   const last = request.messages.at(-1);
   const lastText = last?.role === "user" ? last.text : "";

@@ -1,5 +1,6 @@
 import { isRecord } from "../core/content.js";
 import type { ProviderError } from "../core/server.js";
+import { checkThinkingHistory, parseThinking } from "./thinking.js";
 
 export interface AnthropicTool {
   readonly name: string;
@@ -15,6 +16,8 @@ export interface MessagesRequest {
   readonly tools: readonly AnthropicTool[];
   /** "auto" | "any" | "none" | "tool:<name>" */
   readonly toolChoice: string;
+  /** Extended thinking is on: the answer starts with a signed thinking block. */
+  readonly thinking: boolean;
 }
 
 /** Validates like the API (`max_tokens` is required for messages, not for count_tokens). */
@@ -44,6 +47,10 @@ export function parseMessagesRequest(
     });
   }
   if (messages.length === 0) return invalid("messages: at least one message is required");
+  const thinking = parseThinking(body, typeof maxTokens === "number" ? maxTokens : Number.MAX_SAFE_INTEGER);
+  if (typeof thinking !== "boolean") return thinking;
+  const history = checkThinkingHistory(body.messages, thinking);
+  if (history) return history;
   return {
     model: body.model,
     maxTokens: typeof maxTokens === "number" ? maxTokens : 0,
@@ -52,6 +59,7 @@ export function parseMessagesRequest(
     stream: body.stream === true,
     tools: Array.isArray(body.tools) ? body.tools.flatMap(parseTool) : [],
     toolChoice: parseToolChoice(body.tool_choice),
+    thinking,
   };
 }
 
