@@ -1,0 +1,251 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type HostileGateway, startHostileGateway } from "./hostile/gateway.js";
+import { hostileLookupSuite, hostileRouteSuite } from "./hostile/route-suite.js";
+import { type Answer, send } from "./hostile/wire.js";
+
+// Property-based hostile input (fast-check) against every inference surface of the embedded default,
+// run as a process with the OpenAI, Anthropic and Gemini fakes as its providers (issue 16). For every
+// generated case: no 5xx, the surface's own error shape, and a refusal forwards nothing upstream (so
+// nothing is billed). HOSTILE_CASES sets the cases per property (test-only; default in suite.ts).
+
+const BODY_LIMIT_BYTES = 1024 * 1024;
+const BODY_TIMEOUT_MS = 1_500;
+
+vi.setConfig({ testTimeout: 120_000 });
+
+let gateway: HostileGateway;
+const gw = () => gateway;
+
+beforeAll(async () => {
+  gateway = await startHostileGateway({
+    env: { BODY_LIMIT: "1mb", BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS) },
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await gateway?.stop();
+});
+
+const bearer = (): [string, string] => ["authorization", `Bearer ${gateway.apiKey}`];
+const xApiKey = (): [string, string] => ["x-api-key", gateway.apiKey];
+const googKey = (): [string, string] => ["x-goog-api-key", gateway.apiKey];
+/** Nothing reached a provider: a refused inference call is neither forwarded nor billed. */
+const upstream = async () => gateway.upstreamCalls();
+/**
+ * A provider's own refusal relayed by the proxy: the fakes' request-id header (OpenAI, Anthropic) or,
+ * for Gemini (no such header), an error body without the `type` the gateway's own Gemini errors carry.
+ */
+const relayedFrom =
+  (provider: "openai" | "anthropic" | "gemini") =>
+  (answer: Answer): boolean => {
+    if (provider === "openai") return answer.headers["x-request-id"] !== undefined;
+    if (provider === "anthropic") return answer.headers["request-id"] !== undefined;
+    const error = (answer.json as { error?: { type?: unknown } } | undefined)?.error;
+    return error !== undefined && error.type === undefined;
+  };
+const limits = { bodyLimitBytes: BODY_LIMIT_BYTES, bodyTimeoutMs: BODY_TIMEOUT_MS };
+const user = [{ role: "user", content: "hello" }];
+const geminiBody = {
+  contents: [{ role: "user", parts: [{ text: "hello" }] }],
+  systemInstruction: { parts: [{ text: "be brief" }] },
+  generationConfig: { maxOutputTokens: 16, temperature: 0.5, stopSequences: ["x"] },
+};
+
+describe("hostile input: chat completions", () => {
+  it("serves the valid template (the properties start from a body that works)", async () => {
+    const answer = await send(gateway.url, {
+      method: "POST",
+      path: "/v1/chat/completions",
+      headers: { authorization: `Bearer ${gateway.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "openai/gpt-4o-mini", messages: user, max_tokens: 16 }),
+    });
+    expect(answer.status).toBe(200);
+  });
+  hostileRouteSuite(gw, {
+    name: "chat completions",
+    method: "POST",
+    path: () => "/v1/chat/completions",
+    shape: "openai",
+    auth: bearer,
+    state: upstream,
+    template: {
+      model: "openai/gpt-4o-mini",
+      messages: [
+        { role: "system", content: "be brief" },
+        { role: "user", content: [{ type: "text", text: "hello" }] },
+      ],
+      max_tokens: 16,
+      temperature: 0.5,
+      stream: false,
+      provider: { order: ["openai"], allow_fallbacks: true },
+      tools: [{ type: "function", function: { name: "f", parameters: { type: "object", properties: {} } } }],
+    },
+    ...limits,
+  });
+});
+
+describe("hostile input: embeddings", () => {
+  hostileRouteSuite(gw, {
+    name: "embeddings",
+    method: "POST",
+    path: () => "/v1/embeddings",
+    shape: "openai",
+    auth: bearer,
+    state: upstream,
+    template: { model: "openai/text-embedding-3-small", input: ["hello", "there"], dimensions: 8 },
+    ...limits,
+  });
+});
+
+describe("hostile input: Anthropic /v1/messages", () => {
+  hostileRouteSuite(gw, {
+    name: "messages",
+    method: "POST",
+    path: () => "/v1/messages",
+    shape: "anthropic",
+    auth: xApiKey,
+    state: upstream,
+    template: {
+      model: "anthropic/claude-3-5-haiku",
+      max_tokens: 16,
+      system: [{ type: "text", text: "be brief" }],
+      messages: [{ role: "user", content: [{ type: "text", text: "hello" }] }],
+      stop_sequences: ["x"],
+    },
+    ...limits,
+  });
+  hostileRouteSuite(gw, {
+    name: "count tokens",
+    method: "POST",
+    path: () => "/v1/messages/count_tokens",
+    shape: "anthropic",
+    auth: xApiKey,
+    state: upstream,
+    template: { model: "anthropic/claude-3-5-haiku", messages: [{ role: "user", content: "hello" }] },
+  });
+});
+
+describe("hostile input: Gemini generateContent / streamGenerateContent", () => {
+  hostileRouteSuite(gw, {
+    name: "gemini generateContent",
+    method: "POST",
+    path: () => "/v1beta/models/gemini-2.5-flash:generateContent",
+    shape: "gemini",
+    auth: googKey,
+    state: upstream,
+    template: geminiBody,
+    ...limits,
+  });
+  hostileRouteSuite(gw, {
+    name: "gemini streamGenerateContent",
+    method: "POST",
+    path: () => "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+    shape: "gemini",
+    auth: googKey,
+    state: upstream,
+    template: geminiBody,
+  });
+  hostileLookupSuite(gw, {
+    name: "gemini model segment",
+    method: "POST",
+    target: (segment) => `/v1beta/models/${segment}:generateContent`,
+    shape: "gemini",
+    auth: googKey,
+    state: upstream,
+    body: geminiBody,
+  });
+});
+
+describe("hostile input: the provider proxy", () => {
+  hostileRouteSuite(gw, {
+    name: "proxy openai chat",
+    method: "POST",
+    path: () => "/openai/v1/chat/completions",
+    shape: "openai",
+    auth: bearer,
+    state: upstream,
+    relayed: relayedFrom("openai"),
+    template: { model: "gpt-4o-mini", messages: user, max_tokens: 16, stream: false },
+    ...limits,
+  });
+  hostileRouteSuite(gw, {
+    name: "proxy anthropic messages",
+    method: "POST",
+    path: () => "/anthropic/v1/messages",
+    shape: "anthropic",
+    auth: xApiKey,
+    state: upstream,
+    relayed: relayedFrom("anthropic"),
+    template: { model: "claude-3-5-haiku-20241022", max_tokens: 16, messages: user },
+  });
+  hostileRouteSuite(gw, {
+    name: "proxy google generateContent",
+    method: "POST",
+    path: () => "/google/v1beta/models/gemini-2.5-flash:generateContent",
+    shape: "gemini",
+    auth: googKey,
+    state: upstream,
+    relayed: relayedFrom("gemini"),
+    template: geminiBody,
+  });
+  hostileLookupSuite(gw, {
+    name: "proxy openai path",
+    method: "POST",
+    target: (segment) => `/openai/v1/${segment}`,
+    shape: "openai",
+    auth: bearer,
+    state: upstream,
+    body: { model: "gpt-4o-mini", messages: user },
+  });
+});
+
+// Last: an accepted batch is executed in the background (upstream calls at any time), so this family's
+// refusals are checked against the stored batches, not the upstream count.
+describe("hostile input: message batches", () => {
+  const batchIds = async () => {
+    const answer = await send(gateway.url, {
+      method: "GET",
+      path: "/v1/messages/batches?limit=1000",
+      headers: { "x-api-key": gateway.apiKey },
+    });
+    expect(answer.status).toBe(200);
+    return (answer.json as { data: { id: string }[] }).data.map((batch) => batch.id).sort();
+  };
+  hostileRouteSuite(gw, {
+    name: "message batches",
+    method: "POST",
+    path: () => "/v1/messages/batches",
+    shape: "anthropic",
+    auth: xApiKey,
+    state: batchIds,
+    template: {
+      requests: [
+        {
+          custom_id: "first",
+          params: {
+            model: "anthropic/claude-3-5-haiku",
+            max_tokens: 16,
+            messages: [{ role: "user", content: "hello" }],
+          },
+        },
+      ],
+    },
+    ...limits,
+  });
+  hostileLookupSuite(gw, {
+    name: "message batch lookup",
+    method: "GET",
+    target: (segment) => `/v1/messages/batches/${segment}`,
+    shape: "anthropic",
+    auth: xApiKey,
+    state: batchIds,
+  });
+  hostileLookupSuite(gw, {
+    name: "message batch list query",
+    method: "GET",
+    target: (segment) => `/v1/messages/batches?limit=${segment}&before_id=${segment}&after_id=${segment}`,
+    shape: "anthropic",
+    auth: xApiKey,
+    state: batchIds,
+  });
+});
