@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,6 +30,8 @@ describe("the management API through @gw/client", () => {
     url = `http://127.0.0.1:${port}`;
     const env: Record<string, string> = { PORT: String(port), GW_DATA_DIR: dataDir, LOG_LEVEL: "warn" };
     for (const name of ["DATABASE_URL", "REDIS_URL", "KAFKA_BROKERS", "OPENAI_API_KEY"]) env[name] = "";
+    // BYOK on, so the client's BYOK routes answer (a fresh master key for this data directory).
+    env.BYOK_MASTER_KEY = randomBytes(32).toString("hex");
     gateway = startProcess("standalone", "apps/standalone/dist/main.js", env);
     await waitForHttp(`${url}/readyz`, gateway, 120_000);
     // The credentials file is written once the start-up has finished, after readiness.
@@ -81,6 +84,30 @@ describe("the management API through @gw/client", () => {
     const again = await management.DELETE("/api/v1/keys/{hash}", { params: { path: { hash } } });
     expect(again.response.status).toBe(404);
     expect(again.error?.error.type).toBeTypeOf("string");
+  });
+
+  it("stores, renames, lists and deletes a BYOK provider key, never showing it", async () => {
+    const stored = await management.POST("/api/v1/byok", {
+      body: { provider: "openai", key: "sk-own-provider-key-0123456789", name: "own" },
+    });
+    expect(stored.response.status).toBe(201);
+    const id = stored.data?.data.id ?? "";
+    expect(stored.data?.data).toMatchObject({ provider: "openai", name: "own", disabled: false });
+    expect(JSON.stringify(stored.data)).not.toContain("sk-own-provider-key-0123456789");
+
+    const renamed = await management.PATCH("/api/v1/byok/{id}", {
+      params: { path: { id } },
+      body: { name: "own-2" },
+    });
+    expect(renamed.data?.data.name).toBe("own-2");
+    const listed = await management.GET("/api/v1/byok", { params: { query: { provider: "openai" } } });
+    expect(listed.data?.data.map((credential) => credential.id)).toEqual([id]);
+    expect(listed.data?.total_count).toBe(1);
+
+    const removed = await management.DELETE("/api/v1/byok/{id}", { params: { path: { id } } });
+    expect(removed.data?.deleted).toBe(true);
+    const gone = await management.GET("/api/v1/byok/{id}", { params: { path: { id } } });
+    expect(gone.response.status).toBe(404);
   });
 
   it("reads the catalogue: models and one model's endpoints", async () => {
