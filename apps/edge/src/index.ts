@@ -14,6 +14,7 @@ export type { ConnectedEdgeDeps } from "./connect.js";
 export { connectEdgeDeps } from "./connect.js";
 export type { Clock, EdgeDeps, EdgeSettings } from "./deps.js";
 export { edgeOpenApiPaths } from "./openapi.js";
+export { chatCompletionSchema, keyInfoSchema } from "./openapi-schemas.js";
 export { ADAPTERS_BY_FORMAT, ProviderRegistry } from "./providers/registry.js";
 export type { ProviderSettings, UpstreamTimeouts } from "./providers/settings.js";
 export { providerSettings } from "./providers/settings.js";

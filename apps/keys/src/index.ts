@@ -17,6 +17,13 @@ export type { KeysContext, KeysDeps } from "./deps.js";
 export { createGrpcServer, KEYS_CALLERS } from "./grpc.js";
 export { authenticateKey } from "./keys/authenticate.js";
 export { keysOpenApiPaths } from "./openapi/index.js";
+export {
+  createdKeySchema,
+  credentialSchema,
+  endpointSchema,
+  keySchema,
+  modelSchema,
+} from "./openapi/schemas.js";
 export type { AccountScopeInput, ChangeFeed, CreatedAccount, OperatorKeyInput } from "./operator.js";
 export { createAccount, createApiKey, setAccountScope } from "./operator.js";
 export type { ListenOptions, RunningKeys } from "./start.js";

@@ -2,8 +2,12 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { creditsSchema } from "@gw/billing";
 import { createGatewayClient, type GatewayClient } from "@gw/client";
 import { freePort } from "@gw/db";
+import { chatCompletionSchema, keyInfoSchema } from "@gw/edge";
+import { generationSchema } from "@gw/generations";
+import { credentialSchema, endpointSchema, keySchema, modelSchema } from "@gw/keys";
 import { OPENAPI_JSON_URL } from "@gw/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppProcess, eventually, startProcess, waitForHttp } from "./processes.js";
@@ -12,6 +16,17 @@ import { type AppProcess, eventually, startProcess, waitForHttp } from "./proces
 // gateway: every call below is typed from packages/openapi/openapi.json, so a route whose answer drifts
 // from its document fails here as well as in the coverage tests. The embedded default serves all four
 // apps behind one edge, as the split plane does behind its edge.
+
+/** The answer is what the document says: it parses, and (`exact`) it has no field the schema lacks. */
+function expectDocumented(
+  schema: { safeParse(value: unknown): { error?: { issues: unknown[] } }; shape?: object },
+  value: unknown,
+  exact = true,
+): void {
+  expect(schema.safeParse(value).error?.issues ?? []).toEqual([]);
+  if (exact && schema.shape && typeof value === "object" && value !== null)
+    expect(Object.keys(value).filter((key) => !(key in (schema.shape ?? {})))).toEqual([]);
+}
 
 interface DevCredentials {
   management_key: string;
@@ -66,6 +81,7 @@ describe("the management API through @gw/client", () => {
     const hash = created.data?.data.hash ?? "";
     expect(created.data?.key).toMatch(/^lr_live_/);
     expect(created.data?.data).toMatchObject({ name: "dashboard", limit: 5, limit_reset: "daily" });
+    expectDocumented(keySchema, created.data?.data);
 
     const updated = await management.PATCH("/api/v1/keys/{hash}", {
       params: { path: { hash } },
@@ -75,6 +91,7 @@ describe("the management API through @gw/client", () => {
 
     const fetched = await management.GET("/api/v1/keys/{hash}", { params: { path: { hash } } });
     expect(fetched.data?.data.name).toBe("dashboard-2");
+    expectDocumented(keySchema, fetched.data?.data);
 
     const listed = await management.GET("/api/v1/keys", { params: { query: { include_disabled: "true" } } });
     expect(listed.data?.data.map((key) => key.hash)).toContain(hash);
@@ -93,6 +110,7 @@ describe("the management API through @gw/client", () => {
     expect(stored.response.status).toBe(201);
     const id = stored.data?.data.id ?? "";
     expect(stored.data?.data).toMatchObject({ provider: "openai", name: "own", disabled: false });
+    expectDocumented(credentialSchema, stored.data?.data);
     expect(JSON.stringify(stored.data)).not.toContain("sk-own-provider-key-0123456789");
 
     const renamed = await management.PATCH("/api/v1/byok/{id}", {
@@ -114,10 +132,12 @@ describe("the management API through @gw/client", () => {
     const models = await management.GET("/api/v1/models");
     const demo = models.data?.data.find((model) => model.id === "demo/echo");
     expect(demo?.pricing.prompt).toBeGreaterThan(0);
+    expectDocumented(modelSchema, demo);
     const endpoints = await management.GET("/api/v1/models/{author}/{slug}/endpoints", {
       params: { path: { author: "demo", slug: "echo" } },
     });
     expect(endpoints.data?.data[0]?.provider_id).toBe("demo");
+    expectDocumented(endpointSchema, endpoints.data?.data[0]);
   });
 
   it("a completion through the client, then its generation record, the key's spend and the credits", async () => {
@@ -132,6 +152,7 @@ describe("the management API through @gw/client", () => {
     const id = body.id;
     expect(id).toBe(completion.response.headers.get("x-generation-id"));
     const cost = body.usage.cost;
+    expectDocumented(chatCompletionSchema, body, false);
     expect(cost).toBeGreaterThan(0);
 
     const generation = await eventually(async () => {
@@ -139,15 +160,18 @@ describe("the management API through @gw/client", () => {
       return lookup.data?.data;
     });
     expect(generation).toMatchObject({ id, provider: "demo" });
+    expectDocumented(generationSchema, generation);
 
     const key = await inference.GET("/v1/key");
     expect(key.data?.data.usage).toBeGreaterThan(0);
+    expectDocumented(keyInfoSchema, key.data?.data);
 
     const credits = await eventually(async () => {
       const answer = await management.GET("/api/v1/credits");
       return (answer.data?.data.total_usage ?? 0) > 0 ? answer.data?.data : undefined;
     });
     expect(credits.total_usage).toBeCloseTo(cost, 15);
+    expectDocumented(creditsSchema, credits);
   });
 
   it("a refused call is the route's typed error body, not an exception", async () => {
