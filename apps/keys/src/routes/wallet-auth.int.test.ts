@@ -312,6 +312,26 @@ describeWith(["postgres"], "POST /v1/x402/auth", () => {
     }
   });
 
+  describe("bodies the text reader refuses", () => {
+    it("a body over 32 KiB is a 413 in the envelope, not a 500, and writes nothing", async () => {
+      const before = await counts();
+      const answer = await post({ body: JSON.stringify({ message: "é".repeat(40_000), signature: "0x00" }) });
+      expect(answer.status).toBe(413);
+      expect(answer.body).toMatchObject({ error: { code: "body_too_large" } });
+      expect(await counts()).toEqual(before);
+    });
+
+    it("a body in a charset the reader does not know is a 400, not a 500", async () => {
+      const response = await fetch(`${harness.running.httpUrl}/v1/x402/auth`, {
+        method: "POST",
+        headers: { "content-type": "text/plain; charset=x-unknown" },
+        body: "{}",
+      });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ error: { code: "invalid_body" } });
+    });
+  });
+
   describe("revocation and disabled wallets", () => {
     it("revokes every token issued so far, announced as a key change; signing in again gives a working token", async () => {
       const account = privateKeyToAccount(generatePrivateKey());
