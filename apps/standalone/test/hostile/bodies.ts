@@ -47,7 +47,14 @@ export function splice(template: Json, path: Path, fragment: string): string {
   return JSON.stringify(replaced(template, path, MARK)).replace(MARK_TEXT, () => fragment);
 }
 
-const text = (kind: string, body: string): HostileBody => ({ kind, bytes: Buffer.from(body, "utf8") });
+/** A body that fast-check reports by its kind, size and first bytes (a failing 200 kB case stays readable). */
+function hostile(kind: string, bytes: Buffer): HostileBody {
+  const preview = () =>
+    `${kind}, ${bytes.length} bytes: ${JSON.stringify(bytes.subarray(0, 160).toString("latin1"))}`;
+  return { kind, bytes, [fc.toStringMethod]: preview } as HostileBody;
+}
+
+const text = (kind: string, body: string): HostileBody => hostile(kind, Buffer.from(body, "utf8"));
 
 /** Values of every JSON type and the numbers JavaScript reads oddly. */
 const wrongValue: fc.Arbitrary<string> = fc.oneof(
@@ -212,15 +219,15 @@ export function hostileBodies(template: Json, options: BodyOptions = {}): fc.Arb
     .tuple(fc.nat({ max: serialised.length }), fc.constantFrom(...INVALID_UTF8))
     .map(([at, bytes]) => {
       const raw = Buffer.from(serialised, "utf8");
-      return {
-        kind: "invalid UTF-8",
-        bytes: Buffer.concat([raw.subarray(0, at), Buffer.from(bytes), raw.subarray(at)]),
-      };
+      return hostile(
+        "invalid UTF-8",
+        Buffer.concat([raw.subarray(0, at), Buffer.from(bytes), raw.subarray(at)]),
+      );
     });
   const anyJson = fc.jsonValue({ maxDepth: 4 }).map((value) => text("any JSON value", JSON.stringify(value)));
   const anyBytes = fc
     .uint8Array({ maxLength: 200 })
-    .map((bytes) => ({ kind: "arbitrary bytes", bytes: Buffer.from(bytes) }));
+    .map((bytes) => hostile("arbitrary bytes", Buffer.from(bytes)));
 
   return fc.oneof(
     wrongTypes,
