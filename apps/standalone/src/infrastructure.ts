@@ -4,7 +4,13 @@ import type { EventBus } from "@gw/events";
 import { type AdmissionStore, connectRedis, MemoryAdmissionStore, RedisAdmissionStore } from "@gw/hotstore";
 import { KafkaEventBus } from "@gw/kafka";
 import type { Logger } from "@gw/logger";
-import { OUTBOX_SCHEMA, OutboxEventBus, type OutboxTables, outboxMigrations } from "./outbox/index.js";
+import {
+  holdOutboxWriterLock,
+  OUTBOX_SCHEMA,
+  OutboxEventBus,
+  type OutboxTables,
+  outboxMigrations,
+} from "./outbox/index.js";
 
 export interface Owned<T> {
   value: T;
@@ -35,9 +41,12 @@ export async function eventBus(
   const database = connectDatabase<OutboxTables>({
     url: databaseUrl,
     schema: OUTBOX_SCHEMA,
-    maxConnections: 4,
+    // One connection of these holds the single-writer lock for the bus's lifetime.
+    maxConnections: 5,
   });
+  let release: () => Promise<void>;
   try {
+    release = await holdOutboxWriterLock(database.pool, OUTBOX_SCHEMA);
     await migrateToLatest(database.db, OUTBOX_SCHEMA, outboxMigrations);
   } catch (error) {
     await database.close();
@@ -49,6 +58,7 @@ export async function eventBus(
     kind: "PostgreSQL outbox (in-process delivery)",
     close: async () => {
       await bus.close();
+      await release();
       await database.close();
     },
   };

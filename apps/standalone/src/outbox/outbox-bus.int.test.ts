@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outboxMigrations } from "./migrations.js";
 import { type OutboxBusOptions, OutboxEventBus } from "./outbox-bus.js";
 import type { OutboxTables } from "./schema.js";
+import { holdOutboxWriterLock } from "./writer-lock.js";
 
 const text = (value: string) => new TextEncoder().encode(value);
 const read = (message: ConsumedMessage) => new TextDecoder().decode(message.value);
@@ -184,6 +185,21 @@ describeWith(["postgres"], "OutboxEventBus on PostgreSQL", () => {
       await subscription.stop();
       expect(await saved()).toBeGreaterThan(0n);
       await first.bus.close();
+    });
+  });
+
+  describe("one writer per database", () => {
+    it("refuses a second gateway's outbox on the same database until the first lets go", async () => {
+      const schema = uniqueName("outbox", "_");
+      const first = connect(schema);
+      const second = connect(schema);
+      const release = await holdOutboxWriterLock(first.pool, schema);
+      await expect(holdOutboxWriterLock(second.pool, schema, 300)).rejects.toThrow(
+        /another gateway process already uses the event outbox/,
+      );
+      await release();
+      const again = await holdOutboxWriterLock(second.pool, schema);
+      await again();
     });
   });
 
