@@ -17,6 +17,8 @@ export function loadStandaloneConfig(env: Env = process.env) {
       BYOK_MASTER_KEY: z.string().min(1).optional(),
       /** Billing's paid-model request ceiling per account and UTC minute; unset = billing's default. */
       PAID_REQUESTS_PER_MINUTE: z.coerce.number().int().min(0).optional(),
+      /** The body timeout of the control-plane apps inside (the edge reads the same variable); unset = theirs. */
+      BODY_TIMEOUT_MS: z.coerce.number().int().min(100).optional(),
       LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("warn"),
     },
     env,

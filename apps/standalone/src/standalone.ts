@@ -79,6 +79,7 @@ export async function startStandalone(
         byokMasterKey: config.BYOK_MASTER_KEY,
         wallet: { tokens: wallet.tokens, publicBaseUrl: wallet.publicBaseUrl },
         serviceAuth: auth.keys,
+        bodyTimeoutMs: config.BODY_TIMEOUT_MS,
       },
       { host: LOOPBACK, httpPort: 0, grpcPort: ports.keys },
     );
@@ -108,6 +109,7 @@ export async function startStandalone(
           ? {}
           : { admission: { paidRequestsPerMinute: config.PAID_REQUESTS_PER_MINUTE } }),
         serviceAuth: auth.billing,
+        bodyTimeoutMs: config.BODY_TIMEOUT_MS,
       },
       { host: LOOPBACK, httpPort: 0, grpcPort: ports.billing },
     );
@@ -119,6 +121,7 @@ export async function startStandalone(
         logger: logger.child({ app: "generations" }),
         resolver: generationsPrincipals.resolver,
         serviceAuth: auth.generations,
+        bodyTimeoutMs: config.BODY_TIMEOUT_MS,
       },
       { host: LOOPBACK, httpPort: 0, grpcPort: ports.generations },
     );

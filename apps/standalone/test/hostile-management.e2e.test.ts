@@ -11,11 +11,8 @@ import { send } from "./hostile/wire.js";
 
 vi.setConfig({ testTimeout: 120_000 });
 
-/**
- * The embedded default's control-plane apps keep the body layer's default timeout (10 s): BODY_TIMEOUT_MS
- * reaches only its edge, and management bodies are read by the owning app, behind the edge.
- */
-const BODY_TIMEOUT_MS = 10_000;
+/** The body timeout given to the embedded default: its control-plane apps read management bodies. */
+const BODY_TIMEOUT_MS = 1_500;
 
 let gateway: HostileGateway;
 const gw = () => gateway;
@@ -24,7 +21,7 @@ let targetKeyHash = "";
 let targetCredentialId = "";
 
 beforeAll(async () => {
-  gateway = await startHostileGateway();
+  gateway = await startHostileGateway({ env: { BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS) } });
   const management = { authorization: `Bearer ${gateway.managementKey}`, "content-type": "application/json" };
   const key = await send(gateway.url, {
     method: "POST",
