@@ -29,7 +29,7 @@ export function createApp(deps: KeysDeps, context: KeysContext = keysContext(dep
   // Before the body is read: a caller that is not the edge gets nothing from this port.
   if (deps.serviceAuth) app.use(requireServiceToken(deps.serviceAuth.verifier, { callers: ["edge"] }));
   // Before the JSON parser: the sign-in route reads its body itself (a malformed proof is a 401).
-  app.post("/v1/x402/auth", walletAuthBody, walletAuthRoute(context));
+  app.post("/v1/x402/auth", walletAuthBody(deps.bodyTimeoutMs), walletAuthRoute(context));
   // NUL cannot be stored in PostgreSQL text: refused in the body layer with the field named.
   app.use(jsonBody({ refuseNul: true, timeoutMs: deps.bodyTimeoutMs }));
 

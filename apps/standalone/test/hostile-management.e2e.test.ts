@@ -244,6 +244,7 @@ describe("hostile input: wallet sign-in", () => {
     auth: () => ["sign-in-with-x", Buffer.from('{"message":"x","signature":"0x00"}').toString("base64")],
     state: stored,
     template: { message: "127.0.0.1 wants you to sign in with your Ethereum account:", signature: "0x00" },
+    bodyTimeoutMs: BODY_TIMEOUT_MS,
   });
   hostileLookupSuite(gw, {
     name: "wallet sign-in header",

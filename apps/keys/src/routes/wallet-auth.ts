@@ -1,4 +1,5 @@
 import { GatewayError } from "@gw/errors";
+import { DEFAULT_BODY_TIMEOUT_MS } from "@gw/http";
 import express, { type RequestHandler } from "express";
 import type { KeysContext } from "../deps.js";
 import { readProof } from "../wallets/proof.js";
@@ -10,21 +11,43 @@ const readText = express.text({ type: () => true, limit: "32kb" });
  * Reads the body as text whatever its content type: a proof that is not JSON must be a 401 naming
  * the reason, like every other sign-in failure, not the JSON parser's 400. A body over the limit is a
  * 413 and one that cannot be read (a bad charset, a broken encoding) a 400: the reader's own errors
- * carry no catalogue code and were rendered as 500s.
+ * carry no catalogue code and were rendered as 500s. A body still arriving after `timeoutMs` is a 408
+ * and the connection is closed, as in the shared body layer (this route reads before that layer runs;
+ * without the bound a body that never completed held the request forever).
  */
-export const walletAuthBody: RequestHandler = (request, response, next) => {
-  readText(request, response, (error?: unknown) => {
-    if (error === undefined) return next();
-    const type = typeof error === "object" && error !== null && "type" in error ? String(error.type) : "";
-    if (type === "entity.too.large")
-      return next(
-        new GatewayError("request_too_large", "the sign-in body is larger than 32 KiB", {
-          code: "body_too_large",
-        }),
-      );
-    next(new GatewayError("invalid_request", "the sign-in body could not be read", { code: "invalid_body" }));
-  });
-};
+export function walletAuthBody(timeoutMs = DEFAULT_BODY_TIMEOUT_MS): RequestHandler {
+  return (request, response, next) => {
+    let done = false;
+    const finish = (error?: unknown) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      next(error);
+    };
+    const timer = setTimeout(
+      () =>
+        finish(
+          new GatewayError("request_timeout", "request body did not arrive in time", {
+            code: "body_timeout",
+            headers: { connection: "close" },
+          }),
+        ),
+      timeoutMs,
+    );
+    readText(request, response, (error?: unknown) =>
+      finish(error === undefined ? undefined : readError(error)),
+    );
+  };
+}
+
+function readError(error: unknown): GatewayError {
+  const type = typeof error === "object" && error !== null && "type" in error ? String(error.type) : "";
+  if (type === "entity.too.large")
+    return new GatewayError("request_too_large", "the sign-in body is larger than 32 KiB", {
+      code: "body_too_large",
+    });
+  return new GatewayError("invalid_request", "the sign-in body could not be read", { code: "invalid_body" });
+}
 
 /** POST /v1/x402/auth → 200 {jwt, tenant_id, key_id, account_id, expires_at}; every failure a 401. */
 export function walletAuthRoute(context: KeysContext): RequestHandler {
