@@ -124,7 +124,8 @@ describe("hostile input: BYOK", () => {
     shape: "openai",
     auth: management,
     state: stored,
-    template: { provider: "openai", key: "sk-suite-0123456789abcdef", name: "suite", disabled: false },
+    // Not openai: the account has its one openai key already (the target), and a second is a 400.
+    template: { provider: "groq", key: "gsk_suite-0123456789abcdef", name: "suite", disabled: false },
     bodyTimeoutMs: BODY_TIMEOUT_MS,
   });
   hostileRouteSuite(gw, {
