@@ -46,7 +46,9 @@ export async function eventBus(
   });
   let release: () => Promise<void>;
   try {
-    release = await holdOutboxWriterLock(database.pool, OUTBOX_SCHEMA);
+    release = await holdOutboxWriterLock(database.pool, OUTBOX_SCHEMA, (error) =>
+      logger.warn({ err: error }, "the outbox's writer-lock session ended"),
+    );
     await migrateToLatest(database.db, OUTBOX_SCHEMA, outboxMigrations);
   } catch (error) {
     await database.close();

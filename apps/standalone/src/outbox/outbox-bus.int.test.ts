@@ -3,6 +3,7 @@ import type { ConsumedMessage } from "@gw/events";
 import { describeEventBusContract } from "@gw/events/contract";
 import { silentLogger } from "@gw/logger";
 import { createTestDatabase, describeWith, type TestDatabase, uniqueName } from "@gw/testing";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outboxMigrations } from "./migrations.js";
 import { type OutboxBusOptions, OutboxEventBus } from "./outbox-bus.js";
@@ -32,6 +33,10 @@ describeWith(["postgres"], "OutboxEventBus on PostgreSQL", () => {
     await migrateToLatest(connection.db, schema, outboxMigrations);
     return schema;
   }
+
+  const noSessionLoss = (error: Error): never => {
+    throw error;
+  };
 
   function connect(schema: string): Database<OutboxTables> {
     const connection = connectDatabase<OutboxTables>({ url: database.url, schema, maxConnections: 4 });
@@ -193,13 +198,35 @@ describeWith(["postgres"], "OutboxEventBus on PostgreSQL", () => {
       const schema = uniqueName("outbox", "_");
       const first = connect(schema);
       const second = connect(schema);
-      const release = await holdOutboxWriterLock(first.pool, schema);
-      await expect(holdOutboxWriterLock(second.pool, schema, 300)).rejects.toThrow(
+      const release = await holdOutboxWriterLock(first.pool, schema, noSessionLoss);
+      await expect(holdOutboxWriterLock(second.pool, schema, noSessionLoss, 300)).rejects.toThrow(
         /another gateway process already uses the event outbox/,
       );
       await release();
-      const again = await holdOutboxWriterLock(second.pool, schema);
+      const again = await holdOutboxWriterLock(second.pool, schema, noSessionLoss);
       await again();
+    });
+
+    it("reports the lock's session ending under it (PostgreSQL stopping first) instead of crashing", async () => {
+      const schema = uniqueName("outbox", "_");
+      const holder = connect(schema);
+      const lost: Error[] = [];
+      const release = await holdOutboxWriterLock(holder.pool, schema, (error) => lost.push(error));
+      // What a server shutdown does to the session: terminated by an administrator command.
+      const terminator = connect(schema);
+      // A one-key advisory lock shows its key's low 32 bits as objid (objsubid 1).
+      await sql`select pg_terminate_backend(pid) from pg_locks
+        where locktype = 'advisory' and objsubid = 1 and granted
+          and objid = (hashtext(${`model-gateway outbox ${schema}`})::bigint & 4294967295)::oid`.execute(
+        terminator.db,
+      );
+      await expect
+        .poll(() => lost.map((error) => error.message), { timeout: 10_000 })
+        .toContainEqual(expect.stringMatching(/terminating connection due to administrator command/));
+      await release();
+      // The lock went with the session: another gateway takes it at once.
+      const next = await holdOutboxWriterLock(terminator.pool, schema, noSessionLoss, 0);
+      await next();
     });
   });
 

@@ -9,13 +9,20 @@ type Pool = Database<unknown>["pool"];
  * as long as its outbox runs, and a second one is refused at start with a clear message. A process
  * killed a moment ago may still hold it until PostgreSQL notices its connection is gone, so the
  * lock is tried for `waitMs` first. Resolves to the release.
+ *
+ * The held connection is out of the pool, so no pool listener hears its errors: when its session ends
+ * under it (PostgreSQL stopping first, as the embedded server's own exit hook does on SIGTERM, or the
+ * connection dropping), the error goes to `onSessionLost` instead of crashing the process as an
+ * unhandled 'error' event. The lock ends with the session.
  */
 export async function holdOutboxWriterLock(
   pool: Pool,
   schema: string,
+  onSessionLost: (error: Error) => void,
   waitMs = 10_000,
 ): Promise<() => Promise<void>> {
   const client = await pool.connect();
+  client.on("error", onSessionLost);
   try {
     const deadline = Date.now() + waitMs;
     let locked = false;
@@ -33,6 +40,7 @@ export async function holdOutboxWriterLock(
         `another gateway process already uses the event outbox in this database (schema ${schema}): run one embedded gateway per database, or set KAFKA_BROKERS`,
       );
   } catch (error) {
+    client.off("error", onSessionLost);
     client.release();
     throw error;
   }
