@@ -113,7 +113,11 @@ describe("embedded default (pnpm start)", () => {
     const usageBefore = (await (
       await fetch(`${url}/v1/key`, { headers: { authorization: `Bearer ${before.api_key}` } })
     ).json()) as { data: { usage: number } };
-    await gateway?.stop();
+    const stopped = gateway;
+    await stopped?.stop();
+    // Stopped as Ctrl-C stops it (SIGTERM): a clean exit, no crash on the way out.
+    expect(stopped?.output()).not.toContain("Unhandled 'error' event");
+    expect(stopped?.child.exitCode).toBe(0);
     await start();
     expect(credentials()).toEqual(before);
     // Only the start that created the keys prints them; this one points to the file.
