@@ -60,6 +60,22 @@ export function jsonBody(limits: string | BodyLimits = DEFAULT_BODY_LIMIT): Requ
 }
 
 /**
+ * The same layer for a route that takes its body as text whatever the content type (wallet sign-in,
+ * whose proof that is not JSON must be that route's own 401, not the JSON parser's 400): the same
+ * size limit, time bound and catalogue errors; `request.body` is the text.
+ */
+export function textBody(limits: Pick<BodyLimits, "limit" | "timeoutMs"> = {}): RequestHandler {
+  const parse = express.text({ type: () => true, limit: limits.limit ?? DEFAULT_BODY_LIMIT });
+  const timeoutMs = limits.timeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+  return (request, response, next) => {
+    const finish = once(request, timeoutMs, next, false);
+    parse(request, response, (error?: unknown) =>
+      finish(error === undefined ? undefined : translateBodyError(error)),
+    );
+  };
+}
+
+/**
  * `next` at most once: with the body read, with its failure, or with a 408 when the body is still
  * arriving after `timeoutMs`. The 408 closes the connection, since the rest of that body is never read.
  */

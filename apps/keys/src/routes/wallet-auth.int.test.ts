@@ -328,7 +328,8 @@ describeWith(["postgres"], "POST /v1/x402/auth", () => {
         body: "{}",
       });
       expect(response.status).toBe(400);
-      expect(await response.json()).toMatchObject({ error: { code: "invalid_body" } });
+      // The shared body layer's code for an unknown charset, as on every other route.
+      expect(await response.json()).toMatchObject({ error: { code: "unsupported_encoding" } });
     });
   });
 
