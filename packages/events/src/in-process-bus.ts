@@ -8,7 +8,8 @@ import type {
   SubscribeOptions,
   Subscription,
 } from "./bus.js";
-import { DEFAULT_MAX_BATCH_SIZE, deadLetterTopic, subscriptionHandler } from "./bus.js";
+import { DEFAULT_MAX_BATCH_SIZE, subscriptionHandler } from "./bus.js";
+import { deliverWithRetries } from "./retry.js";
 
 /**
  * One topic's retained messages: `messages[i]` has offset `base + i`. Messages every group has
@@ -192,28 +193,15 @@ export class InProcessEventBus implements EventBus {
   }
 
   /** True when the message is done with: handled, or dead-lettered after its last attempt. */
-  private async deliver(group: Group, message: ConsumedMessage, handler: MessageHandler): Promise<boolean> {
+  private deliver(group: Group, message: ConsumedMessage, handler: MessageHandler): Promise<boolean> {
     const { options } = group;
-    const maxAttempts = options.maxAttempts ?? 5;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await handler(message);
-        return true;
-      } catch (error) {
-        if (attempt >= maxAttempts) {
-          const reason = error instanceof Error ? error.message : String(error);
-          this.append({
-            topic: deadLetterTopic(options.topic, options.groupId),
-            key: message.key,
-            value: message.value,
-            headers: { ...message.headers, "x-error": reason },
-          });
-          return true;
-        }
-        await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 10 * 2 ** attempt)));
-        if (!group.running) return false;
-      }
-    }
+    return deliverWithRetries(message, handler, {
+      topic: options.topic,
+      groupId: options.groupId,
+      maxAttempts: options.maxAttempts,
+      deadLetter: (topic, key, value, headers) => this.append({ topic, key, value, headers }),
+      running: () => group.running,
+    });
   }
 }
 

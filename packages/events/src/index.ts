@@ -5,4 +5,5 @@ export * from "./ids.js";
 export * from "./in-process-bus.js";
 export * from "./key-change-event.js";
 export * from "./payment-event.js";
+export * from "./retry.js";
 export * from "./usage-event.js";

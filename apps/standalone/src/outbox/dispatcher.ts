@@ -1,8 +1,8 @@
 import {
   type ConsumedMessage,
   DEFAULT_MAX_BATCH_SIZE,
-  deadLetterTopic,
   deliverBatch,
+  deliverWithRetries,
   type MessageHandler,
   type SubscribeOptions,
   subscriptionHandler,
@@ -112,27 +112,14 @@ export class GroupDispatcher {
   }
 
   /** True when the message is done with: handled, or dead-lettered after its last attempt. */
-  private async deliver(message: ConsumedMessage, handler: MessageHandler): Promise<boolean> {
-    const maxAttempts = this.options.maxAttempts ?? 5;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await handler(message);
-        return true;
-      } catch (error) {
-        if (attempt >= maxAttempts) {
-          const reason = error instanceof Error ? error.message : String(error);
-          this.deps.deadLetter(
-            deadLetterTopic(this.options.topic, this.options.groupId),
-            message.key,
-            message.value,
-            { ...message.headers, "x-error": reason },
-          );
-          return true;
-        }
-        await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 10 * 2 ** attempt)));
-        if (!this.running) return false;
-      }
-    }
+  private deliver(message: ConsumedMessage, handler: MessageHandler): Promise<boolean> {
+    return deliverWithRetries(message, handler, {
+      topic: this.options.topic,
+      groupId: this.options.groupId,
+      maxAttempts: this.options.maxAttempts,
+      deadLetter: (topic, key, value, headers) => this.deps.deadLetter(topic, key, value, headers),
+      running: () => this.running,
+    });
   }
 }
 
