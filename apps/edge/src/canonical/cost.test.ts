@@ -59,6 +59,21 @@ describe("computeCost", () => {
     expect(cost.completionPico).toBe(20n * 15_000_000n + 30n * 20_000_000n);
   });
 
+  it("reports the cache discount: reads save, Anthropic's dearer 5-minute writes cost extra", () => {
+    // claude-sonnet-4 list prices: 3 in, 0.30 cache read, 3.75 cache write (USD per million).
+    const pricing = listPrice({ prompt: "3", completion: "15", cacheRead: "0.30", cacheWrite: "3.75" });
+    const read = computeCost(pricing, usage({ promptTokens: 1000, cachedTokens: 900 }));
+    expect(read.cacheDiscountPico).toBe(900n * (3_000_000n - 300_000n));
+    expect(read.promptPico + (read.cacheDiscountPico ?? 0n)).toBe(1000n * 3_000_000n);
+    const written = computeCost(pricing, usage({ promptTokens: 1000, cacheWriteTokens: 1000 }));
+    expect(written.cacheDiscountPico).toBe(-1000n * 750_000n);
+    const plain = computeCost(
+      listPrice({ prompt: "1", completion: "2" }),
+      usage({ promptTokens: 10, cachedTokens: 5 }),
+    );
+    expect(plain.cacheDiscountPico).toBe(0n);
+  });
+
   it("charges special tokens at the plain price when the catalogue lists no separate price", () => {
     const pricing = listPrice({ prompt: "1", completion: "2" });
     const special = computeCost(

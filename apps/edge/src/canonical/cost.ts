@@ -6,6 +6,11 @@ export interface Cost {
   completionPico: bigint;
   requestPico: bigint;
   totalPico: bigint;
+  /**
+   * What prompt caching saved against the plain prompt price (OpenRouter's `cache_discount`): positive for
+   * cached reads, negative for cache writes priced above input (Anthropic). Absent = 0.
+   */
+  cacheDiscountPico?: bigint;
 }
 
 export const ZERO_COST: Cost = { promptPico: 0n, completionPico: 0n, requestPico: 0n, totalPico: 0n };
@@ -31,5 +36,9 @@ export function computeCost(pricing: Pricing | undefined, reported: TokenUsage, 
     BigInt(images) * pricing.imagePico;
   const completionPico = plainCompletion * pricing.completionPico + BigInt(usage.reasoningTokens) * reasoning;
   const requestPico = pricing.requestPico;
-  return { promptPico, completionPico, requestPico, totalPico: promptPico + completionPico + requestPico };
+  const cacheDiscountPico =
+    BigInt(usage.cachedTokens) * (pricing.promptPico - cacheRead) +
+    BigInt(usage.cacheWriteTokens) * (pricing.promptPico - cacheWrite);
+  const totalPico = promptPico + completionPico + requestPico;
+  return { promptPico, completionPico, requestPico, totalPico, cacheDiscountPico };
 }

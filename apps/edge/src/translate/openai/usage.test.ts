@@ -25,6 +25,18 @@ describe("renderUsage", () => {
       // The per-request price is in the prompt part, as in the usage event: the parts add up.
       upstream_inference_prompt_cost: 0.000002,
       upstream_inference_completions_cost: 0.000003,
+      cache_discount: 0,
     });
+  });
+
+  it("reports what caching saved, negative when a cache write cost more than plain input", () => {
+    const cached = { ...cost, cacheDiscountPico: 2_700_000n };
+    expect(
+      renderUsage({ usage, cost: cached, chargedPico: 0n, estimated: false, isByok: false }),
+    ).toMatchObject({ cost_details: { cache_discount: 0.0000027 } });
+    const written = { ...cost, cacheDiscountPico: -750_000n };
+    expect(
+      renderUsage({ usage, cost: written, chargedPico: 0n, estimated: false, isByok: false }),
+    ).toMatchObject({ cost_details: { cache_discount: -0.00000075 } });
   });
 });
