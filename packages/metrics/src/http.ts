@@ -1,0 +1,64 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Counter, Histogram } from "prom-client";
+import { LATENCY_BUCKETS, registry, secondsSince } from "./registry.js";
+
+export type AppName = "edge" | "keys" | "billing" | "generations";
+
+const requests = new Counter({
+  name: "gw_http_requests_total",
+  help: "HTTP requests answered, by app, surface, method, route pattern and status (closed = the client left first).",
+  labelNames: ["app", "surface", "method", "route", "status"] as const,
+  registers: [registry],
+});
+
+const duration = new Histogram({
+  name: "gw_http_request_duration_seconds",
+  help: "HTTP request duration until the response ended (a stream's whole length), by route pattern.",
+  labelNames: ["app", "surface", "method", "route"] as const,
+  buckets: LATENCY_BUCKETS,
+  registers: [registry],
+});
+
+/** What express leaves on a request once a route matched it (structural: no express dependency here). */
+interface RoutedRequest extends IncomingMessage {
+  route?: { path?: unknown };
+  baseUrl?: string;
+  path?: string;
+}
+
+export interface HttpMetricsOptions {
+  app: AppName;
+  /** The request's surface (openai, anthropic, gemini, management…): a small fixed set. */
+  surface(request: RoutedRequest): string;
+  /** A route label for a request no express route matched (e.g. a forwarded prefix); bounded. */
+  unrouted?(request: RoutedRequest): string | undefined;
+}
+
+type Next = (error?: unknown) => void;
+
+/**
+ * Counts and times every request by its route PATTERN (`/v1/models/:id`), never the raw path, so the
+ * label set is the app's route table and no caller can add to it. Read when the response closes,
+ * after routing ran; a request no route took is `unmatched`.
+ */
+export function httpMetrics(options: HttpMetricsOptions) {
+  return (request: RoutedRequest, response: ServerResponse, next: Next): void => {
+    const startedAt = performance.now();
+    response.once("close", () => {
+      const route = routeOf(request, response, options);
+      const surface = options.surface(request);
+      const method = request.method ?? "OTHER";
+      const status = response.writableFinished ? String(response.statusCode) : "closed";
+      requests.inc({ app: options.app, surface, method, route, status });
+      duration.observe({ app: options.app, surface, method, route }, secondsSince(startedAt));
+    });
+    next();
+  };
+}
+
+function routeOf(request: RoutedRequest, response: ServerResponse, options: HttpMetricsOptions): string {
+  const pattern = request.route?.path;
+  if (typeof pattern === "string") return `${request.baseUrl ?? ""}${pattern}`;
+  if (pattern !== undefined) return "pattern";
+  return options.unrouted?.(request) ?? (response.statusCode === 404 ? "unmatched" : "unrouted");
+}
