@@ -25,7 +25,6 @@ describe("renderUsage", () => {
       // The per-request price is in the prompt part, as in the usage event: the parts add up.
       upstream_inference_prompt_cost: 0.000002,
       upstream_inference_completions_cost: 0.000003,
-      cache_discount: 0,
     });
   });
 

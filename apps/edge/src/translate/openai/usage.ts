@@ -16,8 +16,11 @@ export interface UsageBody {
     upstream_inference_cost: number;
     upstream_inference_prompt_cost: number;
     upstream_inference_completions_cost: number;
-    /** OpenRouter's `cache_discount`: USD saved by cached reads, negative for dearer cache writes. */
-    cache_discount: number;
+    /**
+     * OpenRouter's `cache_discount`: USD saved by cached reads, negative for dearer cache writes; only
+     * present when caching changed the price.
+     */
+    cache_discount?: number;
   };
 }
 
@@ -46,7 +49,7 @@ export function renderUsage({ usage, cost, chargedPico, estimated, isByok }: Usa
       // The per-request price is part of the prompt's, as in the usage event: the parts add up.
       upstream_inference_prompt_cost: picoToUsdNumber(cost.promptPico + cost.requestPico),
       upstream_inference_completions_cost: picoToUsdNumber(cost.completionPico),
-      cache_discount: picoToUsdNumber(cost.cacheDiscountPico ?? 0n),
+      ...(cost.cacheDiscountPico ? { cache_discount: picoToUsdNumber(cost.cacheDiscountPico) } : {}),
     },
   };
 }
