@@ -8,11 +8,13 @@ import { connectBatchClient } from "./clients/batches.js";
 import { connectBillingClient } from "./clients/billing.js";
 import { connectCatalogSource } from "./clients/catalog.js";
 import { connectCredentialSource } from "./clients/credentials.js";
+import { connectHealthSource } from "./clients/health.js";
 import { connectPaymentControlPlane } from "./clients/payments.js";
 import type { EdgeConfig } from "./config.js";
 import type { EdgeDeps } from "./deps.js";
 import { DEFAULT_MAX_TIMEOUT_SECONDS, paymentNetworks, usdToAtomicUsdc } from "./payments/settings.js";
 import { ByokProviders } from "./planning/byok-credentials.js";
+import { MeasuredHealthHolder } from "./planning/measured-health.js";
 import { ProviderRegistry } from "./providers/registry.js";
 
 export interface ConnectedEdgeDeps {
@@ -50,6 +52,7 @@ export function connectEdgeDeps(
   });
   const billing = connectBillingClient(config.billingGrpcAddress, rpcOptions);
   const catalogSource = connectCatalogSource(config.keysGrpcAddress, { issuer });
+  const healthSource = connectHealthSource(config.keysGrpcAddress, { issuer });
   const providers = ProviderRegistry.fromSettings(config.providers, config.timeouts);
   const batches = config.generationsGrpcAddress
     ? connectBatchClient(config.generationsGrpcAddress, rpcOptions)
@@ -69,6 +72,7 @@ export function connectEdgeDeps(
       refreshMs: config.catalogRefreshMs,
       logger: shared.logger,
     }),
+    measuredHealth: new MeasuredHealthHolder(healthSource.source, { logger: shared.logger }),
     bus: shared.bus,
     topics: config.topics,
     providers,
@@ -112,6 +116,7 @@ export function connectEdgeDeps(
       batches?.close();
       paymentControlPlane?.close();
       catalogSource.close();
+      healthSource.close();
     },
   };
 }

@@ -1,7 +1,7 @@
 import { Admission } from "./admission/admission.js";
 import type { EdgeDeps } from "./deps.js";
 import { DEFAULT_SETTINGS, type EdgeContext } from "./pipeline/edge-context.js";
-import { ProviderHealth } from "./planning/health.js";
+import { EndpointHealth } from "./planning/health.js";
 import { Planner } from "./planning/planner.js";
 import { Meter } from "./usage/meter.js";
 
@@ -10,7 +10,9 @@ export function createEdgeContext(deps: EdgeDeps): EdgeContext {
   const settings = { ...DEFAULT_SETTINGS, ...deps.settings };
   const clock = deps.clock;
   const now = clock ? () => clock.now() : Date.now;
-  const health = new ProviderHealth(now);
+  // Without the control plane's figures (tests that build deps by hand) only this edge's circuits count.
+  const measured = deps.measuredHealth ?? { get: () => undefined };
+  const health = new EndpointHealth(measured, now);
   return {
     settings,
     now,

@@ -9,6 +9,7 @@ import type { ControlPlaneUrls } from "./clients/control-plane.js";
 import type { EdgePaymentDeps } from "./payments/runtime.js";
 import type { EdgeSettings } from "./pipeline/edge-context.js";
 import type { ByokProviders } from "./planning/byok-credentials.js";
+import type { MeasuredHealthHolder } from "./planning/measured-health.js";
 import type { ProviderRegistry } from "./providers/registry.js";
 
 export type { EdgeSettings } from "./pipeline/edge-context.js";
@@ -27,6 +28,8 @@ export interface EdgeDeps {
   byok?: ByokProviders;
   billing: BillingClient;
   catalog: CatalogHolder;
+  /** Every edge's measured endpoint health from the keys app; absent = this edge's circuits only. */
+  measuredHealth?: MeasuredHealthHolder;
   bus: EventPublisher & EventSubscriber;
   topics: TopicConfig;
   providers: ProviderRegistry;

@@ -5,6 +5,7 @@ import { createApp } from "./app.js";
 import { startBatchWorker } from "./batches/worker.js";
 import { createEdgeContext } from "./context.js";
 import type { EdgeDeps } from "./deps.js";
+import { observeEdgeHttp } from "./http-metrics.js";
 
 export interface EdgeListenOptions {
   host: string;
@@ -30,6 +31,7 @@ const BATCH_LEASE_MS = 15 * 60_000;
 export async function startEdge(deps: EdgeDeps, options: EdgeListenOptions): Promise<RunningEdge> {
   const context = createEdgeContext(deps);
   await deps.catalog.start();
+  await deps.measuredHealth?.start();
   let subscription: Subscription | undefined;
   let byokSubscription: Subscription | undefined;
   let listening: Listening;
@@ -38,10 +40,12 @@ export async function startEdge(deps: EdgeDeps, options: EdgeListenOptions): Pro
     subscription = await deps.principals.subscribeToKeyChanges(deps.bus, deps.topics.keyChanges, instanceId);
     byokSubscription = await deps.byok?.subscribe(deps.bus, deps.topics.keyChanges, instanceId);
     listening = await listen(createApp(deps, context), options.host, options.httpPort);
+    observeEdgeHttp(listening.server);
   } catch (error) {
     await subscription?.stop();
     await byokSubscription?.stop();
     await deps.catalog.stop();
+    await deps.measuredHealth?.stop();
     throw error;
   }
   const batchWorker = deps.batches
@@ -61,6 +65,7 @@ export async function startEdge(deps: EdgeDeps, options: EdgeListenOptions): Pro
       await subscription?.stop();
       await byokSubscription?.stop();
       await deps.catalog.stop();
+      await deps.measuredHealth?.stop();
     },
   };
 }

@@ -23,6 +23,8 @@ export interface UsageAttempt {
   status: number;
   latencyMs: number;
   isByok: boolean;
+  /** Whose fault a failed attempt was ("provider", "caller", "gateway", "cancelled"); absent = it served. */
+  fault?: string | undefined;
 }
 
 /**
@@ -116,7 +118,7 @@ export function usageRecorded(facts: UsageFacts, policy: ChargePolicy, leaseId =
     costPico: chargedPico(cost, facts.isByok, policy),
     upstreamPromptCostPico: cost.promptPico + cost.requestPico,
     upstreamCompletionCostPico: cost.completionPico,
-    attempts: facts.attempts.map((attempt) => ({ ...attempt })),
+    attempts: facts.attempts.map((attempt) => ({ ...attempt, fault: attempt.fault ?? "" })),
     leaseId,
   };
 }

@@ -24,12 +24,26 @@ const message = z
     }
   });
 
+const sortBy = z.enum(["price", "throughput", "latency"]);
+// OpenRouter's percentile cutoffs for preferred_min_throughput (tokens/s) and preferred_max_latency (s).
+const cutoff = z.number().nonnegative().finite();
+const percentileCutoffs = z.strictObject({
+  p50: cutoff.optional(),
+  p75: cutoff.optional(),
+  p90: cutoff.optional(),
+  p99: cutoff.optional(),
+});
+
 const providerPreferences = z.strictObject({
   order: z.array(z.string().min(1)).optional(),
   only: z.array(z.string().min(1)).optional(),
   ignore: z.array(z.string().min(1)).optional(),
   allow_fallbacks: z.boolean().optional(),
-  sort: z.enum(["price", "throughput", "latency"]).optional(),
+  sort: z
+    .union([sortBy, z.strictObject({ by: sortBy, partition: z.enum(["model", "none"]).optional() })])
+    .optional(),
+  preferred_min_throughput: z.union([cutoff, percentileCutoffs]).optional(),
+  preferred_max_latency: z.union([cutoff, percentileCutoffs]).optional(),
   require_parameters: z.boolean().optional(),
   quantizations: z.array(z.string()).optional(),
   zdr: z.boolean().optional(),

@@ -19,7 +19,12 @@ export interface AttemptRecord {
   status: number;
   latencyMs: number;
   isByok: boolean;
+  /** Whose fault a failed attempt was (planning/fault.ts); absent for the attempt that served. */
+  fault?: AttemptFault;
 }
+
+/** Only "provider" counts against the endpoint's measured health. */
+export type AttemptFault = "provider" | "caller" | "gateway" | "cancelled";
 
 /** Everything known about a finished request: what the usage event and the settlement are built from. */
 export interface Generation {

@@ -1,7 +1,7 @@
 import { silentLogger } from "@gw/logger";
 import { describe, expect, it } from "vitest";
 import { parseChatRequest } from "../canonical/chat-request.js";
-import { ProviderHealth } from "../planning/health.js";
+import { EndpointHealth } from "../planning/health.js";
 import type { PlannedAttempt } from "../planning/plan.js";
 import type { Route } from "../planning/planner.js";
 import { httpFailure, networkFailure } from "../providers/failure.js";
@@ -14,7 +14,11 @@ const attempts: PlannedAttempt[] = model.endpoints.map((endpoint) => ({ model, e
 const request = parseChatRequest({ model: model.id, messages: [{ role: "user", content: "hi" }] });
 
 function deps() {
-  const health = new ProviderHealth(() => 1_000);
+  // A circuit that opens at the first provider failure, so one attempt shows in the health.
+  const health = new EndpointHealth({ get: () => undefined }, () => 1_000, {
+    failureThreshold: 1,
+    openMs: 30_000,
+  });
   return { health, now: () => 1_000, logger: silentLogger() };
 }
 
@@ -49,8 +53,9 @@ describe("the failover loop and provider health", () => {
       context,
     );
     expect(outcome.ok && outcome.attempt.endpoint.providerId).toBe("groq");
-    expect(context.health.isHealthy("openai")).toBe(false);
-    expect(context.health.isHealthy("groq")).toBe(true);
+    expect(context.health.degraded(model.id, "openai")).toBe(true);
+    expect(context.health.degraded(model.id, "groq")).toBe(false);
+    expect(outcome.records.map((record) => record.fault)).toEqual(["provider", undefined]);
   });
 
   it("never marks a provider down for a failure on the gateway's side, yet still tries the next attempt", async () => {
@@ -65,7 +70,8 @@ describe("the failover loop and provider health", () => {
       context,
     );
     expect(outcome.ok && outcome.attempt.endpoint.providerId).toBe("groq");
-    expect(context.health.isHealthy("openai")).toBe(true);
+    expect(context.health.degraded(model.id, "openai")).toBe(false);
+    expect(outcome.records[0]?.fault).toBe("gateway");
   });
 
   it("never marks a provider down for the caller's own error (a 400 ends the plan)", async () => {
@@ -78,7 +84,8 @@ describe("the failover loop and provider health", () => {
     );
     expect(outcome.ok).toBe(false);
     expect(outcome.records).toHaveLength(1);
-    expect(context.health.isHealthy("openai")).toBe(true);
+    expect(outcome.records[0]?.fault).toBe("caller");
+    expect(context.health.degraded(model.id, "openai")).toBe(false);
   });
 
   it("treats an adapter that throws (deep input it cannot serialise) as the gateway's fault", async () => {
@@ -98,6 +105,6 @@ describe("the failover loop and provider health", () => {
       context,
     );
     expect(outcome.ok && outcome.attempt.endpoint.providerId).toBe("groq");
-    expect(context.health.isHealthy("openai")).toBe(true);
+    expect(context.health.degraded(model.id, "openai")).toBe(false);
   });
 });

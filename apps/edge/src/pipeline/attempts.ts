@@ -1,5 +1,6 @@
 import type { ChatRequest } from "../canonical/chat-request.js";
 import type { AttemptRecord } from "../canonical/generation.js";
+import { attemptFault } from "../planning/fault.js";
 import type { PlannedAttempt } from "../planning/plan.js";
 import type { Route } from "../planning/planner.js";
 import { cancelledFailure, networkFailure, type UpstreamFailure } from "../providers/failure.js";
@@ -78,9 +79,10 @@ export async function tryInOrder<T>(
       status: result.ok ? result.status : result.failure.status,
       latencyMs: Math.max(0, Math.round(deps.now() - startedAt)),
       isByok: attempt.byok !== undefined,
+      ...(result.ok ? {} : { fault: attemptFault(result.failure, attempt.byok !== undefined) }),
     });
     if (result.ok) {
-      deps.health.recordSuccess(attempt.endpoint.providerId);
+      deps.health.recordSuccess(attempt.model.id, attempt.endpoint.providerId);
       return { ok: true, attempt, startedAt, served: result.served, records };
     }
     const { failure } = result;
@@ -102,7 +104,8 @@ export async function tryInOrder<T>(
     }
     if (!failure.retryable) return failed(failure, attempt, records);
     // Only the provider's own failures mark it down; a request that failed on our side says nothing of it.
-    if (!failure.gatewayFault) deps.health.recordFailure(attempt.endpoint.providerId);
+    if (attemptFault(failure, attempt.byok !== undefined) === "provider")
+      deps.health.recordFailure(attempt.model.id, attempt.endpoint.providerId);
   }
   return failed(
     last?.failure ?? networkFailure("protocol", "no attempt could be made"),

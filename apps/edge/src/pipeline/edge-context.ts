@@ -7,7 +7,7 @@ import type { CatalogHolder } from "../catalog/catalog-holder.js";
 import type { BatchClient } from "../clients/batches.js";
 import type { BillingClient } from "../clients/billing.js";
 import { DEFAULT_FLOOD_LIMITS, type FloodLimits } from "../middleware/flood-guard.js";
-import type { ProviderHealth } from "../planning/health.js";
+import type { EndpointHealth } from "../planning/health.js";
 import type { Planner } from "../planning/planner.js";
 import type { ProviderRegistry } from "../providers/registry.js";
 import type { Meter } from "../usage/meter.js";
@@ -65,7 +65,7 @@ export interface EdgeContext {
   catalog: CatalogHolder;
   providers: ProviderRegistry;
   planner: Planner;
-  health: ProviderHealth;
+  health: EndpointHealth;
   admission: Admission;
   meter: Meter;
   /** For usage lookups (`/v1/key`); spend itself goes through `admission`. */

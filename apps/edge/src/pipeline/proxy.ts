@@ -5,8 +5,9 @@ import type { Response } from "express";
 import type { Hold } from "../admission/admit.js";
 import { estimatePromptTokens } from "../admission/worst-case.js";
 import { computeCost, ZERO_COST } from "../canonical/cost.js";
-import type { Generation } from "../canonical/generation.js";
+import type { AttemptFault, Generation } from "../canonical/generation.js";
 import { ZERO_USAGE } from "../canonical/tokens.js";
+import { proxyAttemptFault } from "../planning/fault.js";
 import { finalError } from "../providers/failure.js";
 import type { ApiFormat } from "../providers/types.js";
 import type { EdgeContext } from "./edge-context.js";
@@ -236,8 +237,14 @@ function proxyGeneration(
         status: served?.status ?? 0,
         latencyMs: outcome.endedAt - outcome.sentAt,
         isByok: outcome.isByok,
+        ...(ok ? {} : { fault: proxyFault(served, inference, outcome.isByok) }),
       },
     ],
     served: ok,
   };
+}
+
+function proxyFault(served: Served | undefined, inference: ProxyInference, isByok: boolean): AttemptFault {
+  const cancelled = served?.cancelled ?? inference.start.signal.aborted;
+  return proxyAttemptFault(served?.status ?? 0, cancelled, isByok);
 }

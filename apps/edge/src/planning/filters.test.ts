@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import type { ProviderPreferences } from "../canonical/chat-request.js";
 import { testEndpoint } from "../test/catalog.js";
 import { type Availability, type EndpointFilterContext, endpointRejection } from "./filters.js";
-import { ProviderHealth } from "./health.js";
 
 // Which endpoints a request may be sent to: the key's allow-list, the request's provider preferences
 // and what this edge can reach, each with the code the caller sees when nothing is left.
@@ -107,22 +106,5 @@ describe("endpointRejection", () => {
     });
     expect(filter(["max_tokens"], { require_parameters: true })).toBeUndefined();
     expect(filter(["tools"], {})).toBeUndefined();
-  });
-});
-
-describe("ProviderHealth", () => {
-  it("puts a provider back in the default order 30 s after its last failure, or at its next success", () => {
-    let now = 1_000_000;
-    const health = new ProviderHealth(() => now);
-    expect(health.isHealthy("openai")).toBe(true);
-    health.recordFailure("openai");
-    now += 29_999;
-    expect(health.isHealthy("openai")).toBe(false);
-    expect(health.isHealthy("anthropic")).toBe(true);
-    now += 1;
-    expect(health.isHealthy("openai")).toBe(true);
-    health.recordFailure("openai");
-    health.recordSuccess("openai");
-    expect(health.isHealthy("openai")).toBe(true);
   });
 });

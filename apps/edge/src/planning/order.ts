@@ -1,24 +1,37 @@
 import type { ProviderPreferences } from "../canonical/chat-request.js";
 import { byPrice, unitPrice } from "../catalog/price.js";
 import type { Endpoint } from "../catalog/snapshot.js";
+import type { HealthView } from "./health.js";
+import { measuredRank, meetsPreferred } from "./measured-order.js";
 import type { SortOrder } from "./variants.js";
 
 export interface OrderContext {
   preferences: ProviderPreferences | undefined;
-  /** From the request's `provider.sort` or the model variant; `provider.sort` wins. */
+  /** From the model variant (`:nitro`, `:floor`); `provider.sort` wins. */
   sort: SortOrder | undefined;
   /** Uniform in [0, 1); injectable so tests can pin the weighted draw. */
   random: () => number;
-  /** False for a provider that failed recently; those go last in the default order. */
-  healthy: (providerId: string) => boolean;
+  /** The model whose endpoints these are: health is per endpoint (model and provider). */
+  modelId: string;
+  health: HealthView;
+}
+
+/** `provider.sort` as a string or `{by, partition}`, else the variant's order. */
+export function sortOrder(preferences: ProviderPreferences | undefined, variant: SortOrder | undefined) {
+  const sort = preferences?.sort;
+  if (sort === undefined) return variant;
+  return typeof sort === "string" ? sort : sort.by;
 }
 
 /**
  * Orders one model's usable endpoints into attempts (api-decisions: Routing). `provider.order` puts the
- * named providers first; `sort` orders by price (throughput and latency are not measured yet, so they
- * keep the catalogue order, healthy first); otherwise one endpoint is drawn with weight ∝ 1/price²
- * among the healthy ones and the rest follow by price. `allow_fallbacks: false` keeps only the chosen
- * provider (or the `order` list).
+ * named providers first. Otherwise degraded endpoints (an open circuit here, or measured degraded on
+ * every edge's traffic) go last whatever the sort, and endpoints that miss `preferred_min_throughput` /
+ * `preferred_max_latency` go after those that meet them (no data = not known to miss). Within each group:
+ * `sort: "price"` by price; `"throughput"` (and `:nitro`) by measured throughput, `"latency"` by measured
+ * time to first token, endpoints without figures after the measured ones in price order; no sort = one
+ * endpoint drawn with weight ∝ 1/price², the rest by price. `allow_fallbacks: false` keeps only the
+ * first (or the `order` list).
  */
 export function orderEndpoints(endpoints: readonly Endpoint[], context: OrderContext): Endpoint[] {
   const allowFallbacks = context.preferences?.allow_fallbacks !== false;
@@ -34,14 +47,24 @@ export function orderEndpoints(endpoints: readonly Endpoint[], context: OrderCon
 }
 
 function sortEndpoints(endpoints: readonly Endpoint[], context: OrderContext): Endpoint[] {
-  const sort = context.preferences?.sort ?? context.sort;
-  if (sort === "price") return byPrice(endpoints);
-  const healthy = endpoints.filter((endpoint) => context.healthy(endpoint.providerId));
-  const failing = endpoints.filter((endpoint) => !context.healthy(endpoint.providerId));
-  if (sort) return [...healthy, ...failing];
-  const first = weightedDraw(healthy, context.random);
-  const rest = healthy.filter((endpoint) => endpoint !== first);
-  return [...(first ? [first] : []), ...byPrice(rest), ...byPrice(failing)];
+  const sort = sortOrder(context.preferences, context.sort);
+  // Asked once per endpoint: asking may take a half-open circuit's one probe.
+  const degraded = new Set(
+    endpoints.filter((endpoint) => context.health.degraded(context.modelId, endpoint.providerId)),
+  );
+  const figures = (endpoint: Endpoint) => context.health.figures(context.modelId, endpoint.providerId);
+  const healthy = endpoints.filter((endpoint) => !degraded.has(endpoint));
+  const preferred = healthy.filter((endpoint) => meetsPreferred(figures(endpoint), context.preferences));
+  const missed = healthy.filter((endpoint) => !preferred.includes(endpoint));
+  const failing = endpoints.filter((endpoint) => degraded.has(endpoint));
+  if (sort === "price") return [...byPrice(preferred), ...byPrice(missed), ...byPrice(failing)];
+  if (sort) {
+    const rank = (group: readonly Endpoint[]) => measuredRank(group, sort, figures);
+    return [...rank(preferred), ...rank(missed), ...rank(failing)];
+  }
+  const first = weightedDraw(preferred, context.random);
+  const rest = preferred.filter((endpoint) => endpoint !== first);
+  return [...(first ? [first] : []), ...byPrice(rest), ...byPrice(missed), ...byPrice(failing)];
 }
 
 /** Weight ∝ 1/price²; free endpoints have unbounded weight, so the draw is among them when there are any. */

@@ -85,10 +85,8 @@ describe("planRoute", () => {
   });
 
   it("puts recently failing providers last", () => {
-    expect(plan({ healthy: (id) => id !== "azure" }).route).toEqual([
-      "openai/gpt@openai",
-      "openai/gpt@azure",
-    ]);
+    const health = { degraded: (_model: string, id: string) => id === "azure", figures: () => undefined };
+    expect(plan({ health }).route).toEqual(["openai/gpt@openai", "openai/gpt@azure"]);
   });
 
   it("honours provider.order, only, ignore and allow_fallbacks", () => {

@@ -7,6 +7,8 @@ import {
   type Exclusion,
   endpointRejection,
 } from "./filters.js";
+import { type HealthView, NO_HEALTH } from "./health.js";
+import { acrossModels } from "./measured-order.js";
 import { orderEndpoints } from "./order.js";
 import { resolveModel, type SortOrder } from "./variants.js";
 
@@ -23,7 +25,8 @@ export interface PlanInput {
   allowedProviders: readonly string[] | undefined;
   availability: (providerId: string) => Availability;
   random?: () => number;
-  healthy?: (providerId: string) => boolean;
+  /** Endpoint health (circuits, measured figures); absent = every endpoint healthy and unmeasured. */
+  health?: HealthView;
 }
 
 export interface PlannedAttempt {
@@ -64,7 +67,7 @@ export function planRoute(input: PlanInput): RoutePlan {
     if (candidate) attempts.push(...modelAttempts(input, candidate.model, candidate.sort, excluded));
   }
   if (attempts.length === 0) throw nothingLeft(excluded);
-  return { attempts, excluded };
+  return { attempts: acrossModels(attempts, input.preferences, input.health ?? NO_HEALTH), excluded };
 }
 
 function candidateModel(input: PlanInput, id: string, primary: boolean, excluded: Exclusion[]) {
@@ -123,7 +126,8 @@ function modelAttempts(
     preferences: input.preferences,
     sort,
     random: input.random ?? Math.random,
-    healthy: input.healthy ?? (() => true),
+    modelId: model.id,
+    health: input.health ?? NO_HEALTH,
   });
   return ordered.map((endpoint) => ({ model, endpoint }));
 }

@@ -12,7 +12,7 @@ import type {
 import { testEndpoint, testModel, testSnapshotResponse } from "../test/catalog.js";
 import { testKey } from "../test/principals.js";
 import { chatAvailability, embeddingsAvailability } from "./availability.js";
-import { ProviderHealth } from "./health.js";
+import { EndpointHealth } from "./health.js";
 import { Planner } from "./planner.js";
 
 // What the planner can route to on this edge: providers with credentials here, and the surfaces their
@@ -80,7 +80,7 @@ async function planner() {
     catalog,
     providers: registry,
     byok: undefined,
-    health: new ProviderHealth(() => 0),
+    health: new EndpointHealth({ get: () => undefined }, () => 0),
     random: () => 0,
   });
 }

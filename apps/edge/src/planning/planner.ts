@@ -9,7 +9,7 @@ import { chatAvailability, embeddingsAvailability } from "./availability.js";
 import type { AccountProviders, ByokProviders } from "./byok-credentials.js";
 import { preferByok, withByok } from "./byok-order.js";
 import type { Availability } from "./filters.js";
-import type { ProviderHealth } from "./health.js";
+import type { EndpointHealth } from "./health.js";
 import { type PlannedAttempt, planRoute, type RoutePlan } from "./plan.js";
 
 export interface PlannerDeps {
@@ -17,7 +17,7 @@ export interface PlannerDeps {
   providers: ProviderRegistry;
   /** The accounts' own provider keys (BYOK); absent = the gateway's keys only. */
   byok: ByokProviders | undefined;
-  health: ProviderHealth;
+  health: EndpointHealth;
   /** Uniform in [0, 1), for the weighted provider draw. */
   random: () => number;
 }
@@ -98,7 +98,7 @@ export class Planner {
       allowedProviders: principal.allowedProviders?.values,
       availability,
       random: this.deps.random,
-      healthy: (providerId) => this.deps.health.isHealthy(providerId),
+      health: this.deps.health,
     });
   }
 

@@ -59,6 +59,12 @@ export interface Attempt {
   status: number;
   latencyMs: number;
   isByok: boolean;
+  /**
+   * Whose fault a failed attempt was: "provider" (5xx, 429, no or broken answer: counts against the
+   * endpoint's measured uptime), "caller" (a request the caller must fix), "gateway" (our own bug),
+   * "cancelled" (the client went away). Empty for the attempt that served the request.
+   */
+  fault: string;
 }
 
 function createBaseUsageRecorded(): UsageRecorded {
@@ -678,7 +684,7 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
 };
 
 function createBaseAttempt(): Attempt {
-  return { provider: "", model: "", status: 0, latencyMs: 0, isByok: false };
+  return { provider: "", model: "", status: 0, latencyMs: 0, isByok: false, fault: "" };
 }
 
 export const Attempt: MessageFns<Attempt> = {
@@ -697,6 +703,9 @@ export const Attempt: MessageFns<Attempt> = {
     }
     if (message.isByok !== false) {
       writer.uint32(40).bool(message.isByok);
+    }
+    if (message.fault !== "") {
+      writer.uint32(50).string(message.fault);
     }
     return writer;
   },
@@ -754,6 +763,14 @@ export const Attempt: MessageFns<Attempt> = {
             message.isByok = reader.bool();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.fault = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -781,6 +798,7 @@ export const Attempt: MessageFns<Attempt> = {
         : isSet(object.is_byok)
         ? globalThis.Boolean(object.is_byok)
         : false,
+      fault: isSet(object.fault) ? globalThis.String(object.fault) : "",
     };
   },
 
@@ -801,6 +819,9 @@ export const Attempt: MessageFns<Attempt> = {
     if (message.isByok !== false) {
       obj.isByok = message.isByok;
     }
+    if (message.fault !== "") {
+      obj.fault = message.fault;
+    }
     return obj;
   },
 
@@ -814,6 +835,7 @@ export const Attempt: MessageFns<Attempt> = {
     message.status = object.status ?? 0;
     message.latencyMs = object.latencyMs ?? 0;
     message.isByok = object.isByok ?? false;
+    message.fault = object.fault ?? "";
     return message;
   },
 };

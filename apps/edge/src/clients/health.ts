@@ -1,0 +1,17 @@
+import { EndpointHealthServiceClient } from "@gw/proto/catalog/v1/health";
+import { clientOptions, insecureCredentials, type ServiceTokenIssuer, unaryCall } from "@gw/rpc";
+import type { HealthSource } from "../planning/measured-health.js";
+
+/** EndpointHealthService.GetEndpointHealth on the keys app, polled in the background (never per request). */
+export function connectHealthSource(
+  address: string,
+  options: { timeoutMs?: number; issuer?: ServiceTokenIssuer | undefined } = {},
+): { source: HealthSource; close(): void } {
+  const client = new EndpointHealthServiceClient(
+    address,
+    insecureCredentials(),
+    clientOptions(options.issuer, "keys"),
+  );
+  const call = unaryCall(client, client.getEndpointHealth, { timeoutMs: options.timeoutMs ?? 5_000 });
+  return { source: (request) => call(request), close: () => client.close() };
+}
