@@ -1,34 +1,42 @@
-import { listen } from "@gw/http";
+import { listen, type Readiness } from "@gw/http";
 import { bindGrpcServer, shutdownGrpcServer } from "@gw/rpc";
 import { createApp } from "./app.js";
 import { bundledCatalog } from "./catalog/content.js";
-import { readOperatorPrices, withOperatorPrices } from "./catalog/operator-prices.js";
-import { seedCatalog } from "./catalog/seed.js";
+import { refreshCatalog } from "./catalog/store.js";
 import { type KeysDeps, keysContext } from "./deps.js";
 import { createGrpcServer } from "./grpc.js";
+import { keysReadiness } from "./routes/health.js";
 
 export interface ListenOptions {
   host: string;
   /** 0 picks a free port. */
   httpPort: number;
   grpcPort: number;
+  /** How long a stop waits for requests under way before cutting them (SHUTDOWN_DEADLINE_MS). */
+  shutdownDeadlineMs?: number;
 }
 
 export interface RunningKeys {
   httpUrl: string;
   grpcAddress: string;
-  /** Closes the servers gracefully; the deps (database, bus) stay open: the caller owns them. */
+  readiness: Readiness;
+  /**
+   * Readiness goes 503 first, then the servers close gracefully (requests under way get until the
+   * shutdown deadline); the deps (database, bus) stay open: the caller owns them.
+   */
   stop(): Promise<void>;
 }
 
-/** Seeds the catalogue (with the operator's prices: gw catalog price), then serves REST and gRPC. */
+/**
+ * Seeds the catalogue (this release's bundled seed with every operator change laid over it), then serves
+ * REST and gRPC.
+ */
 export async function startKeys(deps: KeysDeps, options: ListenOptions): Promise<RunningKeys> {
-  const operatorPrices = await readOperatorPrices(deps.database.db);
-  const content = withOperatorPrices(deps.catalog ?? bundledCatalog(), operatorPrices);
-  const seeded = await seedCatalog(deps.database.db, content);
+  const seeded = await refreshCatalog(deps.database.db, deps.catalog ?? bundledCatalog());
   deps.logger.info(seeded, seeded.changed ? "catalogue seeded" : "catalogue already current");
   const context = keysContext(deps);
-  const http = await listen(createApp(deps, context), options.host, options.httpPort);
+  const readiness = keysReadiness(deps);
+  const http = await listen(createApp(deps, context, readiness), options.host, options.httpPort);
   const grpcServer = createGrpcServer(deps, context);
   let grpcPort: number;
   try {
@@ -42,9 +50,14 @@ export async function startKeys(deps: KeysDeps, options: ListenOptions): Promise
   return {
     httpUrl: http.url,
     grpcAddress,
+    readiness,
     // The bus is the caller's: its close() delivers (or spools) what was published, with a bound that
     // flush() on a dead broker would not have.
-    stop: () => Promise.all([http.close(), shutdownGrpcServer(grpcServer)]).then(() => undefined),
+    stop: async () => {
+      readiness.drain();
+      const deadlineMs = options.shutdownDeadlineMs;
+      await Promise.all([http.close(deadlineMs), shutdownGrpcServer(grpcServer, deadlineMs)]);
+    },
   };
 }
 

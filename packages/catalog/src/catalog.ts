@@ -22,9 +22,11 @@ export interface CatalogIndex {
 
 export function indexCatalog(data: CatalogData): CatalogIndex {
   const models = new Map(data.models.map((m) => [m.id, m]));
+  for (const m of data.models) for (const alias of m.aliases) if (!models.has(alias)) models.set(alias, m);
   const providers = new Map(data.providers.map((p) => [p.id, p]));
 
   const resolveModel = (id: string): ResolvedModel | undefined => {
+    // An alias resolves to its model (the map holds both).
     const exact = models.get(id);
     if (exact) return { model: exact, variant: exact.isFree ? "free" : null };
     const { baseId, variant } = parseModelId(id);

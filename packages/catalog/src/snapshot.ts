@@ -51,6 +51,7 @@ function modelMessage(m: Model): ModelMessage {
     isFree: m.isFree,
     endpoints: m.endpoints.map(endpointMessage),
     modelLimit: m.modelLimit ? { ...m.modelLimit } : undefined,
+    aliases: [...m.aliases],
   };
 }
 
@@ -65,6 +66,7 @@ function endpointMessage(e: Endpoint): EndpointMessage {
     quantization: e.quantization ?? "",
     isZdr: e.isZdr,
     supportedParameters: [...e.supportedParameters],
+    mayTrainOnData: e.mayTrainOnData,
   };
 }
 
@@ -113,8 +115,10 @@ export function fromCatalogSnapshot(snapshot: GetSnapshotResponse): CatalogData 
         quantization: asQuantization(e.quantization),
         isZdr: e.isZdr,
         supportedParameters: [...e.supportedParameters],
+        mayTrainOnData: e.mayTrainOnData,
       })),
       modelLimit: m.modelLimit ? { ...m.modelLimit } : null,
+      aliases: [...m.aliases],
     })),
   };
 }

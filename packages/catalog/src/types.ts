@@ -76,6 +76,8 @@ export interface Endpoint {
   readonly quantization: Quantization | null;
   readonly isZdr: boolean;
   readonly supportedParameters: readonly string[];
+  /** Data policy: the provider may train on (or keep) prompts; `data_collection: "deny"` excludes it. */
+  readonly mayTrainOnData: boolean;
 }
 
 /** Proto `catalog.v1.Model`. */
@@ -90,6 +92,8 @@ export interface Model {
   readonly isFree: boolean;
   readonly endpoints: readonly Endpoint[];
   readonly modelLimit: RequestLimit | null;
+  /** Other ids resolving to this model (provider aliases such as `claude-3-5-haiku-latest`, dated ids). */
+  readonly aliases: readonly string[];
 }
 
 export interface CatalogData {

@@ -12,6 +12,7 @@ export function validateCatalog(data: CatalogData = CATALOG): string[] {
   if (providers.size !== data.providers.length) problems.push("duplicate provider ids");
   if (new Set(data.models.map((m) => m.id)).size !== data.models.length) problems.push("duplicate model ids");
 
+  problems.push(...aliasProblems(data));
   for (const m of data.models) {
     const at = `model ${m.id}`;
     const { variant } = parseModelId(m.id);
@@ -40,6 +41,27 @@ export function validateCatalog(data: CatalogData = CATALOG): string[] {
       if (m.isFree && !isZero(e.pricing)) problems.push(`${where}: a :free model must cost nothing`);
       if (!m.isFree && m.author === "demo" && isZero(e.pricing))
         problems.push(`${where}: demo must be priced`);
+    }
+  }
+  return problems;
+}
+
+const ALIAS = /^[a-z0-9][a-z0-9._-]*\/[\x21-\x7e]{1,200}$/;
+
+/** Aliases are `<author>/<name>` ids of their own: unique, never a model's id, never a variant. */
+function aliasProblems(data: CatalogData): string[] {
+  const problems: string[] = [];
+  const ids = new Set(data.models.map((m) => m.id));
+  const seen = new Map<string, string>();
+  for (const m of data.models) {
+    for (const alias of m.aliases) {
+      const at = `alias ${alias} of ${m.id}`;
+      if (!ALIAS.test(alias)) problems.push(`${at}: not an <author>/<name> id`);
+      if (ids.has(alias)) problems.push(`${at}: is a model id`);
+      if (parseModelId(alias).variant !== null) problems.push(`${at}: has a variant suffix`);
+      const other = seen.get(alias);
+      if (other !== undefined) problems.push(`${at}: also names ${other}`);
+      seen.set(alias, m.id);
     }
   }
   return problems;

@@ -6,16 +6,19 @@ export type { Endpoint, Model, Pricing, Provider } from "@gw/proto/catalog/v1/ca
 export class CatalogSnapshot {
   readonly version: string;
   private readonly models: ReadonlyMap<string, Model>;
+  private readonly aliases: ReadonlyMap<string, Model>;
   private readonly providers: ReadonlyMap<string, Provider>;
 
   constructor(response: GetSnapshotResponse) {
     this.version = response.version;
     this.models = new Map(response.models.map((model) => [model.id, model]));
+    this.aliases = new Map(response.models.flatMap((model) => model.aliases.map((alias) => [alias, model])));
     this.providers = new Map(response.providers.map((provider) => [provider.id, provider]));
   }
 
+  /** The model with this id, or the one this alias names (`anthropic/claude-3-5-haiku-latest`). */
   model(id: string): Model | undefined {
-    return this.models.get(id);
+    return this.models.get(id) ?? this.aliases.get(id);
   }
 
   provider(id: string): Provider | undefined {

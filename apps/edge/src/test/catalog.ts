@@ -17,6 +17,7 @@ export function testEndpoint(
     quantization: "",
     isZdr: false,
     supportedParameters: ["max_tokens", "temperature", "stream"],
+    mayTrainOnData: false,
     ...rest,
   };
 }
@@ -32,6 +33,7 @@ export function testModel(id: string, endpoints: Endpoint[], overrides: Partial<
     isFree: id.endsWith(":free"),
     endpoints,
     modelLimit: undefined,
+    aliases: [],
     ...overrides,
   };
 }

@@ -8,10 +8,10 @@ import {
   OperatorPriceError,
   readOperatorPrices,
   setOperatorPrice,
-  withOperatorPrices,
 } from "./operator-prices.js";
 import { readCatalog, readCatalogVersion } from "./read.js";
 import { seedCatalog } from "./seed.js";
+import { refreshCatalog } from "./store.js";
 
 const o3: OperatorPrice = {
   modelId: "openai/o3",
@@ -58,7 +58,7 @@ describeWith(["postgres"], "operator prices in the catalogue tables", () => {
   it("keeps the model across a start-up seed (bundled plus operator prices): nothing changes", async () => {
     const db = test.database.db;
     const version = await readCatalogVersion(db);
-    const seeded = await seedCatalog(db, withOperatorPrices(bundledCatalog(), await readOperatorPrices(db)));
+    const seeded = await refreshCatalog(db, bundledCatalog());
     expect(seeded).toEqual({ version, changed: false });
     expect(await served("openai/o3")).toBeDefined();
   });
@@ -85,7 +85,7 @@ describeWith(["postgres"], "operator prices in the catalogue tables", () => {
     [{ modelId: "openai/has space" }, "model id must be <author>/<slug>"],
     [{ upstreamModel: "" }, "upstream model must be 1-256 printable characters"],
     [{ upstreamModel: "a\u0000b" }, "upstream model must be 1-256 printable characters"],
-    [{ promptPico: -1n }, "prices must not be negative"],
+    [{ promptPico: -1n }, "openai/o3-bad: promptPico must not be negative"],
     [
       { promptPico: 0n, completionPico: 0n, requestPico: 0n },
       "at least one of the prompt, completion or request price",

@@ -1,11 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { bundledCatalog } from "./content.js";
-import {
-  OPERATOR_MODEL_DEFAULTS,
-  type OperatorPrice,
-  perMillionTokens,
-  withOperatorPrices,
-} from "./operator-prices.js";
+import { bundledCatalog, type CatalogContent } from "./content.js";
+import { OPERATOR_MODEL_DEFAULTS, type OperatorPrice, perMillionTokens } from "./operator-prices.js";
+import { applyOverlay, emptyOverlay, endpointKey } from "./overlay.js";
 
 const base = bundledCatalog();
 
@@ -18,7 +14,25 @@ const o3: OperatorPrice = {
   requestPico: 0n,
 };
 
-describe("withOperatorPrices", () => {
+/** Operator prices as the overlay keeps them (an endpoint override each), applied to the seed. */
+function withOperatorPrices(content: CatalogContent, prices: OperatorPrice[]): CatalogContent {
+  const overlay = emptyOverlay();
+  for (const price of prices) {
+    overlay.endpoints.set(endpointKey(price.modelId, price.providerId), {
+      upstreamModel: price.upstreamModel,
+      pricing: {
+        promptPico: price.promptPico,
+        completionPico: price.completionPico,
+        requestPico: price.requestPico,
+      },
+      contextLength: price.contextLength,
+      maxCompletionTokens: price.maxCompletionTokens,
+    });
+  }
+  return applyOverlay(content, overlay);
+}
+
+describe("operator prices in the overlay", () => {
   it("leaves the content (and its bundled version) as it is without operator prices", () => {
     expect(withOperatorPrices(base, [])).toBe(base);
   });
@@ -56,6 +70,7 @@ describe("withOperatorPrices", () => {
         quantization: "",
         isZdr: false,
         supportedParameters: [],
+        mayTrainOnData: false,
       },
     ]);
   });
@@ -69,7 +84,7 @@ describe("withOperatorPrices", () => {
     expect(model?.endpoints[0]).toMatchObject({ contextLength: 200_000, maxCompletionTokens: 100_000 });
   });
 
-  it("replaces a listed model's price at that provider only, keeping the endpoint's other facts", () => {
+  it("replaces a listed model's prices at that provider only, keeping the endpoint's other facts", () => {
     const listed = base.models.find((model) => model.endpoints.length > 1);
     if (!listed) throw new Error("the bundled catalogue has a model served by two providers");
     const [first, second] = listed.endpoints;
@@ -86,7 +101,8 @@ describe("withOperatorPrices", () => {
     expect(model?.endpoints[0]).toEqual({
       ...first,
       upstreamModel: "renamed-upstream",
-      pricing: expectedPricing(price),
+      // Only the prices the operator set change; cache and reasoning prices stay the seed's.
+      pricing: { ...first.pricing, ...expectedPricing(price) },
     });
     expect(model?.endpoints[1]).toEqual(second);
     // The input is not changed: the bundled content stays what it was.
@@ -135,10 +151,6 @@ function expectedPricing(price: OperatorPrice) {
     promptPico: price.promptPico,
     completionPico: price.completionPico,
     requestPico: price.requestPico,
-    imagePico: 0n,
-    cacheReadPico: 0n,
-    cacheWritePico: 0n,
-    reasoningPico: 0n,
   };
 }
 

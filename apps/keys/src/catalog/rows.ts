@@ -26,6 +26,7 @@ export function modelRow(model: Model, position: number): Insertable<ModelsTable
     is_free: model.isFree,
     limit_requests: model.modelLimit?.requests ?? null,
     limit_interval_seconds: model.modelLimit?.intervalSeconds ?? null,
+    aliases: [...model.aliases],
     position,
   };
 }
@@ -50,6 +51,7 @@ export function endpointRows(model: Model): Insertable<ModelEndpointsTable>[] {
       quantization: endpoint.quantization === "" ? null : endpoint.quantization,
       is_zdr: endpoint.isZdr,
       supported_parameters: [...endpoint.supportedParameters],
+      may_train_on_data: endpoint.mayTrainOnData,
       position,
     };
   });
@@ -73,6 +75,7 @@ export function modelFromRow(row: Selectable<ModelsTable>, endpoints: Endpoint[]
     contextLength: row.context_length,
     isFree: row.is_free,
     endpoints,
+    aliases: row.aliases,
   };
   if (row.limit_requests !== null && row.limit_interval_seconds !== null) {
     model.modelLimit = { requests: row.limit_requests, intervalSeconds: row.limit_interval_seconds };
@@ -90,6 +93,7 @@ export function endpointFromRow(row: Selectable<ModelEndpointsTable>): Endpoint 
     quantization: row.quantization ?? "",
     isZdr: row.is_zdr,
     supportedParameters: row.supported_parameters,
+    mayTrainOnData: row.may_train_on_data,
   };
 }
 

@@ -9,34 +9,45 @@ export interface SeedResult {
   changed: boolean;
 }
 
-// Any constant works: it only serialises concurrent seeders (several keys replicas starting at once).
+// Any constant works: it serialises everything that writes the catalogue (keys replicas seeding at
+// start, operator changes), so each writer reads the overlay and writes the result without a race.
 const SEED_LOCK = 7_240_001;
+
+export async function lockCatalog(trx: Transaction<KeysTables>): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${SEED_LOCK})`.execute(trx);
+}
 
 /**
  * Upserts the catalogue into the tables in one transaction and records its version. Seeding the same
  * content again changes nothing, so the snapshot version moves only when the content does.
  */
 export async function seedCatalog(db: Kysely<KeysTables>, content: CatalogContent): Promise<SeedResult> {
+  return db.transaction().execute((trx) => writeCatalog(trx, content));
+}
+
+/** seedCatalog inside the caller's transaction (which may already hold the lock: it is re-entrant). */
+export async function writeCatalog(
+  trx: Transaction<KeysTables>,
+  content: CatalogContent,
+): Promise<SeedResult> {
   const version = contentVersion(content);
-  return db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(${SEED_LOCK})`.execute(trx);
-    const current = await trx
-      .selectFrom("catalog_meta")
-      .select("version")
-      .where("id", "=", 1)
-      .executeTakeFirst();
-    if (current?.version === version) return { version, changed: false };
-    await upsertProviders(trx, content);
-    await upsertModels(trx, content.models);
-    await replaceEndpoints(trx, content.models);
-    await deleteStale(trx, content);
-    await trx
-      .insertInto("catalog_meta")
-      .values({ id: 1, version })
-      .onConflict((conflict) => conflict.column("id").doUpdateSet({ version, updated_at: sql<Date>`now()` }))
-      .execute();
-    return { version, changed: true };
-  });
+  await lockCatalog(trx);
+  const current = await trx
+    .selectFrom("catalog_meta")
+    .select("version")
+    .where("id", "=", 1)
+    .executeTakeFirst();
+  if (current?.version === version) return { version, changed: false };
+  await upsertProviders(trx, content);
+  await upsertModels(trx, content.models);
+  await replaceEndpoints(trx, content.models);
+  await deleteStale(trx, content);
+  await trx
+    .insertInto("catalog_meta")
+    .values({ id: 1, version })
+    .onConflict((conflict) => conflict.column("id").doUpdateSet({ version, updated_at: sql<Date>`now()` }))
+    .execute();
+  return { version, changed: true };
 }
 
 async function upsertProviders(trx: Transaction<KeysTables>, content: CatalogContent): Promise<void> {
@@ -70,6 +81,7 @@ async function upsertModels(trx: Transaction<KeysTables>, models: Model[]): Prom
         is_free: eb.ref("excluded.is_free"),
         limit_requests: eb.ref("excluded.limit_requests"),
         limit_interval_seconds: eb.ref("excluded.limit_interval_seconds"),
+        aliases: eb.ref("excluded.aliases"),
         position: eb.ref("excluded.position"),
       })),
     )

@@ -60,6 +60,7 @@ export interface ModelsTable {
   limit_requests: number | null;
   limit_interval_seconds: number | null;
   position: number;
+  aliases: ColumnType<string[], string[] | undefined, string[]>;
 }
 
 export interface ModelEndpointsTable {
@@ -78,21 +79,50 @@ export interface ModelEndpointsTable {
   quantization: string | null;
   is_zdr: boolean;
   supported_parameters: string[];
+  may_train_on_data: ColumnType<boolean, boolean | undefined, boolean>;
   position: number;
 }
 
-/** A price the operator set for a model at a provider, merged into every catalogue seed. */
-export interface OperatorPricesTable {
+/** An operator's patch over the seeded catalogue (apps/keys/src/catalog/overlay.ts), kept as JSON. */
+export interface CatalogModelOverridesTable {
+  model_id: string;
+  patch: ColumnType<unknown, string, string>;
+  updated_by: string;
+  updated_at: DefaultedTimestamp;
+}
+
+export interface CatalogEndpointOverridesTable {
   model_id: string;
   provider_id: string;
-  upstream_model: string;
-  prompt_price: Usd;
-  completion_price: Usd;
-  request_price: Usd;
-  /** Null: the catalogue's endpoint's, or the operator default for a new model. */
-  context_length: number | null;
-  max_completion_tokens: number | null;
+  patch: ColumnType<unknown, string, string>;
+  updated_by: string;
   updated_at: DefaultedTimestamp;
+}
+
+export interface CatalogAliasesTable {
+  alias: string;
+  model_id: string;
+  updated_by: string;
+  updated_at: DefaultedTimestamp;
+}
+
+export interface CatalogChangesTable {
+  id: Generated<string>;
+  at: DefaultedTimestamp;
+  actor: string;
+  action: string;
+  diff: ColumnType<unknown, string, string>;
+  version_before: string | null;
+  version_after: string;
+}
+
+export interface OperatorTokensTable {
+  id: string;
+  name: string;
+  /** SHA-256 hex of the secret; the secret itself is shown once and never stored. */
+  hash: string;
+  created_at: DefaultedTimestamp;
+  revoked_at: Timestamp | null;
 }
 
 export interface CatalogMetaTable {
@@ -145,7 +175,11 @@ export interface KeysTables {
   models: ModelsTable;
   model_endpoints: ModelEndpointsTable;
   catalog_meta: CatalogMetaTable;
-  operator_prices: OperatorPricesTable;
+  catalog_model_overrides: CatalogModelOverridesTable;
+  catalog_endpoint_overrides: CatalogEndpointOverridesTable;
+  catalog_aliases: CatalogAliasesTable;
+  catalog_changes: CatalogChangesTable;
+  operator_tokens: OperatorTokensTable;
   provider_credentials: ProviderCredentialsTable;
   wallet_accounts: WalletAccountsTable;
   siwx_nonces: SiwxNoncesTable;

@@ -27,6 +27,7 @@ const MODELS: Model[] = [
     createdUnix: 1721172741n,
     contextLength: 128_000,
     isFree: false,
+    aliases: [],
     endpoints: [
       {
         providerId: "openai",
@@ -37,6 +38,7 @@ const MODELS: Model[] = [
         quantization: "",
         isZdr: false,
         supportedParameters: ["max_tokens", "stream", "tools"],
+        mayTrainOnData: false,
       },
     ],
   },
@@ -48,6 +50,7 @@ const MODELS: Model[] = [
     createdUnix: 1733506137n,
     contextLength: 131_072,
     isFree: false,
+    aliases: [],
     endpoints: [
       {
         providerId: "together",
@@ -58,6 +61,7 @@ const MODELS: Model[] = [
         quantization: "fp8",
         isZdr: true,
         supportedParameters: ["max_tokens", "stream", "response_format"],
+        mayTrainOnData: false,
       },
       {
         providerId: "demo",
@@ -68,6 +72,7 @@ const MODELS: Model[] = [
         quantization: "",
         isZdr: false,
         supportedParameters: ["max_tokens"],
+        mayTrainOnData: false,
       },
     ],
     modelLimit: { requests: 20, intervalSeconds: 60 },

@@ -7,6 +7,7 @@ export interface ModelInput {
   readonly createdUnix: bigint;
   readonly endpoints: readonly Endpoint[];
   readonly modelLimit?: RequestLimit;
+  readonly aliases?: readonly string[];
 }
 
 /**
@@ -26,18 +27,26 @@ export function model(input: ModelInput): Model {
     isFree: input.id.endsWith(":free"),
     endpoints: input.endpoints,
     modelLimit: input.modelLimit ?? null,
+    aliases: input.aliases ?? [],
   };
 }
 
-export interface EndpointInput extends Omit<Endpoint, "quantization" | "isZdr"> {
+export interface EndpointInput extends Omit<Endpoint, "quantization" | "isZdr" | "mayTrainOnData"> {
   readonly quantization?: Quantization;
   readonly isZdr?: boolean;
+  readonly mayTrainOnData?: boolean;
 }
 
 /**
  * Providers of closed models publish no quantization and ZDR only by separate agreement, so both default to
- * "not claimed" rather than a guess.
+ * "not claimed" rather than a guess. The paid APIs in the catalogue do not train on API traffic by their
+ * published terms, so `mayTrainOnData` defaults to false; free tiers that do say so set it.
  */
 export function endpoint(input: EndpointInput): Endpoint {
-  return { ...input, quantization: input.quantization ?? null, isZdr: input.isZdr ?? false };
+  return {
+    ...input,
+    quantization: input.quantization ?? null,
+    isZdr: input.isZdr ?? false,
+    mayTrainOnData: input.mayTrainOnData ?? false,
+  };
 }

@@ -5,6 +5,7 @@ import { providerCredentials } from "./20261122T130000_provider_credentials.js";
 import { providerCredentialsDisabled } from "./20261122T130100_provider_credentials_disabled.js";
 import { walletAccounts } from "./20261123T110000_wallet_accounts.js";
 import { operatorPrices } from "./20261123T140000_operator_prices.js";
+import { catalogOperatorLayer } from "./20261123T170000_catalog_operator_layer.js";
 
 export const migrations: Migrations = {
   "20261122T120000_accounts_and_keys": accountsAndKeys,
@@ -13,4 +14,5 @@ export const migrations: Migrations = {
   "20261122T130100_provider_credentials_disabled": providerCredentialsDisabled,
   "20261123T110000_wallet_accounts": walletAccounts,
   "20261123T140000_operator_prices": operatorPrices,
+  "20261123T170000_catalog_operator_layer": catalogOperatorLayer,
 };

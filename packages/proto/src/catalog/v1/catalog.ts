@@ -67,6 +67,11 @@ export interface Endpoint {
   quantization: string;
   isZdr: boolean;
   supportedParameters: string[];
+  /**
+   * Data policy: true when the provider may train on (or otherwise keep) the prompts it is sent;
+   * OpenRouter's `provider.data_collection: "deny"` excludes these endpoints.
+   */
+  mayTrainOnData: boolean;
 }
 
 export interface Model {
@@ -79,7 +84,14 @@ export interface Model {
   contextLength: number;
   isFree: boolean;
   endpoints: Endpoint[];
-  modelLimit?: RequestLimit | undefined;
+  modelLimit?:
+    | RequestLimit
+    | undefined;
+  /**
+   * Other ids that name this model (provider aliases such as `claude-3-5-haiku-latest`, dated ids);
+   * each resolves to this model. Unique across the catalogue and never equal to a model id.
+   */
+  aliases: string[];
 }
 
 function createBaseGetSnapshotRequest(): GetSnapshotRequest {
@@ -736,6 +748,7 @@ function createBaseEndpoint(): Endpoint {
     quantization: "",
     isZdr: false,
     supportedParameters: [],
+    mayTrainOnData: false,
   };
 }
 
@@ -764,6 +777,9 @@ export const Endpoint: MessageFns<Endpoint> = {
     }
     for (const v of message.supportedParameters) {
       writer.uint32(66).string(v!);
+    }
+    if (message.mayTrainOnData !== false) {
+      writer.uint32(72).bool(message.mayTrainOnData);
     }
     return writer;
   },
@@ -845,6 +861,14 @@ export const Endpoint: MessageFns<Endpoint> = {
             message.supportedParameters.push(reader.string());
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.mayTrainOnData = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -891,6 +915,11 @@ export const Endpoint: MessageFns<Endpoint> = {
         : globalThis.Array.isArray(object?.supported_parameters)
         ? object.supported_parameters.map((e: any) => globalThis.String(e))
         : [],
+      mayTrainOnData: isSet(object.mayTrainOnData)
+        ? globalThis.Boolean(object.mayTrainOnData)
+        : isSet(object.may_train_on_data)
+        ? globalThis.Boolean(object.may_train_on_data)
+        : false,
     };
   },
 
@@ -920,6 +949,9 @@ export const Endpoint: MessageFns<Endpoint> = {
     if (message.supportedParameters?.length) {
       obj.supportedParameters = message.supportedParameters;
     }
+    if (message.mayTrainOnData !== false) {
+      obj.mayTrainOnData = message.mayTrainOnData;
+    }
     return obj;
   },
 
@@ -938,6 +970,7 @@ export const Endpoint: MessageFns<Endpoint> = {
     message.quantization = object.quantization ?? "";
     message.isZdr = object.isZdr ?? false;
     message.supportedParameters = object.supportedParameters?.map((e) => e) || [];
+    message.mayTrainOnData = object.mayTrainOnData ?? false;
     return message;
   },
 };
@@ -953,6 +986,7 @@ function createBaseModel(): Model {
     isFree: false,
     endpoints: [],
     modelLimit: undefined,
+    aliases: [],
   };
 }
 
@@ -987,6 +1021,9 @@ export const Model: MessageFns<Model> = {
     }
     if (message.modelLimit !== undefined) {
       RequestLimit.encode(message.modelLimit, writer.uint32(74).fork()).join();
+    }
+    for (const v of message.aliases) {
+      writer.uint32(82).string(v!);
     }
     return writer;
   },
@@ -1076,6 +1113,14 @@ export const Model: MessageFns<Model> = {
             message.modelLimit = RequestLimit.decode(reader, reader.uint32());
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.aliases.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1117,6 +1162,9 @@ export const Model: MessageFns<Model> = {
         : isSet(object.model_limit)
         ? RequestLimit.fromJSON(object.model_limit)
         : undefined,
+      aliases: globalThis.Array.isArray(object?.aliases)
+        ? object.aliases.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -1149,6 +1197,9 @@ export const Model: MessageFns<Model> = {
     if (message.modelLimit !== undefined) {
       obj.modelLimit = RequestLimit.toJSON(message.modelLimit);
     }
+    if (message.aliases?.length) {
+      obj.aliases = message.aliases;
+    }
     return obj;
   },
 
@@ -1170,6 +1221,7 @@ export const Model: MessageFns<Model> = {
     message.modelLimit = (object.modelLimit !== undefined && object.modelLimit !== null)
       ? RequestLimit.fromPartial(object.modelLimit)
       : undefined;
+    message.aliases = object.aliases?.map((e) => e) || [];
     return message;
   },
 };

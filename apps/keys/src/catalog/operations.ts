@@ -1,0 +1,162 @@
+import type { Pricing, RequestLimit } from "@gw/proto/catalog/v1/catalog";
+import type { CatalogContent } from "./content.js";
+import { type EndpointPatch, endpointKey, type Overlay } from "./overlay.js";
+
+// The operator's edits as overlay changes. Each returns the problems it found (nothing is written when
+// there are any); the invariant check of the resulting catalogue happens after, in changeCatalog.
+
+const MODEL_ID = /^[a-z0-9][a-z0-9._-]*\/[\x21-\x7e]{1,200}$/;
+const UPSTREAM_MODEL = /^[\x21-\x7e]{1,256}$/;
+
+export interface PriceEdit {
+  modelId: string;
+  providerId: string;
+  /** Only the prices given change; the others keep their current value (0 on a new endpoint). */
+  pricing: Partial<Pricing>;
+  /** Required when the model has no endpoint at this provider yet (else the id's slug is sent). */
+  upstreamModel?: string | undefined;
+  contextLength?: number | undefined;
+  maxCompletionTokens?: number | undefined;
+}
+
+export function setPrice(edit: PriceEdit): (overlay: Overlay, current: CatalogContent) => string[] {
+  return (overlay, current) => {
+    const problems = [
+      ...checkModelId(edit.modelId),
+      ...checkProvider(current, edit.providerId),
+      ...checkPricing(edit.pricing, edit.modelId),
+    ];
+    if (edit.upstreamModel !== undefined && !UPSTREAM_MODEL.test(edit.upstreamModel)) {
+      problems.push(`upstream model must be 1-256 printable characters: ${edit.upstreamModel}`);
+    }
+    problems.push(...checkLimit("context length", edit.contextLength));
+    problems.push(...checkLimit("max completion tokens", edit.maxCompletionTokens));
+    if (problems.length > 0) return problems;
+    const key = endpointKey(edit.modelId, edit.providerId);
+    const patch: EndpointPatch = { ...overlay.endpoints.get(key) };
+    patch.pricing = { ...patch.pricing, ...edit.pricing };
+    if (edit.upstreamModel !== undefined) patch.upstreamModel = edit.upstreamModel;
+    if (edit.contextLength !== undefined) patch.contextLength = edit.contextLength;
+    if (edit.maxCompletionTokens !== undefined) patch.maxCompletionTokens = edit.maxCompletionTokens;
+    overlay.endpoints.set(key, patch);
+    return [];
+  };
+}
+
+export interface DisableEdit {
+  modelId: string;
+  /** Absent: the whole model. */
+  providerId?: string | undefined;
+  disabled: boolean;
+}
+
+/** Disables (or enables again) a model or one of its endpoints; disabled ones leave the snapshot. */
+export function setDisabled(edit: DisableEdit): (overlay: Overlay, current: CatalogContent) => string[] {
+  return (overlay, current) => {
+    if (edit.providerId === undefined) {
+      const patch = overlay.models.get(edit.modelId);
+      const known = current.models.some((model) => model.id === edit.modelId) || patch?.disabled === true;
+      if (!known) return [`unknown model: ${edit.modelId}`];
+      overlay.models.set(edit.modelId, { ...patch, disabled: edit.disabled });
+      return [];
+    }
+    const key = endpointKey(edit.modelId, edit.providerId);
+    const patch = overlay.endpoints.get(key);
+    const served = current.models
+      .find((model) => model.id === edit.modelId)
+      ?.endpoints.some((endpoint) => endpoint.providerId === edit.providerId);
+    if (!served && patch?.disabled !== true)
+      return [`unknown endpoint: ${edit.modelId} at ${edit.providerId}`];
+    overlay.endpoints.set(key, { ...patch, disabled: edit.disabled });
+    return [];
+  };
+}
+
+/** Points an alias at a model (`modelId: null` removes an operator alias). */
+export function setAlias(
+  alias: string,
+  modelId: string | null,
+): (overlay: Overlay, current: CatalogContent) => string[] {
+  return (overlay, current) => {
+    if (modelId === null) {
+      if (!overlay.aliases.has(alias)) return [`no operator alias ${alias}`];
+      overlay.aliases.delete(alias);
+      return [];
+    }
+    const problems = checkModelId(alias).map((problem) => `alias: ${problem}`);
+    if (!current.models.some((model) => model.id === modelId)) problems.push(`unknown model: ${modelId}`);
+    if (problems.length === 0) overlay.aliases.set(alias, modelId);
+    return problems;
+  };
+}
+
+/** One model as an import file describes it, with the endpoints it lists. */
+export interface ImportedModel {
+  id: string;
+  name?: string | undefined;
+  kind: "chat" | "embedding";
+  modelLimit?: RequestLimit | undefined;
+  endpoints: Array<{ providerId: string } & EndpointPatch>;
+}
+
+/**
+ * Upserts imported models: each field the file gives becomes the operator's (so it survives a re-seed),
+ * endpoints at other providers and fields the file does not give stay as they are.
+ */
+export function importModels(
+  models: readonly ImportedModel[],
+): (overlay: Overlay, current: CatalogContent) => string[] {
+  return (overlay, current) => {
+    const problems: string[] = [];
+    for (const model of models) {
+      problems.push(...checkModelId(model.id));
+      for (const { providerId, ...patch } of model.endpoints) {
+        problems.push(...checkProvider(current, providerId).map((problem) => `${model.id}: ${problem}`));
+        problems.push(...checkPricing(patch.pricing ?? {}, model.id));
+      }
+    }
+    if (problems.length > 0) return problems;
+    for (const model of models) {
+      const patch = { ...overlay.models.get(model.id), kind: model.kind };
+      if (model.name !== undefined) Object.assign(patch, { name: model.name });
+      if (model.modelLimit !== undefined) Object.assign(patch, { modelLimit: model.modelLimit });
+      overlay.models.set(model.id, patch);
+      for (const { providerId, ...fields } of model.endpoints) {
+        const key = endpointKey(model.id, providerId);
+        const previous = overlay.endpoints.get(key);
+        overlay.endpoints.set(key, {
+          ...previous,
+          ...fields,
+          pricing: { ...previous?.pricing, ...fields.pricing },
+        });
+      }
+    }
+    return [];
+  };
+}
+
+function checkModelId(id: string): string[] {
+  return MODEL_ID.test(id) ? [] : [`model id must be <author>/<slug> in printable characters: ${id}`];
+}
+
+function checkProvider(current: CatalogContent, providerId: string): string[] {
+  return current.providers.some((provider) => provider.id === providerId)
+    ? []
+    : [`unknown provider: ${providerId}`];
+}
+
+function checkPricing(pricing: Partial<Pricing>, modelId: string): string[] {
+  const problems: string[] = [];
+  for (const [field, pico] of Object.entries(pricing)) {
+    if (pico !== undefined && pico < 0n) problems.push(`${modelId}: ${field} must not be negative`);
+  }
+  if (modelId.endsWith(":free") && Object.values(pricing).some((pico) => pico !== undefined && pico > 0n)) {
+    problems.push(`${modelId}: a :free model must cost nothing`);
+  }
+  return problems;
+}
+
+function checkLimit(name: string, value: number | undefined): string[] {
+  if (value === undefined || (Number.isSafeInteger(value) && value >= 1 && value <= 10_000_000)) return [];
+  return [`${name} must be a whole number from 1 to 10,000,000: ${value}`];
+}
