@@ -86,6 +86,8 @@ export function usageFromRow(row: GenerationRow): UsageRecorded {
       status: attempt.status,
       latencyMs: attempt.latency_ms,
       isByok: attempt.is_byok,
+      // Whose fault a failure was matters to endpoint health only (keys app); the record does not keep it.
+      fault: "",
     })),
   };
 }
