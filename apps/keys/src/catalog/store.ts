@@ -233,7 +233,7 @@ export async function readCatalogChanges(db: Db, limit = 50): Promise<CatalogCha
     .limit(limit)
     .execute();
   return rows.map((row) => ({
-    id: row.id,
+    id: row.id.toString(),
     at: row.at,
     actor: row.actor,
     action: row.action,

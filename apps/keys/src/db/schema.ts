@@ -107,7 +107,8 @@ export interface CatalogAliasesTable {
 }
 
 export interface CatalogChangesTable {
-  id: Generated<string>;
+  /** bigserial: read as a bigint (packages/db parses int8 so). */
+  id: Generated<bigint>;
   at: DefaultedTimestamp;
   actor: string;
   action: string;

@@ -1,3 +1,4 @@
+import { usdToPico } from "@gw/money";
 import type { Pricing } from "@gw/proto/catalog/v1/catalog";
 import type { ImportedModel } from "../operations.js";
 
@@ -20,37 +21,33 @@ export interface ImportOptions {
 
 export type PriceField = keyof Pricing;
 
-const PICO_PER_USD = 1e12;
-
 /**
  * A USD amount per token or per unit, as a JSON number (LiteLLM) or decimal string (OpenRouter), in
- * whole pico-dollars. Problems (non-numeric, negative, finer than a pico-dollar) are pushed, not thrown,
- * so one pass lists them all.
+ * exact pico-dollars (@gw/money reads a number's shortest decimal form, so 1.5e-7 is 150000 exactly).
+ * Problems (non-numeric, negative, finer than a pico-dollar) are pushed, not thrown, so one pass lists
+ * them all.
  */
 export function usdToPicoChecked(value: unknown, where: string, problems: string[]): bigint | undefined {
   if (value === undefined || value === null) return undefined;
-  const number =
-    typeof value === "number" ? value : typeof value === "string" ? strictNumber(value) : Number.NaN;
-  if (!Number.isFinite(number)) {
+  if ((typeof value !== "number" || !Number.isFinite(value)) && typeof value !== "string") {
     problems.push(`${where}: not a number: ${JSON.stringify(value)}`);
     return undefined;
   }
-  if (number < 0) {
+  let pico: bigint;
+  try {
+    pico = usdToPico(value);
+  } catch (error) {
+    const finer = (error as Error).message.includes("precision");
+    problems.push(
+      `${where}: ${finer ? "finer than a pico-dollar" : "not a number"}: ${JSON.stringify(value)}`,
+    );
+    return undefined;
+  }
+  if (pico < 0n) {
     problems.push(`${where}: negative price ${JSON.stringify(value)}`);
     return undefined;
   }
-  const pico = number * PICO_PER_USD;
-  const whole = Math.round(pico);
-  // Float noise (1.5e-7 * 1e12 = 150000.00000000003) is not a finer price; a real fraction of a pico is.
-  if (Math.abs(pico - whole) > 1e-6 * Math.max(1, pico)) {
-    problems.push(`${where}: finer than a pico-dollar: ${JSON.stringify(value)}`);
-    return undefined;
-  }
-  return BigInt(whole);
-}
-
-function strictNumber(text: string): number {
-  return /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(text) ? Number(text) : Number.NaN;
+  return pico;
 }
 
 /** A positive whole number of tokens, or a problem. */

@@ -1,0 +1,180 @@
+import type { AddressInfo } from "node:net";
+import { PrincipalResolver } from "@gw/auth";
+import { errorHandler, jsonBody, notFoundHandler } from "@gw/http";
+import { silentLogger } from "@gw/logger";
+import { describeWith } from "@gw/testing";
+import express from "express";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { authenticateKey } from "../keys/authenticate.js";
+import { createApiKey } from "../operator.js";
+import { fixtureCatalog } from "../test/catalog-fixture.js";
+import { type KeysHarness, startKeysHarness } from "../test/harness.js";
+import { ADMIN_CATALOG_PATH, catalogAdminRouter } from "./admin-routes.js";
+import { createOperatorToken, revokeOperatorToken } from "./operator-tokens.js";
+import { readCatalog, readCatalogVersion } from "./read.js";
+
+// The admin router on an app built like the keys app's (body layer, error handler), over the harness's
+// database, whose keys app seeded the fixture catalogue.
+
+/** The fields these tests read, across the routes' answers (each answer has some of them). */
+interface Answer {
+  error: { message: string; metadata: { problems: string[] } };
+  data: Array<{ id: string; aliases: string[]; endpoints: Array<{ pricing: Record<string, string> }> }>;
+  disabled: unknown[];
+  version: string;
+  version_before: string | null;
+  applied: boolean;
+  diff: unknown[];
+  models: number;
+}
+
+describeWith(["postgres"], "catalogue admin routes", () => {
+  let harness: KeysHarness;
+  let server: ReturnType<express.Express["listen"]>;
+  let base: string;
+  let operator: string;
+  let management: string;
+  let apiKey: string;
+
+  beforeAll(async () => {
+    harness = await startKeysHarness();
+    const db = harness.database.db;
+    const resolver = new PrincipalResolver((request) => authenticateKey(db, request.keyHash), {
+      maxTtlMs: 0,
+      negativeTtlMs: 0,
+      maxEntries: 1,
+    });
+    const app = express();
+    app.use(jsonBody());
+    app.use(ADMIN_CATALOG_PATH, catalogAdminRouter({ db, resolver, seed: fixtureCatalog() }));
+    app.use(notFoundHandler());
+    app.use(errorHandler(silentLogger()));
+    server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}${ADMIN_CATALOG_PATH}`;
+    operator = (await createOperatorToken(db, "ops")).token;
+    const account = await harness.account();
+    management = account.managementKey;
+    apiKey = (await createApiKey(harness.database, { accountId: account.accountId, name: "k" })).key;
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => server?.close(resolve));
+    await harness?.close();
+  });
+
+  async function call(method: string, path: string, key: string | undefined, body?: unknown) {
+    const headers: Record<string, string> = {};
+    if (key) headers.authorization = `Bearer ${key}`;
+    if (body !== undefined) headers["content-type"] = "application/json";
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? null : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Answer };
+  }
+
+  const price = { model: "openai/gpt-4o-mini", provider: "openai", pricing: { prompt: "0.0000002" } };
+
+  it("refuses a tenant's management key and API key with 403, writing nothing", async () => {
+    const version = await readCatalogVersion(harness.database.db);
+    for (const key of [management, apiKey]) {
+      const listed = await call("GET", "/", key);
+      expect(listed.status).toBe(403);
+      expect(listed.body.error.message).toContain("operator token");
+      expect((await call("POST", "/prices", key, price)).status).toBe(403);
+    }
+    expect(await readCatalogVersion(harness.database.db)).toBe(version);
+  });
+
+  it("answers 401 without a credential, with an unknown key, and with an unknown or revoked operator token", async () => {
+    expect((await call("GET", "/", undefined)).status).toBe(401);
+    expect((await call("GET", "/", "lr_mgmt_" + "0".repeat(48))).status).toBe(401);
+    expect((await call("GET", "/", "gw_op_" + "0".repeat(48))).status).toBe(401);
+    const revoked = await createOperatorToken(harness.database.db, "leaving");
+    expect((await call("GET", "/", revoked.token)).status).toBe(200);
+    expect(await revokeOperatorToken(harness.database.db, "leaving")).toBe(1);
+    expect((await call("GET", "/", revoked.token)).status).toBe(401);
+  });
+
+  it("lists the catalogue and sets a price, recorded in the history under the token's name", async () => {
+    const listed = await call("GET", "/", operator);
+    expect(listed.status).toBe(200);
+    const mini = listed.body.data.find((model) => model.id === "openai/gpt-4o-mini");
+    expect(mini?.endpoints[0]?.pricing).toMatchObject({ prompt: "0.00000015", completion: "0.0000006" });
+
+    const set = await call("POST", "/prices", operator, price);
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({ applied: true, version_before: listed.body.version });
+    expect(set.body.diff).toEqual([
+      { target: "openai/gpt-4o-mini@openai", field: "pricing.promptPico", old: "150000", new: "200000" },
+    ]);
+    const served = (await readCatalog(harness.database.db)).content.models.find(
+      (m) => m.id === "openai/gpt-4o-mini",
+    );
+    expect(served?.endpoints[0]?.pricing?.promptPico).toBe(200_000n);
+    const changes = await call("GET", "/changes", operator);
+    expect(changes.body.data[0]).toMatchObject({ actor: "operator:ops", action: "set-price" });
+  });
+
+  it("imports as a dry run by default and writes with apply", async () => {
+    const content = JSON.stringify({
+      "gpt-4o-mini": { litellm_provider: "openai", mode: "chat", input_cost_per_token: 3e-7 },
+    });
+    const dry = await call("POST", "/import", operator, { format: "litellm", content });
+    expect(dry.status).toBe(200);
+    expect(dry.body).toMatchObject({ applied: false, models: 1 });
+    expect(dry.body.diff).toHaveLength(1);
+    const applied = await call("POST", "/import", operator, { format: "litellm", content, apply: true });
+    expect(applied.body).toMatchObject({ applied: true, version: dry.body.version });
+  });
+
+  it("refuses bad input with 400 in the route's error shape, every problem listed", async () => {
+    const version = await readCatalogVersion(harness.database.db);
+    const content = JSON.stringify({
+      a: { litellm_provider: "openai", mode: "chat", input_cost_per_token: -1 },
+      b: { litellm_provider: "nowhere", mode: "chat", input_cost_per_token: 1e-6 },
+    });
+    const refused = await call("POST", "/import", operator, { format: "litellm", content, apply: true });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.metadata.problems).toEqual([
+      "a.input_cost_per_token: negative price -1",
+      "b: unknown provider: nowhere",
+    ]);
+    const cases: Array<[string, unknown]> = [
+      ["/import", { format: "csv", content: "x" }],
+      ["/prices", { model: "openai/gpt-4o-mini", provider: "openai", pricing: { prompt: "-1" } }],
+      ["/prices", { model: "openai/gpt-4o-mini", provider: "openai", pricing: {} }],
+      ["/prices", { model: "openai/gpt-4o-mini", provider: "nowhere", pricing: { prompt: "1" } }],
+      ["/disable", { model: "openai/none" }],
+      ["/aliases", { alias: "openai/x", model: "openai/none" }],
+      ["/aliases", { alias: "openai/gpt-4o-mini", model: "meta-llama/llama-3.3-70b-instruct" }],
+    ];
+    for (const [path, body] of cases) {
+      const answer = await call("POST", path, operator, body);
+      expect(answer.status, `${path} ${JSON.stringify(body)}`).toBe(400);
+      expect(answer.body.error.message, path).toBeTypeOf("string");
+    }
+    expect(await readCatalogVersion(harness.database.db)).toBe(version);
+  });
+
+  it("disables and enables an endpoint, and adds an alias", async () => {
+    const model = "meta-llama/llama-3.3-70b-instruct";
+    const off = await call("POST", "/disable", operator, { model, provider: "together" });
+    expect(off.status).toBe(200);
+    const listed = await call("GET", "/", operator);
+    expect(listed.body.disabled).toEqual([{ model, provider: "together" }]);
+    expect(listed.body.data.find((m) => m.id === model)?.endpoints).toHaveLength(1);
+    expect((await call("POST", "/enable", operator, { model, provider: "together" })).status).toBe(200);
+    const alias = await call("POST", "/aliases", operator, {
+      alias: "openai/gpt-4o-mini-latest",
+      model: "openai/gpt-4o-mini",
+    });
+    expect(alias.status).toBe(200);
+    const after = await call("GET", "/", operator);
+    expect(after.body.data.find((m) => m.id === "openai/gpt-4o-mini")?.aliases).toEqual([
+      "openai/gpt-4o-mini-latest",
+    ]);
+  });
+});

@@ -1,0 +1,233 @@
+import { type PrincipalResolver, requireSecret } from "@gw/auth";
+import { GatewayError } from "@gw/errors";
+import { parseOrThrow } from "@gw/http";
+import { picoToDecimalString, usdToPico } from "@gw/money";
+import type { Model, Pricing } from "@gw/proto/catalog/v1/catalog";
+import express, { type Request, type RequestHandler, type Router } from "express";
+import type { Kysely } from "kysely";
+import type { KeysTables } from "../db/schema.js";
+import { CatalogChangeError, importCatalog, listCatalog } from "./admin.js";
+import { aliasBody, disableBody, importBody, setPriceBody } from "./admin-schemas.js";
+import type { CatalogContent } from "./content.js";
+import { setAlias, setDisabled, setPrice } from "./operations.js";
+import { looksLikeOperatorToken, operatorTokenName } from "./operator-tokens.js";
+import { type ChangeResult, changeCatalog, readCatalogChanges } from "./store.js";
+
+export const ADMIN_CATALOG_PATH = "/api/v1/admin/catalog";
+
+export interface CatalogAdminContext {
+  db: Kysely<KeysTables>;
+  resolver: PrincipalResolver;
+  /** The release's bundled seed (or a test's), which operator changes are laid over. */
+  seed: CatalogContent;
+}
+
+const ACTOR = Symbol("catalog-admin-actor");
+type WithActor = Request & { [ACTOR]?: string };
+
+/**
+ * Only an operator token passes (`gw operator-token create`): an unknown or revoked one is a 401, and an
+ * account's key (management or not) that would authenticate elsewhere is a 403: tenants never change
+ * the catalogue every account is billed by.
+ */
+export function requireOperator(context: CatalogAdminContext): RequestHandler {
+  const authorize = async (secret: string): Promise<string> => {
+    if (looksLikeOperatorToken(secret)) {
+      const name = await operatorTokenName(context.db, secret);
+      if (name !== undefined) return `operator:${name}`;
+      throw new GatewayError("authentication", "unknown or revoked operator token", {
+        code: "key_not_found",
+      });
+    }
+    // An account's key that does not resolve keeps its usual 401; one that does is refused here.
+    await context.resolver.resolveSecret(secret);
+    throw new GatewayError(
+      "permission",
+      "the catalogue admin routes take an operator token (gw operator-token create), not an account's key",
+    );
+  };
+  return (request, _response, next) => {
+    let secret: string;
+    try {
+      secret = requireSecret({ headers: request.headers, query: request.query as Record<string, unknown> });
+    } catch (error) {
+      next(error);
+      return;
+    }
+    authorize(secret).then((actor) => {
+      (request as WithActor)[ACTOR] = actor;
+      next();
+    }, next);
+  };
+}
+
+function actorOf(request: Request): string {
+  const actor = (request as WithActor)[ACTOR];
+  if (!actor) throw new Error("catalogue admin route without requireOperator");
+  return actor;
+}
+
+/** The routes under ADMIN_CATALOG_PATH (mounted by app.ts). */
+export function catalogAdminRouter(context: CatalogAdminContext): Router {
+  const router = express.Router();
+  router.use(requireOperator(context));
+  router.get("/", async (_request, response) => {
+    const listing = await listCatalog(context.db);
+    response.json({
+      version: listing.version ?? null,
+      data: listing.content.models.map(modelView),
+      disabled: listing.disabled.map((entry) => ({ model: entry.modelId, provider: entry.providerId })),
+    });
+  });
+  router.get("/changes", async (_request, response) => {
+    const changes = await readCatalogChanges(context.db, 100);
+    response.json({
+      data: changes.map((change) => ({
+        id: change.id,
+        at: change.at.toISOString(),
+        actor: change.actor,
+        action: change.action,
+        version_before: change.versionBefore,
+        version_after: change.versionAfter,
+        diff: change.diff,
+      })),
+    });
+  });
+  router.post("/import", async (request, response) => {
+    const body = parseOrThrow(importBody, request.body);
+    const result = await refusing(() =>
+      importCatalog(context.db, context.seed, {
+        format: body.format,
+        text: body.content,
+        apply: body.apply,
+        actor: actorOf(request),
+        skipUnknownProviders: body.skip_unknown_providers,
+        providerId: body.provider,
+      }),
+    );
+    response.json({ ...resultView(result), models: result.models, skipped: result.skipped });
+  });
+  router.post("/prices", async (request, response) => {
+    const body = parseOrThrow(setPriceBody, request.body);
+    const edit = setPrice({
+      modelId: body.model,
+      providerId: body.provider,
+      pricing: pricingFromBody(body.pricing),
+      upstreamModel: body.upstream_model,
+      contextLength: body.context_length,
+      maxCompletionTokens: body.max_completion_tokens,
+    });
+    response.json(resultView(await change(context, request, "set-price", edit)));
+  });
+  for (const [path, disabled] of [
+    ["/disable", true],
+    ["/enable", false],
+  ] as const) {
+    router.post(path, async (request, response) => {
+      const body = parseOrThrow(disableBody, request.body);
+      const edit = setDisabled({ modelId: body.model, providerId: body.provider, disabled });
+      response.json(resultView(await change(context, request, path.slice(1), edit)));
+    });
+  }
+  router.post("/aliases", async (request, response) => {
+    const body = parseOrThrow(aliasBody, request.body);
+    response.json(resultView(await change(context, request, "alias", setAlias(body.alias, body.model))));
+  });
+  return router;
+}
+
+function change(
+  context: CatalogAdminContext,
+  request: Request,
+  action: string,
+  edit: Parameters<typeof changeCatalog>[2]["edit"],
+): Promise<ChangeResult> {
+  return refusing(() =>
+    changeCatalog(context.db, context.seed, { actor: actorOf(request), action, dryRun: false, edit }),
+  );
+}
+
+/** A refused change is a 400 listing every problem (nothing was written). */
+async function refusing<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!(error instanceof CatalogChangeError)) throw error;
+    throw new GatewayError(
+      "invalid_request",
+      `catalogue change refused: ${error.problems.length} problem(s)`,
+      {
+        code: "invalid_request",
+        metadata: { problems: error.problems },
+      },
+    );
+  }
+}
+
+function resultView(result: ChangeResult) {
+  return {
+    applied: result.applied,
+    version: result.version,
+    version_before: result.versionBefore ?? null,
+    diff: result.diff,
+  };
+}
+
+const PRICE_NAMES: ReadonlyArray<[string, keyof Pricing]> = [
+  ["prompt", "promptPico"],
+  ["completion", "completionPico"],
+  ["request", "requestPico"],
+  ["image", "imagePico"],
+  ["input_cache_read", "cacheReadPico"],
+  ["input_cache_write", "cacheWritePico"],
+  ["internal_reasoning", "reasoningPico"],
+];
+
+function pricingFromBody(body: Record<string, string | undefined>): Partial<Pricing> {
+  const pricing: Partial<Pricing> = {};
+  for (const [name, field] of PRICE_NAMES) {
+    const usd = body[name];
+    if (usd === undefined) continue;
+    try {
+      pricing[field] = usdToPico(usd);
+    } catch (error) {
+      throw new GatewayError("invalid_request", `pricing.${name}: ${(error as Error).message}`, {
+        code: "invalid_request",
+      });
+    }
+  }
+  return pricing;
+}
+
+function modelView(model: Model) {
+  return {
+    id: model.id,
+    name: model.name,
+    kind: model.kind,
+    context_length: model.contextLength,
+    aliases: model.aliases,
+    model_limit: model.modelLimit
+      ? { requests: model.modelLimit.requests, interval_seconds: model.modelLimit.intervalSeconds }
+      : null,
+    endpoints: model.endpoints.map((endpoint) => ({
+      provider: endpoint.providerId,
+      upstream_model: endpoint.upstreamModel,
+      context_length: endpoint.contextLength,
+      max_completion_tokens: endpoint.maxCompletionTokens,
+      pricing: Object.fromEntries(
+        PRICE_NAMES.map(([name, field]) => [
+          name,
+          trimZeros(picoToDecimalString(endpoint.pricing?.[field] ?? 0n)),
+        ]),
+      ),
+      quantization: endpoint.quantization === "" ? null : endpoint.quantization,
+      is_zdr: endpoint.isZdr,
+      may_train_on_data: endpoint.mayTrainOnData,
+      supported_parameters: endpoint.supportedParameters,
+    })),
+  };
+}
+
+function trimZeros(decimal: string): string {
+  return decimal.includes(".") ? decimal.replace(/\.?0+$/, "") : decimal;
+}

@@ -1,0 +1,121 @@
+import { z } from "zod";
+
+// Request and response bodies of the catalogue admin routes (/api/v1/admin/catalog/...). Prices are USD
+// per token (per request / per image for those two) as decimal strings, as OpenRouter's model list
+// writes them, so nothing is a binary float on its way to pico-dollars.
+
+const usdString = z
+  .string()
+  .regex(/^\d+(\.\d+)?$/, "a non-negative decimal USD amount, e.g. 0.0000025")
+  .max(40);
+const modelId = z.string().min(3).max(300);
+const providerId = z.string().min(1).max(64);
+const tokens = z.number().int().min(1).max(10_000_000);
+
+export const importBody = z.object({
+  format: z.enum(["litellm", "openrouter"]),
+  /** The file's text as it is (duplicate keys are only visible in the text). */
+  content: z.string().min(1).max(9_000_000),
+  apply: z.boolean().default(false),
+  skip_unknown_providers: z.boolean().default(false),
+  provider: providerId.optional().meta({
+    description: "OpenRouter format: the provider the models are served through (default openrouter).",
+  }),
+});
+
+export const priceFields = {
+  prompt: usdString.optional(),
+  completion: usdString.optional(),
+  request: usdString.optional(),
+  image: usdString.optional(),
+  input_cache_read: usdString.optional(),
+  input_cache_write: usdString.optional(),
+  internal_reasoning: usdString.optional(),
+};
+
+export const setPriceBody = z.object({
+  model: modelId,
+  provider: providerId,
+  pricing: z.object(priceFields).refine((pricing) => Object.values(pricing).some((v) => v !== undefined), {
+    message: "name at least one price",
+  }),
+  upstream_model: z.string().min(1).max(256).optional(),
+  context_length: tokens.optional(),
+  max_completion_tokens: tokens.optional(),
+});
+
+export const disableBody = z.object({
+  model: modelId,
+  provider: providerId.optional().meta({ description: "Absent: the whole model." }),
+});
+
+export const aliasBody = z.object({
+  alias: modelId,
+  model: modelId.nullable().meta({ description: "null removes an operator alias." }),
+});
+
+const diffValue: z.ZodType<unknown> = z.unknown();
+
+export const changeResultSchema = z.object({
+  applied: z.boolean(),
+  version: z.string(),
+  version_before: z.string().nullable(),
+  diff: z.array(z.object({ target: z.string(), field: z.string(), old: diffValue, new: diffValue })),
+});
+
+export const importResultSchema = changeResultSchema.extend({
+  models: z.number().int(),
+  skipped: z.array(z.string()),
+});
+
+const pricingView = z.object({
+  prompt: z.string(),
+  completion: z.string(),
+  request: z.string(),
+  image: z.string(),
+  input_cache_read: z.string(),
+  input_cache_write: z.string(),
+  internal_reasoning: z.string(),
+});
+
+export const adminModelSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.string(),
+  context_length: z.number(),
+  aliases: z.array(z.string()),
+  model_limit: z.object({ requests: z.number(), interval_seconds: z.number() }).nullable(),
+  endpoints: z.array(
+    z.object({
+      provider: z.string(),
+      upstream_model: z.string(),
+      context_length: z.number(),
+      max_completion_tokens: z.number(),
+      pricing: pricingView,
+      quantization: z.string().nullable(),
+      is_zdr: z.boolean(),
+      may_train_on_data: z.boolean(),
+      supported_parameters: z.array(z.string()),
+    }),
+  ),
+});
+
+export const adminListSchema = z.object({
+  version: z.string().nullable(),
+  data: z.array(adminModelSchema),
+  disabled: z.array(z.object({ model: z.string(), provider: z.string().nullable() })),
+});
+
+export const changesSchema = z.object({
+  data: z.array(
+    z.object({
+      id: z.string(),
+      at: z.string(),
+      actor: z.string(),
+      action: z.string(),
+      version_before: z.string().nullable(),
+      version_after: z.string(),
+      diff: changeResultSchema.shape.diff,
+    }),
+  ),
+});
