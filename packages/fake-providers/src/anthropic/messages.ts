@@ -1,22 +1,28 @@
-import { splitEvenly, streamPieces } from "../core/content.js";
+import { isRecord, splitEvenly, streamPieces } from "../core/content.js";
 import { randomId } from "../core/ids.js";
 import { respondJson, respondStream } from "../core/respond.js";
 import type { ExchangeContext } from "../core/server.js";
+import { type CacheUsage, cacheUsage, NO_CACHE } from "./cache.js";
 import { sendAnthropicError } from "./errors.js";
+import { betasOf } from "./fields.js";
 import { countInputTokens, type MessagePlan, planMessage } from "./plan.js";
 import { parseMessagesRequest } from "./request.js";
 
 export async function handleMessages(ctx: ExchangeContext, demo: boolean): Promise<void> {
-  const request = parseMessagesRequest(ctx.body, true);
+  const request = parseMessagesRequest(ctx.body, true, betasOf(ctx.req.headers["anthropic-beta"]));
   if ("status" in request) return sendAnthropicError(ctx, request);
   if (ctx.options.knownModels && !ctx.options.knownModels.includes(request.model)) {
     return sendAnthropicError(ctx, { status: 404, message: `model: ${request.model}` });
   }
   const plan = planMessage(request, demo);
+  const cache =
+    ctx.steering.cache && isRecord(ctx.body)
+      ? cacheUsage(ctx.body, plan.inputTokens, ctx.promptCache)
+      : NO_CACHE;
   const id = randomId("msg_01", 22);
   const noUsage = ctx.steering.noUsage;
   if (request.stream) {
-    await respondStream(ctx, streamEvents(id, request.model, plan, noUsage), {
+    await respondStream(ctx, streamEvents(id, request.model, plan, noUsage, cache), {
       contentType: "text/event-stream; charset=utf-8",
     });
     return;
@@ -29,21 +35,22 @@ export async function handleMessages(ctx: ExchangeContext, demo: boolean): Promi
     content: plan.content,
     stop_reason: plan.stopReason,
     stop_sequence: null,
-    ...(noUsage ? {} : { usage: fullUsage(plan.inputTokens, plan.outputTokens) }),
+    ...(noUsage ? {} : { usage: fullUsage(plan.inputTokens, plan.outputTokens, cache) }),
   });
 }
 
 export async function handleCountTokens(ctx: ExchangeContext): Promise<void> {
-  const request = parseMessagesRequest(ctx.body, false);
+  const request = parseMessagesRequest(ctx.body, false, betasOf(ctx.req.headers["anthropic-beta"]));
   if ("status" in request) return sendAnthropicError(ctx, request);
   await respondJson(ctx, 200, { input_tokens: countInputTokens(request) });
 }
 
-function fullUsage(input: number, output: number) {
+/** `input_tokens` counts only the input after the last cache breakpoint, as the API reports it. */
+function fullUsage(input: number, output: number, cache: CacheUsage) {
   return {
-    input_tokens: input,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
+    input_tokens: input - cache.creation - cache.read,
+    cache_creation_input_tokens: cache.creation,
+    cache_read_input_tokens: cache.read,
     output_tokens: output,
     service_tier: "standard",
   };
@@ -54,7 +61,13 @@ function fullUsage(input: number, output: number) {
  * per block content_block_start / deltas / content_block_stop (a ping after the first start, as the API
  * sends one), then message_delta with the stop reason and cumulative output usage, then message_stop.
  */
-function streamEvents(id: string, model: string, plan: MessagePlan, noUsage: boolean): string[] {
+function streamEvents(
+  id: string,
+  model: string,
+  plan: MessagePlan,
+  noUsage: boolean,
+  cache: CacheUsage,
+): string[] {
   const event = (type: string, data: Record<string, unknown>) =>
     `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
   const frames = [
@@ -67,7 +80,7 @@ function streamEvents(id: string, model: string, plan: MessagePlan, noUsage: boo
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        ...(noUsage ? {} : { usage: fullUsage(plan.inputTokens, 1) }),
+        ...(noUsage ? {} : { usage: fullUsage(plan.inputTokens, 1, cache) }),
       },
     }),
   ];

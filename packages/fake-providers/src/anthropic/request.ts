@@ -1,6 +1,7 @@
 import { isRecord } from "../core/content.js";
 import type { ProviderError } from "../core/server.js";
-import { checkThinkingHistory, parseThinking } from "./thinking.js";
+import { checkMessageFields } from "./fields.js";
+import { checkSamplingWithThinking, checkThinkingHistory, parseThinking } from "./thinking.js";
 
 export interface AnthropicTool {
   readonly name: string;
@@ -20,12 +21,18 @@ export interface MessagesRequest {
   readonly thinking: boolean;
 }
 
-/** Validates like the API (`max_tokens` is required for messages, not for count_tokens). */
+/**
+ * Validates like the API (`max_tokens` is required for messages, not for count_tokens; unknown fields are
+ * refused, and `betas` from the `anthropic-beta` header add the fields of their betas).
+ */
 export function parseMessagesRequest(
   body: unknown,
   requireMaxTokens: boolean,
+  betas: readonly string[] = [],
 ): MessagesRequest | ProviderError {
   if (!isRecord(body)) return invalid("body: Input should be a valid dictionary");
+  const extra = checkMessageFields(body, betas, !requireMaxTokens);
+  if (extra) return extra;
   if (typeof body.model !== "string" || body.model === "") return invalid("model: Field required");
   const maxTokens = body.max_tokens;
   if (requireMaxTokens) {
@@ -49,6 +56,8 @@ export function parseMessagesRequest(
   if (messages.length === 0) return invalid("messages: at least one message is required");
   const thinking = parseThinking(body, typeof maxTokens === "number" ? maxTokens : Number.MAX_SAFE_INTEGER);
   if (typeof thinking !== "boolean") return thinking;
+  const sampling = checkSamplingWithThinking(body, thinking);
+  if (sampling) return sampling;
   const history = checkThinkingHistory(body.messages, thinking);
   if (history) return history;
   return {
@@ -79,7 +88,7 @@ function parseToolChoice(choice: unknown): string {
 }
 
 /** Text of a string or of content blocks, including tool inputs and results (they count as input tokens). */
-function blocksText(content: unknown): string {
+export function blocksText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   const parts: string[] = [];

@@ -84,3 +84,27 @@ export function checkThinkingHistory(
       `turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at ${DOCS}`,
   };
 }
+
+/**
+ * "Thinking isn't compatible with temperature or top_k modifications as well as forced tool use"; top_p may
+ * be set between 0.95 and 1 (docs: extended thinking, "feature compatibility"). The API answers 400.
+ */
+export function checkSamplingWithThinking(
+  body: Record<string, unknown>,
+  thinking: boolean,
+): ProviderError | undefined {
+  if (!thinking) return undefined;
+  const refuse = (message: string): ProviderError => ({
+    status: 400,
+    message: `${message} Please consult our documentation at ${DOCS}`,
+  });
+  if (body.temperature !== undefined && body.temperature !== 1)
+    return refuse("`temperature` may only be set to 1 when thinking is enabled.");
+  if (body.top_k !== undefined) return refuse("`top_k` is not supported when thinking is enabled.");
+  if (typeof body.top_p === "number" && body.top_p < 0.95)
+    return refuse("`top_p` must be greater than or equal to 0.95 or unset when thinking is enabled.");
+  const choice = isRecord(body.tool_choice) ? body.tool_choice.type : undefined;
+  if (choice === "any" || choice === "tool")
+    return refuse("Thinking may not be enabled when `tool_choice` forces tool use.");
+  return undefined;
+}

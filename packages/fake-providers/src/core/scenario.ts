@@ -13,7 +13,8 @@ export type ScenarioName =
   | "rate-limit"
   | "drop-mid-stream"
   | "no-usage"
-  | "hang";
+  | "hang"
+  | "cache";
 
 export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "slow",
@@ -23,6 +24,7 @@ export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "drop-mid-stream",
   "no-usage",
   "hang",
+  "cache",
 ];
 
 export interface Scenario {
@@ -59,6 +61,8 @@ export interface Steering {
   readonly dropAfter: number | null;
   readonly noUsage: boolean;
   readonly hang: boolean;
+  /** Report prompt caching: a prefix seen before is read from the cache (see core/prompt-cache.ts). */
+  readonly cache: boolean;
 }
 
 export const NO_STEERING: Steering = {
@@ -68,6 +72,7 @@ export const NO_STEERING: Steering = {
   dropAfter: null,
   noUsage: false,
   hang: false,
+  cache: false,
 };
 
 export class ScenarioError extends Error {}
@@ -107,6 +112,9 @@ export function steeringFor(scenarios: readonly Scenario[]): Steering {
         break;
       case "hang":
         steering = { ...steering, hang: true };
+        break;
+      case "cache":
+        steering = { ...steering, cache: true };
         break;
     }
   }

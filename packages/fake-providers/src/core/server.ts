@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseJsonBody, readBody, sendJson, sleep, untilAborted } from "./http.js";
+import { PromptCache } from "./prompt-cache.js";
 import { type LoggedRequest, RequestLog } from "./request-log.js";
 import {
   parseScenarioHeader,
@@ -49,6 +50,8 @@ export interface ExchangeContext {
   /** Aborts when the client disconnects or the server closes. */
   readonly signal: AbortSignal;
   readonly options: ResolvedOptions;
+  /** The server's prompt cache (used under the `cache` scenario). */
+  readonly promptCache: PromptCache;
 }
 
 export interface ProviderError {
@@ -58,6 +61,8 @@ export interface ProviderError {
   /** Provider-specific detail (OpenAI `code`, Gemini `reason`), when the error has one. */
   readonly code?: string;
   readonly param?: string;
+  /** Structured detail the provider adds to the error body (Gemini's `google.rpc.BadRequest`). */
+  readonly details?: readonly unknown[];
 }
 
 /** What makes a fake server speak one provider's API. */
@@ -112,6 +117,7 @@ export async function startFakeServer(
   };
   const log = new RequestLog(options.logLimit ?? 100);
   const scenarios = new ScenarioStore();
+  const promptCache = new PromptCache();
   const inFlight = new Set<AbortController>();
   let disconnects = 0;
 
@@ -151,6 +157,7 @@ export async function startFakeServer(
       requestId,
       signal,
       options: resolved,
+      promptCache,
     };
     const header = req.headers["x-fake-scenario"];
     let steering: Steering;

@@ -3,6 +3,7 @@ import { embedText } from "../core/embedding.js";
 import { respondJson } from "../core/respond.js";
 import type { ExchangeContext, ProviderError } from "../core/server.js";
 import { GEMINI_JSON, sendGeminiError } from "./errors.js";
+import { BATCH_EMBED_REQUEST, EMBED_CONTENT_REQUEST, normalizeFields } from "./fields.js";
 import { partsText } from "./request.js";
 
 const NATIVE_DIMENSIONS: Record<string, number> = {
@@ -33,14 +34,19 @@ function embedOne(model: string, request: unknown): { values: number[] } | Provi
 }
 
 export async function handleEmbedContent(ctx: ExchangeContext, model: string): Promise<void> {
-  const embedding = embedOne(model, ctx.body);
+  const normalized = normalizeFields(ctx.body, EMBED_CONTENT_REQUEST);
+  if ("status" in normalized) return sendGeminiError(ctx, normalized);
+  const embedding = embedOne(model, normalized.value);
   if ("status" in embedding) return sendGeminiError(ctx, embedding);
   await respondJson(ctx, 200, { embedding }, GEMINI_JSON);
 }
 
 /** The SDK's `models.embedContent()` always calls this, even for one input. */
 export async function handleBatchEmbedContents(ctx: ExchangeContext, model: string): Promise<void> {
-  const requests = isRecord(ctx.body) && Array.isArray(ctx.body.requests) ? ctx.body.requests : null;
+  const normalized = normalizeFields(ctx.body, BATCH_EMBED_REQUEST);
+  if ("status" in normalized) return sendGeminiError(ctx, normalized);
+  const body = normalized.value;
+  const requests = isRecord(body) && Array.isArray(body.requests) ? body.requests : null;
   if (requests === null || requests.length === 0) {
     return sendGeminiError(ctx, { status: 400, message: "* BatchEmbedContentsRequest.requests: is empty\n" });
   }

@@ -17,6 +17,7 @@ export function sendGeminiError(ctx: ExchangeContext, error: ProviderError): voi
         code: error.status,
         message: error.message ?? defaultMessage(error.status),
         status: grpcStatus(error.status),
+        ...(error.details ? { details: error.details } : {}),
         ...(error.code
           ? {
               details: [

@@ -11,6 +11,7 @@ import { respondJson, respondStream } from "../core/respond.js";
 import type { ExchangeContext } from "../core/server.js";
 import { estimateTokens } from "../core/tokens.js";
 import { GEMINI_JSON, sendGeminiError } from "./errors.js";
+import { COUNT_TOKENS_REQUEST, GENERATE_REQUEST, normalizeFields } from "./fields.js";
 import { type GenerateRequest, parseCountRequest, parseGenerateRequest } from "./request.js";
 
 type Part =
@@ -75,9 +76,23 @@ function chooseTool(request: GenerateRequest, afterResponse: boolean, text: stri
   return allowed.find((t) => /weather/i.test(t.name)) ?? allowed[0];
 }
 
-function usageMetadata(promptTokens: number, candidatesTokens: number | null) {
+/**
+ * Under the `cache` scenario: Gemini 2.5 models cache implicitly and report the part of the prompt read
+ * from the cache as `usageMetadata.cachedContentTokenCount`, included in `promptTokenCount`
+ * (https://ai.google.dev/gemini-api/docs/caching). The fake's prefix: system instruction, tools and every
+ * content but the last.
+ */
+function cachedPrefixTokens(ctx: ExchangeContext, model: string, request: GenerateRequest): number {
+  const prefix = request.contents.slice(0, -1);
+  if (prefix.length === 0) return 0;
+  if (!ctx.promptCache.hit({ model, system: request.system, tools: request.tools, prefix })) return 0;
+  return countPromptTokens({ ...request, contents: prefix });
+}
+
+function usageMetadata(promptTokens: number, candidatesTokens: number | null, cached: number) {
   return {
     promptTokenCount: promptTokens,
+    ...(cached > 0 ? { cachedContentTokenCount: cached } : {}),
     ...(candidatesTokens === null ? {} : { candidatesTokenCount: candidatesTokens }),
     totalTokenCount: promptTokens + (candidatesTokens ?? 0),
     promptTokensDetails: [{ modality: "TEXT", tokenCount: promptTokens }],
@@ -90,9 +105,12 @@ export async function handleGenerate(
   demo: boolean,
   stream: boolean,
 ): Promise<void> {
-  const request = parseGenerateRequest(ctx.body);
+  const normalized = normalizeFields(ctx.body, GENERATE_REQUEST);
+  if ("status" in normalized) return sendGeminiError(ctx, normalized);
+  const request = parseGenerateRequest(normalized.value);
   if ("status" in request) return sendGeminiError(ctx, request);
   const planned = plan(request, demo);
+  const cached = ctx.steering.cache ? cachedPrefixTokens(ctx, model, request) : 0;
   const responseId = randomId("", 22);
   const noUsage = ctx.steering.noUsage;
   const response = (parts: readonly Part[], final: boolean) => ({
@@ -106,7 +124,9 @@ export async function handleGenerate(
     // Intermediate stream chunks carry the prompt count only; the last one has the full counts.
     ...(noUsage
       ? {}
-      : { usageMetadata: usageMetadata(planned.promptTokens, final ? planned.candidatesTokens : null) }),
+      : {
+          usageMetadata: usageMetadata(planned.promptTokens, final ? planned.candidatesTokens : null, cached),
+        }),
     modelVersion: model,
     responseId,
   });
@@ -138,7 +158,9 @@ export async function handleGenerate(
 }
 
 export async function handleCountTokens(ctx: ExchangeContext): Promise<void> {
-  const request = parseCountRequest(ctx.body);
+  const normalized = normalizeFields(ctx.body, COUNT_TOKENS_REQUEST);
+  if ("status" in normalized) return sendGeminiError(ctx, normalized);
+  const request = parseCountRequest(normalized.value);
   if ("status" in request) return sendGeminiError(ctx, request);
   const total = countPromptTokens(request);
   await respondJson(

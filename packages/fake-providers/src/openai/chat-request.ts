@@ -1,5 +1,6 @@
 import { isRecord } from "../core/content.js";
 import type { ProviderError } from "../core/server.js";
+import { CHAT_FIELDS, unrecognizedArguments } from "./fields.js";
 
 export interface OpenAiTool {
   readonly name: string;
@@ -24,8 +25,13 @@ export interface ChatRequest {
 }
 
 /** Validates the fields the fake relies on, with the API's own messages for what is missing or wrong. */
-export function parseChatRequest(body: unknown): ChatRequest | ProviderError {
+export function parseChatRequest(
+  body: unknown,
+  fields: ReadonlySet<string> = CHAT_FIELDS,
+): ChatRequest | ProviderError {
   if (!isRecord(body)) return { status: 400, message: "The request body must be a JSON object." };
+  const unrecognized = unrecognizedArguments(body, fields);
+  if (unrecognized) return unrecognized;
   const { model, messages } = body;
   if (typeof model !== "string" || model === "") {
     return { status: 400, message: "you must provide a model parameter" };

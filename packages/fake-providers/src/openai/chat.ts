@@ -2,6 +2,7 @@ import { splitEvenly, streamPieces } from "../core/content.js";
 import { randomId } from "../core/ids.js";
 import { respondJson, respondStream } from "../core/respond.js";
 import type { ExchangeContext } from "../core/server.js";
+import { estimateTokens } from "../core/tokens.js";
 import { type ChatPlan, planChat } from "./chat-plan.js";
 import { type ChatRequest, parseChatRequest } from "./chat-request.js";
 import { modelNotFound, sendOpenAiError } from "./errors.js";
@@ -9,21 +10,24 @@ import { modelNotFound, sendOpenAiError } from "./errors.js";
 export interface OpenAiFlavour {
   readonly demo: boolean;
   readonly systemFingerprint: string;
+  /** The top-level fields this host accepts. */
+  readonly chatFields: ReadonlySet<string>;
 }
 
 export async function handleChatCompletion(ctx: ExchangeContext, flavour: OpenAiFlavour): Promise<void> {
-  const request = parseChatRequest(ctx.body);
+  const request = parseChatRequest(ctx.body, flavour.chatFields);
   if ("status" in request) return sendOpenAiError(ctx, request);
   if (ctx.options.knownModels && !ctx.options.knownModels.includes(request.model)) {
     return sendOpenAiError(ctx, modelNotFound(request.model));
   }
   const plan = planChat(request, flavour.demo);
+  const cached = ctx.steering.cache ? cachedPrefixTokens(ctx, request) : 0;
   const id = randomId("chatcmpl-", 29);
   const created = Math.floor(Date.now() / 1000);
   if (request.stream) {
     await respondStream(
       ctx,
-      streamFrames(request, plan, { id, created, flavour, noUsage: ctx.steering.noUsage }),
+      streamFrames(request, plan, { id, created, flavour, noUsage: ctx.steering.noUsage, cached }),
       {
         contentType: "text/event-stream; charset=utf-8",
       },
@@ -57,19 +61,31 @@ export async function handleChatCompletion(ctx: ExchangeContext, flavour: OpenAi
       logprobs: null,
       finish_reason: plan.finishReason,
     })),
-    ...(ctx.steering.noUsage ? {} : { usage: usage(plan, request.n) }),
+    ...(ctx.steering.noUsage ? {} : { usage: usage(plan, request.n, cached) }),
     service_tier: "default",
     system_fingerprint: flavour.systemFingerprint,
   });
 }
 
-function usage(plan: ChatPlan, n: number) {
+/**
+ * Under the `cache` scenario: OpenAI caches prompt prefixes on its own and reports the part read from the
+ * cache as `usage.prompt_tokens_details.cached_tokens` (https://platform.openai.com/docs/guides/prompt-caching).
+ * The fake's prefix is every message but the last, with the tools; its first use writes it.
+ */
+function cachedPrefixTokens(ctx: ExchangeContext, request: ChatRequest): number {
+  const prefix = request.messages.slice(0, -1);
+  if (prefix.length === 0) return 0;
+  if (!ctx.promptCache.hit({ model: request.model, prefix, tools: request.tools })) return 0;
+  return prefix.reduce((sum, m) => sum + estimateTokens(m.text) + 3, 0);
+}
+
+function usage(plan: ChatPlan, n: number, cached: number) {
   const completion = plan.completionTokens * n;
   return {
     prompt_tokens: plan.promptTokens,
     completion_tokens: completion,
     total_tokens: plan.promptTokens + completion,
-    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0 },
     completion_tokens_details: {
       reasoning_tokens: 0,
       audio_tokens: 0,
@@ -84,6 +100,7 @@ interface StreamMeta {
   readonly created: number;
   readonly flavour: OpenAiFlavour;
   readonly noUsage: boolean;
+  readonly cached: number;
 }
 
 /**
@@ -136,7 +153,7 @@ function streamFrames(request: ChatRequest, plan: ChatPlan, meta: StreamMeta): s
     }
     frames.push(chunk([delta(index, {}, plan.finishReason)]));
   }
-  if (withUsage) frames.push(chunk([], usage(plan, request.n)));
+  if (withUsage) frames.push(chunk([], usage(plan, request.n, meta.cached)));
   frames.push("data: [DONE]\n\n");
   return frames;
 }

@@ -4,6 +4,7 @@ import { respondJson } from "../core/respond.js";
 import type { ExchangeContext, ProviderError } from "../core/server.js";
 import { estimateTokens } from "../core/tokens.js";
 import { modelNotFound, sendOpenAiError } from "./errors.js";
+import { EMBEDDING_FIELDS, unrecognizedArguments } from "./fields.js";
 
 // Native sizes of OpenAI's embedding models; other names (OpenAI-compatible hosts, the demo) get 1536.
 const NATIVE_DIMENSIONS: Record<string, number> = {
@@ -67,6 +68,8 @@ interface EmbeddingRequest {
 
 function parseEmbeddingRequest(body: unknown): EmbeddingRequest | ProviderError {
   if (!isRecord(body)) return { status: 400, message: "The request body must be a JSON object." };
+  const unrecognized = unrecognizedArguments(body, EMBEDDING_FIELDS);
+  if (unrecognized) return unrecognized;
   if (typeof body.model !== "string" || body.model === "") {
     return { status: 400, message: "you must provide a model parameter" };
   }

@@ -10,6 +10,7 @@ import {
 import { handleChatCompletion, type OpenAiFlavour } from "./chat.js";
 import { handleEmbeddings } from "./embeddings.js";
 import { authenticateOpenAi, sendOpenAiError } from "./errors.js";
+import { CHAT_FIELDS } from "./fields.js";
 
 export interface FakeOpenAiOptions extends FakeServerOptions {
   /**
@@ -17,6 +18,11 @@ export interface FakeOpenAiOptions extends FakeServerOptions {
    * no credential is required unless `requireKey` says otherwise.
    */
   readonly demo?: boolean;
+  /**
+   * Chat fields this host accepts beyond OpenAI's own (e.g. `reasoning` when faking OpenRouter); every
+   * other unknown top-level field is refused as OpenAI refuses it.
+   */
+  readonly extraChatFields?: readonly string[];
 }
 
 // What GET /v1/models lists when no `knownModels` are configured; `created` values are OpenAI's own.
@@ -34,7 +40,11 @@ const DEMO_MODELS: readonly { id: string; created: number }[] = [
 /** Starts a fake of the OpenAI API (and of every OpenAI-compatible provider) on loopback. */
 export function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeServer> {
   const demo = options.demo ?? false;
-  const flavour: OpenAiFlavour = { demo, systemFingerprint: demo ? "fp_gateway_demo" : "fp_fake_openai" };
+  const flavour: OpenAiFlavour = {
+    demo,
+    systemFingerprint: demo ? "fp_gateway_demo" : "fp_fake_openai",
+    chatFields: new Set([...CHAT_FIELDS, ...(options.extraChatFields ?? [])]),
+  };
   const models = options.knownModels
     ? options.knownModels.map((id) => ({ id, created: 1715367049 }))
     : demo
