@@ -1,6 +1,10 @@
 export { createApp } from "./app.js";
+export type { CatalogListing, ImportRequest, ImportResult } from "./catalog/admin.js";
+export { importCatalog, listCatalog } from "./catalog/admin.js";
 export type { CatalogContent } from "./catalog/content.js";
 export { bundledCatalog } from "./catalog/content.js";
+export type { DiffEntry } from "./catalog/diff.js";
+export { setAlias, setDisabled, setPrice } from "./catalog/operations.js";
 export type { OperatorPrice } from "./catalog/operator-prices.js";
 export {
   OperatorPriceError,
@@ -8,7 +12,14 @@ export {
   readOperatorPrices,
   setOperatorPrice,
 } from "./catalog/operator-prices.js";
+export {
+  createOperatorToken,
+  listOperatorTokens,
+  revokeOperatorToken,
+} from "./catalog/operator-tokens.js";
 export { seedCatalog } from "./catalog/seed.js";
+export type { CatalogChange, ChangeResult } from "./catalog/store.js";
+export { CatalogChangeError, changeCatalog, readCatalogChanges } from "./catalog/store.js";
 export type { KeysConfig } from "./config.js";
 export { loadKeysConfig } from "./config.js";
 export type { KeysTables } from "./db/index.js";

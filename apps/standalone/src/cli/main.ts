@@ -1,9 +1,22 @@
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { fragments, loadConfig, z } from "@gw/config";
 import { dataDir } from "../data-dir.js";
 import { connectAppDatabases, resolvePostgres } from "../databases.js";
 import { serviceKeysEnvFile } from "../service-keys.js";
-import { catalogPriceCommand, catalogPricesCommand } from "./catalog-commands.js";
+import {
+  catalogAliasCommand,
+  catalogChangesCommand,
+  catalogDisableCommand,
+  catalogImportCommand,
+  catalogListCommand,
+  catalogPriceCommand,
+  catalogPricesCommand,
+  catalogSetPriceCommand,
+  operatorTokenCreateCommand,
+  operatorTokenListCommand,
+  operatorTokenRevokeCommand,
+} from "./catalog-commands.js";
 import {
   accountScopeCommand,
   addCreditsCommand,
@@ -24,6 +37,22 @@ const USAGE = `Model Gateway operator CLI
                    price a model at a provider (USD per million prompt/completion tokens, USD per request);
                    the catalogue id defaults to PROVIDER/NAME; edges serve it at their next catalogue refresh
   gw catalog prices [--json]   the prices set with gw catalog price
+  gw catalog list [--json]     every served model with its endpoints, prices (USD per million tokens), aliases,
+                               and what an operator disabled
+  gw catalog import --format litellm|openrouter FILE [--apply] [--skip-unknown-providers] [--provider ID]
+                   upsert LiteLLM's model_prices_and_context_window.json or OpenRouter's GET /api/v1/models
+                   answer: a dry run printing the diff unless --apply; a bad file is refused whole
+  gw catalog set-price --model AUTHOR/SLUG --provider ID [--prompt USD] [--completion USD] [--cache-read USD]
+                   [--cache-write USD] [--reasoning USD] [--request USD] [--image USD] [--upstream NAME]
+                   [--context-length N] [--max-output N]   token prices in USD per million; only those named change
+  gw catalog disable --model AUTHOR/SLUG [--provider ID]   stop serving a model, or one of its endpoints
+  gw catalog enable --model AUTHOR/SLUG [--provider ID]    serve it again
+  gw catalog alias --alias AUTHOR/NAME --model AUTHOR/SLUG | --alias AUTHOR/NAME --remove
+  gw catalog changes [--json]  the catalogue's history: who, when, every field old -> new
+  gw operator-token create --name NAME   the credential for /api/v1/admin/catalog (printed once, stored hashed)
+  gw operator-token revoke --name NAME|ID
+  gw operator-token list
+  Catalogue changes reach every edge at its next catalogue refresh (CATALOG_REFRESH_MS).
   gw service-keys        a key pair per app for service authentication and a wallet JWT secret, as .env
                          lines for docker compose
 
@@ -43,6 +72,16 @@ const COMMANDS = [
   "wallets revoke",
   "catalog price",
   "catalog prices",
+  "catalog list",
+  "catalog import",
+  "catalog set-price",
+  "catalog disable",
+  "catalog enable",
+  "catalog alias",
+  "catalog changes",
+  "operator-token create",
+  "operator-token revoke",
+  "operator-token list",
   "service-keys",
 ];
 
@@ -96,12 +135,24 @@ async function run(argv: string[]): Promise<unknown> {
       request: { type: "string" },
       "context-length": { type: "string" },
       "max-output": { type: "string" },
+      format: { type: "string" },
+      apply: { type: "boolean", default: false },
+      "skip-unknown-providers": { type: "boolean", default: false },
+      "cache-read": { type: "string" },
+      "cache-write": { type: "string" },
+      reasoning: { type: "string" },
+      image: { type: "string" },
+      upstream: { type: "string" },
+      alias: { type: "string" },
+      remove: { type: "boolean", default: false },
       management: { type: "boolean", default: false },
       json: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
   });
-  const command = positionals.join(" ");
+  // `gw catalog import --format F FILE`: the file is the one positional after the command.
+  const file = positionals[0] === "catalog" && positionals[1] === "import" ? positionals[2] : undefined;
+  const command = (file === undefined ? positionals : positionals.slice(0, 2)).join(" ");
   if (values.help || command === "") throw new UsageError("");
   if (!COMMANDS.includes(command)) throw new UsageError(`unknown command: ${command}`);
   // Needs no database; printed as-is (not JSON) so it can be redirected into .env.
@@ -154,6 +205,9 @@ async function run(argv: string[]): Promise<unknown> {
       });
     }
     if (command === "catalog prices") return await catalogPricesCommand(databases);
+    if (command.startsWith("catalog ") || command.startsWith("operator-token ")) {
+      return await catalogDataCommand(databases, command, values, file);
+    }
     if (command === "wallets revoke") {
       return await walletRevokeCommand(
         databases,
@@ -171,6 +225,80 @@ async function run(argv: string[]): Promise<unknown> {
   } finally {
     await databases.close();
     await postgres.stop();
+  }
+}
+
+type Values = Record<string, string | boolean | undefined>;
+
+function optionalUsd(values: Values, name: string): string | undefined {
+  const value = values[name];
+  return typeof value === "string" ? usdAmount(value, name) : undefined;
+}
+
+/** The catalogue-as-data commands (issue 14) and the operator credential. */
+async function catalogDataCommand(
+  databases: Awaited<ReturnType<typeof connectAppDatabases>>,
+  command: string,
+  values: Values,
+  file: string | undefined,
+): Promise<unknown> {
+  const model = () => requireOption(values, "model");
+  const provider = typeof values.provider === "string" ? values.provider : undefined;
+  switch (command) {
+    case "catalog list":
+      return catalogListCommand(databases);
+    case "catalog changes":
+      return catalogChangesCommand(databases);
+    case "catalog import": {
+      if (file === undefined) throw new UsageError("catalog import needs the FILE to read");
+      const format = requireOption(values, "format");
+      if (format !== "litellm" && format !== "openrouter") {
+        throw new UsageError(`--format must be litellm or openrouter, got ${format}`);
+      }
+      return catalogImportCommand(databases, {
+        format,
+        text: readFileSync(file, "utf8"),
+        apply: values.apply === true,
+        skipUnknownProviders: values["skip-unknown-providers"] === true,
+        providerId: provider,
+      });
+    }
+    case "catalog set-price":
+      return catalogSetPriceCommand(databases, {
+        modelId: model(),
+        providerId: requireOption(values, "provider"),
+        perMillion: {
+          prompt: optionalUsd(values, "prompt"),
+          completion: optionalUsd(values, "completion"),
+          cacheRead: optionalUsd(values, "cache-read"),
+          cacheWrite: optionalUsd(values, "cache-write"),
+          reasoning: optionalUsd(values, "reasoning"),
+        },
+        perUnit: { request: optionalUsd(values, "request"), image: optionalUsd(values, "image") },
+        upstreamModel: typeof values.upstream === "string" ? values.upstream : undefined,
+        contextLength: tokenCount(values["context-length"] as string | undefined, "context-length"),
+        maxOutput: tokenCount(values["max-output"] as string | undefined, "max-output"),
+      });
+    case "catalog disable":
+    case "catalog enable":
+      return catalogDisableCommand(databases, {
+        modelId: model(),
+        providerId: provider,
+        disabled: command === "catalog disable",
+      });
+    case "catalog alias":
+      return catalogAliasCommand(databases, {
+        alias: requireOption(values, "alias"),
+        modelId: values.remove === true ? null : model(),
+      });
+    case "operator-token create":
+      return operatorTokenCreateCommand(databases, requireOption(values, "name"));
+    case "operator-token revoke":
+      return operatorTokenRevokeCommand(databases, requireOption(values, "name"));
+    case "operator-token list":
+      return operatorTokenListCommand(databases);
+    default:
+      throw new UsageError(`unknown command: ${command}`);
   }
 }
 
