@@ -2,6 +2,7 @@ import type { ClientOptions } from "@grpc/grpc-js";
 import { GatewayError } from "@gw/errors";
 import type { EventSubscriber, Subscription } from "@gw/events";
 import { decodeEnvelope, decodePayload, KEY_CHANGED_V1 } from "@gw/events";
+import { recordAuthLookup } from "@gw/metrics";
 import {
   type AuthenticateRequest,
   type AuthenticateResponse,
@@ -166,9 +167,16 @@ export class PrincipalResolver {
 
   private async lookup(keyHash: string): Promise<CacheEntry> {
     const cached = this.cache.get(keyHash);
-    if (cached && cached.expiresAt > this.now()) return cached;
+    if (cached && cached.expiresAt > this.now()) {
+      recordAuthLookup("hit");
+      return cached;
+    }
     const pending = this.inFlight.get(keyHash);
-    if (pending) return pending.promise;
+    if (pending) {
+      recordAuthLookup("shared");
+      return pending.promise;
+    }
+    recordAuthLookup("miss");
     const state = { stale: false };
     const promise = this.fetch(keyHash, state).finally(() => {
       if (this.inFlight.get(keyHash)?.state === state) this.inFlight.delete(keyHash);

@@ -7,6 +7,7 @@ import {
   subscriptionHandler,
 } from "@gw/events";
 import type { Logger } from "@gw/logger";
+import { recordConsumedBatch, recordDeadLetter } from "@gw/metrics";
 import type { ConsumerRunConfig, EachMessagePayload, Kafka } from "kafkajs";
 import { type BackoffOptions, backoffDelay, sleep } from "./backoff.js";
 import { batchRunner, type RetryingDelivery } from "./batch-consumer.js";
@@ -49,6 +50,16 @@ export async function startConsumer(deps: ConsumerDeps, options: SubscribeOption
   });
   consumer.on(consumer.events.CRASH, ({ payload }) =>
     logger.error({ err: payload.error, restart: payload.restart }, "consumer crashed"),
+  );
+  // kafkajs reports every processed batch (in eachMessage mode too) with the partition's lag after it.
+  consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) =>
+    recordConsumedBatch({
+      topic: payload.topic,
+      group: options.groupId,
+      partition: payload.partition,
+      size: payload.batchSize,
+      offsetLag: Number(payload.offsetLag),
+    }),
   );
 
   const deliver = retryingDelivery({ ...deps, logger, stopping: stopping.signal }, options);
@@ -128,6 +139,7 @@ function retryingDelivery(
         if (attempt >= maxAttempts) {
           logger.error({ partition, offset, attempts: attempt, error: reason }, "dead-lettered");
           await deps.deadLetter(deadLetterTopic(options.topic, options.groupId), message, reason);
+          recordDeadLetter("kafka", options.topic, options.groupId);
           return true;
         }
         logger.warn({ partition, offset, attempt, error: reason }, "handler failed; retrying");

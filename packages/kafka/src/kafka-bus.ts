@@ -1,6 +1,7 @@
 import type { BusMessage, ConsumedMessage, EventBus, SubscribeOptions, Subscription } from "@gw/events";
 import { deadLetterTopic } from "@gw/events";
 import { type Logger, silentLogger } from "@gw/logger";
+import { recordPublish, secondsSince, trackSpool } from "@gw/metrics";
 import { type Admin, type Kafka, type Message, Partitioners, type Producer } from "kafkajs";
 import { type BackoffOptions, backoffDelay, sleep } from "./backoff.js";
 import { createKafka } from "./client.js";
@@ -62,6 +63,7 @@ export class KafkaEventBus implements EventBus {
   private readonly retry: BackoffOptions;
   private readonly subscriptions = new Set<Subscription>();
   private readonly closing = new AbortController();
+  private readonly untrackSpool: (() => void) | undefined;
   private producerConnected: Promise<void> | undefined;
   private admin: Promise<Admin> | undefined;
 
@@ -85,6 +87,8 @@ export class KafkaEventBus implements EventBus {
           name: clientId,
         })
       : undefined;
+    // The depth is read when /metrics is scraped, not kept up to date per event.
+    this.untrackSpool = spool ? trackSpool(() => spool.pending) : undefined;
     this.publisher = new BatchingPublisher({
       send: (messages) => this.sendBatch(messages),
       logger: this.logger,
@@ -149,15 +153,19 @@ export class KafkaEventBus implements EventBus {
     this.closing.abort();
     await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
     await this.publisher.close(this.options.closeTimeoutMs ?? 10_000);
+    this.untrackSpool?.();
     await this.producer.disconnect().catch(() => {});
     const admin = await this.admin?.catch(() => undefined);
     await admin?.disconnect().catch(() => {});
   }
 
   private async sendBatch(messages: BusMessage[]): Promise<void> {
+    const startedAt = performance.now();
     try {
       await this.sendBatchOnce(messages);
+      recordPublish(secondsSince(startedAt), messages.length, true);
     } catch (error) {
+      recordPublish(secondsSince(startedAt), messages.length, false);
       const type = kafkaErrorType(error);
       if (type && PRODUCER_STATE_ERRORS.has(type)) await this.replaceProducer(type);
       throw error;

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { Counter, Histogram } from "prom-client";
 import { LATENCY_BUCKETS, registry, secondsSince } from "./registry.js";
 
@@ -34,15 +34,14 @@ export interface HttpMetricsOptions {
   unrouted?(request: RoutedRequest): string | undefined;
 }
 
-type Next = (error?: unknown) => void;
-
 /**
- * Counts and times every request by its route PATTERN (`/v1/models/:id`), never the raw path, so the
- * label set is the app's route table and no caller can add to it. Read when the response closes,
- * after routing ran; a request no route took is `unmatched`.
+ * Counts and times every request a server answers by its route PATTERN (`/v1/models/:id`), never the
+ * raw path, so the label set is the app's route table and no caller can add to it. It listens on the
+ * server itself (ahead of the app), and reads the route express matched once the response closes; a
+ * request no route took is `unmatched` (404) or the app's `unrouted` answer.
  */
-export function httpMetrics(options: HttpMetricsOptions) {
-  return (request: RoutedRequest, response: ServerResponse, next: Next): void => {
+export function observeHttp(server: Server, options: HttpMetricsOptions): void {
+  server.prependListener("request", (request: RoutedRequest, response: ServerResponse) => {
     const startedAt = performance.now();
     response.once("close", () => {
       const route = routeOf(request, response, options);
@@ -52,8 +51,7 @@ export function httpMetrics(options: HttpMetricsOptions) {
       requests.inc({ app: options.app, surface, method, route, status });
       duration.observe({ app: options.app, surface, method, route }, secondsSince(startedAt));
     });
-    next();
-  };
+  });
 }
 
 function routeOf(request: RoutedRequest, response: ServerResponse, options: HttpMetricsOptions): string {

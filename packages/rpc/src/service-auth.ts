@@ -2,6 +2,7 @@ import { createPublicKey, type KeyObject } from "node:crypto";
 import * as grpc from "@grpc/grpc-js";
 import { ConfigError, z } from "@gw/config";
 import { CHANNEL_OPTIONS } from "./client.js";
+import { clientMetricsInterceptor, serverMetricsInterceptor } from "./grpc-metrics.js";
 import { type CallerPolicy, serviceAuthInterceptor, serviceTokenInterceptor } from "./grpc-service-auth.js";
 import {
   generateServiceKeys,
@@ -107,9 +108,11 @@ export function clientOptions(
   issuer: ServiceTokenIssuer | undefined,
   audience: ServiceName,
 ): Partial<grpc.ClientOptions> {
-  return issuer
-    ? { ...CHANNEL_OPTIONS, interceptors: [serviceTokenInterceptor(issuer, audience)] }
-    : CHANNEL_OPTIONS;
+  // The metrics interceptor first (outermost): it times the call including the token's signing.
+  const interceptors = issuer
+    ? [clientMetricsInterceptor(), serviceTokenInterceptor(issuer, audience)]
+    : [clientMetricsInterceptor()];
+  return { ...CHANNEL_OPTIONS, interceptors };
 }
 
 type AuthLogger = { warn(obj: object, message: string): void };
@@ -118,6 +121,11 @@ type AuthLogger = { warn(obj: object, message: string): void };
 export function createAuthenticatedServer(
   auth: { verifier: ServiceTokenVerifier; policy: CallerPolicy; logger?: AuthLogger } | undefined,
 ): grpc.Server {
-  if (!auth) return new grpc.Server();
-  return new grpc.Server({ interceptors: [serviceAuthInterceptor(auth.verifier, auth.policy, auth.logger)] });
+  if (!auth) return new grpc.Server({ interceptors: [serverMetricsInterceptor()] });
+  return new grpc.Server({
+    interceptors: [
+      serverMetricsInterceptor(),
+      serviceAuthInterceptor(auth.verifier, auth.policy, auth.logger),
+    ],
+  });
 }

@@ -14,6 +14,7 @@ import {
 } from "@gw/events";
 import type { AdmissionStore } from "@gw/hotstore";
 import type { Logger } from "@gw/logger";
+import { timeLedgerApply } from "@gw/metrics";
 import type { Kysely } from "kysely";
 import type { BillingTables } from "../db/schema.js";
 import { insertUsageEntries, inTransaction, type UsageEntryInput } from "../repositories/ledger-write.js";
@@ -51,7 +52,9 @@ export function usageBatchHandler(deps: UsageConsumerDeps): BatchHandler {
     const events = messages.flatMap((message) => usageEvent(deps, message));
     if (events.length === 0) return;
     const inputs = events.map((event) => event.input);
-    const written = await inTransaction(deps.db, (trx) => insertUsageEntries(trx, inputs));
+    const written = await timeLedgerApply("usage", () =>
+      inTransaction(deps.db, (trx) => insertUsageEntries(trx, inputs)),
+    );
     // One apply per event id (the view counts an entry once anyway), concurrently.
     const byEvent = new Map<string, UsageEvent>();
     for (const event of events)

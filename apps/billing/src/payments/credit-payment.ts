@@ -1,6 +1,7 @@
 import { type PaymentSettled, paymentReference, usdcAtomicToPico } from "@gw/events";
 import type { AdmissionStore } from "@gw/hotstore";
 import type { Logger } from "@gw/logger";
+import { timeLedgerApply } from "@gw/metrics";
 import type { Kysely } from "kysely";
 import type { BillingTables } from "../db/schema.js";
 import { notifyLedgerEntry } from "../notifications/channel.js";
@@ -35,24 +36,26 @@ export async function creditPayment(
   payment: PaymentSettled,
 ): Promise<PaymentCredit> {
   const { reference, amountPico } = checkPayment(payment);
-  const credit = await inTransaction(deps.db, async (trx) => {
-    const written = await insertCreditEntry(trx, {
-      accountId: payment.accountId,
-      kind: "purchase",
-      amountPico,
-      reference,
-    });
-    if (!written.inserted) {
-      if (written.accountId !== payment.accountId || written.amountPico !== amountPico)
-        throw new InvalidPaymentError(`payment ${reference} was already credited with other figures`);
-      return { entryId: written.id, created: false };
-    }
-    await notifyLedgerEntry(trx, {
-      accountId: payment.accountId,
-      entry: { entryId: written.id, amountPico, isPurchase: true },
-    });
-    return { entryId: written.id, created: true };
-  });
+  const credit = await timeLedgerApply("payment", () =>
+    inTransaction(deps.db, async (trx) => {
+      const written = await insertCreditEntry(trx, {
+        accountId: payment.accountId,
+        kind: "purchase",
+        amountPico,
+        reference,
+      });
+      if (!written.inserted) {
+        if (written.accountId !== payment.accountId || written.amountPico !== amountPico)
+          throw new InvalidPaymentError(`payment ${reference} was already credited with other figures`);
+        return { entryId: written.id, created: false };
+      }
+      await notifyLedgerEntry(trx, {
+        accountId: payment.accountId,
+        entry: { entryId: written.id, amountPico, isPurchase: true },
+      });
+      return { entryId: written.id, created: true };
+    }),
+  );
   await applyToView(deps, payment.accountId, credit.entryId, amountPico);
   return credit;
 }

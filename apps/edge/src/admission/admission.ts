@@ -1,5 +1,7 @@
+import { isGatewayError } from "@gw/errors";
 import { type ChargePolicy, DEFAULT_CHARGE_POLICY } from "@gw/events";
 import type { Logger } from "@gw/logger";
+import { recordAdmissionRefused, recordAdmitted } from "@gw/metrics";
 import type { BillingClient } from "../clients/billing.js";
 import { type AdmitInput, admit, type Hold, isLeaseHold } from "./admit.js";
 import { admitPlanned } from "./admit-planned.js";
@@ -37,16 +39,18 @@ export class Admission {
 
   /** A planned request (see admit-planned.ts): under the lease when it may be, else one Admit. */
   admitPlanned(input: Omit<Parameters<typeof admitPlanned>[1], "leases">): Promise<Hold> {
-    return admitPlanned(this.deps.billing, {
-      ...input,
-      leases: this.leases,
-      charge: this.deps.charge ?? DEFAULT_CHARGE_POLICY,
-    });
+    return counted(
+      admitPlanned(this.deps.billing, {
+        ...input,
+        leases: this.leases,
+        charge: this.deps.charge ?? DEFAULT_CHARGE_POLICY,
+      }),
+    );
   }
 
   /** One Admit with a hold of its own, never leased (the proxy's unpriced calls). */
   admit(input: AdmitInput): Promise<Hold> {
-    return admit(this.deps.billing, input);
+    return counted(admit(this.deps.billing, input));
   }
 
   /** The request ended and cost `actualCostPico`; `served` false with no cost releases the hold. */
@@ -65,6 +69,21 @@ export class Admission {
   drain(): Promise<void> {
     return this.settlements.drain();
   }
+}
+
+/** Counts the decision: admitted (under a lease or by an Admit), or refused by its status and code. */
+function counted(decision: Promise<Hold>): Promise<Hold> {
+  return decision.then(
+    (hold) => {
+      recordAdmitted(isLeaseHold(hold) ? "lease" : "admit");
+      return hold;
+    },
+    (error: unknown) => {
+      if (isGatewayError(error)) recordAdmissionRefused(error.status, error.code);
+      else recordAdmissionRefused(500, undefined);
+      throw error;
+    },
+  );
 }
 
 /** The lease a hold was taken under, which the usage event names so billing moves its cost once. */

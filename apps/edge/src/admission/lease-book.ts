@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "@gw/logger";
+import { recordLeaseGrant, recordLeaseReturn } from "@gw/metrics";
 import type { Principal } from "@gw/proto/keys/v1/keys";
 import type { BillingClient } from "../clients/billing.js";
 import { keyLimitOf } from "./admit.js";
@@ -154,6 +155,7 @@ export class LeaseBook {
       });
       const now = this.deps.now();
       if (!response.granted || response.grantedPico < minPico) {
+        recordLeaseGrant("declined");
         state.declinedUntil = now + this.settings.declinedBackoffMs;
         return undefined;
       }
@@ -166,8 +168,10 @@ export class LeaseBook {
         response.grantedRequests,
       );
       state.active = lease;
+      recordLeaseGrant("granted");
       return lease;
     } catch (error) {
+      recordLeaseGrant("failed");
       this.deps.logger.warn(
         { err: error, accountId: principal.accountId },
         "lease not acquired; admitting per request",
@@ -195,8 +199,9 @@ export class LeaseBook {
     const returned = this.deps.billing
       .returnLease({ leaseId: lease.id, accountId: lease.accountId, spentPico: lease.spentPico })
       .then(
-        () => undefined,
+        () => recordLeaseReturn("returned"),
         (error: unknown) => {
+          recordLeaseReturn("failed");
           // Not lost money: the lease's hold expires, and every request's cost arrives as a usage event.
           this.deps.logger.warn(
             { err: error, leaseId: lease.id },

@@ -7,6 +7,7 @@ import {
   type SubscribeOptions,
   subscriptionHandler,
 } from "@gw/events";
+import { recordDeadLetter } from "@gw/metrics";
 import type { StoredMessage } from "./store.js";
 
 /** What a group's dispatcher needs of the bus around it. */
@@ -117,7 +118,10 @@ export class GroupDispatcher {
       topic: this.options.topic,
       groupId: this.options.groupId,
       maxAttempts: this.options.maxAttempts,
-      deadLetter: (topic, key, value, headers) => this.deps.deadLetter(topic, key, value, headers),
+      deadLetter: (topic, key, value, headers) => {
+        recordDeadLetter("outbox", this.options.topic, this.options.groupId);
+        this.deps.deadLetter(topic, key, value, headers);
+      },
       running: () => this.running,
     });
   }
