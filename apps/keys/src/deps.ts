@@ -10,6 +10,8 @@ import type { ByokStore } from "./byok/service.js";
 import type { CatalogContent } from "./catalog/content.js";
 import { CatalogSnapshots } from "./catalog/snapshots.js";
 import type { KeysTables } from "./db/schema.js";
+import { HealthFigures } from "./health/aggregator.js";
+import type { HealthTables } from "./health/tables.js";
 import { authenticateKey } from "./keys/authenticate.js";
 import type { KeyStore } from "./keys/service.js";
 import type { UsageSource } from "./usage/billing.js";
@@ -48,6 +50,8 @@ export interface KeysContext {
   byok: ByokStore;
   billing: UsageSource;
   snapshots: CatalogSnapshots;
+  /** Measured endpoint health (the health aggregator's figures), for the edges and the endpoints view. */
+  health: HealthFigures;
   resolver: PrincipalResolver;
   walletAuth: WalletAuthSettings | undefined;
   logger: Logger;
@@ -66,6 +70,7 @@ export function keysContext(deps: KeysDeps): KeysContext {
     },
     billing: deps.billing,
     snapshots: new CatalogSnapshots(db),
+    health: new HealthFigures(db.withTables<HealthTables>(), { logger: deps.logger }),
     // This app owns the keys, so it authenticates its own callers against its tables, uncached: a key
     // disabled here stops working here at once.
     resolver: new PrincipalResolver((request) => authenticateKey(db, request.keyHash), {

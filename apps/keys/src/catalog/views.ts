@@ -1,5 +1,6 @@
 import { picoToUsdNumber } from "@gw/money";
 import type { Endpoint, Model, Pricing } from "@gw/proto/catalog/v1/catalog";
+import type { EndpointHealth } from "@gw/proto/catalog/v1/health";
 
 export interface PricingJson {
   prompt: number;
@@ -59,11 +60,21 @@ export interface EndpointJson {
   throughput_last_30m: number | null;
 }
 
+// OpenRouter's endpoint status: 0 is normal, negative is worse.
+const STATUS_CODES: Readonly<Record<string, number>> = { ok: 0, degraded: -1, down: -2 };
+
 /**
- * One provider endpoint of a model. The measured fields (status, uptime, latency, throughput) are null
- * until provider health is measured; null says "unknown", where a made-up number would mislead routing.
+ * One provider endpoint of a model, with its measured health over the last 30 minutes (the health
+ * aggregator's figures, the same every edge routes on): status 0 ok, -1 degraded, -2 down; uptime in
+ * percent of attempts the provider served; time to first token p50/p90/p99 in ms; throughput p50 in
+ * output tokens per second. A figure with no data yet is null, never a made-up number.
  */
-export function endpointJson(model: Model, endpoint: Endpoint, providerName: string): EndpointJson {
+export function endpointJson(
+  model: Model,
+  endpoint: Endpoint,
+  providerName: string,
+  health: EndpointHealth | undefined,
+): EndpointJson {
   return {
     provider_id: endpoint.providerId,
     provider_name: providerName,
@@ -74,9 +85,11 @@ export function endpointJson(model: Model, endpoint: Endpoint, providerName: str
     quantization: endpoint.quantization === "" ? null : endpoint.quantization,
     is_zdr: endpoint.isZdr,
     supported_parameters: endpoint.supportedParameters,
-    status: null,
-    uptime_last_30m: null,
-    latency_last_30m: null,
-    throughput_last_30m: null,
+    status: health ? (STATUS_CODES[health.status] ?? null) : null,
+    uptime_last_30m: health ? Math.round(health.uptime * 10_000) / 100 : null,
+    latency_last_30m: health?.latencyMs
+      ? { p50: health.latencyMs.p50, p90: health.latencyMs.p90, p99: health.latencyMs.p99 }
+      : null,
+    throughput_last_30m: health?.throughput ? health.throughput.p50 : null,
   };
 }

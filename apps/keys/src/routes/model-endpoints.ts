@@ -15,7 +15,12 @@ export function modelEndpointsRoute(context: KeysContext): RequestHandler<{ auth
     const names = new Map(content.providers.map((provider) => [provider.id, provider.name]));
     response.json({
       data: model.endpoints.map((endpoint) =>
-        endpointJson(model, endpoint, names.get(endpoint.providerId) ?? endpoint.providerId),
+        endpointJson(
+          model,
+          endpoint,
+          names.get(endpoint.providerId) ?? endpoint.providerId,
+          context.health.figure(model.id, endpoint.providerId),
+        ),
       ),
     });
   };

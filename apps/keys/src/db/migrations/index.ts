@@ -6,6 +6,7 @@ import { providerCredentialsDisabled } from "./20261122T130100_provider_credenti
 import { walletAccounts } from "./20261123T110000_wallet_accounts.js";
 import { operatorPrices } from "./20261123T140000_operator_prices.js";
 import { catalogOperatorLayer } from "./20261123T170000_catalog_operator_layer.js";
+import { endpointHealth } from "./20261123T171500_endpoint_health.js";
 
 export const migrations: Migrations = {
   "20261122T120000_accounts_and_keys": accountsAndKeys,
@@ -15,4 +16,5 @@ export const migrations: Migrations = {
   "20261123T110000_wallet_accounts": walletAccounts,
   "20261123T140000_operator_prices": operatorPrices,
   "20261123T170000_catalog_operator_layer": catalogOperatorLayer,
+  "20261123T171500_endpoint_health": endpointHealth,
 };
