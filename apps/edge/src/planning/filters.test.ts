@@ -81,6 +81,16 @@ describe("endpointRejection", () => {
     expect(rejection({ zdr: true }, testEndpoint("openai", { isZdr: true }))).toBeUndefined();
   });
 
+  it("data_collection deny excludes endpoints whose provider may train on prompts", () => {
+    const trains = testEndpoint("openai", { mayTrainOnData: true });
+    expect(rejection({ data_collection: "deny" }, trains)).toEqual({
+      code: "data_collection_denied",
+      reason: "the provider may train on prompts (data_collection: deny)",
+    });
+    expect(rejection({ data_collection: "allow" }, trains)).toBeUndefined();
+    expect(rejection({ data_collection: "deny" })).toBeUndefined();
+  });
+
   it("compares max_price exactly: equal passes, one pico above is refused", () => {
     // 1 USD / M prompt tokens, 2 USD / M completion tokens, 0.01 USD per request.
     const endpoint = testEndpoint("openai", {

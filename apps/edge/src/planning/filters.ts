@@ -14,6 +14,7 @@ export type ExclusionCode =
   | "missing_parameters"
   | "quantization_mismatch"
   | "not_zdr"
+  | "data_collection_denied"
   | "context_length_exceeded";
 
 /** Why a model or endpoint is not in the plan; reported to the caller when nothing is left. */
@@ -66,6 +67,12 @@ function preferenceRejection(
   }
   if (preferences?.zdr && !endpoint.isZdr) {
     return { code: "not_zdr", reason: "does not offer zero data retention" };
+  }
+  if (preferences?.data_collection === "deny" && endpoint.mayTrainOnData) {
+    return {
+      code: "data_collection_denied",
+      reason: "the provider may train on prompts (data_collection: deny)",
+    };
   }
   if (preferences?.max_price && exceedsMaxPrice(endpoint, preferences.max_price)) {
     return { code: "above_max_price", reason: "price above provider.max_price" };
