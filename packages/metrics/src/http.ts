@@ -1,3 +1,4 @@
+import { subscribe } from "node:diagnostics_channel";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { Counter, Histogram } from "prom-client";
 import { LATENCY_BUCKETS, registry, secondsSince } from "./registry.js";
@@ -34,24 +35,50 @@ export interface HttpMetricsOptions {
   unrouted?(request: RoutedRequest): string | undefined;
 }
 
+const observed = new Map<number, HttpMetricsOptions>();
+let subscribed = false;
+
 /**
- * Counts and times every request a server answers by its route PATTERN (`/v1/models/:id`), never the
- * raw path, so the label set is the app's route table and no caller can add to it. It listens on the
- * server itself (ahead of the app), and reads the route express matched once the response closes; a
- * request no route took is `unmatched` (404) or the app's `unrouted` answer.
+ * Counts and times every request the HTTP server on local `port` answers, by its route PATTERN
+ * (`/v1/models/:id`), never the raw path, so the label set is the app's route table and no caller can
+ * add to it. It hears requests on Node's `http.server.request.start` channel, so the app's own code
+ * needs no middleware; the route express matched is read once the response closes. A request no route
+ * took is `unmatched` (404) or the app's `unrouted` answer. Returns the function that stops observing.
  */
-export function observeHttp(server: Server, options: HttpMetricsOptions): void {
-  server.prependListener("request", (request: RoutedRequest, response: ServerResponse) => {
-    const startedAt = performance.now();
-    response.once("close", () => {
-      const route = routeOf(request, response, options);
-      const surface = options.surface(request);
-      const method = request.method ?? "OTHER";
-      const status = response.writableFinished ? String(response.statusCode) : "closed";
-      requests.inc({ app: options.app, surface, method, route, status });
-      duration.observe({ app: options.app, surface, method, route }, secondsSince(startedAt));
-    });
+export function observeHttp(port: number, options: HttpMetricsOptions): () => void {
+  observed.set(port, options);
+  if (!subscribed) {
+    subscribed = true;
+    subscribe("http.server.request.start", onRequest);
+  }
+  return () => observed.delete(port);
+}
+
+interface RequestStart {
+  request: RoutedRequest;
+  response: ServerResponse;
+  server: Server;
+}
+
+function onRequest(message: unknown): void {
+  const { request, response, server } = message as RequestStart;
+  const address = server.address();
+  const options = address !== null && typeof address === "object" ? observed.get(address.port) : undefined;
+  if (!options) return;
+  const startedAt = performance.now();
+  response.once("close", () => {
+    const route = routeOf(request, response, options);
+    const surface = options.surface(request);
+    const method = request.method ?? "OTHER";
+    const status = response.writableFinished ? String(response.statusCode) : "closed";
+    requests.inc({ app: options.app, surface, method, route, status });
+    duration.observe({ app: options.app, surface, method, route }, secondsSince(startedAt));
   });
+}
+
+/** The port of a URL an app reported (`http://127.0.0.1:8081`). */
+export function portOf(url: string): number {
+  return Number(new URL(url).port);
 }
 
 function routeOf(request: RoutedRequest, response: ServerResponse, options: HttpMetricsOptions): string {
