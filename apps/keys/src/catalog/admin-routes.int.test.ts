@@ -9,7 +9,7 @@ import { authenticateKey } from "../keys/authenticate.js";
 import { createApiKey } from "../operator.js";
 import { fixtureCatalog } from "../test/catalog-fixture.js";
 import { type KeysHarness, startKeysHarness } from "../test/harness.js";
-import { ADMIN_CATALOG_PATH, catalogAdminRouter } from "./admin-routes.js";
+import { ADMIN_CATALOG_PATH, mountCatalogAdmin } from "./admin-routes.js";
 import { createOperatorToken, revokeOperatorToken } from "./operator-tokens.js";
 import { readCatalog, readCatalogVersion } from "./read.js";
 
@@ -46,7 +46,7 @@ describeWith(["postgres"], "catalogue admin routes", () => {
     });
     const app = express();
     app.use(jsonBody());
-    app.use(ADMIN_CATALOG_PATH, catalogAdminRouter({ db, resolver, seed: fixtureCatalog() }));
+    mountCatalogAdmin(app, { db, resolver, seed: fixtureCatalog() });
     app.use(notFoundHandler());
     app.use(errorHandler(silentLogger()));
     server = app.listen(0, "127.0.0.1");

@@ -3,7 +3,7 @@ import { GatewayError } from "@gw/errors";
 import { parseOrThrow } from "@gw/http";
 import { picoToDecimalString, usdToPico } from "@gw/money";
 import type { Model, Pricing } from "@gw/proto/catalog/v1/catalog";
-import express, { type Request, type RequestHandler, type Router } from "express";
+import type { Request, RequestHandler, Router } from "express";
 import type { Kysely } from "kysely";
 import type { KeysTables } from "../db/schema.js";
 import { CatalogChangeError, importCatalog, listCatalog } from "./admin.js";
@@ -67,11 +67,19 @@ function actorOf(request: Request): string {
   return actor;
 }
 
-/** The routes under ADMIN_CATALOG_PATH (mounted by app.ts). */
-export function catalogAdminRouter(context: CatalogAdminContext): Router {
-  const router = express.Router();
-  router.use(requireOperator(context));
-  router.get("/", async (_request, response) => {
+/**
+ * Registers the routes under ADMIN_CATALOG_PATH on the app (app.ts), each behind requireOperator, as
+ * routes of their own so the OpenAPI coverage test sees them.
+ */
+export function mountCatalogAdmin(app: Pick<Router, "get" | "post">, context: CatalogAdminContext): void {
+  const operator = requireOperator(context);
+  const router = {
+    get: (path: string, handler: RequestHandler) =>
+      app.get(`${ADMIN_CATALOG_PATH}${path}`, operator, handler),
+    post: (path: string, handler: RequestHandler) =>
+      app.post(`${ADMIN_CATALOG_PATH}${path}`, operator, handler),
+  };
+  router.get("", async (_request, response) => {
     const listing = await listCatalog(context.db);
     response.json({
       version: listing.version ?? null,
@@ -133,7 +141,6 @@ export function catalogAdminRouter(context: CatalogAdminContext): Router {
     const body = parseOrThrow(aliasBody, request.body);
     response.json(resultView(await change(context, request, "alias", setAlias(body.alias, body.model))));
   });
-  return router;
 }
 
 function change(
