@@ -28,9 +28,10 @@ export function clientMetricsInterceptor(): grpc.Interceptor {
     const method = options.method_definition.path;
     const startedAt = performance.now();
     return new grpc.InterceptingCall(nextCall(options), {
-      start: (metadata, listener, next) => {
+      start: (metadata, _listener, next) => {
+        // Only the method we intercept: grpc-js fills in the rest (a complete listener object would be
+        // taken as a final one and called with the status alone).
         next(metadata, {
-          ...listener,
           onReceiveStatus: (status, forward) => {
             recordGrpcClientCall(method, codeName(status.code), secondsSince(startedAt));
             forward(status);
