@@ -3,6 +3,7 @@ import type { TopicConfig } from "@gw/config";
 import type { Database } from "@gw/db";
 import type { EventBus } from "@gw/events";
 import type { AdmissionStore } from "@gw/hotstore";
+import type { ReadinessCheck } from "@gw/http";
 import type { Logger } from "@gw/logger";
 import type { ServiceAuth } from "@gw/rpc";
 import type { Kysely } from "kysely";
@@ -36,6 +37,8 @@ export interface BillingDeps {
   serviceAuth?: ServiceAuth | undefined;
   /** BODY_TIMEOUT_MS: a request body still arriving after this long is a 408 (default 10 s). */
   bodyTimeoutMs?: number | undefined;
+  /** /readyz's check of the hot store's connection (Redis PING); unset for an in-process store. */
+  hotStoreCheck?: ReadinessCheck | undefined;
 }
 
 /** Everything the routes and RPC handlers share, built once per app. */

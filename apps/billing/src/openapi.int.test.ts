@@ -10,8 +10,8 @@ import { type BillingTables, migrations, SCHEMA } from "./db/index.js";
 import { billingOpenApiPaths } from "./openapi.js";
 
 // Every route the billing app registers is in the OpenAPI document (as the edge forwards it), and the
-// document names no billing route the app does not serve. /healthz is the app's own port's probe.
-const INTERNAL = new Set(["get /healthz"]);
+// document names no billing route the app does not serve. /healthz and /readyz are the app's own port's probes.
+const INTERNAL = new Set(["get /healthz", "get /readyz"]);
 
 let test: MigratedTestDatabase<BillingTables>;
 let routes: { method: string; path: string }[];

@@ -1,6 +1,6 @@
 import type * as grpc from "@grpc/grpc-js";
 import type { Subscription } from "@gw/events";
-import { type Listening, listen } from "@gw/http";
+import { type Listening, listen, type Readiness } from "@gw/http";
 import { bindGrpcServer, shutdownGrpcServer } from "@gw/rpc";
 import { createApp } from "./app.js";
 import { subscribePayments } from "./consumers/payments.js";
@@ -8,18 +8,25 @@ import { subscribeUsage } from "./consumers/usage.js";
 import { type BillingDeps, billingContext } from "./deps.js";
 import { createGrpcServer } from "./grpc.js";
 import { type LedgerListener, startLedgerListener } from "./notifications/ledger-listener.js";
+import { billingReadiness } from "./routes/health.js";
 
 export interface ListenOptions {
   host: string;
   /** 0 picks a free port. */
   httpPort: number;
   grpcPort: number;
+  /** How long a stop waits for requests under way before cutting them (SHUTDOWN_DEADLINE_MS). */
+  shutdownDeadlineMs?: number;
 }
 
 export interface RunningBilling {
   httpUrl: string;
   grpcAddress: string;
-  /** Consumers finish and commit, servers close; the deps (database, bus, Redis) stay open. */
+  readiness: Readiness;
+  /**
+   * Readiness goes 503 first; consumers finish and commit, servers close (requests under way get until
+   * the shutdown deadline); the deps (database, bus, Redis) stay open.
+   */
   stop(): Promise<void>;
 }
 
@@ -34,6 +41,7 @@ interface Parts {
 /** Serves REST and gRPC, consumes usage and payment events and listens for credits committed elsewhere. */
 export async function startBilling(deps: BillingDeps, options: ListenOptions): Promise<RunningBilling> {
   const context = billingContext(deps);
+  const readiness = billingReadiness(deps);
   const parts: Parts = {};
   try {
     parts.listener = await startLedgerListener({
@@ -43,14 +51,18 @@ export async function startBilling(deps: BillingDeps, options: ListenOptions): P
     });
     parts.usage = await subscribeUsage(deps.bus, deps.topics.usage, context);
     parts.payments = await subscribePayments(deps.bus, deps.topics.payments, context);
-    parts.http = await listen(createApp(deps, context), options.host, options.httpPort);
+    parts.http = await listen(createApp(deps, context, readiness), options.host, options.httpPort);
     const grpcServer = createGrpcServer(deps, context);
     parts.grpcServer = grpcServer;
     const grpcPort = await bindGrpcServer(grpcServer, options.host, options.grpcPort);
     const running = {
       httpUrl: parts.http.url,
       grpcAddress: `${loopbackFor(options.host)}:${grpcPort}`,
-      stop: () => stopParts(parts),
+      readiness,
+      stop: () => {
+        readiness.drain();
+        return stopParts(parts, options.shutdownDeadlineMs);
+      },
     };
     deps.logger.info({ httpUrl: running.httpUrl, grpcAddress: running.grpcAddress }, "billing app listening");
     return running;
@@ -60,11 +72,11 @@ export async function startBilling(deps: BillingDeps, options: ListenOptions): P
   }
 }
 
-async function stopParts(parts: Parts): Promise<void> {
+async function stopParts(parts: Parts, deadlineMs?: number): Promise<void> {
   // Stop taking work first; the consumer's in-flight event commits before its offset does.
   await Promise.all([
-    parts.http?.close(),
-    parts.grpcServer ? shutdownGrpcServer(parts.grpcServer) : undefined,
+    parts.http?.close(deadlineMs),
+    parts.grpcServer ? shutdownGrpcServer(parts.grpcServer, deadlineMs) : undefined,
     parts.usage?.stop(),
     parts.payments?.stop(),
   ]);

@@ -1,6 +1,16 @@
 import { authenticate } from "@gw/auth";
-import { errorHandler, jsonBody, notFoundHandler, rejectMalformedUrl, requireServiceToken } from "@gw/http";
+import {
+  errorHandler,
+  jsonBody,
+  mountHealthRoutes,
+  notFoundHandler,
+  type Readiness,
+  rejectMalformedUrl,
+  requireServiceToken,
+} from "@gw/http";
 import express, { type Express } from "express";
+import { mountCatalogAdmin } from "./catalog/admin-routes.js";
+import { bundledCatalog } from "./catalog/content.js";
 import { type KeysContext, type KeysDeps, keysContext } from "./deps.js";
 import {
   createCredentialRoute,
@@ -12,18 +22,24 @@ import {
 import { createKeyRoute } from "./routes/create-key.js";
 import { deleteKeyRoute } from "./routes/delete-key.js";
 import { getKeyRoute } from "./routes/get-key.js";
-import { healthRoute } from "./routes/health.js";
+import { keysReadiness } from "./routes/health.js";
 import { listKeysRoute } from "./routes/list-keys.js";
 import { listModelsRoute } from "./routes/list-models.js";
 import { modelEndpointsRoute } from "./routes/model-endpoints.js";
 import { updateKeyRoute } from "./routes/update-key.js";
 import { walletAuthBody, walletAuthRoute } from "./routes/wallet-auth.js";
 
-export function createApp(deps: KeysDeps, context: KeysContext = keysContext(deps)): Express {
+export function createApp(
+  deps: KeysDeps,
+  context: KeysContext = keysContext(deps),
+  readiness: Readiness = keysReadiness(deps),
+): Express {
   const management = authenticate(context.resolver, "management");
   const anyKey = authenticate(context.resolver, "any");
   const app = express();
   app.disable("x-powered-by");
+  // Probes first: no token, no body, nothing that could refuse a kubelet.
+  mountHealthRoutes(app, readiness);
   // `%ff` or `%00` in a path or query is a 400 here, before a route decodes it or a query carries it.
   app.use(rejectMalformedUrl());
   // Before the body is read: a caller that is not the edge gets nothing from this port.
@@ -33,7 +49,6 @@ export function createApp(deps: KeysDeps, context: KeysContext = keysContext(dep
   // NUL cannot be stored in PostgreSQL text: refused in the body layer with the field named.
   app.use(jsonBody({ refuseNul: true, timeoutMs: deps.bodyTimeoutMs }));
 
-  app.get("/healthz", healthRoute(context));
   app.post("/api/v1/keys", management, createKeyRoute(context));
   app.get("/api/v1/keys", management, listKeysRoute(context));
   app.get("/api/v1/keys/:hash", management, getKeyRoute(context));
@@ -46,6 +61,9 @@ export function createApp(deps: KeysDeps, context: KeysContext = keysContext(dep
   app.delete("/api/v1/byok/:id", management, deleteCredentialRoute(context));
   app.get("/api/v1/models", listModelsRoute(context));
   app.get("/api/v1/models/:author/:slug/endpoints", anyKey, modelEndpointsRoute(context));
+  // The operator's catalogue routes: an operator token only (catalog/admin-routes.ts), never a tenant's key.
+  const seed = deps.catalog ?? bundledCatalog();
+  mountCatalogAdmin(app, { db: context.db, resolver: context.resolver, seed });
 
   app.use(notFoundHandler());
   app.use(errorHandler(deps.logger));

@@ -12,7 +12,7 @@ import { connectBillingUsage } from "./usage/billing.js";
 // Every route the keys app registers is in the OpenAPI document (as the edge forwards it), and the
 // document names no keys route the app does not serve. Operational routes on the app's own port are
 // not part of the public document.
-const INTERNAL = new Set(["get /healthz"]);
+const INTERNAL = new Set(["get /healthz", "get /readyz"]);
 
 let test: MigratedTestDatabase<KeysTables>;
 let routes: { method: string; path: string }[];

@@ -31,6 +31,11 @@ export const fragments = {
     TOPIC_KEY_CHANGES: z.string().default("gateway.key-changes.v1"),
     TOPIC_PAYMENTS: z.string().default("gateway.payments.v1"),
   },
+  /**
+   * SHUTDOWN_DEADLINE_MS: after SIGTERM, how long requests under way (open streams) may run before they
+   * are cut; the default leaves a 30 s Kubernetes grace period room for the flush after it.
+   */
+  shutdownDeadline: { SHUTDOWN_DEADLINE_MS: z.coerce.number().int().min(0).default(20_000) },
   logLevel: {
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   },

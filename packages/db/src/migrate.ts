@@ -34,3 +34,24 @@ export async function migrateToLatest<Tables>(
     .filter((result) => result.status === "Success")
     .map((result) => result.migrationName);
 }
+
+/**
+ * A readiness check: the database answers and every migration this build knows is applied (an app
+ * rolled out before its migration Job finished is not ready). Shaped as @gw/http's CheckResult.
+ */
+export function migrationsCheck<Tables>(
+  db: Kysely<Tables>,
+  schema: string,
+  migrations: Migrations,
+): () => Promise<{ ok: boolean; applied: number; pending: string[] }> {
+  assertSchemaName(schema);
+  const known = Object.keys(migrations);
+  return async () => {
+    const { rows } = await sql<{
+      name: string;
+    }>`select name from ${sql.id(schema, "kysely_migration")}`.execute(db);
+    const applied = new Set(rows.map((row) => row.name));
+    const pending = known.filter((name) => !applied.has(name));
+    return { ok: pending.length === 0, applied: applied.size, pending };
+  };
+}

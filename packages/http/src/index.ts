@@ -1,5 +1,7 @@
 export * from "./credential.js";
 export * from "./errors.js";
+export * from "./health.js";
+export * from "./in-flight.js";
 export * from "./json.js";
 export * from "./json-depth.js";
 export * from "./listen.js";

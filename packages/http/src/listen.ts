@@ -6,8 +6,15 @@ export interface Listening {
   server: Server;
   port: number;
   url: string;
-  close(): Promise<void>;
+  /**
+   * Stops accepting and resolves once every connection is closed. Requests under way finish; with a
+   * deadline, connections still open after it are cut (their handlers see the client gone).
+   */
+  close(deadlineMs?: number): Promise<void>;
 }
+
+/** How often a closing server drops keep-alive connections that went idle after their last response. */
+const IDLE_SWEEP_MS = 250;
 
 /** Starts an express app; resolves once bound (port 0 picks a free one). */
 export function listen(app: Express, host: string, port: number): Promise<Listening> {
@@ -21,12 +28,24 @@ export function listen(app: Express, host: string, port: number): Promise<Listen
         server,
         port: bound,
         url: `http://${urlHost}:${bound}`,
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            server.closeIdleConnections();
-          }),
+        close: (ms) => closeServer(server, ms),
       });
     });
+  });
+}
+
+function closeServer(server: Server, deadlineMs: number | undefined): Promise<void> {
+  return new Promise<void>((done) => {
+    // A keep-alive connection whose request finishes after close() would otherwise stay open until
+    // the client's next request or the keep-alive timeout.
+    const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+    const cut =
+      deadlineMs === undefined ? undefined : setTimeout(() => server.closeAllConnections(), deadlineMs);
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(cut);
+      done();
+    });
+    server.closeIdleConnections();
   });
 }

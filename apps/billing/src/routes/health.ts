@@ -1,16 +1,23 @@
-import { GatewayError } from "@gw/errors";
-import type { RequestHandler } from "express";
-import { sql } from "kysely";
-import type { BillingContext } from "../deps.js";
+import { migrationsCheck } from "@gw/db";
+import { Readiness, type ReadinessCheck } from "@gw/http";
+import { migrations, SCHEMA } from "../db/index.js";
+import type { BillingDeps } from "../deps.js";
 
-/** GET /healthz: ready when the ledger answers (the hot view can always be rebuilt from it). */
-export function healthRoute(context: BillingContext): RequestHandler {
-  return async (_request, response) => {
-    try {
-      await sql`select 1`.execute(context.db);
-    } catch (error) {
-      throw new GatewayError("service_unavailable", "database unavailable", { cause: error });
-    }
-    response.json({ status: "ok" });
+/**
+ * Billing is ready when the ledger's database answers with every migration applied and the hot
+ * admission store answers (Admit needs it). The event backlog is detail only: billing publishes few
+ * events, and a broker outage must not take every billing pod out of rotation.
+ */
+export function billingReadiness(deps: Pick<BillingDeps, "database" | "bus" | "hotStoreCheck">): Readiness {
+  const checks: Record<string, ReadinessCheck> = {
+    database: migrationsCheck(deps.database.db, SCHEMA, migrations),
+    events: () => ({ ok: true, backlog: deps.bus.backlog() }),
   };
+  if (deps.hotStoreCheck) checks.hot_store = deps.hotStoreCheck;
+  return new Readiness(checks);
+}
+
+/** The hot store's check on Redis: a PING (ioredis queues commands while reconnecting; the probe's timeout bounds it). */
+export function redisCheck(redis: { ping(): Promise<string> }): ReadinessCheck {
+  return async () => ({ ok: (await redis.ping()) === "PONG" });
 }

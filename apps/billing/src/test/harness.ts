@@ -14,6 +14,7 @@ import {
 import { serviceUrl, uniqueName } from "@gw/testing";
 import type { Redis } from "ioredis";
 import type { AdmissionSettings } from "../admission/admission.js";
+import { redisCheck } from "../routes/health.js";
 import { type RunningBilling, startBilling } from "../start.js";
 import { createBillingTestDatabase, type TestDatabase } from "./database.js";
 import { type KeysStub, startKeysStub } from "./keys-stub.js";
@@ -107,6 +108,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         clock: clock.now,
         ...(options.admission ? { admission: options.admission } : {}),
         serviceAuth: options.serviceAuth?.app,
+        hotStoreCheck: redisCheck(redis),
       },
       { host: "127.0.0.1", httpPort: 0, grpcPort: 0 },
     );
