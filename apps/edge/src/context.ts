@@ -1,8 +1,10 @@
+import { InFlight } from "@gw/http";
 import { Admission } from "./admission/admission.js";
 import type { EdgeDeps } from "./deps.js";
 import { DEFAULT_SETTINGS, type EdgeContext } from "./pipeline/edge-context.js";
 import { EndpointHealth } from "./planning/health.js";
 import { Planner } from "./planning/planner.js";
+import { edgeReadiness } from "./routes/ready.js";
 import { Meter } from "./usage/meter.js";
 
 /** The edge's one context object, built once per app from its deps (see pipeline/edge-context.ts). */
@@ -44,5 +46,7 @@ export function createEdgeContext(deps: EdgeDeps): EdgeContext {
     billing: deps.billing,
     bus: deps.bus,
     batches: deps.batches,
+    readiness: edgeReadiness({ catalog: deps.catalog, bus: deps.bus }),
+    inFlight: new InFlight(),
   };
 }

@@ -15,7 +15,11 @@ export interface EdgeListenOptions {
 
 export interface RunningEdge {
   httpUrl: string;
-  /** Stops serving; in-flight requests finish and their settlements complete. The deps stay open. */
+  /**
+   * Stops serving: /readyz answers 503 draining, the listener closes, requests under way get until the
+   * shutdown deadline (then they are cut, and metered as cancelled), settlements complete and leases
+   * go back to billing. The deps stay open.
+   */
   stop(): Promise<void>;
 }
 
@@ -27,6 +31,8 @@ export interface RunningEdge {
 // total timeout, so a live edge never loses a request it is still serving.
 const BATCH_CONCURRENCY = 4;
 const BATCH_LEASE_MS = 15 * 60_000;
+// After the deadline cut them, handlers only measure and publish; this bounds a handler stuck elsewhere.
+const HANDLER_GRACE_MS = 5_000;
 
 export async function startEdge(deps: EdgeDeps, options: EdgeListenOptions): Promise<RunningEdge> {
   const context = createEdgeContext(deps);
@@ -59,8 +65,18 @@ export async function startEdge(deps: EdgeDeps, options: EdgeListenOptions): Pro
   return {
     httpUrl: listening.url,
     stop: async () => {
+      // Readiness first, so the load balancer stops sending work while what is under way finishes.
+      context.readiness.drain();
       await batchWorker?.stop();
-      await listening.close();
+      const deadlineMs = context.settings.shutdownDeadlineMs;
+      await listening.close(deadlineMs);
+      // A stream cut at the deadline measures and publishes its usage after its socket closed.
+      if (!(await context.inFlight.idle(HANDLER_GRACE_MS)))
+        deps.logger.warn(
+          { running: context.inFlight.count },
+          "handlers still running after the shutdown deadline",
+        );
+      // Settlements finish, then every budget lease goes back to billing.
       await context.admission.close();
       await subscription?.stop();
       await byokSubscription?.stop();

@@ -1,6 +1,6 @@
 import type { PrincipalResolver } from "@gw/auth";
 import type { EventPublisher, EventSubscriber } from "@gw/events";
-import { DEFAULT_BODY_TIMEOUT_MS } from "@gw/http";
+import { DEFAULT_BODY_TIMEOUT_MS, type InFlight, type Readiness } from "@gw/http";
 import type { Logger } from "@gw/logger";
 import type { Admission } from "../admission/admission.js";
 import type { CatalogHolder } from "../catalog/catalog-holder.js";
@@ -36,6 +36,8 @@ export interface EdgeSettings {
   publicBaseUrl?: string | undefined;
   /** BYOK_FEE_PERCENT: what a BYOK request is charged, in percent of the provider's price. Default 0. */
   byokFeePercent: number;
+  /** SHUTDOWN_DEADLINE_MS: on stop, how long requests under way (open streams) may run before they are cut. */
+  shutdownDeadlineMs: number;
 }
 
 export const DEFAULT_SETTINGS: EdgeSettings = {
@@ -49,6 +51,7 @@ export const DEFAULT_SETTINGS: EdgeSettings = {
   flood: DEFAULT_FLOOD_LIMITS,
   trustedProxies: [],
   byokFeePercent: 0,
+  shutdownDeadlineMs: 20_000,
 };
 
 /**
@@ -73,4 +76,8 @@ export interface EdgeContext {
   bus: EventPublisher & EventSubscriber;
   /** The generations app's batch store; absent = the batches API answers 503 and no batch is served. */
   batches: BatchClient | undefined;
+  /** /readyz's checks and the draining flag a stop sets first. */
+  readiness: Readiness;
+  /** Route handlers still running: a stop waits for them (and their usage) after the listener closed. */
+  inFlight: InFlight;
 }

@@ -7,7 +7,7 @@ import { CatalogHolder } from "../catalog/catalog-holder.js";
 import { ProviderRegistry } from "../providers/registry.js";
 import { RecordingBilling } from "../test/billing.js";
 import { type EdgeHarness, startEdgeHarness } from "../test/harness.js";
-import { readError, readJson } from "../test/http.js";
+import { readJson } from "../test/http.js";
 import { resolverFor } from "../test/principals.js";
 
 let edge: EdgeHarness;
@@ -32,8 +32,10 @@ describe("health and readiness", () => {
     expect(response.status).toBe(200);
     expect(await readJson(response)).toMatchObject({
       status: "ready",
-      catalog: { loaded: true, version: "test-1", last_error: null },
-      bus: { backlog: 0 },
+      checks: {
+        catalog: { ok: true, version: "test-1", last_error: null },
+        events: { ok: true, backlog: 0 },
+      },
     });
   });
 
@@ -58,11 +60,11 @@ describe("health and readiness", () => {
     });
     const server = await listen(app, "127.0.0.1", 0);
     try {
-      const error = await readError(await fetch(`${server.url}/readyz`));
-      expect(error).toMatchObject({
-        status: 503,
-        code: "not_ready",
-        metadata: { catalog: { loaded: false, last_error: "keys app down" } },
+      const response = await fetch(`${server.url}/readyz`);
+      expect(response.status).toBe(503);
+      expect(await readJson(response)).toMatchObject({
+        status: "not_ready",
+        checks: { catalog: { ok: false, version: null, last_error: "keys app down" } },
       });
     } finally {
       await server.close();

@@ -1,35 +1,36 @@
-import { GatewayError, openAiErrorBody } from "@gw/errors";
+import { Readiness } from "@gw/http";
 import type { Request, Response } from "express";
 import type { EdgeContext } from "../pipeline/edge-context.js";
 import type { Route } from "./route.js";
 
 /**
- * GET /readyz: ready once a catalogue snapshot is loaded (no request can be planned without one). The
- * bus backlog is reported either way: events waiting for the broker are never dropped, only delayed.
+ * The edge is ready once a catalogue snapshot is loaded (no request can be planned without one). The
+ * event backlog is detail, never a failure: usage waits in the journal while the broker is away, and
+ * taking every edge out of rotation for a broker outage would turn a delay into an outage. Billing
+ * and keys are not asked either: every edge shares them, so their outage is answered per request
+ * (503 in the surface's shape) rather than by emptying the load balancer.
  */
-export function readyzRoute(context: EdgeContext): Route {
-  const handler = (_request: Request, response: Response): void => {
-    const catalog = context.catalog.status();
-    const details = {
-      catalog: {
-        loaded: catalog.loaded,
+export function edgeReadiness(context: Pick<EdgeContext, "catalog" | "bus">): Readiness {
+  return new Readiness({
+    catalog: () => {
+      const catalog = context.catalog.status();
+      return {
+        ok: catalog.loaded,
         version: catalog.version ?? null,
         last_refresh_at:
           catalog.lastRefreshAt === undefined ? null : new Date(catalog.lastRefreshAt).toISOString(),
         last_error: catalog.lastError ?? null,
-      },
-      bus: { backlog: context.bus.backlog() },
-    };
-    if (!catalog.loaded) {
-      // Answered here rather than thrown: probes poll this, and the error handler logs every 5xx.
-      const error = new GatewayError("service_unavailable", "the model catalogue is not loaded yet", {
-        code: "not_ready",
-        metadata: details,
-      });
-      response.status(error.status).json(openAiErrorBody(error));
-      return;
-    }
-    response.json({ status: "ready", ...details });
+      };
+    },
+    events: () => ({ ok: true, backlog: context.bus.backlog() }),
+  });
+}
+
+/** GET /readyz: 200 when every check passes, else 503 (`not_ready`, or `draining` once a stop began). */
+export function readyzRoute(context: Pick<EdgeContext, "readiness">): Route {
+  const handler = async (_request: Request, response: Response): Promise<void> => {
+    const report = await context.readiness.report();
+    response.status(report.status === "ready" ? 200 : 503).json(report);
   };
   return { method: "get", path: "/readyz", handlers: [handler] };
 }
