@@ -14,9 +14,9 @@ import { seedCatalog } from "./seed.js";
 import { refreshCatalog } from "./store.js";
 
 const o3: OperatorPrice = {
-  modelId: "openai/o3",
+  modelId: "openai/o9",
   providerId: "openai",
-  upstreamModel: "o3",
+  upstreamModel: "o9",
   promptPico: 2_000_000n,
   completionPico: 8_000_000n,
   requestPico: 0n,
@@ -46,11 +46,11 @@ describeWith(["postgres"], "operator prices in the catalogue tables", () => {
     expect(await readOperatorPrices(db)).toEqual([
       { ...o3, contextLength: undefined, maxCompletionTokens: undefined },
     ]);
-    const model = await served("openai/o3");
+    const model = await served("openai/o9");
     expect(model?.endpoints).toHaveLength(1);
     expect(model?.endpoints[0]).toMatchObject({
       providerId: "openai",
-      upstreamModel: "o3",
+      upstreamModel: "o9",
       pricing: { promptPico: 2_000_000n, completionPico: 8_000_000n, requestPico: 0n },
     });
   });
@@ -60,7 +60,7 @@ describeWith(["postgres"], "operator prices in the catalogue tables", () => {
     const version = await readCatalogVersion(db);
     const seeded = await refreshCatalog(db, bundledCatalog());
     expect(seeded).toEqual({ version, changed: false });
-    expect(await served("openai/o3")).toBeDefined();
+    expect(await served("openai/o9")).toBeDefined();
   });
 
   it("updates a price in place and moves the version again", async () => {
@@ -73,7 +73,7 @@ describeWith(["postgres"], "operator prices in the catalogue tables", () => {
     );
     expect(updated.version).not.toBe(version);
     expect(await readOperatorPrices(db)).toHaveLength(1);
-    expect((await served("openai/o3"))?.endpoints[0]?.pricing).toMatchObject({
+    expect((await served("openai/o9"))?.endpoints[0]?.pricing).toMatchObject({
       completionPico: 10_000_000n,
       requestPico: 5n,
     });
@@ -85,7 +85,7 @@ describeWith(["postgres"], "operator prices in the catalogue tables", () => {
     [{ modelId: "openai/has space" }, "model id must be <author>/<slug>"],
     [{ upstreamModel: "" }, "upstream model must be 1-256 printable characters"],
     [{ upstreamModel: "a\u0000b" }, "upstream model must be 1-256 printable characters"],
-    [{ promptPico: -1n }, "openai/o3-bad: promptPico must not be negative"],
+    [{ promptPico: -1n }, "openai/o9-bad: promptPico must not be negative"],
     [
       { promptPico: 0n, completionPico: 0n, requestPico: 0n },
       "at least one of the prompt, completion or request price",
@@ -95,10 +95,10 @@ describeWith(["postgres"], "operator prices in the catalogue tables", () => {
   ] as Array<[Partial<OperatorPrice>, string]>)("refuses %o: %s, storing nothing", async (patch, message) => {
     const db = test.database.db;
     const version = await readCatalogVersion(db);
-    const bad = { ...o3, modelId: "openai/o3-bad", ...patch };
+    const bad = { ...o3, modelId: "openai/o9-bad", ...patch };
     await expect(setOperatorPrice(db, bad, bundledCatalog())).rejects.toThrow(OperatorPriceError);
     await expect(setOperatorPrice(db, bad, bundledCatalog())).rejects.toThrow(message);
     expect(await readCatalogVersion(db)).toBe(version);
-    expect((await readOperatorPrices(db)).map((price) => price.modelId)).toEqual(["openai/o3"]);
+    expect((await readOperatorPrices(db)).map((price) => price.modelId)).toEqual(["openai/o9"]);
   });
 });

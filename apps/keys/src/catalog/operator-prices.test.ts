@@ -6,9 +6,9 @@ import { applyOverlay, emptyOverlay, endpointKey } from "./overlay.js";
 const base = bundledCatalog();
 
 const o3: OperatorPrice = {
-  modelId: "openai/o3",
+  modelId: "openai/o9",
   providerId: "openai",
-  upstreamModel: "o3",
+  upstreamModel: "o9",
   promptPico: 2_000_000n,
   completionPico: 8_000_000n,
   requestPico: 0n,
@@ -38,14 +38,14 @@ describe("operator prices in the overlay", () => {
   });
 
   it("adds a model the catalogue lacks, with one endpoint at the provider and the defaults", () => {
-    expect(base.models.some((model) => model.id === "openai/o3")).toBe(false);
+    expect(base.models.some((model) => model.id === "openai/o9")).toBe(false);
     const merged = withOperatorPrices(base, [o3]);
     expect(merged.version).toBeUndefined();
     expect(merged.models).toHaveLength(base.models.length + 1);
-    const model = merged.models.find((candidate) => candidate.id === "openai/o3");
+    const model = merged.models.find((candidate) => candidate.id === "openai/o9");
     expect(model).toMatchObject({
-      id: "openai/o3",
-      name: "openai/o3",
+      id: "openai/o9",
+      name: "openai/o9",
       author: "openai",
       kind: "chat",
       isFree: false,
@@ -55,7 +55,7 @@ describe("operator prices in the overlay", () => {
     expect(model?.endpoints).toEqual([
       {
         providerId: "openai",
-        upstreamModel: "o3",
+        upstreamModel: "o9",
         contextLength: 128_000,
         maxCompletionTokens: 16_384,
         pricing: {
@@ -79,7 +79,7 @@ describe("operator prices in the overlay", () => {
     const merged = withOperatorPrices(base, [
       { ...o3, contextLength: 200_000, maxCompletionTokens: 100_000 },
     ]);
-    const model = merged.models.find((candidate) => candidate.id === "openai/o3");
+    const model = merged.models.find((candidate) => candidate.id === "openai/o9");
     expect(model?.contextLength).toBe(200_000);
     expect(model?.endpoints[0]).toMatchObject({ contextLength: 200_000, maxCompletionTokens: 100_000 });
   });

@@ -34,6 +34,8 @@ export const ANTHROPIC_MODELS: readonly Model[] = [
     id: "anthropic/claude-3-5-haiku",
     name: "Anthropic: Claude 3.5 Haiku",
     kind: "chat",
+    // Anthropic's own alias and the dated snapshot it points to (docs.claude.com, models overview).
+    aliases: ["anthropic/claude-3-5-haiku-latest", "anthropic/claude-3-5-haiku-20241022"],
     createdUnix: unixDay("2024-10-22"), // the snapshot date in its upstream name
     endpoints: [
       endpoint({

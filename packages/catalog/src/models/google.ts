@@ -14,6 +14,22 @@ const MAX_OUTPUT = 65_536;
 
 export const GOOGLE_MODELS: readonly Model[] = [
   model({
+    id: "google/gemini-2.5-flash-lite",
+    name: "Google: Gemini 2.5 Flash-Lite",
+    kind: "chat",
+    createdUnix: unixDay("2025-07-22"), // general availability
+    endpoints: [
+      endpoint({
+        providerId: "google",
+        upstreamModel: "gemini-2.5-flash-lite",
+        contextLength: CONTEXT,
+        maxCompletionTokens: MAX_OUTPUT,
+        pricing: listPrice({ prompt: "0.10", completion: "0.40", cacheRead: "0.025", reasoning: "0.40" }),
+        supportedParameters: GEMINI_CHAT,
+      }),
+    ],
+  }),
+  model({
     id: "google/gemini-2.5-flash",
     name: "Google: Gemini 2.5 Flash",
     kind: "chat",

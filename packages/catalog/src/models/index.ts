@@ -1,14 +1,23 @@
 import type { Model } from "../types.js";
 import { ANTHROPIC_MODELS } from "./anthropic.js";
 import { DEMO_MODELS } from "./demo.js";
+import { FREE_MODELS } from "./free.js";
 import { GOOGLE_MODELS } from "./google.js";
+import { LITELLM_SAMPLE, LITELLM_SAMPLE_DATE } from "./litellm-sample.js";
 import { OPEN_WEIGHT_MODELS } from "./open-weights.js";
 import { OPENAI_MODELS } from "./openai.js";
+import { withSample } from "./sampled.js";
 
+/**
+ * The bundled seed: the hand-kept models first (their ids, prices and parameters are what the tests and
+ * fakes rely on), then every chat and embedding model of the dated LiteLLM sample they do not already
+ * serve, then the demo's.
+ */
 export const MODELS: readonly Model[] = [
-  ...OPENAI_MODELS,
-  ...ANTHROPIC_MODELS,
-  ...GOOGLE_MODELS,
-  ...OPEN_WEIGHT_MODELS,
+  ...withSample(
+    [...OPENAI_MODELS, ...ANTHROPIC_MODELS, ...GOOGLE_MODELS, ...OPEN_WEIGHT_MODELS, ...FREE_MODELS],
+    LITELLM_SAMPLE,
+    LITELLM_SAMPLE_DATE,
+  ),
   ...DEMO_MODELS,
 ];
