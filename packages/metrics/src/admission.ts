@@ -26,11 +26,15 @@ export function recordAdmitted(via: "lease" | "admit"): void {
   outcomes.inc({ outcome: "admitted", reason: via });
 }
 
-/** A refusal by its HTTP status: 402 by reason, 429 by the limit hit, 503 when billing is unreachable. */
-export function recordAdmissionRefused(status: number, code: string | undefined): void {
+/**
+ * A refusal by its HTTP status: 402 by reason (the catalogue code), 429 by the limit hit (its
+ * limit_source, e.g. free_per_minute), 503 when billing is unreachable (fail-closed).
+ */
+export function recordAdmissionRefused(status: number, code: string | undefined, limitSource?: string): void {
   const reason = boundedCode(code);
   if (status === 402) outcomes.inc({ outcome: "payment_required", reason });
-  else if (status === 429) outcomes.inc({ outcome: "rate_limited", reason });
+  else if (status === 429)
+    outcomes.inc({ outcome: "rate_limited", reason: boundedCode(limitSource ?? code) });
   else if (status === 503) outcomes.inc({ outcome: "unavailable", reason });
   else outcomes.inc({ outcome: "refused", reason });
 }

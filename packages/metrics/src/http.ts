@@ -83,7 +83,21 @@ export function portOf(url: string): number {
 
 function routeOf(request: RoutedRequest, response: ServerResponse, options: HttpMetricsOptions): string {
   const pattern = request.route?.path;
-  if (typeof pattern === "string") return `${request.baseUrl ?? ""}${pattern}`;
-  if (pattern !== undefined) return "pattern";
-  return options.unrouted?.(request) ?? (response.statusCode === 404 ? "unmatched" : "unrouted");
+  if (pattern === undefined)
+    return options.unrouted?.(request) ?? (response.statusCode === 404 ? "unmatched" : "unrouted");
+  return `${request.baseUrl ?? ""}${patternLabel(pattern, request.path)}`;
+}
+
+/**
+ * A route registered under several paths (`["/v1/chat/completions", "/api/v1/chat/completions"]`) is
+ * labelled by the literal one the request used, else by all of them: either way a string from the
+ * code, never from the caller.
+ */
+function patternLabel(pattern: unknown, path: string | undefined): string {
+  if (typeof pattern === "string") return pattern;
+  if (Array.isArray(pattern)) {
+    const literal = pattern.find((candidate) => candidate === path);
+    return typeof literal === "string" ? literal : pattern.map(String).join("|");
+  }
+  return String(pattern);
 }

@@ -1,4 +1,5 @@
 export * from "./admission.js";
+export * from "./app.js";
 export * from "./auth.js";
 export * from "./config.js";
 export * from "./events.js";

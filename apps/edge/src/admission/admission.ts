@@ -79,11 +79,17 @@ function counted(decision: Promise<Hold>): Promise<Hold> {
       return hold;
     },
     (error: unknown) => {
-      if (isGatewayError(error)) recordAdmissionRefused(error.status, error.code);
+      if (isGatewayError(error))
+        recordAdmissionRefused(error.status, error.code, limitSourceOf(error.metadata));
       else recordAdmissionRefused(500, undefined);
       throw error;
     },
   );
+}
+
+function limitSourceOf(metadata: Record<string, unknown> | undefined): string | undefined {
+  const source = metadata?.limit_source;
+  return typeof source === "string" ? source : undefined;
 }
 
 /** The lease a hold was taken under, which the usage event names so billing moves its cost once. */
