@@ -1147,8 +1147,24 @@ export interface operations {
                         only?: string[];
                         ignore?: string[];
                         allow_fallbacks?: boolean;
-                        /** @enum {string} */
-                        sort?: "price" | "throughput" | "latency";
+                        sort?: ("price" | "throughput" | "latency") | {
+                            /** @enum {string} */
+                            by: "price" | "throughput" | "latency";
+                            /** @enum {string} */
+                            partition?: "model" | "none";
+                        };
+                        preferred_min_throughput?: number | {
+                            p50?: number;
+                            p75?: number;
+                            p90?: number;
+                            p99?: number;
+                        };
+                        preferred_max_latency?: number | {
+                            p50?: number;
+                            p75?: number;
+                            p90?: number;
+                            p99?: number;
+                        };
                         require_parameters?: boolean;
                         quantizations?: string[];
                         zdr?: boolean;
@@ -1339,8 +1355,24 @@ export interface operations {
                         only?: string[];
                         ignore?: string[];
                         allow_fallbacks?: boolean;
-                        /** @enum {string} */
-                        sort?: "price" | "throughput" | "latency";
+                        sort?: ("price" | "throughput" | "latency") | {
+                            /** @enum {string} */
+                            by: "price" | "throughput" | "latency";
+                            /** @enum {string} */
+                            partition?: "model" | "none";
+                        };
+                        preferred_min_throughput?: number | {
+                            p50?: number;
+                            p75?: number;
+                            p90?: number;
+                            p99?: number;
+                        };
+                        preferred_max_latency?: number | {
+                            p50?: number;
+                            p75?: number;
+                            p90?: number;
+                            p99?: number;
+                        };
                         require_parameters?: boolean;
                         quantizations?: string[];
                         zdr?: boolean;
@@ -1577,8 +1609,24 @@ export interface operations {
                         only?: string[];
                         ignore?: string[];
                         allow_fallbacks?: boolean;
-                        /** @enum {string} */
-                        sort?: "price" | "throughput" | "latency";
+                        sort?: ("price" | "throughput" | "latency") | {
+                            /** @enum {string} */
+                            by: "price" | "throughput" | "latency";
+                            /** @enum {string} */
+                            partition?: "model" | "none";
+                        };
+                        preferred_min_throughput?: number | {
+                            p50?: number;
+                            p75?: number;
+                            p90?: number;
+                            p99?: number;
+                        };
+                        preferred_max_latency?: number | {
+                            p50?: number;
+                            p75?: number;
+                            p90?: number;
+                            p99?: number;
+                        };
                         require_parameters?: boolean;
                         quantizations?: string[];
                         zdr?: boolean;
@@ -1800,8 +1848,24 @@ export interface operations {
                         only?: string[];
                         ignore?: string[];
                         allow_fallbacks?: boolean;
-                        /** @enum {string} */
-                        sort?: "price" | "throughput" | "latency";
+                        sort?: ("price" | "throughput" | "latency") | {
+                            /** @enum {string} */
+                            by: "price" | "throughput" | "latency";
+                            /** @enum {string} */
+                            partition?: "model" | "none";
+                        };
+                        preferred_min_throughput?: number | {
+                            p50?: number;
+                            p75?: number;
+                            p90?: number;
+                            p99?: number;
+                        };
+                        preferred_max_latency?: number | {
+                            p50?: number;
+                            p75?: number;
+                            p90?: number;
+                            p99?: number;
+                        };
                         require_parameters?: boolean;
                         quantizations?: string[];
                         zdr?: boolean;
@@ -1975,8 +2039,24 @@ export interface operations {
                         only?: string[];
                         ignore?: string[];
                         allow_fallbacks?: boolean;
-                        /** @enum {string} */
-                        sort?: "price" | "throughput" | "latency";
+                        sort?: ("price" | "throughput" | "latency") | {
+                            /** @enum {string} */
+                            by: "price" | "throughput" | "latency";
+                            /** @enum {string} */
+                            partition?: "model" | "none";
+                        };
+                        preferred_min_throughput?: number | {
+                            p50?: number;
+                            p75?: number;
+                            p90?: number;
+                            p99?: number;
+                        };
+                        preferred_max_latency?: number | {
+                            p50?: number;
+                            p75?: number;
+                            p90?: number;
+                            p99?: number;
+                        };
                         require_parameters?: boolean;
                         quantizations?: string[];
                         zdr?: boolean;
@@ -2155,8 +2235,24 @@ export interface operations {
                         only?: string[];
                         ignore?: string[];
                         allow_fallbacks?: boolean;
-                        /** @enum {string} */
-                        sort?: "price" | "throughput" | "latency";
+                        sort?: ("price" | "throughput" | "latency") | {
+                            /** @enum {string} */
+                            by: "price" | "throughput" | "latency";
+                            /** @enum {string} */
+                            partition?: "model" | "none";
+                        };
+                        preferred_min_throughput?: number | {
+                            p50?: number;
+                            p75?: number;
+                            p90?: number;
+                            p99?: number;
+                        };
+                        preferred_max_latency?: number | {
+                            p50?: number;
+                            p75?: number;
+                            p90?: number;
+                            p99?: number;
+                        };
                         require_parameters?: boolean;
                         quantizations?: string[];
                         zdr?: boolean;
@@ -2326,8 +2422,24 @@ export interface operations {
                         only?: string[];
                         ignore?: string[];
                         allow_fallbacks?: boolean;
-                        /** @enum {string} */
-                        sort?: "price" | "throughput" | "latency";
+                        sort?: ("price" | "throughput" | "latency") | {
+                            /** @enum {string} */
+                            by: "price" | "throughput" | "latency";
+                            /** @enum {string} */
+                            partition?: "model" | "none";
+                        };
+                        preferred_min_throughput?: number | {
+                            p50?: number;
+                            p75?: number;
+                            p90?: number;
+                            p99?: number;
+                        };
+                        preferred_max_latency?: number | {
+                            p50?: number;
+                            p75?: number;
+                            p90?: number;
+                            p99?: number;
+                        };
                         require_parameters?: boolean;
                         quantizations?: string[];
                         zdr?: boolean;
@@ -2488,8 +2600,24 @@ export interface operations {
                         only?: string[];
                         ignore?: string[];
                         allow_fallbacks?: boolean;
-                        /** @enum {string} */
-                        sort?: "price" | "throughput" | "latency";
+                        sort?: ("price" | "throughput" | "latency") | {
+                            /** @enum {string} */
+                            by: "price" | "throughput" | "latency";
+                            /** @enum {string} */
+                            partition?: "model" | "none";
+                        };
+                        preferred_min_throughput?: number | {
+                            p50?: number;
+                            p75?: number;
+                            p90?: number;
+                            p99?: number;
+                        };
+                        preferred_max_latency?: number | {
+                            p50?: number;
+                            p75?: number;
+                            p90?: number;
+                            p99?: number;
+                        };
                         require_parameters?: boolean;
                         quantizations?: string[];
                         zdr?: boolean;
@@ -2686,8 +2814,24 @@ export interface operations {
                         only?: string[];
                         ignore?: string[];
                         allow_fallbacks?: boolean;
-                        /** @enum {string} */
-                        sort?: "price" | "throughput" | "latency";
+                        sort?: ("price" | "throughput" | "latency") | {
+                            /** @enum {string} */
+                            by: "price" | "throughput" | "latency";
+                            /** @enum {string} */
+                            partition?: "model" | "none";
+                        };
+                        preferred_min_throughput?: number | {
+                            p50?: number;
+                            p75?: number;
+                            p90?: number;
+                            p99?: number;
+                        };
+                        preferred_max_latency?: number | {
+                            p50?: number;
+                            p75?: number;
+                            p90?: number;
+                            p99?: number;
+                        };
                         require_parameters?: boolean;
                         quantizations?: string[];
                         zdr?: boolean;
@@ -2891,8 +3035,24 @@ export interface operations {
                         only?: string[];
                         ignore?: string[];
                         allow_fallbacks?: boolean;
-                        /** @enum {string} */
-                        sort?: "price" | "throughput" | "latency";
+                        sort?: ("price" | "throughput" | "latency") | {
+                            /** @enum {string} */
+                            by: "price" | "throughput" | "latency";
+                            /** @enum {string} */
+                            partition?: "model" | "none";
+                        };
+                        preferred_min_throughput?: number | {
+                            p50?: number;
+                            p75?: number;
+                            p90?: number;
+                            p99?: number;
+                        };
+                        preferred_max_latency?: number | {
+                            p50?: number;
+                            p75?: number;
+                            p90?: number;
+                            p99?: number;
+                        };
                         require_parameters?: boolean;
                         quantizations?: string[];
                         zdr?: boolean;
@@ -4128,8 +4288,24 @@ export interface operations {
                                 only?: string[];
                                 ignore?: string[];
                                 allow_fallbacks?: boolean;
-                                /** @enum {string} */
-                                sort?: "price" | "throughput" | "latency";
+                                sort?: ("price" | "throughput" | "latency") | {
+                                    /** @enum {string} */
+                                    by: "price" | "throughput" | "latency";
+                                    /** @enum {string} */
+                                    partition?: "model" | "none";
+                                };
+                                preferred_min_throughput?: number | {
+                                    p50?: number;
+                                    p75?: number;
+                                    p90?: number;
+                                    p99?: number;
+                                };
+                                preferred_max_latency?: number | {
+                                    p50?: number;
+                                    p75?: number;
+                                    p90?: number;
+                                    p99?: number;
+                                };
                                 require_parameters?: boolean;
                                 quantizations?: string[];
                                 zdr?: boolean;
