@@ -1,6 +1,7 @@
 import { type EmbedDialect, exchangeEmbeddings } from "./embed-exchange.js";
 import { exchangeChat, type WireDialect } from "./exchange.js";
 import type { UpstreamHttp } from "./http.js";
+import { nativeAware } from "./native.js";
 import type { ProviderSettings } from "./settings.js";
 import type { ApiFormat, ProviderAdapter, ProxyTransport } from "./types.js";
 
@@ -16,11 +17,13 @@ export function httpAdapter(
   embed: EmbedDialect | undefined,
   headers: Record<string, string>,
 ): ProviderAdapter {
+  // A caller speaking this provider's own format reaches it as sent (native.ts, <provider>/native-rules.ts).
+  const dialect = nativeAware(apiFormat, chat, headers);
   return {
     id: settings.id,
     apiFormat,
     isDemo: settings.isDemo,
-    chat: { complete: (call) => exchangeChat(http, chat, call) },
+    chat: { complete: (call) => exchangeChat(http, dialect, call) },
     ...(embed ? { embeddings: { embed: (call) => exchangeEmbeddings(http, embed, call) } } : {}),
     proxy: proxyTransport(http, headers),
     unsupported: undefined,

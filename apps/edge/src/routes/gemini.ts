@@ -5,6 +5,7 @@ import { resolveApiKey } from "../middleware/api-key.js";
 import type { EdgeContext } from "../pipeline/edge-context.js";
 import { serveInference, startRequest } from "../pipeline/serve.js";
 import { nativeModelId } from "../planning/native-model.js";
+import { translateNative, withNativeRequest } from "../providers/native.js";
 import { chatRequestFromGemini, parseGenerateContent } from "../translate/gemini/generate-request.js";
 import { geminiSurface } from "../translate/gemini/generate-response.js";
 import { translating } from "../translate/untranslatable.js";
@@ -34,7 +35,18 @@ export function geminiRoute(context: EdgeContext, extra: Record<string, GeminiMe
       const principal = await resolveApiKey(context.principals, request);
       const body = parseGenerateContent(request.body);
       const id = nativeModelId(context.catalog.require(), model, NATIVE_AUTHORS);
-      const chat = translating(() => chatRequestFromGemini(body, id, stream));
+      const translated = translating(() =>
+        translateNative(body, (native) => chatRequestFromGemini(native, id, stream)),
+      );
+      const chat = translated.chat;
+      // To a Google endpoint the body goes as sent, on the caller's API version (google/native-rules.ts).
+      withNativeRequest(chat, {
+        format: "gemini",
+        body: request.body as Record<string, unknown>,
+        headers: {},
+        apiVersion: request.path.startsWith("/v1/") ? "v1" : "v1beta",
+        untranslated: translated.untranslated,
+      });
       const surface = geminiSurface(request.query.alt === "sse");
       await serveInference(context, { start, principal, request: chat, surface }, response);
     };

@@ -3,6 +3,7 @@ import { resolveApiKey } from "../middleware/api-key.js";
 import type { EdgeContext } from "../pipeline/edge-context.js";
 import { serveInference, startRequest } from "../pipeline/serve.js";
 import { withNativeModels } from "../planning/native-model.js";
+import { forwardedHeaders, translateNative, withNativeRequest } from "../providers/native.js";
 import { chatRequestFromMessages, parseMessagesRequest } from "../translate/anthropic/messages-request.js";
 import { MESSAGES_SURFACE } from "../translate/anthropic/messages-response.js";
 import { translating } from "../translate/untranslatable.js";
@@ -19,11 +20,15 @@ export function messagesRoute(context: EdgeContext): Route {
     const start = startRequest(context, response);
     const principal = await resolveApiKey(context.principals, request);
     const body = parseMessagesRequest(request.body);
-    const chat = withNativeModels(
-      context.catalog.require(),
-      translating(() => chatRequestFromMessages(body)),
-      NATIVE_AUTHORS,
-    );
+    const translated = translating(() => translateNative(body, chatRequestFromMessages));
+    const chat = withNativeModels(context.catalog.require(), translated.chat, NATIVE_AUTHORS);
+    // To an Anthropic endpoint the body goes as sent (providers/anthropic/native-rules.ts).
+    withNativeRequest(chat, {
+      format: "anthropic",
+      body: request.body as Record<string, unknown>,
+      headers: forwardedHeaders(request.headers, "anthropic"),
+      untranslated: translated.untranslated,
+    });
     await serveInference(context, { start, principal, request: chat, surface: MESSAGES_SURFACE }, response);
   };
   return { method: "post", path: "/v1/messages", handlers: [handler] };

@@ -43,7 +43,15 @@ export function testModels(): Model[] {
       testEndpoint("groq", { upstreamModel: "llama-3.3-70b", prompt: "1", completion: "2" }),
     ]),
     testModel("test/backup-only", [testEndpoint("groq", { upstreamModel: "llama-3.1-8b" })]),
-    testModel("anthropic/claude-test", [testEndpoint("anthropic", { upstreamModel: "claude-test" })]),
+    // Claude's own caps (200k context, 64k output), so extended thinking (max_tokens above a budget of
+    // at least 1,024) fits the endpoint.
+    testModel("anthropic/claude-test", [
+      testEndpoint("anthropic", {
+        upstreamModel: "claude-test",
+        contextLength: 200_000,
+        maxCompletionTokens: 64_000,
+      }),
+    ]),
     testModel("google/gemini-test", [testEndpoint("google", { upstreamModel: "gemini-2.5-flash" })]),
     testModel("mistral/unconfigured", [testEndpoint("mistral", { upstreamModel: "mistral-small" })]),
     testModel("demo/echo", [

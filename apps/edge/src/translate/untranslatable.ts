@@ -5,7 +5,11 @@ import { GatewayError } from "@gw/errors";
  * why (issue: never drop content silently); sampling parameters are not refused, they are dropped.
  */
 export class UntranslatableError extends Error {
-  constructor(what: string, why: string) {
+  constructor(
+    /** The field or part named, e.g. `context_management` or `messages[0].content[1] (type document)`. */
+    readonly what: string,
+    why: string,
+  ) {
     super(`${what} cannot be sent to this model: ${why}`);
     this.name = "UntranslatableError";
   }

@@ -3,6 +3,8 @@ import { ID_SEGMENT, type ProxyEndpoint } from "../proxy-endpoint.js";
 /** Anthropic's Messages API authenticates with `x-api-key` and pins the wire version in a header. */
 export const ANTHROPIC_VERSION = "2023-06-01";
 
+export const MESSAGES_PATH = "/v1/messages";
+
 export function anthropicHeaders(apiKey: string | undefined): Record<string, string> {
   const headers: Record<string, string> = {
     "content-type": "application/json",

@@ -3,11 +3,11 @@ import { httpAdapter } from "../adapter.js";
 import type { WireDialect } from "../exchange.js";
 import { UpstreamHttp } from "../http.js";
 import type { ProviderFactory } from "../types.js";
-import { anthropicHeaders } from "./api.js";
+import { anthropicHeaders, MESSAGES_PATH } from "./api.js";
 import { parseAnthropicMessage } from "./chat.js";
 import { anthropicStreamEvents } from "./stream.js";
 
-export const MESSAGES_PATH = "/v1/messages";
+export { MESSAGES_PATH } from "./api.js";
 
 /** Anthropic's Messages API behind the canonical chat form, streaming included. */
 export const anthropicProvider: ProviderFactory = (settings, timeouts) => {

@@ -1,0 +1,112 @@
+import type { IncomingHttpHeaders } from "node:http";
+import type { ChatRequest } from "../canonical/chat-request.js";
+import { UntranslatableError, untranslatable } from "../translate/untranslatable.js";
+import { anthropicNativeRules } from "./anthropic/native-rules.js";
+import type { WireDialect } from "./exchange.js";
+import { geminiNativeRules } from "./google/native-rules.js";
+import type { NativeRequest, NativeRules } from "./native-types.js";
+import { openAiNativeRules } from "./openai-compatible/native-rules.js";
+import type { ApiFormat } from "./types.js";
+
+export type { NativeRequest, NativeRules } from "./native-types.js";
+
+const RULES: Readonly<Record<ApiFormat, NativeRules>> = {
+  anthropic: anthropicNativeRules,
+  gemini: geminiNativeRules,
+  openai: openAiNativeRules,
+};
+
+// Keyed by the canonical request object the pipeline carries from the route to the adapter, so no
+// layer in between has to know about the native body.
+const natives = new WeakMap<ChatRequest, NativeRequest>();
+
+/** Marks `request` as arriving natively in `native.format`; returns it. */
+export function withNativeRequest(request: ChatRequest, native: NativeRequest): ChatRequest {
+  natives.set(request, native);
+  return request;
+}
+
+export function nativeRequestOf(request: ChatRequest): NativeRequest | undefined {
+  return natives.get(request);
+}
+
+/** The caller's headers a format forwards (its allow-list), lower-cased; repeated headers joined. */
+export function forwardedHeaders(incoming: IncomingHttpHeaders, format: ApiFormat): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of RULES[format].forwardedHeaders) {
+    const value = incoming[name];
+    const text = Array.isArray(value) ? value.join(",") : value;
+    if (typeof text === "string" && text.trim() !== "") headers[name] = text;
+  }
+  return headers;
+}
+
+/**
+ * A provider's chat dialect that passes a same-format caller's request through: the native wire
+ * request when its rules build one, with the caller's allow-listed headers; every other header is the
+ * provider's (its credential can never be the caller's).
+ */
+export function nativeAware(
+  format: ApiFormat,
+  dialect: WireDialect,
+  providerHeaders: Record<string, string>,
+): WireDialect {
+  const rules = RULES[format];
+  return {
+    ...dialect,
+    request(call) {
+      const native = nativeRequestOf(call.request);
+      if (!native) return dialect.request(call);
+      if (native.format !== format) {
+        const fields = native.untranslated ?? [];
+        if (fields.length > 0)
+          untranslatable(
+            fields.join(", "),
+            `only ${native.format}'s own API takes it; the gateway has no translation`,
+          );
+        return dialect.request(call);
+      }
+      const wire = rules.wire ? rules.wire(native, call, providerHeaders) : dialect.request(call);
+      // The allow-list again, whoever built `native`: no other caller header can reach the provider.
+      const caller = Object.entries(native.headers).filter(([name]) => rules.forwardedHeaders.includes(name));
+      const headers = {
+        ...wire.headers,
+        ...Object.fromEntries(caller),
+        ...notForwarded(providerHeaders, rules),
+      };
+      return { ...wire, headers };
+    },
+  };
+}
+
+/** The provider's own headers a caller may not choose (its credential above all), so they always win. */
+function notForwarded(providerHeaders: Record<string, string>, rules: NativeRules): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(providerHeaders).filter(([name]) => !rules.forwardedHeaders.includes(name.toLowerCase())),
+  );
+}
+
+/**
+ * The canonical form of a native body whose top-level fields the gateway cannot translate: those are
+ * left out of the canonical request (it only plans, admits and serves other formats) and listed, so a
+ * same-format provider still receives them and any other provider refuses the request naming them.
+ * Anything else untranslatable stays the caller's 400.
+ */
+export function translateNative<B extends Record<string, unknown>>(
+  body: B,
+  translate: (body: B) => ChatRequest,
+): { chat: ChatRequest; untranslated: string[] } {
+  const untranslated: string[] = [];
+  let current: B = body;
+  for (;;) {
+    try {
+      return { chat: translate(current), untranslated };
+    } catch (error) {
+      const field = error instanceof UntranslatableError ? error.what : undefined;
+      if (field === undefined || !Object.hasOwn(current, field) || untranslated.includes(field)) throw error;
+      untranslated.push(field);
+      const { [field]: _left, ...rest } = current;
+      current = rest as B;
+    }
+  }
+}
