@@ -507,6 +507,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/catalog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The served catalogue (prices in USD per token), its version, and what an operator disabled */
+        get: operations["adminListCatalog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/catalog/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The catalogue's history, newest first: who, when, every field old -> new */
+        get: operations["adminCatalogChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/catalog/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upsert a LiteLLM model_prices_and_context_window.json or OpenRouter GET /api/v1/models file; a dry run unless apply */
+        post: operations["adminImportCatalog"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/catalog/prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set some prices of a model at a provider (an endpoint the catalogue lacks is added) */
+        post: operations["adminSetPrice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/catalog/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop serving a model, or one of its endpoints */
+        post: operations["adminDisable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/catalog/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Serve a disabled model or endpoint again */
+        post: operations["adminEnable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/catalog/aliases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Point an alias at a model (model: null removes it) */
+        post: operations["adminAlias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/keys": {
         parameters: {
             query?: never;
@@ -6012,6 +6131,558 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+        };
+    };
+    adminListCatalog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalogue. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        version: string | null;
+                        data: {
+                            id: string;
+                            name: string;
+                            kind: string;
+                            context_length: number;
+                            aliases: string[];
+                            model_limit: {
+                                requests: number;
+                                interval_seconds: number;
+                            } | null;
+                            endpoints: {
+                                provider: string;
+                                upstream_model: string;
+                                context_length: number;
+                                max_completion_tokens: number;
+                                pricing: {
+                                    prompt: string;
+                                    completion: string;
+                                    request: string;
+                                    image: string;
+                                    input_cache_read: string;
+                                    input_cache_write: string;
+                                    internal_reasoning: string;
+                                };
+                                quantization: string | null;
+                                is_zdr: boolean;
+                                may_train_on_data: boolean;
+                                supported_parameters: string[];
+                            }[];
+                        }[];
+                        disabled: {
+                            model: string;
+                            provider: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    adminCatalogChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The last 100 changes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            at: string;
+                            actor: string;
+                            action: string;
+                            version_before: string | null;
+                            version_after: string;
+                            diff: {
+                                target: string;
+                                field: string;
+                                old: unknown;
+                                new: unknown;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    adminImportCatalog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    format: "litellm" | "openrouter";
+                    content: string;
+                    /** @default false */
+                    apply?: boolean;
+                    /** @default false */
+                    skip_unknown_providers?: boolean;
+                    /** @description OpenRouter format: the provider the models are served through (default openrouter). */
+                    provider?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The diff; written only with apply: true. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: boolean;
+                        version: string;
+                        version_before: string | null;
+                        diff: {
+                            target: string;
+                            field: string;
+                            old: unknown;
+                            new: unknown;
+                        }[];
+                        models: number;
+                        skipped: string[];
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    adminSetPrice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    model: string;
+                    provider: string;
+                    pricing: {
+                        prompt?: string;
+                        completion?: string;
+                        request?: string;
+                        image?: string;
+                        input_cache_read?: string;
+                        input_cache_write?: string;
+                        internal_reasoning?: string;
+                    };
+                    upstream_model?: string;
+                    context_length?: number;
+                    max_completion_tokens?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Applied (or nothing to change); the diff lists every field old -> new. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: boolean;
+                        version: string;
+                        version_before: string | null;
+                        diff: {
+                            target: string;
+                            field: string;
+                            old: unknown;
+                            new: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    adminDisable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    model: string;
+                    /** @description Absent: the whole model. */
+                    provider?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Applied (or nothing to change); the diff lists every field old -> new. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: boolean;
+                        version: string;
+                        version_before: string | null;
+                        diff: {
+                            target: string;
+                            field: string;
+                            old: unknown;
+                            new: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    adminEnable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    model: string;
+                    /** @description Absent: the whole model. */
+                    provider?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Applied (or nothing to change); the diff lists every field old -> new. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: boolean;
+                        version: string;
+                        version_before: string | null;
+                        diff: {
+                            target: string;
+                            field: string;
+                            old: unknown;
+                            new: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    adminAlias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    alias: string;
+                    /** @description null removes an operator alias. */
+                    model: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Applied (or nothing to change); the diff lists every field old -> new. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: boolean;
+                        version: string;
+                        version_before: string | null;
+                        diff: {
+                            target: string;
+                            field: string;
+                            old: unknown;
+                            new: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
         };

@@ -88,6 +88,7 @@ describe("buildGatewayDocument", () => {
       "googApiKey",
       "googKeyQuery",
       "managementKey",
+      "operatorToken",
       "walletJwt",
       "xApiKey",
     ]);

@@ -14,6 +14,13 @@ export const SECURITY_SCHEMES = {
     scheme: "bearer",
     description: "A management key in `Authorization: Bearer`: manages the account's keys, BYOK and credits.",
   },
+  operatorToken: {
+    type: "http",
+    scheme: "bearer",
+    description:
+      "The gateway operator's token (`gw_op_…`, from `gw operator-token create`) in `Authorization: Bearer`: " +
+      "changes the model catalogue. An account's keys are refused (403).",
+  },
   walletJwt: {
     type: "http",
     scheme: "bearer",
@@ -50,5 +57,7 @@ export function anyOf(...names: SecuritySchemeName[]): oas31.SecurityRequirement
 /** Inference routes accept an API key or a wallet's JWT, in any of the headers the SDKs send. */
 export const INFERENCE_SECURITY = anyOf("apiKey", "walletJwt", "xApiKey", "googApiKey", "googKeyQuery");
 export const MANAGEMENT_SECURITY = anyOf("managementKey");
+/** The catalogue admin routes: the operator's token only, never an account's key. */
+export const OPERATOR_SECURITY = anyOf("operatorToken");
 /** Routes any key of the account may call (management or API key, or a wallet JWT). */
 export const ANY_KEY_SECURITY = anyOf("apiKey", "managementKey", "walletJwt", "xApiKey", "googApiKey");

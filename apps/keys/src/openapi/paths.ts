@@ -9,6 +9,7 @@ import {
 } from "@gw/openapi";
 import { z } from "zod";
 import { createCredentialBody, listCredentialsQuery, updateCredentialBody } from "../byok/schemas.js";
+import { catalogAdminOpenApiPaths } from "../catalog/admin-openapi.js";
 import { createKeyBody, listKeysQuery, updateKeyBody } from "../keys/schemas.js";
 import { structuredProof, textProof } from "../wallets/proof.js";
 import {
@@ -30,6 +31,7 @@ const idParam = z.object({ id: z.string().meta({ description: "The credential's 
 const managementErrors = errorResponses("openai", [400, 401, 403, 404, 503]);
 
 export const keysOpenApiPaths: ZodOpenApiPathsObject = {
+  ...catalogAdminOpenApiPaths,
   "/api/v1/keys": {
     post: {
       operationId: "createKey",
