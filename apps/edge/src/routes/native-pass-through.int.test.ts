@@ -162,6 +162,23 @@ describe("Anthropic /v1/messages → Anthropic", () => {
   });
 });
 
+describe("request ids", () => {
+  it("gives every response x-request-id, and the Anthropic SDK its request_id", async () => {
+    const { request_id, response } = await anthropic.messages
+      .create({ model: "anthropic/claude-test", max_tokens: 16, messages: [{ role: "user", content: "hi" }] })
+      .withResponse();
+    expect(request_id).toMatch(/^req_[0-9a-f]{32}$/);
+    expect(response.headers.get("x-request-id")).toBe(request_id);
+    const refused = await fetch(`${edge.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "x-request-id": "caller-trace-1" },
+    });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("x-request-id")).toBe("caller-trace-1");
+    expect(refused.headers.get("request-id")).toBeNull();
+  });
+});
+
 describe("Gemini surface → Google", () => {
   it("sends the body as sent on the caller's API version, snake_case and safety settings included", async () => {
     const body = {
