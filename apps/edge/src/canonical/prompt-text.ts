@@ -26,3 +26,24 @@ export function promptText(request: ChatRequest): PromptText {
   if (request.tools) texts.push(JSON.stringify(request.tools));
   return { texts, messageCount: request.messages.length, imageCount };
 }
+
+/**
+ * English text averages about four UTF-8 bytes per token on the o200k/cl100k BPEs. The context check
+ * wants a typical figure, not the spend hold's deliberately high one: over-estimating would leave out an
+ * endpoint the prompt fits; under-estimating only lets the provider refuse it as before.
+ */
+const TYPICAL_BYTES_PER_TOKEN = 4;
+const FRAMING_TOKENS_PER_MESSAGE = 3;
+/** What OpenAI counts for a high-detail 1024x1024 image; the size is not known without decoding it. */
+const IMAGE_TOKENS = 765;
+
+/** A quick, typical estimate of the prompt's tokens (no tokenizer on the planning path). */
+export function typicalPromptTokens(prompt: PromptText): number {
+  let bytes = 0;
+  for (const text of prompt.texts) bytes += Buffer.byteLength(text, "utf8");
+  return (
+    Math.ceil(bytes / TYPICAL_BYTES_PER_TOKEN) +
+    prompt.messageCount * FRAMING_TOKENS_PER_MESSAGE +
+    prompt.imageCount * IMAGE_TOKENS
+  );
+}

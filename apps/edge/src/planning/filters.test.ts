@@ -117,4 +117,26 @@ describe("endpointRejection", () => {
     expect(filter(["max_tokens"], { require_parameters: true })).toBeUndefined();
     expect(filter(["tools"], {})).toBeUndefined();
   });
+
+  it("leaves out an endpoint whose context cannot hold the prompt plus the answer, or whose cap is below max_tokens", () => {
+    // The case: a ~70k-token prompt to a 64k-context endpoint.
+    const small = testEndpoint("groq", { contextLength: 64_000, maxCompletionTokens: 8_000 });
+    const large = testEndpoint("together", { contextLength: 128_000, maxCompletionTokens: 8_000 });
+    const room = (promptTokens: number, maxTokens?: number) => context({ room: { promptTokens, maxTokens } });
+    expect(endpointRejection(small, room(70_000))).toEqual({
+      code: "context_length",
+      reason: "about 70000 prompt tokens plus 1024 of output exceed its context of 64000",
+    });
+    expect(endpointRejection(large, room(70_000))).toBeUndefined();
+    // The requested output counts, not the default; the default answer must fit too.
+    expect(endpointRejection(small, room(60_000, 3_000))).toBeUndefined();
+    expect(endpointRejection(small, room(60_000, 5_000))?.code).toBe("context_length");
+    expect(endpointRejection(small, room(63_000))?.code).toBe("context_length");
+    expect(endpointRejection(small, room(10, 9_000))).toEqual({
+      code: "context_length",
+      reason: "max_tokens 9000 is above its output cap of 8000",
+    });
+    // No room given (token counting, embeddings): not checked.
+    expect(endpointRejection(small, context())).toBeUndefined();
+  });
 });

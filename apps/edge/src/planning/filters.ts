@@ -15,7 +15,7 @@ export type ExclusionCode =
   | "quantization_mismatch"
   | "not_zdr"
   | "data_collection_denied"
-  | "context_length_exceeded";
+  | "context_length";
 
 /** Why a model or endpoint is not in the plan; reported to the caller when nothing is left. */
 export interface Exclusion {
@@ -32,7 +32,21 @@ export interface EndpointFilterContext {
   allowedProviders: readonly string[] | undefined;
   requestedParameters: readonly string[];
   availability: (providerId: string) => Availability;
+  /** What the request needs room for; absent = not checked (embeddings, token counting). */
+  room?: RequestRoom | undefined;
 }
+
+/** The estimated prompt and the output the caller asked for (undefined = none asked). */
+export interface RequestRoom {
+  promptTokens: number;
+  maxTokens: number | undefined;
+}
+
+/**
+ * The answer planned for when the caller sets no `max_tokens`: a prompt must leave at least this much
+ * of the context free, or the answer would be cut off almost at once.
+ */
+export const DEFAULT_PLANNED_OUTPUT = 1024;
 
 const PICO_PER_MILLION = 1_000_000n;
 
@@ -54,7 +68,35 @@ export function endpointRejection(
   }
   const availability = context.availability(provider);
   if (!availability.usable) return { code: availability.code, reason: availability.reason };
-  return preferenceRejection(endpoint, preferences, context.requestedParameters);
+  return (
+    preferenceRejection(endpoint, preferences, context.requestedParameters) ??
+    (context.room ? roomRejection(endpoint, context.room) : undefined)
+  );
+}
+
+/**
+ * An endpoint whose output cap is below the requested `max_tokens`, or whose context cannot hold the
+ * prompt plus that output (or the default planned answer), would only answer 400: it is left out, so
+ * another endpoint with room serves instead. A catalogue figure of 0 means "not published".
+ */
+function roomRejection(
+  endpoint: Endpoint,
+  room: RequestRoom,
+): { code: ExclusionCode; reason: string } | undefined {
+  const cap = endpoint.maxCompletionTokens;
+  if (room.maxTokens !== undefined && cap > 0 && room.maxTokens > cap)
+    return {
+      code: "context_length",
+      reason: `max_tokens ${room.maxTokens} is above its output cap of ${cap}`,
+    };
+  const output = room.maxTokens ?? (cap > 0 ? Math.min(cap, DEFAULT_PLANNED_OUTPUT) : DEFAULT_PLANNED_OUTPUT);
+  const context = endpoint.contextLength;
+  if (context > 0 && room.promptTokens + output > context)
+    return {
+      code: "context_length",
+      reason: `about ${room.promptTokens} prompt tokens plus ${output} of output exceed its context of ${context}`,
+    };
+  return undefined;
 }
 
 function preferenceRejection(

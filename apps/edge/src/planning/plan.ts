@@ -6,6 +6,7 @@ import {
   type EndpointFilterContext,
   type Exclusion,
   endpointRejection,
+  type RequestRoom,
 } from "./filters.js";
 import { type HealthView, NO_HEALTH } from "./health.js";
 import { acrossModels } from "./measured-order.js";
@@ -20,6 +21,8 @@ export interface PlanInput {
   fallbacks: readonly string[];
   preferences: ProviderPreferences | undefined;
   requestedParameters: readonly string[];
+  /** The prompt and output to find room for (chat); absent = context is not checked. */
+  room?: RequestRoom | undefined;
   /** Undefined means the key is not restricted. */
   allowedModels: readonly string[] | undefined;
   allowedProviders: readonly string[] | undefined;
@@ -116,6 +119,7 @@ function modelAttempts(
     allowedProviders: input.allowedProviders,
     requestedParameters: input.requestedParameters,
     availability: input.availability,
+    room: input.room,
   };
   const usable = model.endpoints.filter((endpoint) => {
     const rejection = endpointRejection(endpoint, context);

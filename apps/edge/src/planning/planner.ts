@@ -1,14 +1,15 @@
 import type { Principal } from "@gw/auth";
 import { GatewayError } from "@gw/errors";
-import type { ChatRequest } from "../canonical/chat-request.js";
+import { type ChatRequest, requestedMaxTokens } from "../canonical/chat-request.js";
 import { requestedParameters } from "../canonical/parameters.js";
+import { promptText, typicalPromptTokens } from "../canonical/prompt-text.js";
 import type { CatalogHolder } from "../catalog/catalog-holder.js";
 import type { ProviderRegistry } from "../providers/registry.js";
 import type { ProviderAdapter, ProxyTransport } from "../providers/types.js";
 import { chatAvailability, embeddingsAvailability } from "./availability.js";
 import type { AccountProviders, ByokProviders } from "./byok-credentials.js";
 import { preferByok, withByok } from "./byok-order.js";
-import type { Availability } from "./filters.js";
+import type { Availability, RequestRoom } from "./filters.js";
 import type { EndpointHealth } from "./health.js";
 import { type PlannedAttempt, planRoute, type RoutePlan } from "./plan.js";
 
@@ -47,15 +48,18 @@ export class Planner {
   /** The ordered attempts with the account's own keys; throws 4xx/503 when no attempt is left. */
   async route(input: RouteRequest): Promise<Route> {
     const byok = await this.accountProviders(input.principal.accountId);
-    const plan = this.plan(input, withByok(this.availability(input.kind), byok, input.kind));
+    const plan = this.plan(input, withByok(this.availability(input.kind), byok, input.kind), true);
     const attempts = preferByok(plan.attempts, byok);
     const { providers } = this.deps;
     return {
       attempts,
       adapterFor: (attempt) =>
-        attempt.byok
-          ? byok.get(attempt.endpoint.providerId)?.adapter
-          : providers.get(attempt.endpoint.providerId),
+        forEndpoint(
+          attempt.byok
+            ? byok.get(attempt.endpoint.providerId)?.adapter
+            : providers.get(attempt.endpoint.providerId),
+          attempt,
+        ),
     };
   }
 
@@ -85,7 +89,12 @@ export class Planner {
     );
   }
 
-  private plan(input: RouteRequest, availability: (providerId: string) => Availability): RoutePlan {
+  /** `withRoom`: leave out endpoints the prompt and answer do not fit (not for token counting). */
+  private plan(
+    input: RouteRequest,
+    availability: (providerId: string) => Availability,
+    withRoom = false,
+  ): RoutePlan {
     const { request, principal } = input;
     return planRoute({
       snapshot: this.deps.catalog.require(),
@@ -94,6 +103,7 @@ export class Planner {
       fallbacks: request.models ?? [],
       preferences: request.provider,
       requestedParameters: requestedParameters(request),
+      room: withRoom && input.kind === "chat" ? requestRoom(request) : undefined,
       allowedModels: principal.allowedModels?.values,
       allowedProviders: principal.allowedProviders?.values,
       availability,
@@ -112,4 +122,23 @@ export class Planner {
   accountProviders(accountId: string): Promise<AccountProviders> {
     return this.deps.byok ? this.deps.byok.forAccount(accountId) : Promise.resolve(NO_BYOK);
   }
+}
+
+/** The estimated prompt and the requested output a chat request needs room for. */
+function requestRoom(request: ChatRequest): RequestRoom {
+  return { promptTokens: typicalPromptTokens(promptText(request)), maxTokens: requestedMaxTokens(request) };
+}
+
+/**
+ * The adapter with the attempt's endpoint facts on every chat call: its `supported_parameters`, so an
+ * OpenAI-compatible host is not sent sampling parameters it does not list (dropped as OpenRouter does).
+ */
+function forEndpoint(
+  adapter: ProviderAdapter | undefined,
+  attempt: PlannedAttempt,
+): ProviderAdapter | undefined {
+  const chat = adapter?.chat;
+  if (!adapter || !chat) return adapter;
+  const supportedParameters = attempt.endpoint.supportedParameters;
+  return { ...adapter, chat: { complete: (call) => chat.complete({ ...call, supportedParameters }) } };
 }

@@ -12,6 +12,11 @@ export interface ChatCall {
   request: ChatRequest;
   upstreamModel: string;
   stream: boolean;
+  /**
+   * The endpoint's `supported_parameters`: an OpenAI-compatible host is sent only those of the request's
+   * parameters (the rest are dropped, as OpenRouter does). Absent = send everything.
+   */
+  supportedParameters?: readonly string[];
   /** Aborted when the client goes away; the adapter adds its own timeouts. */
   signal: AbortSignal;
 }

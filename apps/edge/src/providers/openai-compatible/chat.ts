@@ -1,8 +1,11 @@
 import { type ChatMessage, type ChatRequest, GATEWAY_ONLY_FIELDS } from "../../canonical/chat-request.js";
+import { unsupportedFields, withoutFields } from "../../canonical/parameters.js";
 import { completionWireSchema, usageFromWire } from "../../canonical/wire.js";
 import { ANTHROPIC_REASONING_FORMAT } from "../../translate/anthropic/to-openai.js";
 import { GEMINI_REASONING_FORMAT } from "../../translate/gemini/to-openai.js";
+import { withoutCacheMarkers } from "../../translate/openai/cache-markers.js";
 import { effortFor, reasoningBudget } from "../../translate/openai/reasoning.js";
+import { refuseForeignFields } from "../../translate/target-fields.js";
 import { networkFailure, type UpstreamFailure } from "../failure.js";
 import type { CanonicalCompletion } from "../types.js";
 
@@ -17,14 +20,20 @@ export function chatRequestBody(
   stream: boolean,
   streamUsage = true,
   reasoningObject = false,
+  endpoint: { supportedParameters?: readonly string[] | undefined } = {},
 ): string {
+  // Fields only another format can carry are refused; caching breakpoints have no OpenAI form.
+  refuseForeignFields(request, "openai");
+  const supported = endpoint.supportedParameters;
+  const dropped = supported ? unsupportedFields(request, supported) : [];
+  const sendable = withoutCacheMarkers(withoutFields(request, dropped));
   const body: Record<string, unknown> = {
-    ...request,
+    ...sendable,
     model: upstreamModel,
-    messages: request.messages.map(withoutForeignSignatures),
+    messages: sendable.messages.map(withoutForeignSignatures),
   };
   for (const field of GATEWAY_ONLY_FIELDS) delete body[field];
-  if (!reasoningObject) asReasoningEffort(request, body);
+  if (!reasoningObject) asReasoningEffort(sendable, body);
   if (stream) {
     body.stream = true;
     if (streamUsage) body.stream_options = { ...(request.stream_options ?? {}), include_usage: true };

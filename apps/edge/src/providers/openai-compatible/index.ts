@@ -25,7 +25,16 @@ export function openAiCompatibleProvider(
     request: (call) => ({
       path: CHAT_COMPLETIONS_PATH,
       headers,
-      body: chatRequestBody(call.request, call.upstreamModel, call.stream, streamUsage, host.reasoningObject),
+      body: chatRequestBody(
+        call.request,
+        call.upstreamModel,
+        call.stream,
+        streamUsage,
+        host.reasoningObject,
+        {
+          supportedParameters: call.supportedParameters,
+        },
+      ),
     }),
     parse: parseCompletion,
     events: openAiStreamEvents,

@@ -61,7 +61,11 @@ describe("anthropicRequestBody (OpenAI → Anthropic golden)", () => {
     expect(anthropicRequestBody(request, "claude-sonnet-4", true)).toEqual({
       model: "claude-sonnet-4",
       max_tokens: 300,
-      system: "Be terse.\n\nUse metric.",
+      // One message came as parts, so the system prompt stays blocks (not flattened).
+      system: [
+        { type: "text", text: "Be terse." },
+        { type: "text", text: "Use metric." },
+      ],
       messages: [
         {
           role: "user",
@@ -117,7 +121,7 @@ describe("anthropicRequestBody (OpenAI → Anthropic golden)", () => {
     });
   });
 
-  it("sends a json_schema response_format as structured output, and leaves json_object out", () => {
+  it("sends a json_schema response_format as structured output, and refuses json_object", () => {
     const schema = { type: "object", properties: { a: { type: "string" } }, required: ["a"] };
     const base = { model: "m", messages: [{ role: "user", content: "hi" }] };
     const structured = anthropicRequestBody(
@@ -129,12 +133,13 @@ describe("anthropicRequestBody (OpenAI → Anthropic golden)", () => {
       false,
     );
     expect(structured.output_config).toEqual({ format: { type: "json_schema", schema } });
-    const loose = anthropicRequestBody(
-      parseChatRequest({ ...base, response_format: { type: "json_object" } }),
-      "c",
-      false,
-    );
-    expect(loose).not.toHaveProperty("output_config");
+    expect(() =>
+      anthropicRequestBody(
+        parseChatRequest({ ...base, response_format: { type: "json_object" } }),
+        "c",
+        false,
+      ),
+    ).toThrow(/response_format json_object/);
     expect(() =>
       anthropicRequestBody(
         parseChatRequest({ ...base, response_format: { type: "json_schema", json_schema: { name: "x" } } }),

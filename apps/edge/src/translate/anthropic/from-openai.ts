@@ -1,22 +1,27 @@
 import { type ChatRequest, requestedMaxTokens } from "../../canonical/chat-request.js";
 import {
+  type CacheControl,
   type ContentPiece,
   contentPieces,
   contentText,
   functionTools,
+  lastCacheControl,
   parseArguments,
   stopSequences,
-  systemPrompt,
+  systemBlocks,
   toolCalls,
   toolChoice,
 } from "../openai/content.js";
-import { reasoningBudget } from "../openai/reasoning.js";
+import { thinkingMode } from "../openai/reasoning.js";
+import { refuseForeignFields } from "../target-fields.js";
 import { untranslatable } from "../untranslatable.js";
 import { ANTHROPIC_REASONING_FORMAT } from "./to-openai.js";
 
 /** Anthropic requires `max_tokens`; OpenAI leaves it optional, so a translated request gets this. */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
 const MIN_THINKING_BUDGET = 1024;
+/** Anthropic has no "let the model decide": thinking switched on with no amount gets a medium budget. */
+const DYNAMIC_THINKING_BUDGET = 4096;
 
 type Block = Record<string, unknown>;
 interface AnthropicMessage {
@@ -26,10 +31,11 @@ interface AnthropicMessage {
 
 /**
  * A canonical (OpenAI) chat request as an Anthropic Messages body (wire-formats §4.1–4.4): system
- * messages lifted to `system`, tool messages merged into the next user turn as `tool_result` blocks,
- * temperature clamped to Anthropic's 0–1, a json_schema response_format as structured output.
- * Parameters with no Anthropic field (seed, penalties, logprobs, a json_object format) are dropped;
- * content it cannot carry is refused.
+ * messages lifted to `system` (text blocks with their caching breakpoints when any carries one or was
+ * sent as parts), tool messages merged into the next user turn as `tool_result` blocks, `cache_control`
+ * kept on blocks and tools, temperature clamped to Anthropic's 0–1, a json_schema response_format as
+ * structured output. Sampling parameters with no Anthropic field (seed, penalties, logprobs) are dropped
+ * as the field table in apps/edge/README.md says; content and formats it cannot carry are refused.
  */
 export function anthropicRequestBody(
   request: ChatRequest,
@@ -37,12 +43,13 @@ export function anthropicRequestBody(
   stream: boolean,
 ): Record<string, unknown> {
   if ((request.n ?? 1) > 1) untranslatable("n > 1", "Anthropic returns one choice per request");
+  refuseForeignFields(request, "anthropic");
   const body: Record<string, unknown> = {
     model: upstreamModel,
     max_tokens: requestedMaxTokens(request) ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
     messages: anthropicMessages(request),
   };
-  const system = systemPrompt(request.messages);
+  const system = anthropicSystem(request);
   if (system !== undefined) body.system = system;
   if (typeof request.temperature === "number") body.temperature = Math.min(request.temperature, 1);
   if (typeof request.top_p === "number") body.top_p = request.top_p;
@@ -55,6 +62,7 @@ export function anthropicRequestBody(
       name: tool.name,
       ...(tool.description ? { description: tool.description } : {}),
       input_schema: tool.parameters ?? { type: "object", properties: {} },
+      ...cacheField(tool.cacheControl),
     }));
   }
   const choice = anthropicToolChoice(request);
@@ -67,29 +75,62 @@ export function anthropicRequestBody(
 }
 
 /**
- * A reasoning request as Anthropic's extended thinking: the budget (at least Anthropic's 1,024) must
- * stay below `max_tokens`, so the answer's own allowance is added on top; thinking runs at Anthropic's
- * fixed sampling, so temperature and top-k/top-p are left out.
+ * A reasoning request as Anthropic's extended thinking. The budget (at least Anthropic's 1,024) must stay
+ * below `max_tokens`: a caller's `max_tokens` is the cap on everything generated (OpenAI's meaning), so
+ * the budget is cut to fit under it; without one, the answer's default allowance is added on top.
+ * Anthropic refuses thinking with a changed temperature, any top_k, top_p below 0.95 or a forced tool
+ * (docs.claude.com, "Extended thinking": feature compatibility), so the gateway refuses them the same way
+ * rather than deleting them in silence. "Dynamic" has no Anthropic form and gets the medium budget.
  */
 function applyThinking(request: ChatRequest, body: Record<string, unknown>): void {
-  const requested = reasoningBudget(request);
-  if (requested === undefined) return;
-  const budget = Math.max(MIN_THINKING_BUDGET, requested);
-  body.thinking = { type: "enabled", budget_tokens: budget };
-  const maxTokens = Number(body.max_tokens);
-  if (maxTokens <= budget) body.max_tokens = budget + maxTokens;
-  for (const field of ["temperature", "top_k", "top_p"]) delete body[field];
+  const mode = thinkingMode(request);
+  if (mode === undefined || mode.kind === "off") return;
+  refuseWithThinking(request);
+  const wanted = Math.max(
+    MIN_THINKING_BUDGET,
+    mode.kind === "budget" ? mode.tokens : DYNAMIC_THINKING_BUDGET,
+  );
+  const capped = requestedMaxTokens(request);
+  if (capped === undefined) {
+    body.max_tokens = wanted + DEFAULT_ANTHROPIC_MAX_TOKENS;
+    body.thinking = { type: "enabled", budget_tokens: wanted };
+    return;
+  }
+  if (capped <= MIN_THINKING_BUDGET)
+    untranslatable(
+      "reasoning",
+      `Anthropic's thinking budget is at least ${MIN_THINKING_BUDGET} tokens and must stay below max_tokens (${capped})`,
+    );
+  body.thinking = { type: "enabled", budget_tokens: Math.min(wanted, capped - 1) };
+}
+
+function refuseWithThinking(request: ChatRequest): void {
+  const why = "Anthropic does not allow it while thinking is on";
+  if (typeof request.temperature === "number" && request.temperature !== 1)
+    untranslatable("temperature (other than 1) with reasoning", why);
+  if (typeof request.top_k === "number") untranslatable("top_k with reasoning", why);
+  if (typeof request.top_p === "number" && request.top_p < 0.95)
+    untranslatable("top_p below 0.95 with reasoning", why);
+  const choice = toolChoice(request.tool_choice);
+  if (choice && (choice.mode === "required" || choice.mode === "function"))
+    untranslatable("tool_choice forcing a tool with reasoning", why);
 }
 
 /**
  * A JSON schema answer format as Anthropic's structured output (`output_config.format`). A model
  * without structured outputs refuses it upstream, which the client sees, rather than getting free
- * text in silence. `json_object` has no Anthropic form (it needs a schema) and stays a prompt matter.
+ * text in silence. `json_object` has no Anthropic form (structured output needs a schema), so it is
+ * refused: answering 200 with free text would break the caller's JSON parse later.
  */
 function applyOutputFormat(request: ChatRequest, body: Record<string, unknown>): void {
   const format = request.response_format as
     | { type?: unknown; json_schema?: { schema?: unknown } }
     | undefined;
+  if (format?.type === "json_object")
+    untranslatable(
+      "response_format json_object",
+      "Anthropic's structured output needs a schema; send response_format json_schema",
+    );
   if (format?.type !== "json_schema") return;
   const schema = format.json_schema?.schema;
   if (typeof schema !== "object" || schema === null || Array.isArray(schema))
@@ -127,6 +168,7 @@ function anthropicMessages(request: ChatRequest): AnthropicMessage[] {
           type: "tool_result",
           tool_use_id: message.tool_call_id,
           content: contentText(message.content, `${path}.content`),
+          ...cacheField(lastCacheControl(message.content, `${path}.content`)),
         },
       ]);
     else if (message.role === "function")
@@ -173,8 +215,33 @@ function thinkingBlocks(details: unknown[]): Block[] {
 }
 
 function toBlock(piece: ContentPiece): Block {
+  return { ...plainBlock(piece), ...cacheField(piece.cacheControl) };
+}
+
+function plainBlock(piece: ContentPiece): Block {
   if (piece.kind === "text") return { type: "text", text: piece.text };
   if (piece.kind === "image")
     return { type: "image", source: { type: "base64", media_type: piece.mediaType, data: piece.data } };
   return { type: "image", source: { type: "url", url: piece.url } };
+}
+
+/** Anthropic's `cache_control` as the caller wrote it (type and TTL), where a breakpoint was set. */
+function cacheField(marker: CacheControl | undefined): Block {
+  return marker ? { cache_control: marker } : {};
+}
+
+/**
+ * `system` as a string when every system message was plain text without breakpoints (the common
+ * case, and what older clients expect); otherwise as text blocks, so parts and their caching
+ * breakpoints arrive as the caller split them instead of flattened.
+ */
+function anthropicSystem(request: ChatRequest): string | Block[] | undefined {
+  const blocks = systemBlocks(request.messages);
+  if (!blocks) return undefined;
+  const asParts = request.messages.some(
+    (message) =>
+      (message.role === "system" || message.role === "developer") && Array.isArray(message.content),
+  );
+  if (!asParts) return blocks.map((block) => block.text).join("\n\n");
+  return blocks.map((block) => ({ type: "text", text: block.text, ...cacheField(block.cacheControl) }));
 }

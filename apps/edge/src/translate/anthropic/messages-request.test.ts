@@ -49,7 +49,13 @@ describe("chatRequestFromMessages (Anthropic → OpenAI golden)", () => {
     expect(chatRequestFromMessages(request)).toEqual({
       model: "claude-sonnet-4",
       messages: [
-        { role: "system", content: "Be terse.\n\nUse metric." },
+        {
+          role: "system",
+          content: [
+            { type: "text", text: "Be terse." },
+            { type: "text", text: "Use metric." },
+          ],
+        },
         {
           role: "user",
           content: [

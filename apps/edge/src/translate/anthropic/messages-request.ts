@@ -8,6 +8,28 @@ const block = z.looseObject({ type: z.string().min(1) });
 const content = z.union([z.string(), z.array(block)]);
 const systemBlock = z.looseObject({ type: z.literal("text"), text: z.string() });
 
+// What the canonical form has a place for; any other top-level field (server-side features such as
+// `container`, `mcp_servers`, `context_management`, `service_tier`) is refused by name, never dropped
+// (the field table in apps/edge/README.md). `models` and `provider` are the gateway's routing.
+const KNOWN_FIELDS = new Set([
+  "model",
+  "messages",
+  "max_tokens",
+  "system",
+  "metadata",
+  "stop_sequences",
+  "stream",
+  "temperature",
+  "top_k",
+  "top_p",
+  "tools",
+  "tool_choice",
+  "thinking",
+  "output_config",
+  "models",
+  "provider",
+]);
+
 const fields = {
   model: z.string().min(1),
   messages: z.array(z.looseObject({ role: z.enum(["user", "assistant"]), content })).min(1),
@@ -68,9 +90,11 @@ export function parseCountTokensRequest(body: unknown): CountTokensRequest {
  * Blocks no other format can carry (documents, server tools) are refused with a 400.
  */
 export function chatRequestFromMessages(request: MessagesRequest | CountTokensRequest): ChatRequest {
+  const unknown = Object.keys(request).find((name) => !KNOWN_FIELDS.has(name));
+  if (unknown) untranslatable(unknown, "the gateway has no translation for it (see the field table)");
   const messages: ChatMessage[] = [];
-  const system = systemText(request.system);
-  if (system) messages.push({ role: "system", content: system });
+  const system = systemMessage(request.system);
+  if (system) messages.push(system);
   for (const [index, message] of request.messages.entries()) {
     const path = `messages[${index}]`;
     if (message.role === "user") messages.push(...userMessages(message.content, path));
@@ -92,6 +116,8 @@ export function chatRequestFromMessages(request: MessagesRequest | CountTokensRe
         ...(tool.description ? { description: tool.description } : {}),
         parameters: tool.input_schema ?? { type: "object", properties: {} },
       },
+      // OpenRouter's place for a tool's caching breakpoint: beside `type` and `function`.
+      ...markerOf(tool),
     };
   });
   if (tools && tools.length > 0) chat.tools = tools;
@@ -109,7 +135,29 @@ export function chatRequestFromMessages(request: MessagesRequest | CountTokensRe
   if (thinking?.type === "enabled" && typeof thinking.budget_tokens === "number")
     chat.reasoning = { max_tokens: thinking.budget_tokens };
   else if (thinking?.type === "adaptive") chat.reasoning = { enabled: true };
+  else if (thinking?.type === "disabled") chat.reasoning = { enabled: false };
+  const format = outputFormat(request);
+  if (format) chat.response_format = format;
   return chat;
+}
+
+/** Anthropic's structured output (`output_config.format`, a JSON schema) as OpenAI's response_format. */
+function outputFormat(request: MessagesRequest | CountTokensRequest): Record<string, unknown> | undefined {
+  const config = (request as { output_config?: unknown }).output_config;
+  if (config === undefined) return undefined;
+  const record = (typeof config === "object" && config !== null ? config : {}) as Record<string, unknown>;
+  const other = Object.keys(record).find((name) => name !== "format");
+  if (other) untranslatable(`output_config.${other}`, "only output_config.format translates");
+  const format = record.format as { type?: unknown; schema?: unknown } | undefined;
+  if (format === undefined) return undefined;
+  if (format?.type !== "json_schema" || typeof format.schema !== "object" || format.schema === null)
+    return untranslatable("output_config.format", "only a json_schema format with its schema translates");
+  return { type: "json_schema", json_schema: { name: "output", schema: format.schema, strict: true } };
+}
+
+/** A block's `cache_control`, to carry on the canonical part (OpenRouter's form). */
+function markerOf(holder: Record<string, unknown>): { cache_control?: unknown } {
+  return holder.cache_control === undefined ? {} : { cache_control: holder.cache_control };
 }
 
 function copyRouting(request: MessagesRequest | CountTokensRequest, chat: ChatRequest): void {
@@ -128,9 +176,15 @@ function copySampling(request: MessagesRequest | CountTokensRequest, chat: ChatR
   if (messages.stop_sequences && messages.stop_sequences.length > 0) chat.stop = messages.stop_sequences;
 }
 
-function systemText(system: MessagesRequest["system"]): string | undefined {
-  if (system === undefined) return undefined;
-  return typeof system === "string" ? system : system.map((entry) => entry.text).join("\n\n");
+/** `system` as one system message: a block array stays parts (with their breakpoints), not one string. */
+function systemMessage(system: MessagesRequest["system"]): ChatMessage | undefined {
+  if (system === undefined || system === "" || (Array.isArray(system) && system.length === 0))
+    return undefined;
+  if (typeof system === "string") return { role: "system", content: system };
+  return {
+    role: "system",
+    content: system.map((entry) => ({ type: "text", text: entry.text, ...markerOf(entry) })),
+  };
 }
 
 function blocksOf(content: string | Block[]): Block[] {
@@ -148,13 +202,16 @@ function userMessages(content: string | Block[], path: string): ChatMessage[] {
   }
   if (parts.length === 0) return tools;
   const only = parts.length === 1 ? parts[0] : undefined;
-  const userContent = only?.type === "text" ? String(only.text) : (parts as ChatMessage["content"]);
+  const plainText = only?.type === "text" && only.cache_control === undefined;
+  const userContent = plainText ? String(only.text) : (parts as ChatMessage["content"]);
   return [...tools, { role: "user", content: userContent }];
 }
 
 function userPart(entry: Block, where: string): Record<string, unknown> {
-  if (entry.type === "text" && typeof entry.text === "string") return { type: "text", text: entry.text };
-  if (entry.type === "image") return { type: "image_url", image_url: { url: imageUrl(entry.source, where) } };
+  if (entry.type === "text" && typeof entry.text === "string")
+    return { type: "text", text: entry.text, ...markerOf(entry) };
+  if (entry.type === "image")
+    return { type: "image_url", image_url: { url: imageUrl(entry.source, where) }, ...markerOf(entry) };
   return untranslatable(`${where} (type ${entry.type})`, "only text, image and tool_result blocks translate");
 }
 
@@ -184,27 +241,33 @@ function toolMessage(entry: Block, where: string): ChatMessage {
       .join("");
   else return untranslatable(`${where}.content`, "expected a string or text blocks");
   // Chat Completions has no error flag on tool results: the text carries it.
+  const content = entry.is_error === true ? `Error: ${text}` : text;
   return {
     role: "tool",
     tool_call_id: entry.tool_use_id as string,
-    content: entry.is_error === true ? `Error: ${text}` : text,
+    // A breakpoint on the result rides on its one text part, so an Anthropic target gets it back.
+    content:
+      entry.cache_control === undefined ? content : [{ type: "text", text: content, ...markerOf(entry) }],
   };
 }
 
 function assistantMessage(content: string | Block[], path: string): ChatMessage {
-  const texts: string[] = [];
+  const texts: Record<string, unknown>[] = [];
   const calls: Record<string, unknown>[] = [];
   const details: Record<string, unknown>[] = [];
   for (const [index, entry] of blocksOf(content).entries()) {
     const where = `${path}.content[${index}]`;
-    if (entry.type === "text" && typeof entry.text === "string") texts.push(entry.text);
-    else if (entry.type === "tool_use")
+    if (entry.type === "text" && typeof entry.text === "string")
+      texts.push({ type: "text", text: entry.text, ...markerOf(entry) });
+    else if (entry.type === "tool_use") {
+      if (entry.cache_control !== undefined)
+        untranslatable(`${where}.cache_control`, "a tool call has no place for a caching breakpoint");
       calls.push({
         id: entry.id,
         type: "function",
         function: { name: entry.name, arguments: JSON.stringify(entry.input ?? {}) },
       });
-    else if (entry.type === "thinking")
+    } else if (entry.type === "thinking")
       details.push({
         type: "reasoning.text",
         text: entry.thinking,
@@ -215,7 +278,12 @@ function assistantMessage(content: string | Block[], path: string): ChatMessage 
       details.push({ type: "reasoning.encrypted", data: entry.data, format: ANTHROPIC_REASONING_FORMAT });
     else untranslatable(`${where} (type ${entry.type})`, "only text, tool_use and thinking blocks translate");
   }
-  const message: ChatMessage = { role: "assistant", content: texts.length > 0 ? texts.join("") : null };
+  const marked = texts.some((part) => part.cache_control !== undefined);
+  const joined = texts.length > 0 ? texts.map((part) => String(part.text)).join("") : null;
+  const message: ChatMessage = {
+    role: "assistant",
+    content: marked ? (texts as ChatMessage["content"]) : joined,
+  };
   if (calls.length > 0) message.tool_calls = calls;
   if (details.length > 0) message.reasoning_details = details;
   return message;

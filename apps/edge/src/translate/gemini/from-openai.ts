@@ -6,11 +6,12 @@ import {
   functionTools,
   parseArguments,
   stopSequences,
-  systemPrompt,
+  systemBlocks,
   toolCalls,
   toolChoice,
 } from "../openai/content.js";
-import { reasoningBudget } from "../openai/reasoning.js";
+import { thinkingMode, thoughtsExcluded } from "../openai/reasoning.js";
+import { refuseForeignFields, SAFETY_SETTINGS_FIELD } from "../target-fields.js";
 import { untranslatable } from "../untranslatable.js";
 import { GEMINI_REASONING_FORMAT } from "./to-openai.js";
 
@@ -27,9 +28,11 @@ interface GeminiContent {
  * `reasoning_details` go back on their function calls.
  */
 export function geminiRequestBody(request: ChatRequest): Record<string, unknown> {
+  refuseForeignFields(request, "gemini");
   const body: Record<string, unknown> = { contents: geminiContents(request.messages) };
-  const system = systemPrompt(request.messages);
-  if (system !== undefined) body.systemInstruction = { parts: [{ text: system }] };
+  // One text part per system block, as the caller split them (Gemini caches implicitly: no breakpoints).
+  const system = systemBlocks(request.messages);
+  if (system) body.systemInstruction = { parts: system.map((block) => ({ text: block.text })) };
   const tools = functionTools(request.tools);
   if (tools.length > 0) {
     body.tools = [
@@ -53,6 +56,8 @@ export function geminiRequestBody(request: ChatRequest): Record<string, unknown>
   }
   const config = generationConfig(request);
   if (Object.keys(config).length > 0) body.generationConfig = config;
+  const safety = request[SAFETY_SETTINGS_FIELD];
+  if (Array.isArray(safety)) body.safetySettings = safety;
   return body;
 }
 
@@ -77,9 +82,24 @@ function generationConfig(request: ChatRequest): Record<string, unknown> {
     config.responseMimeType = "application/json";
   if (format?.type === "json_schema" && format.json_schema?.schema)
     config.responseJsonSchema = format.json_schema.schema;
-  const budget = reasoningBudget(request);
-  if (budget !== undefined) config.thinkingConfig = { thinkingBudget: budget, includeThoughts: true };
+  const thinking = thinkingConfig(request);
+  if (thinking) config.thinkingConfig = thinking;
   return config;
+}
+
+/**
+ * Thinking as Gemini's `thinkingConfig`: off is budget 0, on with no amount is -1 (dynamic, the model
+ * decides), a budget never above the `maxOutputTokens` sent (thoughts count toward it). Thoughts come
+ * back unless the caller excluded them (OpenRouter's `reasoning.exclude`, Gemini's `includeThoughts`).
+ */
+function thinkingConfig(request: ChatRequest): Record<string, unknown> | undefined {
+  const mode = thinkingMode(request);
+  if (mode === undefined) return undefined;
+  const includeThoughts = !thoughtsExcluded(request);
+  if (mode.kind === "off") return { thinkingBudget: 0 };
+  if (mode.kind === "dynamic") return { thinkingBudget: -1, includeThoughts };
+  const cap = requestedMaxTokens(request);
+  return { thinkingBudget: cap === undefined ? mode.tokens : Math.min(mode.tokens, cap), includeThoughts };
 }
 
 function geminiContents(messages: readonly ChatMessage[]): GeminiContent[] {

@@ -83,6 +83,8 @@ describe("chatRequestFromGemini (Gemini → OpenAI golden)", () => {
       n: 2,
       stop: ["END"],
       response_format: { type: "json_object" },
+      // Carried for a Gemini target; the others refuse it (target-fields.ts).
+      safety_settings: [{ category: "HARM_CATEGORY_HARASSMENT", threshold: "BLOCK_NONE" }],
       tools: [
         {
           type: "function",

@@ -1,6 +1,7 @@
 import { parseOrThrow } from "@gw/http";
 import { z } from "zod";
-import type { ChatMessage, ChatRequest } from "../../canonical/chat-request.js";
+import { type ChatMessage, type ChatRequest, chatRequestSchema } from "../../canonical/chat-request.js";
+import { SAFETY_SETTINGS_FIELD } from "../target-fields.js";
 import { untranslatable } from "../untranslatable.js";
 import { GEMINI_REASONING_FORMAT } from "./to-openai.js";
 
@@ -43,6 +44,9 @@ export const generateContentSchema = z.looseObject({
     })
     .optional(),
   safetySettings: z.array(z.looseObject({})).optional(),
+  // The gateway's routing fields are accepted on every surface (api-decisions: Routing).
+  models: chatRequestSchema.shape.models,
+  provider: chatRequestSchema.shape.provider,
 });
 
 export type GenerateContentRequest = z.infer<typeof generateContentSchema>;
@@ -51,11 +55,39 @@ export function parseGenerateContent(body: unknown): GenerateContentRequest {
   return parseOrThrow(generateContentSchema, body);
 }
 
+// What the canonical form has a place for; anything else in a Gemini body is refused by name rather than
+// dropped (the field table in apps/edge/README.md). `models` and `provider` are the gateway's routing.
+const KNOWN_FIELDS = new Set([
+  "contents",
+  "systemInstruction",
+  "tools",
+  "toolConfig",
+  "generationConfig",
+  "safetySettings",
+  "models",
+  "provider",
+]);
+const KNOWN_CONFIG = new Set([
+  "temperature",
+  "topP",
+  "topK",
+  "maxOutputTokens",
+  "candidateCount",
+  "stopSequences",
+  "seed",
+  "presencePenalty",
+  "frequencyPenalty",
+  "responseMimeType",
+  "responseSchema",
+  "responseJsonSchema",
+  "thinkingConfig",
+]);
+
 /**
  * A Gemini request in canonical (OpenAI chat) form (wire-formats §4.2–4.4): `systemInstruction` →
  * system message, `model` → assistant, `functionCall` → tool calls (ids synthesized when absent,
  * signatures kept in `reasoning_details`), `functionResponse` → tool messages matched to their call.
- * Safety settings have no equivalent elsewhere and only apply when Gemini serves the request.
+ * Safety settings ride along for a Gemini target; other targets refuse them (target-fields.ts).
  */
 export function chatRequestFromGemini(
   request: GenerateContentRequest,
@@ -73,8 +105,13 @@ export function chatRequestFromGemini(
     if (turn.role === "model") messages.push(modelMessage(turn.parts, path, calls));
     else messages.push(...userMessages(turn.parts, path, calls));
   }
+  refuseUnknown(request);
   const chat: ChatRequest = { model, messages, stream };
   applyConfig(request.generationConfig, chat);
+  if (request.safetySettings && request.safetySettings.length > 0)
+    chat[SAFETY_SETTINGS_FIELD] = request.safetySettings;
+  if (request.models) chat.models = request.models;
+  if (request.provider) chat.provider = request.provider;
   if (stream && (chat.n ?? 1) > 1)
     untranslatable("generationConfig.candidateCount > 1", "the gateway streams one candidate");
   const tools = functionTools(request.tools);
@@ -181,6 +218,17 @@ function modelMessage(parts: Json[], path: string, calls: CallLedger): ChatMessa
   return message;
 }
 
+function refuseUnknown(request: GenerateContentRequest): void {
+  const unknown = Object.keys(request).find((name) => !KNOWN_FIELDS.has(name));
+  if (unknown) untranslatable(unknown, "the gateway has no translation for it (see the field table)");
+  const config = Object.keys(request.generationConfig ?? {}).find((name) => !KNOWN_CONFIG.has(name));
+  if (config)
+    untranslatable(
+      `generationConfig.${config}`,
+      "the gateway has no translation for it (see the field table)",
+    );
+}
+
 function applyConfig(config: GenerateContentRequest["generationConfig"], chat: ChatRequest): void {
   if (!config) return;
   const set = (name: string, value: unknown) => {
@@ -195,15 +243,35 @@ function applyConfig(config: GenerateContentRequest["generationConfig"], chat: C
   set("seed", config.seed);
   set("presence_penalty", config.presencePenalty);
   set("frequency_penalty", config.frequencyPenalty);
-  const thinking = config.thinkingConfig as { thinkingBudget?: unknown } | undefined;
-  // A budget of -1 is Gemini's "dynamic": thinking on, the model picks how much.
-  if (typeof thinking?.thinkingBudget === "number" && thinking.thinkingBudget !== 0)
-    chat.reasoning =
-      thinking.thinkingBudget > 0 ? { max_tokens: thinking.thinkingBudget } : { enabled: true };
+  const reasoning = reasoningFrom(config.thinkingConfig);
+  if (reasoning) chat.reasoning = reasoning;
   const schema =
     config.responseJsonSchema ?? (config.responseSchema ? lowerTypes(config.responseSchema) : undefined);
   if (schema) chat.response_format = { type: "json_schema", json_schema: { name: "response", schema } };
   else if (config.responseMimeType === "application/json") chat.response_format = { type: "json_object" };
+}
+
+/**
+ * `thinkingConfig` as OpenRouter's reasoning object: budget 0 is off, -1 is dynamic (on, no amount),
+ * a positive budget is `max_tokens`, Gemini 3's `thinkingLevel` an effort. Gemini returns thoughts only
+ * with `includeThoughts: true`, so without it they are excluded (`exclude`), as Gemini would.
+ */
+function reasoningFrom(value: unknown): Record<string, unknown> | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const thinking = value as { thinkingBudget?: unknown; includeThoughts?: unknown; thinkingLevel?: unknown };
+  const exclude = thinking.includeThoughts !== true ? { exclude: true } : {};
+  const budget = thinking.thinkingBudget;
+  if (budget === 0) return { enabled: false };
+  if (typeof budget === "number" && budget > 0) return { max_tokens: budget, ...exclude };
+  if (typeof budget === "number" && budget !== -1)
+    return untranslatable(
+      "generationConfig.thinkingConfig.thinkingBudget",
+      "expected 0, -1 or a positive count",
+    );
+  if (typeof thinking.thinkingLevel === "string")
+    return { effort: thinking.thinkingLevel.toLowerCase(), ...exclude };
+  if (budget === -1 || thinking.includeThoughts === true) return { enabled: true, ...exclude };
+  return undefined;
 }
 
 function functionTools(tools: GenerateContentRequest["tools"]): NonNullable<ChatRequest["tools"]> {

@@ -1,11 +1,18 @@
 import type { ChatMessage } from "../../canonical/chat-request.js";
 import { untranslatable } from "../untranslatable.js";
 
+/**
+ * A prompt-caching breakpoint as Anthropic defines it (`{type: "ephemeral", ttl?: "5m" | "1h"}`), carried on
+ * chat content parts the way OpenRouter does; only Anthropic's format has a place for it.
+ */
+export type CacheControl = Record<string, unknown>;
+
 /** One piece of OpenAI message content in a provider-neutral form. */
-export type ContentPiece =
+export type ContentPiece = (
   | { kind: "text"; text: string }
   | { kind: "image"; mediaType: string; data: string }
-  | { kind: "image-url"; url: string };
+  | { kind: "image-url"; url: string }
+) & { cacheControl?: CacheControl };
 
 const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
 
@@ -17,6 +24,20 @@ export function contentPieces(content: ChatMessage["content"], path: string): Co
 }
 
 function piece(part: Record<string, unknown> & { type: string }, path: string): ContentPiece {
+  const marker = cacheControlOf(part);
+  const found = plainPiece(part, path);
+  return marker ? { ...found, cacheControl: marker } : found;
+}
+
+/** The `cache_control` object of a part, a tool or a block, if it has one. */
+export function cacheControlOf(holder: Record<string, unknown>): CacheControl | undefined {
+  const marker = holder.cache_control;
+  return typeof marker === "object" && marker !== null && !Array.isArray(marker)
+    ? (marker as CacheControl)
+    : undefined;
+}
+
+function plainPiece(part: Record<string, unknown> & { type: string }, path: string): ContentPiece {
   if (part.type === "text" && typeof part.text === "string") return { kind: "text", text: part.text };
   if (part.type === "refusal" && typeof part.refusal === "string")
     return { kind: "text", text: part.refusal };
@@ -43,6 +64,33 @@ export function contentText(content: ChatMessage["content"], path: string): stri
       entry.kind === "text" ? entry.text : untranslatable(`${path}[${index}]`, "only text is allowed here"),
     )
     .join("");
+}
+
+/** The last caching breakpoint of a message's content (a tool result carries one for the whole block). */
+export function lastCacheControl(content: ChatMessage["content"], path: string): CacheControl | undefined {
+  return contentPieces(content, path).findLast((entry) => entry.cacheControl)?.cacheControl;
+}
+
+export interface SystemBlock {
+  text: string;
+  cacheControl: CacheControl | undefined;
+}
+
+/**
+ * System and developer messages as text blocks, each content part its own block with its caching
+ * breakpoint, for a target that takes system blocks (Anthropic): undefined when there are none.
+ */
+export function systemBlocks(messages: readonly ChatMessage[]): SystemBlock[] | undefined {
+  const blocks = messages.flatMap((message, index) => {
+    if (message.role !== "system" && message.role !== "developer") return [];
+    const path = `messages[${index}].content`;
+    return contentPieces(message.content, path).map((entry, part) =>
+      entry.kind === "text"
+        ? { text: entry.text, cacheControl: entry.cacheControl }
+        : untranslatable(`${path}[${part}]`, "only text is allowed here"),
+    );
+  });
+  return blocks.length > 0 ? blocks : undefined;
 }
 
 /** System and developer messages, joined in order (a mid-conversation one loses its position). */
@@ -92,6 +140,8 @@ export interface FunctionTool {
   name: string;
   description: string | undefined;
   parameters: Record<string, unknown> | undefined;
+  /** A caching breakpoint on the tool (OpenRouter style, beside `type` and `function`). */
+  cacheControl: CacheControl | undefined;
 }
 
 /** Function tools of a request; other tool types (custom, server tools) are refused. */
@@ -109,6 +159,7 @@ export function functionTools(tools: readonly Record<string, unknown>[] | undefi
         typeof record.parameters === "object" && record.parameters !== null
           ? (record.parameters as Record<string, unknown>)
           : undefined,
+      cacheControl: cacheControlOf(tool),
     };
   });
 }

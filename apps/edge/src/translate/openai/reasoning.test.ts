@@ -19,15 +19,20 @@ describe("reasoning requests across formats (golden)", () => {
     expect(reasoningBudget(chat({}))).toBeUndefined();
   });
 
-  it("becomes Anthropic extended thinking with room left for the answer and no sampling knobs", () => {
-    const body = anthropicRequestBody(
-      chat({ reasoning: { max_tokens: 2000 }, max_tokens: 500, temperature: 0.5 }),
+  it("becomes Anthropic extended thinking below max_tokens, with room for the answer when none was asked", () => {
+    const capped = anthropicRequestBody(
+      chat({ reasoning: { max_tokens: 2000 }, max_tokens: 1500 }),
       "c",
       false,
     );
-    expect(body.thinking).toEqual({ type: "enabled", budget_tokens: 2000 });
-    expect(body.max_tokens).toBe(2500);
-    expect("temperature" in body).toBe(false);
+    expect(capped.thinking).toEqual({ type: "enabled", budget_tokens: 1499 });
+    expect(capped.max_tokens).toBe(1500);
+    const open = anthropicRequestBody(chat({ reasoning: { max_tokens: 2000 } }), "c", false);
+    expect(open.thinking).toEqual({ type: "enabled", budget_tokens: 2000 });
+    expect(open.max_tokens).toBe(2000 + 4096);
+    expect(() =>
+      anthropicRequestBody(chat({ reasoning: { max_tokens: 2000 }, max_tokens: 500 }), "c", false),
+    ).toThrow(/thinking budget is at least 1024/);
     expect(anthropicRequestBody(chat({ reasoning: { max_tokens: 10 } }), "c", false).thinking).toEqual({
       type: "enabled",
       budget_tokens: 1024,
@@ -66,6 +71,7 @@ describe("reasoning requests across formats (golden)", () => {
       contents: [{ parts: [{ text: "x" }] }],
       generationConfig: { thinkingConfig: { thinkingBudget: -1 } },
     });
-    expect(chatRequestFromGemini(dynamic, "m", false).reasoning).toEqual({ enabled: true });
+    // Gemini returns thoughts only with includeThoughts: true, so without it they are excluded.
+    expect(chatRequestFromGemini(dynamic, "m", false).reasoning).toEqual({ enabled: true, exclude: true });
   });
 });

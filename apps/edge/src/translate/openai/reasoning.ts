@@ -38,3 +38,29 @@ export function effortFor(budget: number): Effort {
   if (budget <= EFFORT_BUDGET.medium) return "medium";
   return "high";
 }
+
+/**
+ * What a canonical request says about thinking, for targets with an on/off switch and a "let the model
+ * decide" setting (Gemini's `thinkingBudget` 0 and -1): `off` when the caller turned it off, `dynamic`
+ * when it is on with no amount, else the budget. Undefined = the caller said nothing (model default).
+ */
+export type ThinkingMode = { kind: "off" } | { kind: "dynamic" } | { kind: "budget"; tokens: number };
+
+export function thinkingMode(request: ChatRequest): ThinkingMode | undefined {
+  const reasoning = request.reasoning as
+    | { enabled?: unknown; max_tokens?: unknown; effort?: unknown }
+    | undefined;
+  if (reasoning && typeof reasoning === "object") {
+    if (reasoning.enabled === false) return { kind: "off" };
+    if (reasoning.enabled === true && reasoning.max_tokens === undefined && reasoning.effort === undefined)
+      return { kind: "dynamic" };
+  }
+  const budget = reasoningBudget(request);
+  return budget === undefined ? undefined : { kind: "budget", tokens: budget };
+}
+
+/** OpenRouter's `reasoning.exclude`: the model thinks, the caller does not want the thoughts back. */
+export function thoughtsExcluded(request: ChatRequest): boolean {
+  const reasoning = request.reasoning as { exclude?: unknown } | undefined;
+  return typeof reasoning === "object" && reasoning !== null && reasoning.exclude === true;
+}

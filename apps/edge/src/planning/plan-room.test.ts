@@ -1,0 +1,137 @@
+import { GatewayError } from "@gw/errors";
+import { describe, expect, it } from "vitest";
+import { CatalogHolder } from "../catalog/catalog-holder.js";
+import { ProviderRegistry } from "../providers/registry.js";
+import type { ChatCall, ProviderAdapter } from "../providers/types.js";
+import { testEndpoint, testModel, testSnapshot, testSnapshotResponse } from "../test/catalog.js";
+import { testKey } from "../test/principals.js";
+import { EndpointHealth } from "./health.js";
+import { type PlanInput, planRoute } from "./plan.js";
+import { Planner } from "./planner.js";
+
+// Context length and output caps in the plan (issue 12): an endpoint the prompt and answer do not fit is
+// excluded with the reason `context_length`, so a roomier endpoint or fallback model serves instead.
+
+const snapshot = testSnapshot([
+  testModel("meta/llama", [
+    testEndpoint("groq", { contextLength: 64_000, maxCompletionTokens: 8_000, prompt: "0.5" }),
+    testEndpoint("together", { contextLength: 128_000, maxCompletionTokens: 4_000, prompt: "1" }),
+  ]),
+  testModel("google/long", [
+    testEndpoint("google", { contextLength: 1_000_000, maxCompletionTokens: 65_536 }),
+  ]),
+]);
+
+const plan = (overrides: Partial<PlanInput>) =>
+  planRoute({
+    snapshot,
+    kind: "chat",
+    model: "meta/llama",
+    fallbacks: [],
+    preferences: undefined,
+    requestedParameters: [],
+    allowedModels: undefined,
+    allowedProviders: undefined,
+    availability: () => ({ usable: true }),
+    random: () => 0.5,
+    ...overrides,
+  });
+
+describe("planning for context length and output caps", () => {
+  it("excludes the endpoint a ~70k-token prompt does not fit and keeps the one it does", () => {
+    const result = plan({ room: { promptTokens: 70_000, maxTokens: undefined } });
+    expect(result.attempts.map((attempt) => attempt.endpoint.providerId)).toEqual(["together"]);
+    expect(result.excluded).toEqual([
+      expect.objectContaining({ model: "meta/llama", provider: "groq", code: "context_length" }),
+    ]);
+  });
+
+  it("excludes an endpoint whose output cap is below max_tokens", () => {
+    const result = plan({ room: { promptTokens: 100, maxTokens: 6_000 } });
+    expect(result.attempts.map((attempt) => attempt.endpoint.providerId)).toEqual(["groq"]);
+  });
+
+  it("falls back to a model with room, and names context_length when nothing has any", () => {
+    const fallback = plan({ fallbacks: ["google/long"], room: { promptTokens: 200_000, maxTokens: 1_000 } });
+    expect(fallback.attempts.map((attempt) => attempt.model.id)).toEqual(["google/long"]);
+    let error: unknown;
+    try {
+      plan({ room: { promptTokens: 200_000, maxTokens: 1_000 } });
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(GatewayError);
+    const excluded = (error as GatewayError).metadata?.excluded as { code: string }[];
+    expect(excluded.map((entry) => entry.code)).toEqual(["context_length", "context_length"]);
+  });
+
+  it("does not check room when none is given (token counting, embeddings)", () => {
+    expect(plan({ room: undefined }).attempts).toHaveLength(2);
+  });
+});
+
+describe("the planner's room for a chat request", () => {
+  const calls: ChatCall[] = [];
+  const adapter: ProviderAdapter = {
+    id: "openai",
+    apiFormat: "openai",
+    isDemo: false,
+    chat: {
+      complete: async (call) => {
+        calls.push(call);
+        return Promise.reject(new Error("only recorded"));
+      },
+    },
+    unsupported: undefined,
+    close: async () => {},
+  };
+
+  async function planner() {
+    // testEndpoint: an 8,000-token context and a 1,000-token output cap.
+    const catalog = new CatalogHolder(async () =>
+      testSnapshotResponse([testModel("openai/gpt", [testEndpoint("openai")])]),
+    );
+    await catalog.refresh();
+    return new Planner({
+      catalog,
+      providers: new ProviderRegistry([adapter]),
+      byok: undefined,
+      health: new EndpointHealth({ get: () => undefined }, () => 0),
+      random: () => 0,
+    });
+  }
+
+  // About 10,000 tokens of English at four bytes a token: more than the endpoint's context.
+  const long = { model: "openai/gpt", messages: [{ role: "user" as const, content: "word ".repeat(8_000) }] };
+  const principal = testKey("acct-1").principal;
+
+  it("routes nothing to an endpoint the prompt does not fit, but still lets token counting check it", async () => {
+    const p = await planner();
+    await expect(p.route({ principal, request: long, kind: "chat" })).rejects.toMatchObject({
+      status: 503,
+      metadata: { excluded: [expect.objectContaining({ code: "context_length" })] },
+    });
+    expect(p.check({ principal, request: long, kind: "chat" }).attempts).toHaveLength(1);
+    const short = { ...long, messages: [{ role: "user" as const, content: "hi" }], max_tokens: 500 };
+    expect((await p.route({ principal, request: short, kind: "chat" })).attempts).toHaveLength(1);
+    await expect(
+      p.route({ principal, request: { ...short, max_tokens: 2_000 }, kind: "chat" }),
+    ).rejects.toMatchObject({
+      status: 503,
+    });
+  });
+
+  it("hands each chat call its endpoint's supported_parameters, for dropping what the host does not list", async () => {
+    const route = await (await planner()).route({
+      principal,
+      request: { ...long, messages: [] },
+      kind: "chat",
+    });
+    const first = route.attempts[0];
+    const chat = first ? route.adapterFor(first)?.chat : undefined;
+    await chat
+      ?.complete({ request: long, upstreamModel: "m", stream: false, signal: new AbortController().signal })
+      .catch(() => {});
+    expect(calls.at(-1)?.supportedParameters).toEqual(["max_tokens", "temperature", "stream"]);
+  });
+});

@@ -1,0 +1,488 @@
+import { readFileSync } from "node:fs";
+import { MODELS } from "@gw/catalog";
+import { describe, expect, it } from "vitest";
+import { type ChatRequest, parseChatRequest } from "../canonical/chat-request.js";
+import { chatRequestBody } from "../providers/openai-compatible/chat.js";
+import { anthropicRequestBody } from "./anthropic/from-openai.js";
+import { chatRequestFromMessages, parseMessagesRequest } from "./anthropic/messages-request.js";
+import { FIELD_TABLE, renderFieldTable } from "./field-table.js";
+import { geminiRequestBody } from "./gemini/from-openai.js";
+import { chatRequestFromGemini, parseGenerateContent } from "./gemini/generate-request.js";
+import { UntranslatableError } from "./untranslatable.js";
+
+// Every row of the field table (field-table.ts, rendered in the README) is a test: the surface's body
+// goes through the same translations the edge runs (surface → canonical → target body) and the target
+// body, or the 400, is what the row says.
+
+type Json = Record<string, unknown>;
+type Surface = "chat" | "messages" | "gemini";
+type Target = "openai" | "anthropic" | "gemini";
+
+const BASE: Readonly<Record<Surface, Json>> = {
+  chat: { model: "m", messages: [{ role: "user", content: "hi" }] },
+  messages: { model: "m", max_tokens: 100, messages: [{ role: "user", content: "hi" }] },
+  gemini: { contents: [{ role: "user", parts: [{ text: "hi" }] }] },
+};
+
+function canonical(surface: Surface, body: Json): ChatRequest {
+  if (surface === "chat") return parseChatRequest(body);
+  if (surface === "messages") return chatRequestFromMessages(parseMessagesRequest(body));
+  return chatRequestFromGemini(parseGenerateContent(body), "google/gemini-2.5-flash", false);
+}
+
+function send(target: Target, request: ChatRequest, supported?: readonly string[]): Json {
+  if (target === "anthropic") return anthropicRequestBody(request, "claude", false);
+  if (target === "gemini") return geminiRequestBody(request);
+  return JSON.parse(chatRequestBody(request, "gpt", false, true, false, { supportedParameters: supported }));
+}
+
+/** The target's body for a surface's request: the base body with `extra` on top. */
+const via = (surface: Surface, target: Target, extra: Json, supported?: readonly string[]): Json =>
+  send(target, canonical(surface, { ...BASE[surface], ...extra }), supported);
+
+const refused = (surface: Surface, target: Target, extra: Json, named: RegExp) => {
+  const run = () => via(surface, target, extra);
+  expect(run).toThrow(UntranslatableError);
+  expect(run).toThrow(named);
+};
+
+const config = (body: Json): Json => body.generationConfig as Json;
+const ephemeral = { type: "ephemeral", ttl: "1h" };
+const weatherTool = { type: "function", function: { name: "weather", parameters: { type: "object" } } };
+const anthropicTool = { name: "weather", input_schema: { type: "object" } };
+const geminiTool = { functionDeclarations: [{ name: "weather" }, { name: "time" }] };
+const endpointParameters = (model: string): readonly string[] =>
+  MODELS.find((entry) => entry.id === model)?.endpoints[0]?.supportedParameters ?? [];
+const noMarkers = (body: Json) => expect(JSON.stringify(body)).not.toContain("cache_control");
+
+const CHECKS: Readonly<Record<string, () => void>> = {
+  "cache-chat-anthropic-parts": () => {
+    const body = via("chat", "anthropic", {
+      messages: [{ role: "user", content: [{ type: "text", text: "doc", cache_control: ephemeral }] }],
+    });
+    expect(body.messages).toEqual([
+      { role: "user", content: [{ type: "text", text: "doc", cache_control: ephemeral }] },
+    ]);
+  },
+  "cache-chat-anthropic-system": () => {
+    const body = via("chat", "anthropic", {
+      messages: [
+        { role: "system", content: [{ type: "text", text: "rules", cache_control: { type: "ephemeral" } }] },
+        { role: "user", content: "hi" },
+      ],
+    });
+    expect(body.system).toEqual([{ type: "text", text: "rules", cache_control: { type: "ephemeral" } }]);
+  },
+  "cache-chat-anthropic-tools": () => {
+    const body = via("chat", "anthropic", { tools: [{ ...weatherTool, cache_control: ephemeral }] });
+    expect(body.tools).toEqual([{ ...anthropicTool, cache_control: ephemeral }]);
+  },
+  "cache-chat-anthropic-tool-result": () => {
+    const body = via("chat", "anthropic", {
+      messages: [
+        { role: "user", content: "weather?" },
+        {
+          role: "assistant",
+          tool_calls: [{ id: "c1", type: "function", function: { name: "weather", arguments: "{}" } }],
+        },
+        {
+          role: "tool",
+          tool_call_id: "c1",
+          content: [{ type: "text", text: "sunny", cache_control: ephemeral }],
+        },
+      ],
+    });
+    const turns = body.messages as { content: Json[] }[];
+    expect(turns[2]?.content[0]).toEqual({
+      type: "tool_result",
+      tool_use_id: "c1",
+      content: "sunny",
+      cache_control: ephemeral,
+    });
+  },
+  "cache-chat-gemini": () => {
+    noMarkers(
+      via("chat", "gemini", {
+        messages: [
+          { role: "system", content: [{ type: "text", text: "rules", cache_control: ephemeral }] },
+          { role: "user", content: [{ type: "text", text: "doc", cache_control: ephemeral }] },
+        ],
+        tools: [{ ...weatherTool, cache_control: ephemeral }],
+      }),
+    );
+  },
+  "cache-messages-openai": () => {
+    const body = via("messages", "openai", {
+      system: [{ type: "text", text: "rules", cache_control: ephemeral }],
+      messages: [{ role: "user", content: [{ type: "text", text: "doc", cache_control: ephemeral }] }],
+      tools: [{ ...anthropicTool, cache_control: ephemeral }],
+    });
+    noMarkers(body);
+    expect(body.messages).toEqual([
+      { role: "system", content: [{ type: "text", text: "rules" }] },
+      { role: "user", content: [{ type: "text", text: "doc" }] },
+    ]);
+  },
+  "cache-messages-gemini": () => {
+    const body = via("messages", "gemini", {
+      system: [{ type: "text", text: "rules", cache_control: ephemeral }],
+      messages: [{ role: "user", content: [{ type: "text", text: "doc", cache_control: ephemeral }] }],
+    });
+    noMarkers(body);
+    expect(body.contents).toEqual([{ role: "user", parts: [{ text: "doc" }] }]);
+  },
+  "cache-messages-tool-use": () =>
+    refused(
+      "messages",
+      "openai",
+      {
+        messages: [
+          { role: "user", content: "x" },
+          {
+            role: "assistant",
+            content: [{ type: "tool_use", id: "t", name: "weather", input: {}, cache_control: ephemeral }],
+          },
+        ],
+      },
+      /cache_control/,
+    ),
+  "cache-gemini-cached-content": () =>
+    refused("gemini", "anthropic", { cachedContent: "cachedContents/abc" }, /cachedContent/),
+  "system-messages-openai": () => {
+    const body = via("messages", "openai", {
+      system: [
+        { type: "text", text: "one" },
+        { type: "text", text: "two" },
+      ],
+    });
+    expect((body.messages as Json[])[0]).toEqual({
+      role: "system",
+      content: [
+        { type: "text", text: "one" },
+        { type: "text", text: "two" },
+      ],
+    });
+  },
+  "system-messages-gemini": () => {
+    const body = via("messages", "gemini", {
+      system: [
+        { type: "text", text: "one" },
+        { type: "text", text: "two" },
+      ],
+    });
+    expect(body.systemInstruction).toEqual({ parts: [{ text: "one" }, { text: "two" }] });
+  },
+  "system-chat-anthropic": () => {
+    const plain = via("chat", "anthropic", {
+      messages: [
+        { role: "system", content: "one" },
+        { role: "developer", content: "two" },
+        { role: "user", content: "hi" },
+      ],
+    });
+    expect(plain.system).toBe("one\n\ntwo");
+    const parts = via("chat", "anthropic", {
+      messages: [
+        { role: "system", content: [{ type: "text", text: "one" }] },
+        { role: "user", content: "hi" },
+      ],
+    });
+    expect(parts.system).toEqual([{ type: "text", text: "one" }]);
+  },
+  "system-gemini-anthropic": () => {
+    const body = via("gemini", "anthropic", { systemInstruction: { parts: [{ text: "a" }, { text: "b" }] } });
+    expect(body.system).toBe("ab");
+  },
+  "topk-chat-anthropic": () => expect(via("chat", "anthropic", { top_k: 5 }).top_k).toBe(5),
+  "topk-chat-gemini": () => expect(config(via("chat", "gemini", { top_k: 5 })).topK).toBe(5),
+  "topk-gemini-anthropic": () =>
+    expect(via("gemini", "anthropic", { generationConfig: { topK: 7 } }).top_k).toBe(7),
+  "params-any-openai": () => {
+    // The issue's case: `reasoning` to gpt-4o-mini became `reasoning_effort`, which OpenAI refuses.
+    const miniParameters = endpointParameters("openai/gpt-4o-mini");
+    expect(miniParameters.length).toBeGreaterThan(0);
+    const body = via("chat", "openai", { reasoning: { effort: "high" }, top_k: 3, seed: 1 }, miniParameters);
+    expect(body).not.toHaveProperty("reasoning_effort");
+    expect(body).not.toHaveProperty("reasoning");
+    expect(body).not.toHaveProperty("top_k");
+    expect(body.seed).toBe(1);
+    const fromGemini = via("gemini", "openai", { generationConfig: { topK: 3 } }, miniParameters);
+    expect(fromGemini).not.toHaveProperty("top_k");
+    // An endpoint that lists the parameter gets it.
+    expect(via("chat", "openai", { top_k: 3 }, [...miniParameters, "top_k"]).top_k).toBe(3);
+  },
+  "stop-chat-anthropic": () =>
+    expect(via("chat", "anthropic", { stop: "END" }).stop_sequences).toEqual(["END"]),
+  "stop-chat-gemini": () =>
+    expect(config(via("chat", "gemini", { stop: ["A", "B"] })).stopSequences).toEqual(["A", "B"]),
+  "stop-messages-openai": () =>
+    expect(via("messages", "openai", { stop_sequences: ["END"] }).stop).toEqual(["END"]),
+  "stop-gemini-anthropic": () =>
+    expect(
+      via("gemini", "anthropic", { generationConfig: { stopSequences: ["END"] } }).stop_sequences,
+    ).toEqual(["END"]),
+  "choice-chat-anthropic": () => {
+    const choice = (value: unknown) => via("chat", "anthropic", { tools: [weatherTool], tool_choice: value });
+    expect(choice("required").tool_choice).toEqual({ type: "any" });
+    expect(choice("none").tool_choice).toEqual({ type: "none" });
+    expect(choice({ type: "function", function: { name: "weather" } }).tool_choice).toEqual({
+      type: "tool",
+      name: "weather",
+    });
+  },
+  "choice-chat-gemini": () => {
+    const choice = (value: unknown) =>
+      via("chat", "gemini", { tools: [weatherTool], tool_choice: value }).toolConfig;
+    expect(choice("none")).toEqual({ functionCallingConfig: { mode: "NONE" } });
+    expect(choice({ type: "function", function: { name: "weather" } })).toEqual({
+      functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["weather"] },
+    });
+  },
+  "choice-messages-openai": () => {
+    const choice = (value: Json) =>
+      via("messages", "openai", { tools: [anthropicTool], tool_choice: value }).tool_choice;
+    expect(choice({ type: "any" })).toBe("required");
+    expect(choice({ type: "tool", name: "weather" })).toEqual({
+      type: "function",
+      function: { name: "weather" },
+    });
+  },
+  "choice-gemini-anthropic": () => {
+    const one = via("gemini", "anthropic", {
+      tools: [geminiTool],
+      toolConfig: { functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["time"] } },
+    });
+    expect(one.tool_choice).toEqual({ type: "tool", name: "time" });
+    refused(
+      "gemini",
+      "anthropic",
+      {
+        tools: [geminiTool],
+        toolConfig: { functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["weather", "time"] } },
+      },
+      /allowedFunctionNames/,
+    );
+  },
+  "parallel-chat-anthropic": () =>
+    expect(
+      via("chat", "anthropic", { tools: [weatherTool], parallel_tool_calls: false }).tool_choice,
+    ).toEqual({
+      type: "auto",
+      disable_parallel_tool_use: true,
+    }),
+  "parallel-chat-gemini": () => {
+    const body = via("chat", "gemini", { tools: [weatherTool], parallel_tool_calls: false });
+    expect(JSON.stringify(body)).not.toMatch(/parallel/i);
+  },
+  "parallel-messages-openai": () =>
+    expect(
+      via("messages", "openai", {
+        tools: [anthropicTool],
+        tool_choice: { type: "auto", disable_parallel_tool_use: true },
+      }).parallel_tool_calls,
+    ).toBe(false),
+  "thinking-chat-anthropic-budget": () => {
+    const capped = via("chat", "anthropic", { reasoning: { max_tokens: 8000 }, max_tokens: 3000 });
+    expect(capped.thinking).toEqual({ type: "enabled", budget_tokens: 2999 });
+    expect(capped.max_tokens).toBe(3000);
+    const open = via("chat", "anthropic", { reasoning: { effort: "high" } });
+    expect(open.thinking).toEqual({ type: "enabled", budget_tokens: 16_384 });
+    expect(open.max_tokens).toBe(16_384 + 4096);
+    expect(via("chat", "anthropic", { reasoning: { enabled: true } }).thinking).toEqual({
+      type: "enabled",
+      budget_tokens: 4096,
+    });
+  },
+  "thinking-chat-anthropic-small": () =>
+    refused("chat", "anthropic", { reasoning: { effort: "low" }, max_tokens: 1024 }, /at least 1024/),
+  "thinking-chat-anthropic-sampling": () => {
+    const on = { reasoning: { max_tokens: 2000 } };
+    refused("chat", "anthropic", { ...on, temperature: 0.2 }, /temperature/);
+    refused("chat", "anthropic", { ...on, top_k: 5 }, /top_k/);
+    refused("chat", "anthropic", { ...on, top_p: 0.5 }, /top_p/);
+    refused("chat", "anthropic", { ...on, tools: [weatherTool], tool_choice: "required" }, /tool_choice/);
+    // What Anthropic accepts with thinking passes through unchanged.
+    const allowed = via("chat", "anthropic", { ...on, temperature: 1, top_p: 0.95 });
+    expect([allowed.temperature, allowed.top_p]).toEqual([1, 0.95]);
+  },
+  "thinking-chat-anthropic-off": () =>
+    expect(via("chat", "anthropic", { reasoning: { enabled: false } })).not.toHaveProperty("thinking"),
+  "thinking-chat-gemini": () => {
+    const thinking = (extra: Json) => config(via("chat", "gemini", extra)).thinkingConfig;
+    expect(thinking({ reasoning: { enabled: false } })).toEqual({ thinkingBudget: 0 });
+    expect(thinking({ reasoning: { enabled: true } })).toEqual({ thinkingBudget: -1, includeThoughts: true });
+    expect(thinking({ reasoning: { max_tokens: 9000 }, max_tokens: 2000 })).toEqual({
+      thinkingBudget: 2000,
+      includeThoughts: true,
+    });
+    expect(thinking({ reasoning: { max_tokens: 900, exclude: true } })).toEqual({
+      thinkingBudget: 900,
+      includeThoughts: false,
+    });
+  },
+  "thinking-gemini-anthropic": () => {
+    const thinking = (thinkingConfig: Json) =>
+      via("gemini", "anthropic", { generationConfig: { thinkingConfig } }).thinking;
+    expect(thinking({ thinkingBudget: 0 })).toBeUndefined();
+    expect(thinking({ thinkingBudget: -1 })).toEqual({ type: "enabled", budget_tokens: 4096 });
+    expect(thinking({ thinkingBudget: 3000, includeThoughts: false })).toEqual({
+      type: "enabled",
+      budget_tokens: 3000,
+    });
+  },
+  "thinking-gemini-openai": () => {
+    const reasoning = ["max_tokens", "reasoning"];
+    const effort = (thinkingConfig: Json) =>
+      via("gemini", "openai", { generationConfig: { thinkingConfig } }, reasoning).reasoning_effort;
+    expect(effort({ thinkingBudget: 1000 })).toBe("low");
+    expect(effort({ thinkingBudget: 20_000 })).toBe("high");
+    expect(effort({ thinkingBudget: 0 })).toBeUndefined();
+  },
+  "thinking-messages-gemini": () => {
+    const thinking = (value: Json) =>
+      config(via("messages", "gemini", { max_tokens: 8000, thinking: value })).thinkingConfig;
+    expect(thinking({ type: "enabled", budget_tokens: 2048 })).toEqual({
+      thinkingBudget: 2048,
+      includeThoughts: true,
+    });
+    expect(thinking({ type: "disabled" })).toEqual({ thinkingBudget: 0 });
+    expect(thinking({ type: "adaptive" })).toEqual({ thinkingBudget: -1, includeThoughts: true });
+  },
+  "safety-gemini-anthropic": () =>
+    refused(
+      "gemini",
+      "anthropic",
+      { safetySettings: [{ category: "HARM_CATEGORY_HARASSMENT", threshold: "BLOCK_NONE" }] },
+      /safetySettings/,
+    ),
+  "safety-gemini-openai": () =>
+    refused(
+      "gemini",
+      "openai",
+      { safetySettings: [{ category: "HARM_CATEGORY_HARASSMENT", threshold: "BLOCK_NONE" }] },
+      /safetySettings/,
+    ),
+  "safety-chat-gemini": () => {
+    const settings = [{ category: "HARM_CATEGORY_HATE_SPEECH", threshold: "BLOCK_LOW_AND_ABOVE" }];
+    const body = via("chat", "gemini", { safety_settings: settings });
+    expect(body.safetySettings).toEqual(settings);
+    expect(body).not.toHaveProperty("safety_settings");
+  },
+  "format-chat-anthropic-schema": () => {
+    const schema = { type: "object", properties: { a: { type: "string" } } };
+    const body = via("chat", "anthropic", {
+      response_format: { type: "json_schema", json_schema: { name: "x", schema } },
+    });
+    expect(body.output_config).toEqual({ format: { type: "json_schema", schema } });
+  },
+  "format-chat-anthropic-object": () =>
+    refused("chat", "anthropic", { response_format: { type: "json_object" } }, /json_object/),
+  "format-chat-gemini": () => {
+    const schema = { type: "object" };
+    expect(
+      config(
+        via("chat", "gemini", {
+          response_format: { type: "json_schema", json_schema: { name: "x", schema } },
+        }),
+      ),
+    ).toEqual({ responseMimeType: "application/json", responseJsonSchema: schema });
+    expect(config(via("chat", "gemini", { response_format: { type: "json_object" } }))).toEqual({
+      responseMimeType: "application/json",
+    });
+  },
+  "format-messages-openai": () => {
+    const schema = { type: "object", properties: { a: { type: "string" } }, additionalProperties: false };
+    const body = via("messages", "openai", { output_config: { format: { type: "json_schema", schema } } });
+    expect(body.response_format).toEqual({
+      type: "json_schema",
+      json_schema: { name: "output", schema, strict: true },
+    });
+  },
+  "format-gemini-anthropic": () =>
+    refused(
+      "gemini",
+      "anthropic",
+      { generationConfig: { responseMimeType: "application/json" } },
+      /json_object/,
+    ),
+  "seed-chat-gemini": () => expect(config(via("chat", "gemini", { seed: 42 })).seed).toBe(42),
+  "seed-chat-anthropic": () => {
+    const body = via("chat", "anthropic", { seed: 42, frequency_penalty: 0.5, presence_penalty: 0.5 });
+    expect(JSON.stringify(body)).not.toMatch(/seed|penalty/);
+  },
+  "logprobs-chat-anthropic": () =>
+    expect(JSON.stringify(via("chat", "anthropic", { logprobs: true, top_logprobs: 2 }))).not.toMatch(
+      /logprobs/,
+    ),
+  "logprobs-chat-gemini": () =>
+    expect(JSON.stringify(via("chat", "gemini", { logprobs: true, top_logprobs: 2 }))).not.toMatch(
+      /logprobs/i,
+    ),
+  "logprobs-gemini-other": () =>
+    refused("gemini", "openai", { generationConfig: { responseLogprobs: true } }, /responseLogprobs/),
+  "user-chat-anthropic": () =>
+    expect(via("chat", "anthropic", { user: "u-1" }).metadata).toEqual({ user_id: "u-1" }),
+  "user-messages-openai": () =>
+    expect(via("messages", "openai", { metadata: { user_id: "u-1" } }).user).toBe("u-1"),
+  "user-chat-gemini": () =>
+    expect(JSON.stringify(via("chat", "gemini", { user: "u-1" }))).not.toContain("u-1"),
+  "account-chat-other": () => {
+    const extra = { store: false, metadata: { a: "b" }, prompt_cache_key: "k", service_tier: "auto" };
+    for (const target of ["anthropic", "gemini"] as const)
+      expect(JSON.stringify(via("chat", target, extra))).not.toMatch(
+        /store|prompt_cache_key|service_tier|"a"/,
+      );
+  },
+  "unknown-chat-other": () => {
+    refused("chat", "anthropic", { web_search_options: {} }, /web_search_options/);
+    refused("chat", "gemini", { audio: { voice: "x" } }, /audio/);
+  },
+  "unknown-messages-other": () => {
+    refused("messages", "openai", { container: "c" }, /container/);
+    refused("messages", "gemini", { mcp_servers: [] }, /mcp_servers/);
+  },
+  "unknown-gemini-other": () => {
+    refused("gemini", "openai", { labels: { a: "b" } }, /labels/);
+    refused(
+      "gemini",
+      "anthropic",
+      { generationConfig: { responseModalities: ["TEXT"] } },
+      /responseModalities/,
+    );
+  },
+};
+
+/** The README's rows, cell by cell (biome pads Markdown tables, so spacing is not compared). */
+function tableCells(markdown: string): string[][] {
+  return markdown
+    .split("\n")
+    .filter((line) => line.trim().startsWith("|") && !/^\|[\s|:-]+\|$/.test(line.trim()))
+    .map((line) =>
+      line
+        .trim()
+        .slice(1, -1)
+        .split("|")
+        .map((cell) => cell.trim()),
+    );
+}
+
+describe("field decisions across formats (apps/edge/README.md)", () => {
+  it("the README shows this table", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const start = readme.indexOf("<!-- field-table:start -->");
+    const end = readme.indexOf("<!-- field-table:end -->");
+    expect(start).toBeGreaterThan(-1);
+    expect(tableCells(readme.slice(start, end))).toEqual(tableCells(renderFieldTable()));
+  });
+
+  it("every row has a test and every test a row", () => {
+    expect(Object.keys(CHECKS).sort()).toEqual(FIELD_TABLE.map((entry) => entry.id).sort());
+  });
+
+  for (const entry of FIELD_TABLE)
+    it(`${entry.id}: ${entry.field} → ${entry.target}, ${entry.decision}`, () => {
+      const check = CHECKS[entry.id];
+      expect(check).toBeDefined();
+      check?.();
+    });
+});
