@@ -1,6 +1,12 @@
-import { EndpointHealthServiceClient } from "@gw/proto/catalog/v1/health";
+import {
+  EndpointHealthServiceClient,
+  type GetEndpointHealthRequest,
+  type GetEndpointHealthResponse,
+} from "@gw/proto/catalog/v1/health";
 import { clientOptions, insecureCredentials, type ServiceTokenIssuer, unaryCall } from "@gw/rpc";
-import type { HealthSource } from "../planning/measured-health.js";
+
+/** EndpointHealthService.GetEndpointHealth on the keys app (its health aggregator's figures). */
+export type HealthSource = (request: GetEndpointHealthRequest) => Promise<GetEndpointHealthResponse>;
 
 /** EndpointHealthService.GetEndpointHealth on the keys app, polled in the background (never per request). */
 export function connectHealthSource(

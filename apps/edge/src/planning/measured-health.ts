@@ -1,13 +1,6 @@
 import type { Logger } from "@gw/logger";
-import type {
-  EndpointHealth as EndpointHealthMessage,
-  GetEndpointHealthRequest,
-  GetEndpointHealthResponse,
-  Percentiles,
-} from "@gw/proto/catalog/v1/health";
-
-/** EndpointHealthService.GetEndpointHealth on the keys app (its health aggregator's figures). */
-export type HealthSource = (request: GetEndpointHealthRequest) => Promise<GetEndpointHealthResponse>;
+import type { EndpointHealth as EndpointHealthMessage, Percentiles } from "@gw/proto/catalog/v1/health";
+import type { HealthSource } from "../clients/health.js";
 
 /** One endpoint's figures over the last 30 minutes, as every edge sees them. */
 export interface MeasuredFigures {
