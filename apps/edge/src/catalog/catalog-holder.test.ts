@@ -74,3 +74,19 @@ describe("CatalogHolder", () => {
     expect(fake.requests.length).toBe(calls);
   });
 });
+
+describe("a price change and a request already admitted", () => {
+  it("leaves the admitted request's endpoint (and its price) as it was when a new snapshot is installed", async () => {
+    const cheap = testSnapshotResponse([testModel("a/one", [testEndpoint("demo", { prompt: "1" })])], "v1");
+    const dear = testSnapshotResponse([testModel("a/one", [testEndpoint("demo", { prompt: "9" })])], "v2");
+    const upstream = source([cheap, dear]);
+    const holder = new CatalogHolder(upstream.fetch);
+    await holder.refresh();
+    // What the planner keeps for a request it admitted: the endpoint object of the snapshot it read.
+    const admitted = holder.require().model("a/one")?.endpoints[0];
+    upstream.next();
+    expect(await holder.refresh()).toBe(true);
+    expect(holder.require().model("a/one")?.endpoints[0]?.pricing?.promptPico).toBe(9_000_000n);
+    expect(admitted?.pricing?.promptPico).toBe(1_000_000n);
+  });
+});
