@@ -165,7 +165,8 @@ describeWith(["postgres", "redis", "kafka"], "key changes reach every edge", () 
   }
 
   async function errorCode(response: Response): Promise<string | undefined> {
-    return ((await response.json()) as { error?: { code?: string } }).error?.code;
+    return ((await response.json()) as { error?: { metadata?: { reason?: string } } }).error?.metadata
+      ?.reason;
   }
 
   /** Polls edge B as fast as it answers until `done`; the time since the change was acknowledged. */

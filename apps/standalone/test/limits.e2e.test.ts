@@ -167,14 +167,14 @@ describeWith(["postgres", "redis", "kafka"], "limits across two edges and two bi
     const body = (await response.json()) as {
       usage?: { cost: number };
       choices?: Array<{ finish_reason?: string }>;
-      error?: { code?: string; metadata?: { limit_source?: string } };
+      error?: { code?: number; metadata?: { limit_source?: string; reason?: string } };
     };
     return {
       status: response.status,
       headers: response.headers,
       costPico: body.usage ? BigInt(Math.round(body.usage.cost * 1e12)) : 0n,
       ...(body.choices?.[0]?.finish_reason ? { finishReason: body.choices[0].finish_reason } : {}),
-      ...(body.error?.code ? { code: body.error.code } : {}),
+      ...(body.error?.metadata?.reason ? { code: body.error.metadata.reason } : {}),
       ...(body.error?.metadata?.limit_source ? { limitSource: body.error.metadata.limit_source } : {}),
     };
   }

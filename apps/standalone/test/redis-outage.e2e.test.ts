@@ -152,8 +152,8 @@ describeWith(["postgres", "redis", "kafka"], "billing's Redis unreachable", () =
         messages: [{ role: "user", content: "hi" }],
       }),
     });
-    const body = (await response.json()) as { error?: { code?: string } };
-    return { status: response.status, code: body.error?.code };
+    const body = (await response.json()) as { error?: { metadata?: { reason?: string } } };
+    return { status: response.status, code: body.error?.metadata?.reason };
   };
 
   it("fails closed with 503 by default, admits when configured fail-open, and recovers with Redis", async () => {

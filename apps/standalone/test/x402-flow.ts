@@ -147,11 +147,15 @@ export async function payAndUse(input: {
     body: JSON.stringify(CHAT),
   });
   expect(replay.status).toBe(402);
-  const refused = (await replay.json()) as { error: { code: string; metadata: { reason: string } } };
+  const refused = (await replay.json()) as {
+    error: { code: number; metadata: { reason: string; payment_reason: string } };
+  };
   expect(refused.error).toMatchObject({
-    code: "payment_invalid",
+    code: 402,
     metadata: {
-      reason: network === EVM_NETWORK ? "invalid_exact_evm_nonce_already_used" : "duplicate_settlement",
+      reason: "payment_invalid",
+      payment_reason:
+        network === EVM_NETWORK ? "invalid_exact_evm_nonce_already_used" : "duplicate_settlement",
     },
   });
 
@@ -180,9 +184,9 @@ export async function unfundedPayerRefused(gatewayUrl: string): Promise<void> {
     body: JSON.stringify(CHAT),
   });
   expect(response.status).toBe(402);
-  const body = (await response.json()) as { error: { code: string; metadata: { reason: string } } };
-  expect(body.error.code).toBe("payment_invalid");
-  expect(body.error.metadata.reason).toMatch(/insufficient|balance|simulation/);
+  const body = (await response.json()) as { error: { metadata: { reason: string; payment_reason: string } } };
+  expect(body.error.metadata.reason).toBe("payment_invalid");
+  expect(body.error.metadata.payment_reason).toMatch(/insufficient|balance|simulation/);
   expect(response.headers.get("payment-response")).toBeNull();
 }
 
@@ -230,8 +234,8 @@ export async function payWhileBillingDown(
     body: JSON.stringify(CHAT),
   });
   expect(response.status).toBe(503);
-  const body = (await response.json()) as { error: { code: string }; choices?: unknown };
-  expect(body.error.code).toBe("dependency_unavailable");
+  const body = (await response.json()) as { error: { metadata: { reason: string } }; choices?: unknown };
+  expect(body.error.metadata.reason).toBe("dependency_unavailable");
   expect(body.choices).toBeUndefined();
   const settled = decodePaymentResponseHeader(response.headers.get("payment-response") ?? "") as SettleAnswer;
   expect(settled.success).toBe(true);

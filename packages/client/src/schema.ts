@@ -851,8 +851,9 @@ export interface components {
                 message: string;
                 /** @description The error kind, e.g. invalid_request_error, rate_limit_error. */
                 type: string;
-                /** @description The gateway's machine-readable code. */
-                code?: string;
+                /** @description The HTTP status as a number (OpenRouter's contract, which its SDK validates). */
+                code: number;
+                /** @description Details; `reason` is the gateway's machine-readable code (key_disabled, quota_exceeded, model_not_found, …). */
                 metadata?: {
                     [key: string]: unknown;
                 };

@@ -3,6 +3,7 @@ import { status as GrpcStatus } from "@grpc/grpc-js";
 /**
  * The one error-code catalogue: every error the gateway produces has a kind, and the kind decides the
  * HTTP status, the OpenAI-style `error.type`, the gRPC status and the Anthropic/Gemini renderings.
+ * `errorType` is OpenRouter's error-type name (its `ApiErrorType`), sent in a failed stream's chunk.
  */
 export const ERROR_KINDS = {
   invalid_request: {
@@ -11,6 +12,7 @@ export const ERROR_KINDS = {
     grpc: GrpcStatus.INVALID_ARGUMENT,
     anthropic: "invalid_request_error",
     gemini: "INVALID_ARGUMENT",
+    errorType: "invalid_request",
   },
   authentication: {
     status: 401,
@@ -18,6 +20,7 @@ export const ERROR_KINDS = {
     grpc: GrpcStatus.UNAUTHENTICATED,
     anthropic: "authentication_error",
     gemini: "UNAUTHENTICATED",
+    errorType: "authentication",
   },
   payment_required: {
     status: 402,
@@ -25,6 +28,7 @@ export const ERROR_KINDS = {
     grpc: GrpcStatus.FAILED_PRECONDITION,
     anthropic: "billing_error",
     gemini: "FAILED_PRECONDITION",
+    errorType: "payment_required",
   },
   permission: {
     status: 403,
@@ -32,6 +36,7 @@ export const ERROR_KINDS = {
     grpc: GrpcStatus.PERMISSION_DENIED,
     anthropic: "permission_error",
     gemini: "PERMISSION_DENIED",
+    errorType: "permission_denied",
   },
   not_found: {
     status: 404,
@@ -39,6 +44,7 @@ export const ERROR_KINDS = {
     grpc: GrpcStatus.NOT_FOUND,
     anthropic: "not_found_error",
     gemini: "NOT_FOUND",
+    errorType: "not_found",
   },
   request_timeout: {
     status: 408,
@@ -46,6 +52,7 @@ export const ERROR_KINDS = {
     grpc: GrpcStatus.DEADLINE_EXCEEDED,
     anthropic: "timeout_error",
     gemini: "DEADLINE_EXCEEDED",
+    errorType: "timeout",
   },
   request_too_large: {
     status: 413,
@@ -53,6 +60,7 @@ export const ERROR_KINDS = {
     grpc: GrpcStatus.INVALID_ARGUMENT,
     anthropic: "request_too_large",
     gemini: "INVALID_ARGUMENT",
+    errorType: "payload_too_large",
   },
   rate_limit: {
     status: 429,
@@ -60,6 +68,7 @@ export const ERROR_KINDS = {
     grpc: GrpcStatus.RESOURCE_EXHAUSTED,
     anthropic: "rate_limit_error",
     gemini: "RESOURCE_EXHAUSTED",
+    errorType: "rate_limit_exceeded",
   },
   internal: {
     status: 500,
@@ -67,6 +76,7 @@ export const ERROR_KINDS = {
     grpc: GrpcStatus.INTERNAL,
     anthropic: "api_error",
     gemini: "INTERNAL",
+    errorType: "server",
   },
   upstream: {
     status: 502,
@@ -74,6 +84,7 @@ export const ERROR_KINDS = {
     grpc: GrpcStatus.UNAVAILABLE,
     anthropic: "api_error",
     gemini: "UNAVAILABLE",
+    errorType: "server",
   },
   service_unavailable: {
     status: 503,
@@ -81,6 +92,7 @@ export const ERROR_KINDS = {
     grpc: GrpcStatus.UNAVAILABLE,
     anthropic: "overloaded_error",
     gemini: "UNAVAILABLE",
+    errorType: "provider_unavailable",
   },
   gateway_timeout: {
     status: 504,
@@ -88,6 +100,7 @@ export const ERROR_KINDS = {
     grpc: GrpcStatus.DEADLINE_EXCEEDED,
     anthropic: "timeout_error",
     gemini: "DEADLINE_EXCEEDED",
+    errorType: "timeout",
   },
 } as const;
 

@@ -1,7 +1,8 @@
 import { ERROR_KINDS, type ErrorKind } from "./catalogue.js";
 
 /**
- * Every `error.code` the gateway itself puts on the wire, with the kind that fixes its HTTP status
+ * Every reason code the gateway itself puts on the wire (`error.metadata.reason` on OpenAI-format and
+ * management routes, where `error.code` is the HTTP status; `error.code` on Anthropic-format routes), with the kind that fixes its HTTP status
  * (ERROR_KINDS) and what it means. This is the one place a new code is added: GatewayError accepts
  * only a code listed here whose kind matches the error's kind. A code with two kinds is one name the
  * wire already uses in two places (both kept as they are); the meaning says which is which.
@@ -168,7 +169,7 @@ export const ERROR_CODES = {
   payment_invalid: {
     kind: "payment_required",
     meaning:
-      "an x402 payment failed the gateway's check or the facilitator's verify; metadata.reason names why; nothing was credited",
+      "an x402 payment failed the gateway's check or the facilitator's verify; metadata.payment_reason names why (x402's reason); nothing was credited",
   },
   payment_settlement_failed: {
     kind: "payment_required",

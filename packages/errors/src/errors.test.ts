@@ -4,11 +4,12 @@ import {
   GatewayError,
   geminiErrorBody,
   openAiErrorBody,
+  openAiStreamError,
   toGatewayError,
 } from "./index.js";
 
 describe("error catalogue", () => {
-  it("renders the gateway envelope with code and metadata", () => {
+  it("renders OpenRouter's envelope: the status as a numeric code, the reason in metadata beside the rest", () => {
     const error = new GatewayError("payment_required", "insufficient credits", {
       code: "insufficient_credits",
       metadata: { limit_source: "account" },
@@ -18,9 +19,41 @@ describe("error catalogue", () => {
       error: {
         message: "insufficient credits",
         type: "payment_required",
-        code: "insufficient_credits",
-        metadata: { limit_source: "account" },
+        code: 402,
+        metadata: { limit_source: "account", reason: "insufficient_credits" },
       },
+    });
+  });
+
+  it("names the catalogue code as the reason even when the metadata brought its own", () => {
+    const error = new GatewayError("authentication", "invalid wallet token", {
+      code: "jwt_expired",
+      metadata: { reason: "something else" },
+    });
+    expect(openAiErrorBody(error).error).toEqual({
+      message: "invalid wallet token",
+      type: "authentication_error",
+      code: 401,
+      metadata: { reason: "jwt_expired" },
+    });
+  });
+
+  it("leaves metadata out when there is neither a reason nor metadata", () => {
+    expect(openAiErrorBody(new GatewayError("internal", "internal error"))).toEqual({
+      error: { message: "internal error", type: "api_error", code: 500 },
+    });
+  });
+
+  it("renders a failed stream's in-band error with OpenRouter's error type", () => {
+    const error = new GatewayError("gateway_timeout", "the provider timed out", { upstreamCode: "timeout" });
+    expect(openAiStreamError(error)).toEqual({
+      message: "the provider timed out",
+      type: "timeout_error",
+      code: 504,
+      metadata: { error_type: "timeout", reason: "timeout" },
+    });
+    expect(openAiStreamError(new GatewayError("upstream", "boom")).metadata).toEqual({
+      error_type: "server",
     });
   });
 

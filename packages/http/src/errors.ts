@@ -5,7 +5,7 @@ type ErrorLogger = { error(obj: object, message: string): void };
 
 export type ErrorRenderer = (error: GatewayError, response: Response) => unknown;
 
-/** Renders the gateway's own envelope `{error: {message, type, code?, metadata?}}`. */
+/** Renders the gateway's own envelope `{error: {message, type, code, metadata?}}` (code = HTTP status). */
 export const renderOpenAiError: ErrorRenderer = (error) => openAiErrorBody(error);
 
 /**

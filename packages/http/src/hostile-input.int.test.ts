@@ -52,12 +52,17 @@ async function post(body: string | Uint8Array, type = "application/json"): Promi
   return { status: response.status, body: await response.json() };
 }
 
-/** Below 500, and a refusal is `{error: {type, message, code}}`. */
+/** Below 500, and a refusal is `{error: {type, message, code: status, metadata: {reason}}}`. */
 function assertAnswered(answer: Answer): void {
   expect(answer.status).toBeLessThan(500);
   if (answer.status >= 400) {
     expect(answer.body).toMatchObject({
-      error: { type: expect.any(String), message: expect.any(String), code: expect.any(String) },
+      error: {
+        type: expect.any(String),
+        message: expect.any(String),
+        code: answer.status,
+        metadata: { reason: expect.any(String) },
+      },
     });
   }
 }
@@ -139,12 +144,12 @@ describe("hostile bodies", () => {
         const body = arrays ? nested(depth, "[", "]") : nested(depth, '{"a":', "}");
         const answer = await storesOnlyWhatItAccepts(() => post(body));
         expect(answer.status).toBe(400);
-        expect(answer.body).toMatchObject({ error: { code: "json_too_deep" } });
+        expect(answer.body).toMatchObject({ error: { metadata: { reason: "json_too_deep" } } });
       }),
       { numRuns: 30 },
     );
     const deepest = await post(nested(64, "[", "]"));
-    expect(deepest.body).not.toMatchObject({ error: { code: "json_too_deep" } });
+    expect(deepest.body).not.toMatchObject({ error: { metadata: { reason: "json_too_deep" } } });
     // Brackets inside strings are text, not nesting.
     const quoted = await post(JSON.stringify({ name: "[".repeat(150) }));
     expect(quoted.status).toBe(201);
@@ -153,7 +158,7 @@ describe("hostile bodies", () => {
   it("a deep body behind another JSON content type or gzip is refused the same way", async () => {
     const answer = await post(nested(5_000, "[", "]"), "application/vnd.api+json");
     expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({ error: { code: "json_too_deep" } });
+    expect(answer.body).toMatchObject({ error: { metadata: { reason: "json_too_deep" } } });
   });
 
   it("a NUL in any string or key is a 400 naming the field, and nothing is stored", async () => {
@@ -170,7 +175,7 @@ describe("hostile bodies", () => {
               : { [text]: 1, name: "ok" };
         const answer = await storesOnlyWhatItAccepts(() => post(JSON.stringify(body)));
         expect(answer.status).toBe(400);
-        expect(answer.body).toMatchObject({ error: { code: "invalid_request" } });
+        expect(answer.body).toMatchObject({ error: { metadata: { reason: "invalid_request" } } });
       }),
       RUNS,
     );
@@ -188,7 +193,7 @@ describe("hostile bodies", () => {
         const answer = await storesOnlyWhatItAccepts(() => post(JSON.stringify(body)));
         expect(answer.status).toBe(400);
         expect(answer.body).toMatchObject({
-          error: { code: "invalid_request", metadata: { field: where === "name" ? "name" : "tags[1]" } },
+          error: { metadata: { field: where === "name" ? "name" : "tags[1]", reason: "invalid_request" } },
         });
       }),
       RUNS,
@@ -235,7 +240,7 @@ describe("hostile URLs", () => {
     for (const path of ["/items/%ff", "/items/%00", "/items/a%0Db", "/items?id=%00", "/items/x?id=%zz"]) {
       const response = await fetch(`${server.url}${path}`);
       expect(response.status, path).toBe(400);
-      expect(await response.json()).toMatchObject({ error: { code: "malformed_url" } });
+      expect(await response.json()).toMatchObject({ error: { metadata: { reason: "malformed_url" } } });
     }
     expect((await fetch(`${server.url}/items/caf%C3%A9?x=a+b`)).status).toBe(200);
   });
@@ -257,7 +262,7 @@ describe("slow bodies", () => {
       );
     });
     expect(head).toMatch(/^HTTP\/1\.1 408/);
-    expect(head).toContain('"code":"body_timeout"');
+    expect(head).toContain('"code":408,"metadata":{"reason":"body_timeout"}');
     expect(closed).toBe(true);
     expect(Date.now() - started).toBeGreaterThanOrEqual(BODY_TIMEOUT_MS - 50);
   });

@@ -43,7 +43,7 @@ describe("http helpers over a real socket", () => {
     const response = await post("{not json");
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({
-      error: { type: "invalid_request_error", code: "invalid_json" },
+      error: { type: "invalid_request_error", metadata: { reason: "invalid_json" } },
     });
   });
 
@@ -92,10 +92,10 @@ describe("http helpers over a real socket", () => {
       expect(await (await raw("", json)).json()).toEqual({ body: {} });
       const blank = await raw("   ", json);
       expect(blank.status).toBe(400);
-      expect(await blank.json()).toMatchObject({ error: { code: "invalid_json" } });
+      expect(await blank.json()).toMatchObject({ error: { metadata: { reason: "invalid_json" } } });
       const scalar = await raw('"text"', json);
       expect(scalar.status).toBe(400);
-      expect(await scalar.json()).toMatchObject({ error: { code: "invalid_json" } });
+      expect(await scalar.json()).toMatchObject({ error: { metadata: { reason: "invalid_json" } } });
     });
 
     it("answers a chunked body over the limit with 413 and keeps serving the connection's next request", async () => {
@@ -114,7 +114,7 @@ describe("http helpers over a real socket", () => {
         duplex: "half",
       } as RequestInit);
       expect(response.status).toBe(413);
-      expect(await response.json()).toMatchObject({ error: { code: "body_too_large" } });
+      expect(await response.json()).toMatchObject({ error: { metadata: { reason: "body_too_large" } } });
       expect((await raw('{"after":1}', json)).status).toBe(200);
     });
 

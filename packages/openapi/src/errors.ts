@@ -2,18 +2,23 @@ import { z } from "zod";
 import type { ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from "zod-openapi";
 
 // The three error bodies the gateway renders (packages/errors/src/bodies.ts): one catalogue of errors,
-// each surface in its own provider's shape. Management and /v1 normalised routes use the OpenAI envelope.
+// each surface in its own provider's shape. Management and /v1 normalised routes use OpenRouter's envelope.
 
 export const openAiErrorSchema = z
   .object({
     error: z.object({
       message: z.string(),
       type: z.string().meta({ description: "The error kind, e.g. invalid_request_error, rate_limit_error." }),
-      code: z.string().optional().meta({ description: "The gateway's machine-readable code." }),
-      metadata: z.record(z.string(), z.unknown()).optional(),
+      code: z.number().int().meta({
+        description: "The HTTP status as a number (OpenRouter's contract, which its SDK validates).",
+      }),
+      metadata: z.record(z.string(), z.unknown()).optional().meta({
+        description:
+          "Details; `reason` is the gateway's machine-readable code (key_disabled, quota_exceeded, model_not_found, …).",
+      }),
     }),
   })
-  .meta({ id: "OpenAiError", description: "The gateway's error envelope (OpenAI's shape)." });
+  .meta({ id: "OpenAiError", description: "The gateway's error envelope (OpenRouter's shape)." });
 
 export const anthropicErrorSchema = z
   .object({

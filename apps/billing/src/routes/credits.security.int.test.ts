@@ -47,7 +47,12 @@ describeWith(["postgres", "redis"], "GET /api/v1/credits: authentication and ten
       const response = await credits(header);
       expect(response.status).toBe(401);
       expect(await response.json()).toEqual({
-        error: { message: MISSING_AUTH_MESSAGE, type: "authentication_error", code: "missing_credentials" },
+        error: {
+          message: MISSING_AUTH_MESSAGE,
+          type: "authentication_error",
+          code: 401,
+          metadata: { reason: "missing_credentials" },
+        },
       });
     }
   });

@@ -96,7 +96,7 @@ describeWith(["postgres", "redis"], "billing app: service-to-service authenticat
       expect((await credits(await auth.edge.issuer.tokenFor("billing"))).status).toBe(200);
       const bare = await credits();
       expect(bare.status).toBe(401);
-      expect(await bare.json()).toMatchObject({ error: { code: "service_token_invalid" } });
+      expect(await bare.json()).toMatchObject({ error: { metadata: { reason: "service_token_invalid" } } });
       expect((await credits(await auth.edge.issuer.tokenFor("keys"))).status).toBe(401);
       expect((await credits(await auth.keys.issuer.tokenFor("billing"))).status).toBe(403);
     });

@@ -38,8 +38,10 @@ describe("the edge's flood guard", () => {
     const blocked = await post(edge, flooder.secret);
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    const body = (await blocked.json()) as { error: { code: string; metadata: { limit_source: string } } };
-    expect(body.error).toMatchObject({ code: "flood_limited", metadata: { limit_source: "edge" } });
+    const body = (await blocked.json()) as {
+      error: { code: number; metadata: { limit_source: string; reason: string } };
+    };
+    expect(body.error).toMatchObject({ metadata: { limit_source: "edge", reason: "flood_limited" } });
     const anthropic = await post(edge, flooder.secret, "/v1/messages");
     expect(anthropic.status).toBe(429);
     expect(((await anthropic.json()) as { type: string; error: { type: string } }).error.type).toBe(

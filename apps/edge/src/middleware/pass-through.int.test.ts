@@ -86,7 +86,7 @@ describe("an unreachable owner", () => {
       expect(error).toMatchObject({
         status: 503,
         type: "service_unavailable",
-        code: "dependency_unavailable",
+        reason: "dependency_unavailable",
         message: "key service is unavailable",
       });
     } finally {

@@ -58,6 +58,6 @@ export function decodeX402Header(raw: string, name: string): Record<string, unkn
 function malformed(name: string, what: string): GatewayError {
   return new GatewayError("invalid_request", `the ${name.toUpperCase()} header ${what}`, {
     code: "payment_malformed",
-    metadata: { reason: "invalid_payload" },
+    metadata: { payment_reason: "invalid_payload" },
   });
 }

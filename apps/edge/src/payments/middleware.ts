@@ -67,7 +67,7 @@ async function offerError(
     error: refusal.reason,
   });
   return new PaymentOfferError(refusal.code, refusal.message, offer, {
-    metadata: refusal.metadata ?? { reason: refusal.reason },
+    metadata: refusal.metadata ?? { payment_reason: refusal.reason },
     headers,
   });
 }

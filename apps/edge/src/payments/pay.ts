@@ -201,11 +201,11 @@ async function facilitatorCall<T>(
     if (error instanceof FacilitatorError && error.httpStatus === 502)
       throw new GatewayError("upstream", `the payment facilitator failed (${operation})`, {
         code: "facilitator_error",
-        metadata: { reason: error.kind },
+        metadata: { payment_reason: error.kind },
       });
     throw new GatewayError("service_unavailable", `the payment facilitator is unavailable (${operation})`, {
       code: "facilitator_unavailable",
-      metadata: { reason: error instanceof FacilitatorError ? error.kind : "unreachable" },
+      metadata: { payment_reason: error instanceof FacilitatorError ? error.kind : "unreachable" },
     });
   }
 }

@@ -1,3 +1,4 @@
+import { GatewayError } from "@gw/errors";
 import { chargedPico } from "@gw/events";
 import type { Response } from "express";
 import { computeCost, ZERO_COST } from "../canonical/cost.js";
@@ -43,7 +44,7 @@ export async function respondStream(
   const cancelled = writer.clientGone;
   const measured = await measure(pumped.usage, chat.prompt, () => rewriter.outputTexts());
   const cost = computeCost(outcome.attempt.endpoint.pricing, measured.usage, measured.images);
-  if (pumped.error) await writer.write(rewriter.error(pumped.error.message, pumped.error.code));
+  if (pumped.error) await writer.write(rewriter.error(streamFailure(pumped.error)));
   const isByok = outcome.attempt.byok !== undefined;
   const charged = chargedPico(cost, isByok, context.settings);
   const nativeFinishReason = rewriter.finishReason();
@@ -113,8 +114,17 @@ async function failStream(
   const attempt: PlannedAttempt | undefined = outcome.lastAttempt ?? chat.route.attempts[0];
   if (attempt) {
     const rewriter = chat.surface.stream(identity(chat.generationId, attempt, endedAt));
-    await writer.write(rewriter.error(error.message, error.code));
+    await writer.write(rewriter.error(error));
     await writer.write(rewriter.end({ ...measured, cost: ZERO_COST, chargedPico: 0n, isByok: false }));
   }
   writer.end();
+}
+
+/**
+ * A stream that broke after its first byte, as the error its in-band frame reports: the provider's
+ * code (or our failure kind: timeout, network, protocol) kept as the reason each surface reads.
+ */
+function streamFailure(event: Extract<StreamEvent, { type: "error" }>): GatewayError {
+  const kind = event.code === "timeout" ? "gateway_timeout" : "upstream";
+  return new GatewayError(kind, event.message, event.code === undefined ? {} : { upstreamCode: event.code });
 }

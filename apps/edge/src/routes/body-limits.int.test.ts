@@ -48,7 +48,7 @@ describe("the edge's body layer", () => {
   it("answers a body that never completes 408 in the surface's shape, and calls no provider", async () => {
     const openai = await stalledPost("/v1/chat/completions");
     expect(openai.status).toBe(408);
-    expect(JSON.parse(openai.body)).toMatchObject({ error: { code: "body_timeout" } });
+    expect(JSON.parse(openai.body)).toMatchObject({ error: { metadata: { reason: "body_timeout" } } });
     const anthropic = await stalledPost("/v1/messages");
     expect(anthropic.status).toBe(408);
     expect(JSON.parse(anthropic.body)).toMatchObject({ type: "error", error: { type: "timeout_error" } });
@@ -63,7 +63,9 @@ describe("the edge's body layer", () => {
       body: `{"model":"openai/gpt-4o-mini","messages":[{"role":"user","content":${deep}}]}`,
     });
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("json_too_deep");
+    expect(
+      ((await response.json()) as { error: { metadata: { reason: string } } }).error.metadata.reason,
+    ).toBe("json_too_deep");
     expect(edge.primary.requests()).toEqual([]);
   });
 });

@@ -101,7 +101,7 @@ describe("BYOK provider keys on chat completions", () => {
     expect((await chat(owner.secret, { model: "mistral/unconfigured" })).status).toBe(200);
     await changeCredentials("acct-byok", []);
     const error = await readError(await chat(owner.secret, { model: "mistral/unconfigured" }));
-    expect([error.status, error.code]).toEqual([503, "no_available_provider"]);
+    expect([error.status, error.reason]).toEqual([503, "no_available_provider"]);
   });
 });
 

@@ -318,7 +318,7 @@ describe("errors in the OpenAI envelope", () => {
       message: "missing or invalid Authorization header",
     });
     const unknown = await errorOf(await post(hello, { authorization: `Bearer lr_live_${"0".repeat(48)}` }));
-    expect(unknown).toMatchObject({ status: 401, message: "invalid api key", code: "key_not_found" });
+    expect(unknown).toMatchObject({ status: 401, message: "invalid api key", reason: "key_not_found" });
     await expect(
       new OpenAI({
         apiKey: "lr_live_nope",
@@ -337,7 +337,7 @@ describe("errors in the OpenAI envelope", () => {
     expect(await errorOf(await post("{not json"))).toMatchObject({
       status: 400,
       type: "invalid_request_error",
-      code: "invalid_json",
+      reason: "invalid_json",
     });
     const bad = await errorOf(await post({ model: "openai/gpt-4o-mini", messages: [{ role: "user" }] }));
     expect(bad).toMatchObject({ status: 400, message: expect.stringMatching(/^messages\[0\]\.content:/) });
@@ -355,7 +355,7 @@ describe("errors in the OpenAI envelope", () => {
     expect(unconfigured).toMatchObject({
       status: 503,
       type: "service_unavailable",
-      code: "no_available_provider",
+      reason: "no_available_provider",
     });
     expect(unconfigured.metadata?.excluded).toEqual([
       {
@@ -373,8 +373,8 @@ describe("errors in the OpenAI envelope", () => {
     expect(broke).toMatchObject({
       status: 402,
       type: "payment_required",
-      code: "insufficient_credits",
-      metadata: { limit_source: "account" },
+      code: 402,
+      metadata: { limit_source: "account", reason: "insufficient_credits" },
     });
     edge.billing.refusal = refusal(RefusalCode.REFUSAL_CODE_RATE_LIMITED, {
       retryAfterSeconds: 30,

@@ -77,6 +77,6 @@ describeWith(["kafka"], "the edge on a real Kafka broker", () => {
         { timeout: 30_000, interval: 500 },
       )
       .toBe(401);
-    expect((await readError(await chat(victim.secret))).code).toBe("key_disabled");
+    expect((await readError(await chat(victim.secret))).reason).toBe("key_disabled");
   });
 });

@@ -34,7 +34,7 @@ describe("chat completions stay inside the key's scope", () => {
   it("refuses a model outside the key's allow-list with 403, before admission", async () => {
     const admits = edge.billing.admits.length;
     const error = await readError(await chat(alice.secret, { model: "openai/gpt-4o-mini" }));
-    expect([error.status, error.type, error.code]).toEqual([403, "permission_error", "model_not_allowed"]);
+    expect([error.status, error.type, error.reason]).toEqual([403, "permission_error", "model_not_allowed"]);
     expect(edge.billing.admits.length).toBe(admits);
     expect(edge.primary.requests()).toHaveLength(0);
   });
@@ -65,7 +65,7 @@ describe("chat completions stay inside the key's scope", () => {
     expect(edge.primary.requests()).toHaveLength(0);
     expect(edge.backup.requests()).toHaveLength(1);
     const error = await readError(await chat(bob.secret, { model: "openai/gpt-4o-mini" }));
-    expect([error.status, error.code]).toEqual([403, "provider_not_allowed"]);
+    expect([error.status, error.reason]).toEqual([403, "provider_not_allowed"]);
   });
 
   it("attributes holds, settlements and usage to the caller's account and key only", async () => {
@@ -104,7 +104,7 @@ describe("chat completions stay inside the key's scope", () => {
       local.bus.publish("gateway.key-changes.v1", event.key, event.value, event.headers);
       await expect.poll(async () => (await send()).status).toBe(401);
       const error = await readError(await send());
-      expect([error.message, error.code]).toEqual(["invalid api key", "key_disabled"]);
+      expect([error.message, error.reason]).toEqual(["invalid api key", "key_disabled"]);
     } finally {
       await local.stop();
     }

@@ -116,7 +116,7 @@ describe("embedding details", () => {
     });
     expect(await readError(await post({ model: "openai/gpt-4o-mini", input: "x" }))).toMatchObject({
       status: 400,
-      code: "wrong_model_kind",
+      reason: "wrong_model_kind",
     });
     expect(await readError(await post({ model: "nope/none", input: "x" }))).toMatchObject({ status: 404 });
     edge.primary.setScenario({ name: "fail", status: 500 });

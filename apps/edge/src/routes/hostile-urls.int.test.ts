@@ -92,7 +92,9 @@ describe("provider proxy: a POST names its model as a string", () => {
     const before = upstreamCalls();
     const answer = await rawPost("/openai/v1/chat/completions", body);
     expect(answer.status).toBe(400);
-    expect(answer.json).toMatchObject({ error: { code: "invalid_parameter", metadata: { field: "model" } } });
+    expect(answer.json).toMatchObject({
+      error: { metadata: { field: "model", reason: "invalid_parameter" } },
+    });
     const anthropic = await rawPost("/anthropic/v1/messages", { ...body, max_tokens: 8 });
     expect(anthropic.status).toBe(400);
     expect(anthropic.json).toMatchObject({ type: "error", error: { type: "invalid_request_error" } });

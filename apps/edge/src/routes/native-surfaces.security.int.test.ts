@@ -53,7 +53,7 @@ describe("native surfaces stay inside the key's scope", () => {
     const embedding = await embed(narrowModels.secret, "test/embed");
     expect(embedding.status).toBe(403);
     expect(await embedding.json()).toMatchObject({
-      error: { type: "permission_error", code: "model_not_allowed" },
+      error: { type: "permission_error", metadata: { reason: "model_not_allowed" } },
     });
     expect(edge.billing.admits.length).toBe(admits);
     expect(edge.anthropic.requests()).toHaveLength(0);

@@ -221,8 +221,8 @@ describe("POST /{provider}/{path}: native calls through the proxy", () => {
     for (const model of ["gpt-unlisted", "o3", "gpt-4o-2024-11-20"]) {
       const response = await post("/openai/v1/chat/completions", { ...chat, model });
       expect(response.status, model).toBe(400);
-      const body = (await response.json()) as { error: { code: string; message: string } };
-      expect(body.error.code).toBe("model_not_priced");
+      const body = (await response.json()) as { error: { message: string; metadata: { reason: string } } };
+      expect(body.error.metadata.reason).toBe("model_not_priced");
       expect(body.error.message).toContain(model);
     }
     const nul = await post("/openai/v1/chat/completions", { ...chat, model: "gpt-4o-mini\u0000" });
@@ -265,7 +265,9 @@ describe("proxy refusals", () => {
     for (const model of ["gpt-4o", "not-in-catalogue"]) {
       const response = await post("/openai/v1/chat/completions", { ...chat, model }, miniOnly.secret);
       expect(response.status).toBe(403);
-      expect(((await response.json()) as { error: { code: string } }).error.code).toBe("model_not_allowed");
+      expect(
+        ((await response.json()) as { error: { metadata: { reason: string } } }).error.metadata.reason,
+      ).toBe("model_not_allowed");
     }
     expect(edge.primary.requests()).toHaveLength(1);
   });
@@ -281,9 +283,9 @@ describe("proxy refusals", () => {
     expect((await post("/nope/v1/chat/completions", chat)).status).toBe(404);
     const unconfigured = await post("/deepseek/v1/chat/completions", chat);
     expect(unconfigured.status).toBe(503);
-    expect(((await unconfigured.json()) as { error: { code: string } }).error.code).toBe(
-      "no_available_provider",
-    );
+    expect(
+      ((await unconfigured.json()) as { error: { metadata: { reason: string } } }).error.metadata.reason,
+    ).toBe("no_available_provider");
     expect((await post("/openai/v1/chat/completions", chat, "lr_live_wrong")).status).toBe(401);
     expect((await post("/openai/v1/chat/completions", chat, management.secret)).status).toBe(403);
     const big = { ...chat, messages: [{ role: "user", content: "x".repeat(70_000) }] };
@@ -294,7 +296,9 @@ describe("proxy refusals", () => {
   it("answers 502 when the provider cannot be reached, and releases the hold", async () => {
     const response = await post("/mistral/v1/chat/completions", { ...chat, model: "mistral-small" });
     expect(response.status).toBe(502);
-    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("upstream_error");
+    expect(
+      ((await response.json()) as { error: { metadata: { reason: string } } }).error.metadata.reason,
+    ).toBe("upstream_error");
     const id = response.headers.get("x-generation-id") ?? "";
     await expect.poll(() => edge.billing.releases.some((r) => r.holdId === id)).toBe(true);
     const event = await usageEventFor(edge, id);

@@ -45,7 +45,10 @@ describe("provider proxy: the requested maximum of output tokens", () => {
       );
       expect(answer.status).toBe(400);
       expect(answer.body).toMatchObject({
-        error: { code: "invalid_parameter", message: "max_tokens: expected a positive integer" },
+        error: {
+          message: "max_tokens: expected a positive integer",
+          metadata: { reason: "invalid_parameter" },
+        },
       });
       expect(upstreamCalls()).toBe(0);
     },

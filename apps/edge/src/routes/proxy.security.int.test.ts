@@ -73,7 +73,11 @@ describe("provider proxy: credentials never cross", () => {
     ]) {
       const response = await fetch(`${edge.url}${path}`, { headers: auth });
       expect(response.status).toBe(403);
-      expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
+      // OpenRouter's envelope names the reason in metadata; Anthropic's keeps it in error.code.
+      const { error } = (await response.json()) as {
+        error: { code: unknown; metadata?: { reason: string } };
+      };
+      expect(path.startsWith("/anthropic/") ? error.code : error.metadata?.reason).toBe(
         "proxy_path_not_allowed",
       );
     }
@@ -93,14 +97,18 @@ describe("provider proxy: credentials never cross", () => {
       body: JSON.stringify(chat),
     });
     expect(off.status).toBe(401);
-    expect(((await off.json()) as { error: { code: string } }).error.code).toBe("key_disabled");
+    expect(((await off.json()) as { error: { metadata: { reason: string } } }).error.metadata.reason).toBe(
+      "key_disabled",
+    );
     const text = await fetch(`${edge.url}/openai/v1/chat/completions`, {
       method: "POST",
       headers: { authorization: `Bearer ${key.secret}`, "content-type": "text/plain" },
       body: "hello",
     });
     expect(text.status).toBe(400);
-    expect(((await text.json()) as { error: { code: string } }).error.code).toBe("unsupported_content_type");
+    expect(((await text.json()) as { error: { metadata: { reason: string } } }).error.metadata.reason).toBe(
+      "unsupported_content_type",
+    );
     expect(edge.primary.requests()).toEqual([]);
   });
 });
@@ -109,7 +117,7 @@ describe("provider proxy: credentials never cross", () => {
 function rawPost(
   target: string,
   body: unknown,
-): Promise<{ status: number; body: { error?: { code?: string } } }> {
+): Promise<{ status: number; body: { error?: { code?: number; metadata?: { reason?: string } } } }> {
   const url = new URL(edge.url);
   return new Promise((resolve, reject) => {
     const call = httpRequest(
@@ -151,10 +159,10 @@ describe("provider proxy: only the allow-list, in one spelling", () => {
     ]) {
       const response = await rawPost(target, target.startsWith("/google") ? gemini : chat);
       expect(response.status, target).toBe(403);
-      // In the provider's own error shape: OpenAI's code, Gemini's status and message.
+      // In the provider's own error shape: the reason in metadata, Gemini's status and message.
       if (target.startsWith("/google"))
         expect(JSON.stringify(response.body), target).toContain("does not forward");
-      else expect(response.body.error?.code, target).toBe("proxy_path_not_allowed");
+      else expect(response.body.error?.metadata?.reason, target).toBe("proxy_path_not_allowed");
     }
     expect([...edge.primary.requests(), ...edge.gemini.requests()]).toEqual([]);
   });
@@ -162,10 +170,10 @@ describe("provider proxy: only the allow-list, in one spelling", () => {
   it("refuses an absolute-form request target and a provider id in another case", async () => {
     const absolute = await rawPost(`http://evil.example/openai/v1/chat/completions`, chat);
     expect(absolute.status).toBe(400);
-    expect(absolute.body.error?.code).toBe("invalid_path");
+    expect(absolute.body.error?.metadata?.reason).toBe("invalid_path");
     const shouted = await rawPost("/OPENAI/v1/chat/completions", chat);
     expect(shouted.status).toBe(404);
-    expect(shouted.body.error?.code).toBe("route_not_found");
+    expect(shouted.body.error?.metadata?.reason).toBe("route_not_found");
     expect(edge.primary.requests()).toEqual([]);
   });
 

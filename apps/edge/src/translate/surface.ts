@@ -1,3 +1,4 @@
+import type { GatewayError } from "@gw/errors";
 import type { ApiType } from "../canonical/generation.js";
 import type { ChunkWire, CompletionWire } from "../canonical/wire.js";
 import type { ResponseIdentity } from "./openai/chat-response.js";
@@ -17,7 +18,7 @@ export interface StreamFraming {
 export interface StreamRenderer {
   chunk(chunk: ChunkWire): string;
   /** An error after the first byte, in the surface's own in-band form. */
-  error(message: string, code: string | undefined): string;
+  error(failure: GatewayError): string;
   /** Whatever closes the stream: usage and the end marker of the format. */
   end(usage: UsageRender): string;
   finishReason(): string | undefined;

@@ -61,6 +61,7 @@ describeWith(["postgres"], "generation lookup", () => {
         accountId: "acct_owner",
         estimated: true,
         isByok: true,
+        attribution: { httpReferer: "https://app.example/page", appTitle: "My App" },
         attempts: [
           { provider: "together", model: "openai/gpt-4o-mini", status: 429, latencyMs: 40, isByok: false },
           { provider: "openai", model: "openai/gpt-4o-mini", status: 200, latencyMs: 800, isByok: true },
@@ -106,6 +107,24 @@ describeWith(["postgres"], "generation lookup", () => {
           { provider: "together", model: "openai/gpt-4o-mini", status: 429, latency_ms: 40, is_byok: false },
           { provider: "openai", model: "openai/gpt-4o-mini", status: 200, latency_ms: 800, is_byok: true },
         ],
+        // OpenRouter's flat fields.
+        tokens_prompt: 11,
+        tokens_completion: 20,
+        native_tokens_prompt: 11,
+        native_tokens_completion: 20,
+        native_tokens_reasoning: 5,
+        native_tokens_cached: 3,
+        total_cost: 0,
+        upstream_inference_cost: 0.00001365,
+        is_byok: true,
+        latency: 850,
+        generation_time: 610,
+        cache_discount: null,
+        provider_name: "openai",
+        app_id: expect.any(Number),
+        origin: "https://app.example",
+        http_referer: "https://app.example/page",
+        app_title: "My App",
       });
     });
 
@@ -147,7 +166,10 @@ describeWith(["postgres"], "generation lookup", () => {
       for (const id of [old, "gen-nonsense", "chatcmpl-xyz"]) {
         const response = await harness.get(`/api/v1/generation?id=${id}`, ownerKey);
         expect(response.status, id).toBe(404);
-        expect(response.body.error).toMatchObject({ type: "not_found_error", code: "generation_not_found" });
+        expect(response.body.error).toMatchObject({
+          type: "not_found_error",
+          metadata: { reason: "generation_not_found" },
+        });
         expect(response.headers.get("retry-after")).toBeNull();
       }
     });
@@ -157,7 +179,10 @@ describeWith(["postgres"], "generation lookup", () => {
       const pending = await harness.get(`/api/v1/generation?id=${usage.generationId}`, ownerKey);
       expect(pending.status).toBe(404);
       expect(pending.headers.get("retry-after")).toBe("1");
-      expect(pending.body.error).toMatchObject({ type: "not_found_error", code: "generation_pending" });
+      expect(pending.body.error).toMatchObject({
+        type: "not_found_error",
+        metadata: { reason: "generation_pending" },
+      });
 
       publishUsage(harness.bus, harness.topics.usage, usage);
       await ingested(usage.generationId);

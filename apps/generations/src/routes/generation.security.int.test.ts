@@ -75,7 +75,10 @@ describeWith(["postgres"], "generation tenancy", () => {
         `lr_live_${"0".repeat(48)}`,
       );
       expect(unknown.status).toBe(401);
-      expect(unknown.body.error).toMatchObject({ message: "invalid api key", code: "key_not_found" });
+      expect(unknown.body.error).toMatchObject({
+        message: "invalid api key",
+        metadata: { reason: "key_not_found" },
+      });
     });
   });
 });

@@ -21,7 +21,9 @@ describeWith(["postgres"], "generations app: hostile input on the lookup route",
     async (query) => {
       const answer = await harness.get(`/api/v1/generation?${query}`, key);
       expect(answer.status).toBe(400);
-      expect(answer.body).toMatchObject({ error: { type: "invalid_request_error", code: "malformed_url" } });
+      expect(answer.body).toMatchObject({
+        error: { type: "invalid_request_error", metadata: { reason: "malformed_url" } },
+      });
     },
   );
 

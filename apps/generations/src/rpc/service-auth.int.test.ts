@@ -95,10 +95,12 @@ describeWith(["postgres"], "generations app: service-to-service authentication",
       // Past the service check, the route's own authentication answers (no API key was given).
       const forwarded = await lookup(await auth.edge.issuer.tokenFor("generations"));
       expect(forwarded.status).toBe(401);
-      expect(await forwarded.json()).not.toMatchObject({ error: { code: "service_token_invalid" } });
+      expect(await forwarded.json()).not.toMatchObject({
+        error: { metadata: { reason: "service_token_invalid" } },
+      });
       const bare = await lookup();
       expect(bare.status).toBe(401);
-      expect(await bare.json()).toMatchObject({ error: { code: "service_token_invalid" } });
+      expect(await bare.json()).toMatchObject({ error: { metadata: { reason: "service_token_invalid" } } });
       expect((await lookup(await auth.billing.issuer.tokenFor("generations"))).status).toBe(403);
     });
   });

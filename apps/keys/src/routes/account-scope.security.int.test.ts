@@ -32,7 +32,7 @@ describeWith(["postgres"], "account scope bounds every key", () => {
     expect(response.status).toBe(403);
     expect(response.body.error).toMatchObject({
       type: "permission_error",
-      code: "outside_account_scope",
+      metadata: { reason: "outside_account_scope" },
       message: "allowed_providers: outside this account's scope: provider together",
     });
   });

@@ -112,7 +112,10 @@ describeWith(["postgres"], "key management bad input", () => {
           ...(method === "PATCH" ? { body: { name: "x" } } : {}),
         });
         expect(response.status, `${method} ${target}`).toBe(404);
-        expect(response.body.error).toMatchObject({ type: "not_found_error", code: "key_not_found" });
+        expect(response.body.error).toMatchObject({
+          type: "not_found_error",
+          metadata: { reason: "key_not_found" },
+        });
       }
     }
   });

@@ -25,7 +25,10 @@ describeWith(["postgres"], "key management with billing down", () => {
     it("reading keys is a 503, never invented zeros", async () => {
       const get = await harness.request("GET", `/api/v1/keys/${key.hash}`, { key: owner.managementKey });
       expect(get.status).toBe(503);
-      expect(get.body.error).toMatchObject({ type: "service_unavailable", code: "dependency_unavailable" });
+      expect(get.body.error).toMatchObject({
+        type: "service_unavailable",
+        metadata: { reason: "dependency_unavailable" },
+      });
       const list = await harness.request("GET", "/api/v1/keys", { key: owner.managementKey });
       expect(list.status).toBe(503);
     });

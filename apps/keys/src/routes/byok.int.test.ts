@@ -249,7 +249,7 @@ describeWith(["postgres"], "BYOK without a master key", () => {
       body: { provider: "openai", key: "sk-x" },
     });
     expect(response.status).toBe(503);
-    expect(response.body.error).toMatchObject({ code: "byok_not_configured" });
+    expect(response.body.error).toMatchObject({ metadata: { reason: "byok_not_configured" } });
     const keys = await harness.request("POST", "/api/v1/keys", {
       key: account.managementKey,
       body: { name: "k" },

@@ -124,7 +124,7 @@ describeWith(["postgres"], "key management tenancy and key types", () => {
       expect(unknown.body.error).toMatchObject({
         type: "authentication_error",
         message: INVALID_KEY_MESSAGE,
-        code: "key_not_found",
+        metadata: { reason: "key_not_found" },
       });
     });
   });

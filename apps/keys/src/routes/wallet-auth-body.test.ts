@@ -44,7 +44,7 @@ describe("wallet sign-in body reader", () => {
   it("answers a body that never completes with 408 body_timeout after the timeout and closes", async () => {
     const { text, elapsedMs } = await stalledPost();
     expect(text).toMatch(/^HTTP\/1\.1 408/);
-    expect(text).toContain('"code":"body_timeout"');
+    expect(text).toContain('"code":408,"metadata":{"reason":"body_timeout"}');
     expect(elapsedMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 20);
     expect(elapsedMs).toBeLessThan(5_000);
   });

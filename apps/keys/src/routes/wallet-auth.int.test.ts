@@ -305,7 +305,7 @@ describeWith(["postgres"], "POST /v1/x402/auth", () => {
         const before = await counts();
         const answer = await post(await build());
         expect(answer.status).toBe(401);
-        expect(answer.body.error).toMatchObject({ type: "authentication_error", code: expected });
+        expect(answer.body.error).toMatchObject({ type: "authentication_error", code: 401 });
         expect(reason(answer)).toBe(expected);
         expect(await counts()).toEqual(before);
       });
@@ -317,7 +317,7 @@ describeWith(["postgres"], "POST /v1/x402/auth", () => {
       const before = await counts();
       const answer = await post({ body: JSON.stringify({ message: "é".repeat(40_000), signature: "0x00" }) });
       expect(answer.status).toBe(413);
-      expect(answer.body).toMatchObject({ error: { code: "body_too_large" } });
+      expect(answer.body).toMatchObject({ error: { metadata: { reason: "body_too_large" } } });
       expect(await counts()).toEqual(before);
     });
 
@@ -329,7 +329,9 @@ describeWith(["postgres"], "POST /v1/x402/auth", () => {
       });
       expect(response.status).toBe(400);
       // The shared body layer's code for an unknown charset, as on every other route.
-      expect(await response.json()).toMatchObject({ error: { code: "unsupported_encoding" } });
+      expect(await response.json()).toMatchObject({
+        error: { metadata: { reason: "unsupported_encoding" } },
+      });
     });
   });
 
@@ -388,6 +390,6 @@ describeWith(["postgres"], "POST /v1/x402/auth without wallet configuration", ()
   it("answers 503 wallet_auth_not_configured", async () => {
     const answer = await harness.request("POST", "/v1/x402/auth", { body: { message: "x", signature: "y" } });
     expect(answer.status).toBe(503);
-    expect(answer.body.error).toMatchObject({ code: "wallet_auth_not_configured" });
+    expect(answer.body.error).toMatchObject({ metadata: { reason: "wallet_auth_not_configured" } });
   });
 });

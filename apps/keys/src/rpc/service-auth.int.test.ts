@@ -142,7 +142,7 @@ describeWith(["postgres"], "keys app: service-to-service authentication", () => 
         expect(answer.status).toBe(401);
         expect(answer.body.error).toMatchObject({
           type: "authentication_error",
-          code: "service_token_invalid",
+          metadata: { reason: "service_token_invalid" },
         });
       }
     });
@@ -150,7 +150,7 @@ describeWith(["postgres"], "keys app: service-to-service authentication", () => 
     it("answers 403 to another app's token and keeps /healthz open", async () => {
       const answer = await get("/api/v1/keys", await auth.billing.issuer.tokenFor("keys"));
       expect(answer.status).toBe(403);
-      expect(answer.body.error).toMatchObject({ code: "service_not_allowed" });
+      expect(answer.body.error).toMatchObject({ metadata: { reason: "service_not_allowed" } });
       expect((await fetch(`${harness.running.httpUrl}/healthz`)).status).toBe(200);
     });
   });

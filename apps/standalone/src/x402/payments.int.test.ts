@@ -21,7 +21,7 @@ import { base64Json, NETWORK, newPayer, ONE_USD, signPayment, USDC } from "./pay
 
 /** The error body the gateway answers with, plus v1's offer fields on a 402 that offers a top-up. */
 interface ErrorBody {
-  error: { code?: string; metadata?: { reason?: string } };
+  error: { code?: number; metadata?: { reason?: string; payment_reason?: string } };
   x402Version?: number;
   accepts?: Array<Record<string, unknown>>;
   choices?: unknown;
@@ -123,7 +123,7 @@ describeWith(["postgres"], "x402 payments through the edge (embedded default, x4
     expect(offer.resource.url).toBe(`${gateway.url}/v1/chat/completions`);
     expect(offer.extensions["sign-in-with-x"].info.nonce).toMatch(/^[0-9a-f]{32}$/);
     const body = (await response.json()) as ErrorBody;
-    expect(body.error.code).toBe("x402_payment_required");
+    expect(body.error.metadata?.reason).toBe("x402_payment_required");
     expect(body.x402Version).toBe(1);
     expect(body.accepts?.[0]).toMatchObject({
       network: "base-sepolia",
@@ -165,7 +165,7 @@ describeWith(["postgres"], "x402 payments through the edge (embedded default, x4
       expect(refused.status).toBe(402);
       expect(refused.headers.get("payment-required")).toBeNull();
       const body = (await refused.json()) as ErrorBody;
-      expect(body.error.code).toBe("insufficient_credits");
+      expect(body.error.metadata?.reason).toBe("insufficient_credits");
       expect(body.accepts).toBeUndefined();
     } finally {
       await keys.close();
@@ -199,7 +199,7 @@ describeWith(["postgres"], "x402 payments through the edge (embedded default, x4
     expect(offer).toMatchObject({ x402Version: 2, error: "insufficient_credits" });
     expect(offer.accepts[0]).toMatchObject({ amount: ONE_USD, payTo: PAY_TO });
     const body = (await response.json()) as ErrorBody;
-    expect(body.error.code).toBe("insufficient_credits");
+    expect(body.error.metadata?.reason).toBe("insufficient_credits");
     expect(body.x402Version).toBe(1);
   });
 
@@ -330,11 +330,13 @@ describeWith(["postgres"], "x402 payments through the edge (embedded default, x4
         name: testCase.name,
         status: testCase.status,
       });
-      expect({ name: testCase.name, reason: body.error.metadata?.reason }).toEqual({
+      expect({ name: testCase.name, reason: body.error.metadata?.payment_reason }).toEqual({
         name: testCase.name,
         reason: testCase.reason,
       });
-      expect(body.error.code).toBe(testCase.status === 400 ? "payment_malformed" : "payment_invalid");
+      expect(body.error.metadata?.reason).toBe(
+        testCase.status === 400 ? "payment_malformed" : "payment_invalid",
+      );
       if (testCase.status === 402) expect(response.headers.get("payment-required")).toBeTruthy();
     }
     expect(facilitatorCalls).toEqual([]);
@@ -348,7 +350,9 @@ describeWith(["postgres"], "x402 payments through the edge (embedded default, x4
     const response = await chat({ "payment-signature": base64Json(payment) });
     expect(response.status).toBe(502);
     const body = (await response.json()) as ErrorBody;
-    expect(body.error).toMatchObject({ code: "facilitator_error", metadata: { reason: "bad_status" } });
+    expect(body.error).toMatchObject({
+      metadata: { reason: "facilitator_error", payment_reason: "bad_status" },
+    });
     expect(body.choices).toBeUndefined();
     expect(facilitatorCalls).toEqual(["POST /verify"]);
     expect(await x402Credits()).toEqual([]);
@@ -366,8 +370,8 @@ describeWith(["postgres"], "x402 payments through the edge (embedded default, x4
     expect(settled).toMatchObject({ success: false, errorReason: "insufficient_funds" });
     const body = (await response.json()) as ErrorBody;
     expect(body.error).toMatchObject({
-      code: "payment_settlement_failed",
-      metadata: { reason: "insufficient_funds" },
+      code: 402,
+      metadata: { reason: "payment_settlement_failed", payment_reason: "insufficient_funds" },
     });
     expect(body.choices).toBeUndefined();
     expect(facilitatorCalls).toEqual(["POST /verify", "POST /settle"]);
@@ -381,7 +385,9 @@ describeWith(["postgres"], "x402 payments through the edge (embedded default, x4
     const response = await chat({ "payment-signature": base64Json(payment) });
     expect(response.status).toBe(503);
     const body = (await response.json()) as ErrorBody;
-    expect(body.error).toMatchObject({ code: "facilitator_unavailable", metadata: { reason: "timeout" } });
+    expect(body.error).toMatchObject({
+      metadata: { reason: "facilitator_unavailable", payment_reason: "timeout" },
+    });
     expect(body.choices).toBeUndefined();
     expect(response.headers.get("payment-response")).toBeNull();
     expect(facilitatorCalls).toEqual(["POST /verify", "POST /settle"]);
@@ -395,7 +401,9 @@ describeWith(["postgres"], "x402 payments through the edge (embedded default, x4
     const response = await chat({ "payment-signature": base64Json(payment) });
     expect(response.status).toBe(503);
     const body = (await response.json()) as ErrorBody;
-    expect(body.error).toMatchObject({ code: "facilitator_unavailable", metadata: { reason: "timeout" } });
+    expect(body.error).toMatchObject({
+      metadata: { reason: "facilitator_unavailable", payment_reason: "timeout" },
+    });
     expect(body.choices).toBeUndefined();
     expect(response.headers.get("payment-response")).toBeNull();
     expect(facilitatorCalls).toEqual(["POST /verify"]);

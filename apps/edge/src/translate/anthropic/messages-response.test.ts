@@ -1,3 +1,4 @@
+import { GatewayError } from "@gw/errors";
 import { describe, expect, it } from "vitest";
 import { ZERO_COST } from "../../canonical/cost.js";
 import type { UsageRender } from "../openai/usage.js";
@@ -178,7 +179,7 @@ describe("AnthropicStreamRenderer (OpenAI chunks → Anthropic events golden)", 
     const renderer = new AnthropicStreamRenderer(identity);
     const out =
       renderer.chunk({ choices: [{ index: 0, delta: { content: "x" } }] }) +
-      renderer.error("boom", "protocol");
+      renderer.error(new GatewayError("upstream", "boom", { upstreamCode: "protocol" }));
     expect(events(out).at(-1)).toEqual({
       event: "error",
       data: { type: "error", error: { type: "api_error", message: "boom" } },

@@ -1,3 +1,4 @@
+import type { GatewayError } from "@gw/errors";
 import { picoToUsdNumber } from "@gw/money";
 import type { ChunkWire, CompletionWire } from "../../canonical/wire.js";
 import type { ResponseIdentity } from "../openai/chat-response.js";
@@ -125,10 +126,10 @@ export class AnthropicStreamRenderer extends StreamRecord implements StreamRende
     return out;
   }
 
-  error(message: string, code: string | undefined): string {
+  error(failure: GatewayError): string {
     this.failed = true;
-    const type = code === "overloaded_error" ? code : "api_error";
-    return this.start() + anthropicEvent("error", { error: { type, message } });
+    const type = failure.code === "overloaded_error" ? failure.code : "api_error";
+    return this.start() + anthropicEvent("error", { error: { type, message: failure.message } });
   }
 
   end(usage: UsageRender): string {

@@ -1,3 +1,4 @@
+import { type GatewayError, openAiStreamError } from "@gw/errors";
 import { type ChunkWire, type CompletionWire, outputTexts } from "../../canonical/wire.js";
 import type { ResponseIdentity } from "../openai/chat-response.js";
 import { renderUsage, type UsageRender } from "../openai/usage.js";
@@ -66,12 +67,10 @@ export class TextCompletionStream implements StreamRenderer {
     return sseData({ ...this.envelope(), choices });
   }
 
-  error(message: string, code: string | undefined): string {
-    const error: Json = { message, type: "upstream_error" };
-    if (code !== undefined) error.code = code;
+  error(failure: GatewayError): string {
     return sseData({
       ...this.envelope(),
-      error,
+      error: openAiStreamError(failure),
       choices: [{ text: "", index: 0, logprobs: null, finish_reason: "error" }],
     });
   }

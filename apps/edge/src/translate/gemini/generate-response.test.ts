@@ -1,3 +1,4 @@
+import { GatewayError } from "@gw/errors";
 import { describe, expect, it } from "vitest";
 import { ZERO_COST } from "../../canonical/cost.js";
 import type { UsageRender } from "../openai/usage.js";
@@ -121,7 +122,7 @@ describe("GeminiStreamRenderer (OpenAI chunks → Gemini frames golden)", () => 
     const renderer = new GeminiStreamRenderer(identity, true);
     const out =
       renderer.chunk({ choices: [{ index: 0, delta: { content: "x" } }] }) +
-      renderer.error("boom", "protocol");
+      renderer.error(new GatewayError("upstream", "boom", { upstreamCode: "protocol" }));
     expect(JSON.parse(out).at(-1)).toMatchObject({
       error: { code: 500, message: "boom", status: "INTERNAL" },
     });

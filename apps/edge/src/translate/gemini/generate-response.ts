@@ -1,3 +1,4 @@
+import type { GatewayError } from "@gw/errors";
 import { picoToUsdNumber } from "@gw/money";
 import type { ChunkWire, CompletionWire } from "../../canonical/wire.js";
 import type { ResponseIdentity } from "../openai/chat-response.js";
@@ -134,9 +135,10 @@ export class GeminiStreamRenderer extends StreamRecord implements StreamRenderer
     });
   }
 
-  error(message: string, code: string | undefined): string {
+  error(failure: GatewayError): string {
     this.failed = true;
-    const error = { code: 500, message, status: code === "timeout" ? "DEADLINE_EXCEEDED" : "INTERNAL" };
+    const status = failure.code === "timeout" ? "DEADLINE_EXCEEDED" : "INTERNAL";
+    const error = { code: 500, message: failure.message, status };
     return this.frame({ error }) + (this.array ? "]" : "");
   }
 

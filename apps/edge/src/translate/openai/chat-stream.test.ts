@@ -1,3 +1,4 @@
+import { GatewayError } from "@gw/errors";
 import { describe, expect, it } from "vitest";
 import { ZERO_COST } from "../../canonical/cost.js";
 import { SSE_DONE } from "../sse.js";
@@ -121,11 +122,13 @@ describe("ChatStreamRewriter", () => {
 
   it("ends a broken stream with an error chunk that openai-node throws on", () => {
     const rewriter = new ChatStreamRewriter(identity);
-    const error = frame(rewriter.error("the provider failed", "upstream_error"));
+    const failure = new GatewayError("upstream", "the provider failed", { code: "upstream_error" });
+    const error = frame(rewriter.error(failure));
     expect(error.error).toEqual({
       message: "the provider failed",
       type: "upstream_error",
-      code: "upstream_error",
+      code: 502,
+      metadata: { error_type: "server", reason: "upstream_error" },
     });
     expect(error.choices).toEqual([{ index: 0, delta: { content: "" }, finish_reason: "error" }]);
     const closing = rewriter.end({

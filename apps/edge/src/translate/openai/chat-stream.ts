@@ -1,3 +1,4 @@
+import { type GatewayError, openAiStreamError } from "@gw/errors";
 import { type ChunkWire, outputTexts } from "../../canonical/wire.js";
 import { SSE_DONE, sseData } from "../sse.js";
 import type { StreamRenderer, Surface } from "../surface.js";
@@ -48,14 +49,13 @@ export class ChatStreamRewriter implements StreamRenderer {
 
   /**
    * An error after the first byte cannot change the status any more, so it ends the stream in-band:
-   * a top-level `error` (openai-node throws on it) and a choice finishing with `error`.
+   * a top-level `error` (openai-node throws on it; OpenRouter's shape, numeric code) and a choice
+   * finishing with `error`.
    */
-  error(message: string, code: string | undefined): string {
-    const error: Record<string, unknown> = { message, type: "upstream_error" };
-    if (code !== undefined) error.code = code;
+  error(failure: GatewayError): string {
     return sseData({
       ...this.envelope(),
-      error,
+      error: openAiStreamError(failure),
       choices: [{ index: 0, delta: { content: "" }, finish_reason: "error" }],
     });
   }

@@ -1,3 +1,4 @@
+import { GatewayError } from "@gw/errors";
 import { describe, expect, it } from "vitest";
 import { ZERO_COST } from "../../canonical/cost.js";
 import type { UsageRender } from "../openai/usage.js";
@@ -306,7 +307,9 @@ describe("ResponsesStreamRenderer", () => {
 
   it("ends a failed stream with response.failed and nothing after it", () => {
     const renderer = new ResponsesStreamRenderer(identity, echo());
-    const stream = events(renderer.error("the provider failed", "upstream_error"));
+    const stream = events(
+      renderer.error(new GatewayError("upstream", "the provider failed", { code: "upstream_error" })),
+    );
     expect(stream.map((event) => event.type)).toEqual([
       "response.created",
       "response.in_progress",

@@ -1,3 +1,4 @@
+import type { GatewayError } from "@gw/errors";
 import type { ChunkWire } from "../../canonical/wire.js";
 import type { ResponseIdentity } from "../openai/chat-response.js";
 import type { UsageRender } from "../openai/usage.js";
@@ -93,9 +94,13 @@ export class ResponsesStreamRenderer extends StreamRecord implements StreamRende
     return out;
   }
 
-  error(message: string, code: string | undefined): string {
+  error(failure: GatewayError): string {
     this.failed = true;
-    const response = this.response("failed", null, { code: code ?? "server_error", message });
+    // OpenAI's Responses API keeps a string code here (its own contract, not OpenRouter's envelope).
+    const response = this.response("failed", null, {
+      code: failure.code ?? "server_error",
+      message: failure.message,
+    });
     return this.start() + this.emit("response.failed", { response });
   }
 
