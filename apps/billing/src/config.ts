@@ -1,5 +1,6 @@
 import { type Env, fragments, loadConfig, z } from "@gw/config";
 import { DEFAULT_BODY_TIMEOUT_MS } from "@gw/http";
+import { metricsEnv } from "@gw/metrics";
 import { serviceAuthEnv } from "@gw/rpc";
 import { LEASE_EXPIRY_MARGIN_MS } from "./admission/leases.js";
 import { DEFAULT_PAID_REQUESTS_PER_MINUTE } from "./admission/limits.js";
@@ -24,7 +25,9 @@ export function loadBillingConfig(env: Env = process.env) {
       ...fragments.kafkaBrokers,
       ...fragments.topics,
       ...fragments.logLevel,
+      ...fragments.shutdownDeadline,
       ...serviceAuthEnv,
+      ...metricsEnv,
       /** A management request whose body is still arriving after this long is answered 408. */
       BODY_TIMEOUT_MS: z.coerce.number().int().min(100).default(DEFAULT_BODY_TIMEOUT_MS),
       /** KeyService, for authenticating management keys on /api/v1/credits. */

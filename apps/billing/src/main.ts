@@ -5,10 +5,12 @@ import type { EventBus } from "@gw/events";
 import { connectRedis, RedisAdmissionStore } from "@gw/hotstore";
 import { KafkaEventBus } from "@gw/kafka";
 import { createLogger, type Logger, runMain, stopOnSignals } from "@gw/logger";
+import { startAppMetrics } from "@gw/metrics";
 import { clientOptions, serviceAuthFromConfig } from "@gw/rpc";
 import { type BillingConfig, loadBillingConfig } from "./config.js";
 import { migrations, SCHEMA } from "./db/index.js";
 import type { BillingTables } from "./db/schema.js";
+import { redisCheck } from "./routes/health.js";
 import { startBilling } from "./start.js";
 
 /**
@@ -57,15 +59,28 @@ async function main(): Promise<void> {
       leases: { ttlMs: config.LEASE_TTL_MS ?? config.HOLD_TTL_MS, useMs: config.LEASE_USE_MS },
       serviceAuth,
       bodyTimeoutMs: config.BODY_TIMEOUT_MS,
+      hotStoreCheck: redisCheck(redis),
     },
-    { host: config.HOST, httpPort: config.HTTP_PORT, grpcPort: config.GRPC_PORT },
+    {
+      host: config.HOST,
+      httpPort: config.HTTP_PORT,
+      grpcPort: config.GRPC_PORT,
+      shutdownDeadlineMs: config.SHUTDOWN_DEADLINE_MS,
+    },
   );
+  const metrics = await startAppMetrics("billing", {
+    host: config.HOST,
+    port: config.METRICS_PORT,
+    httpUrl: running.httpUrl,
+    logger,
+  });
   stopOnSignals(logger, async () => {
     await running.stop();
     keys.close();
     await bus.close();
     redis.disconnect();
     await database.close();
+    await metrics.stop();
   });
 }
 

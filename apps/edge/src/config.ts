@@ -11,6 +11,7 @@ import {
   z,
 } from "@gw/config";
 import { DEFAULT_BODY_TIMEOUT_MS } from "@gw/http";
+import { metricsEnv } from "@gw/metrics";
 import { usdToPico } from "@gw/money";
 import { type ServiceAuth, serviceAuthEnv, serviceAuthFromConfig } from "@gw/rpc";
 import type { ControlPlaneUrls } from "./clients/control-plane.js";
@@ -26,6 +27,8 @@ import {
 export interface EdgeConfig {
   host: string;
   httpPort: number;
+  /** METRICS_PORT: GET /metrics on a port of its own (unset = not served). */
+  metricsPort: number | undefined;
   keysGrpcAddress: string;
   billingGrpcAddress: string;
   /** BatchService (the generations app); unset turns message batches off. */
@@ -41,6 +44,8 @@ export interface EdgeConfig {
   bodyLimit: string;
   /** BODY_TIMEOUT_MS: a request whose body is still arriving after this long is answered 408. */
   bodyTimeoutMs: number;
+  /** SHUTDOWN_DEADLINE_MS: after SIGTERM, how long open requests and streams may run before they are cut. */
+  shutdownDeadlineMs: number;
   timeouts: UpstreamTimeouts;
   rpcTimeoutMs: number;
   /** Upper bound on how long a cached principal is trusted should a key-change event be lost. */
@@ -93,6 +98,7 @@ const shape = {
   ...fragments.topics,
   ...fragments.kafkaBrokers,
   ...fragments.logLevel,
+  ...fragments.shutdownDeadline,
   BODY_TIMEOUT_MS: z.coerce.number().int().min(100).default(DEFAULT_BODY_TIMEOUT_MS),
   BODY_LIMIT: z
     .string()
@@ -138,6 +144,7 @@ const shape = {
   EVENT_SPOOL_DIR: z.string().min(1).default(".data/spool"),
   DEMO_PROVIDER_URL: z.url().optional(),
   ...serviceAuthEnv,
+  ...metricsEnv,
 };
 
 /** Parses the edge's environment once at start-up; a bad value names the variable. */
@@ -146,6 +153,7 @@ export function loadEdgeConfig(env: Env = process.env): EdgeConfig {
   return {
     host: parsed.HOST,
     httpPort: parsed.HTTP_PORT,
+    metricsPort: parsed.METRICS_PORT,
     keysGrpcAddress: parsed.KEYS_GRPC_ADDRESS,
     billingGrpcAddress: parsed.BILLING_GRPC_ADDRESS,
     generationsGrpcAddress: parsed.GENERATIONS_GRPC_ADDRESS,
@@ -161,6 +169,7 @@ export function loadEdgeConfig(env: Env = process.env): EdgeConfig {
     logLevel: parsed.LOG_LEVEL,
     bodyLimit: parsed.BODY_LIMIT.toLowerCase(),
     bodyTimeoutMs: parsed.BODY_TIMEOUT_MS,
+    shutdownDeadlineMs: parsed.SHUTDOWN_DEADLINE_MS,
     timeouts: {
       connectMs: parsed.UPSTREAM_CONNECT_TIMEOUT_MS,
       firstByteMs: parsed.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,

@@ -1,6 +1,7 @@
 import { ConfigError } from "@gw/config";
 import { KafkaEventBus } from "@gw/kafka";
 import { createLogger, runMain, stopOnSignals } from "@gw/logger";
+import { serveMetrics } from "@gw/metrics";
 import { loadEdgeConfig } from "./config.js";
 import { connectEdgeDeps } from "./connect.js";
 import { startEdge } from "./server.js";
@@ -28,13 +29,21 @@ async function main(): Promise<void> {
   });
   const connected = connectEdgeDeps(config, { bus, logger });
   const running = await startEdge(connected.deps, { host: config.host, httpPort: config.httpPort });
-  logger.info({ providers: config.providers.map((provider) => provider.id) }, "edge started");
+  const metrics =
+    config.metricsPort === undefined
+      ? undefined
+      : await serveMetrics(config.host, config.metricsPort, logger);
+  logger.info(
+    { providers: config.providers.map((provider) => provider.id), metrics: metrics?.url },
+    "edge started",
+  );
 
   stopOnSignals(logger, async () => {
     await running.stop();
     // close() waits a bounded time for the backlog and spools the rest; flush() could wait on a dead broker forever.
     await bus.close();
     await connected.close();
+    await metrics?.close();
   });
 }
 

@@ -4,6 +4,7 @@ import { ConfigError, topicsFrom } from "@gw/config";
 import { connectDatabase, migrateToLatest } from "@gw/db";
 import { KafkaEventBus } from "@gw/kafka";
 import { createLogger, runMain, stopOnSignals } from "@gw/logger";
+import { startAppMetrics } from "@gw/metrics";
 import { clientOptions, serviceAuthFromConfig } from "@gw/rpc";
 import { loadGenerationsConfig } from "./config.js";
 import { migrations, SCHEMA } from "./db/index.js";
@@ -47,14 +48,25 @@ async function main(): Promise<void> {
       serviceAuth,
       bodyTimeoutMs: config.BODY_TIMEOUT_MS,
     },
-    { host: config.HOST, httpPort: config.HTTP_PORT, grpcPort: config.GRPC_PORT },
+    {
+      host: config.HOST,
+      httpPort: config.HTTP_PORT,
+      grpcPort: config.GRPC_PORT,
+    },
   );
+  const metrics = await startAppMetrics("generations", {
+    host: config.HOST,
+    port: config.METRICS_PORT,
+    httpUrl: running.httpUrl,
+    logger,
+  });
   stopOnSignals(logger, async () => {
     // Consumers finish and commit first, then the bus and the pool they used can close.
     await running.stop();
     keys.close();
     await bus.close();
     await database.close();
+    await metrics.stop();
   });
 }
 

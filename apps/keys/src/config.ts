@@ -1,5 +1,6 @@
 import { type Env, fragments, loadConfig, z } from "@gw/config";
 import { DEFAULT_BODY_TIMEOUT_MS } from "@gw/http";
+import { metricsEnv } from "@gw/metrics";
 import { serviceAuthEnv } from "@gw/rpc";
 
 // fragments.port() types its key as `string`, which would erase the variable name from the config type.
@@ -16,7 +17,9 @@ export function loadKeysConfig(env: Env = process.env) {
       ...fragments.kafkaBrokers,
       ...fragments.topics,
       ...fragments.logLevel,
+      ...fragments.shutdownDeadline,
       ...serviceAuthEnv,
+      ...metricsEnv,
       /** A management request whose body is still arriving after this long is answered 408. */
       BODY_TIMEOUT_MS: z.coerce.number().int().min(100).default(DEFAULT_BODY_TIMEOUT_MS),
       /**

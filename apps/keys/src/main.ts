@@ -4,6 +4,7 @@ import { ConfigError, topicsFrom } from "@gw/config";
 import { connectDatabase, migrateToLatest } from "@gw/db";
 import { KafkaEventBus } from "@gw/kafka";
 import { createLogger, runMain, stopOnSignals } from "@gw/logger";
+import { startAppMetrics } from "@gw/metrics";
 import { serviceAuthFromConfig } from "@gw/rpc";
 import { loadKeysConfig } from "./config.js";
 import { migrations, SCHEMA } from "./db/index.js";
@@ -40,14 +41,26 @@ async function main(): Promise<void> {
       bodyTimeoutMs: config.BODY_TIMEOUT_MS,
       wallet: walletSettings(config.PUBLIC_BASE_URL),
     },
-    { host: config.HOST, httpPort: config.HTTP_PORT, grpcPort: config.GRPC_PORT },
+    {
+      host: config.HOST,
+      httpPort: config.HTTP_PORT,
+      grpcPort: config.GRPC_PORT,
+      shutdownDeadlineMs: config.SHUTDOWN_DEADLINE_MS,
+    },
   );
+  const metrics = await startAppMetrics("keys", {
+    host: config.HOST,
+    port: config.METRICS_PORT,
+    httpUrl: running.httpUrl,
+    logger,
+  });
   stopOnSignals(logger, async () => {
     await running.stop();
     billing.close();
     // close() waits a bounded time for the backlog and spools the rest.
     await bus.close();
     await database.close();
+    await metrics.stop();
   });
 }
 

@@ -1,4 +1,5 @@
 import { type Env, fragments, loadConfig, topicsFrom, z } from "@gw/config";
+import { metricsEnv } from "@gw/metrics";
 import { dataDir } from "./data-dir.js";
 
 /** The embedded default's settings; every external service is optional here. */
@@ -19,6 +20,8 @@ export function loadStandaloneConfig(env: Env = process.env) {
       PAID_REQUESTS_PER_MINUTE: z.coerce.number().int().min(0).optional(),
       /** The body timeout of the control-plane apps inside (the edge reads the same variable); unset = theirs. */
       BODY_TIMEOUT_MS: z.coerce.number().int().min(100).optional(),
+      /** One GET /metrics for all four apps inside, on HOST at this port (unset = not served). */
+      ...metricsEnv,
       LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("warn"),
     },
     env,

@@ -27,6 +27,7 @@ function banner(running: RunningStandalone): string {
     `  event bus:     ${running.infrastructure.bus}`,
     `  hot store:     ${running.infrastructure.hotStore}`,
     "  demo provider: built-in, model demo/echo (a deterministic stand-in, not a real model)",
+    ...(running.metricsUrl ? [`  metrics:       ${running.metricsUrl}`] : []),
     "",
     ...account,
     "",

@@ -8,6 +8,7 @@ import { startFakeOpenAi } from "@gw/fake-providers";
 import { startGenerations } from "@gw/generations";
 import { connectBillingUsage, startKeys } from "@gw/keys";
 import type { Logger } from "@gw/logger";
+import { observeHttp, portOf, serveMetrics } from "@gw/metrics";
 import { clientOptions, publicKeyList, type ServiceKeyPair, type ServiceName, serviceAuthSet } from "@gw/rpc";
 import type { StandaloneConfig } from "./config.js";
 import { connectAppDatabases, resolvePostgres } from "./databases.js";
@@ -20,6 +21,8 @@ const LOOPBACK = "127.0.0.1";
 
 export interface RunningStandalone {
   url: string;
+  /** GET /metrics of all four apps (METRICS_PORT), or undefined when not served. */
+  metricsUrl: string | undefined;
   credentials: DevCredentials;
   credentialsCreated: boolean;
   /** Where the dev credentials are kept (the banner points there after the first start). */
@@ -141,6 +144,23 @@ export async function startStandalone(
     });
     stoppers.push(() => edge.stop());
 
+    // One process, one registry: this one listener exposes the series of all four apps, whose HTTP
+    // series carry their app's name (the edge observes its own, in startEdge). The control-plane apps
+    // serve only management routes.
+    const metrics =
+      config.METRICS_PORT === undefined
+        ? undefined
+        : await serveMetrics(config.HOST, config.METRICS_PORT, logger);
+    if (metrics) {
+      stoppers.push(() => metrics.close());
+      for (const [app, running] of [
+        ["keys", keys],
+        ["billing", billing],
+        ["generations", generations],
+      ] as const)
+        stoppers.push(observeHttp(portOf(running.httpUrl), { app, surface: () => "management" }));
+    }
+
     const { credentials, created } = await ensureDevCredentials(
       config.dataDir,
       databases.keys,
@@ -148,6 +168,7 @@ export async function startStandalone(
     );
     return {
       url: edge.url,
+      metricsUrl: metrics?.url,
       credentials,
       credentialsCreated: created,
       credentialsFile: devCredentialsFile(config.dataDir),
