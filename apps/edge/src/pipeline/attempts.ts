@@ -5,6 +5,7 @@ import type { PlannedAttempt } from "../planning/plan.js";
 import type { Route } from "../planning/planner.js";
 import { cancelledFailure, networkFailure, type UpstreamFailure } from "../providers/failure.js";
 import type { CanonicalCompletion, ChatResult, StreamEvent } from "../providers/types.js";
+import { observeAttempt, observeFailover } from "./attempt-metrics.js";
 import type { EdgeContext } from "./edge-context.js";
 
 /** What the failover loop reads of the edge. */
@@ -71,8 +72,10 @@ export async function tryInOrder<T>(
   for (const attempt of attempts) {
     if (skippedModels.has(attempt.model.id)) continue;
     if (signal.aborted) return failed(cancelledFailure(), attempt, records);
+    if (last) observeFailover(last.attempt, attempt);
     const startedAt = deps.now();
     const result = await invoke(attempt);
+    observeAttempt(attempt, result, deps.now() - startedAt);
     records.push({
       provider: attempt.endpoint.providerId,
       model: attempt.model.id,
