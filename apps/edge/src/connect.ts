@@ -103,6 +103,7 @@ export function connectEdgeDeps(
       flood: config.flood,
       trustedProxies: config.trustedProxies,
       publicBaseUrl: config.publicBaseUrl,
+      shutdownDeadlineMs: config.shutdownDeadlineMs,
     },
   };
   return {
