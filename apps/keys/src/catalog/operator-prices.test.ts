@@ -130,6 +130,14 @@ describe("operator prices in the overlay", () => {
   });
 });
 
+describe("the overlay over a later seed", () => {
+  it("leaves out an operator endpoint at a provider the seed no longer lists (and a model left without one)", () => {
+    const merged = withOperatorPrices(base, [{ ...o3, providerId: "gone-provider" }]);
+    expect(merged.models.some((model) => model.id === "openai/o9")).toBe(false);
+    expect(merged.models).toHaveLength(base.models.length);
+  });
+});
+
 describe("perMillionTokens", () => {
   it("turns USD per million tokens into pico-dollars per token", () => {
     expect(perMillionTokens("2")).toBe(2_000_000n);

@@ -85,15 +85,19 @@ export function applyOverlay(seed: CatalogContent, overlay: Overlay): CatalogCon
     else model.endpoints[at] = patched;
   }
   applyAliases(models, overlay.aliases);
-  const served = [...models.values()].flatMap((model) => served1(model, overlay));
+  // An operator's endpoint at a provider a later seed dropped is left out rather than breaking the start.
+  const providers = new Set(seed.providers.map((provider) => provider.id));
+  const served = [...models.values()].flatMap((model) => served1(model, overlay, providers));
   // No version of its own: the merged content's digest is its version, so every change moves it.
   return { providers: seed.providers, models: served };
 }
 
-function served1(model: Model, overlay: Overlay): Model[] {
+function served1(model: Model, overlay: Overlay, providers: ReadonlySet<string>): Model[] {
   if (overlay.models.get(model.id)?.disabled) return [];
   const endpoints = model.endpoints.filter(
-    (endpoint) => !overlay.endpoints.get(endpointKey(model.id, endpoint.providerId))?.disabled,
+    (endpoint) =>
+      providers.has(endpoint.providerId) &&
+      !overlay.endpoints.get(endpointKey(model.id, endpoint.providerId))?.disabled,
   );
   if (endpoints.length === 0) return [];
   return [{ ...model, endpoints, contextLength: Math.max(...endpoints.map((e) => e.contextLength)) }];
