@@ -1323,7 +1323,7 @@ export interface operations {
             /** @description The completion, or with `stream: true` its chunks. */
             200: {
                 headers: {
-                    /** @description The generation id: look it up at /api/v1/generation. */
+                    /** @description The generation id: look it up at /api/v1/generation. Only on a request that passed admission (it will have a record, served or failed); a request refused before (401, 402, 404, 429, 503…) has none. */
                     "x-generation-id": string;
                     [name: string]: unknown;
                 };
@@ -1531,7 +1531,7 @@ export interface operations {
             /** @description The completion, or with `stream: true` its chunks. */
             200: {
                 headers: {
-                    /** @description The generation id: look it up at /api/v1/generation. */
+                    /** @description The generation id: look it up at /api/v1/generation. Only on a request that passed admission (it will have a record, served or failed); a request refused before (401, 402, 404, 429, 503…) has none. */
                     "x-generation-id": string;
                     [name: string]: unknown;
                 };
@@ -1765,7 +1765,7 @@ export interface operations {
             /** @description The response object, or with `stream: true` its events. */
             200: {
                 headers: {
-                    /** @description The generation id: look it up at /api/v1/generation. */
+                    /** @description The generation id: look it up at /api/v1/generation. Only on a request that passed admission (it will have a record, served or failed); a request refused before (401, 402, 404, 429, 503…) has none. */
                     "x-generation-id": string;
                     [name: string]: unknown;
                 };
@@ -2004,7 +2004,7 @@ export interface operations {
             /** @description The response object, or with `stream: true` its events. */
             200: {
                 headers: {
-                    /** @description The generation id: look it up at /api/v1/generation. */
+                    /** @description The generation id: look it up at /api/v1/generation. Only on a request that passed admission (it will have a record, served or failed); a request refused before (401, 402, 404, 429, 503…) has none. */
                     "x-generation-id": string;
                     [name: string]: unknown;
                 };
@@ -2195,7 +2195,7 @@ export interface operations {
             /** @description The text_completion, or with `stream: true` its chunks. */
             200: {
                 headers: {
-                    /** @description The generation id: look it up at /api/v1/generation. */
+                    /** @description The generation id: look it up at /api/v1/generation. Only on a request that passed admission (it will have a record, served or failed); a request refused before (401, 402, 404, 429, 503…) has none. */
                     "x-generation-id": string;
                     [name: string]: unknown;
                 };
@@ -2391,7 +2391,7 @@ export interface operations {
             /** @description The text_completion, or with `stream: true` its chunks. */
             200: {
                 headers: {
-                    /** @description The generation id: look it up at /api/v1/generation. */
+                    /** @description The generation id: look it up at /api/v1/generation. Only on a request that passed admission (it will have a record, served or failed); a request refused before (401, 402, 404, 429, 503…) has none. */
                     "x-generation-id": string;
                     [name: string]: unknown;
                 };
@@ -2580,7 +2580,7 @@ export interface operations {
             /** @description The vectors. */
             200: {
                 headers: {
-                    /** @description The generation id: look it up at /api/v1/generation. */
+                    /** @description The generation id: look it up at /api/v1/generation. Only on a request that passed admission (it will have a record, served or failed); a request refused before (401, 402, 404, 429, 503…) has none. */
                     "x-generation-id": string;
                     [name: string]: unknown;
                 };
@@ -2758,7 +2758,7 @@ export interface operations {
             /** @description The vectors. */
             200: {
                 headers: {
-                    /** @description The generation id: look it up at /api/v1/generation. */
+                    /** @description The generation id: look it up at /api/v1/generation. Only on a request that passed admission (it will have a record, served or failed); a request refused before (401, 402, 404, 429, 503…) has none. */
                     "x-generation-id": string;
                     [name: string]: unknown;
                 };
@@ -2978,7 +2978,7 @@ export interface operations {
             /** @description The message, or with `stream: true` Anthropic's events. */
             200: {
                 headers: {
-                    /** @description The generation id: look it up at /api/v1/generation. */
+                    /** @description The generation id: look it up at /api/v1/generation. Only on a request that passed admission (it will have a record, served or failed); a request refused before (401, 402, 404, 429, 503…) has none. */
                     "x-generation-id": string;
                     [name: string]: unknown;
                 };
@@ -3386,7 +3386,7 @@ export interface operations {
             /** @description The answer. */
             200: {
                 headers: {
-                    /** @description The generation id: look it up at /api/v1/generation. */
+                    /** @description The generation id: look it up at /api/v1/generation. Only on a request that passed admission (it will have a record, served or failed); a request refused before (401, 402, 404, 429, 503…) has none. */
                     "x-generation-id": string;
                     [name: string]: unknown;
                 };
@@ -3579,7 +3579,7 @@ export interface operations {
             /** @description The answer's frames. */
             200: {
                 headers: {
-                    /** @description The generation id: look it up at /api/v1/generation. */
+                    /** @description The generation id: look it up at /api/v1/generation. Only on a request that passed admission (it will have a record, served or failed); a request refused before (401, 402, 404, 429, 503…) has none. */
                     "x-generation-id": string;
                     [name: string]: unknown;
                 };

@@ -55,6 +55,7 @@ export async function serveEmbeddings(
     attempts: route.attempts,
     worstCase: { promptTokens, maxTokens: 0, choices: 1, imageCount: 0 },
   });
+  start.announce();
   const subject: GenerationSubject = {
     generationId: start.generationId,
     principal,

@@ -62,6 +62,7 @@ export async function serveProxy(
   requestedMaxTokens(inference.body);
   const body = inference.method === "POST" ? meteredBody(format, target.path, inference.body) : undefined;
   const hold = await admitProxy(context, inference, model, body);
+  inference.start.announce();
   const sentAt = context.now();
   const upstream = await transport.send({
     method: inference.method,

@@ -16,13 +16,21 @@ export interface RequestStart {
   generationId: string;
   startedAt: number;
   signal: AbortSignal;
+  /**
+   * Sends the id as `X-Generation-Id`. Called once the request is admitted, because from then on it
+   * will have a generation record (served or failed); a request refused before (401, 402, 404, 429,
+   * 503…) carries no id, so no client looks up a generation that will never exist.
+   */
+  announce(): void;
 }
 
 export function startRequest(context: Pick<EdgeContext, "now">, response: Response): RequestStart {
   const startedAt = context.now();
   const generationId = newGenerationId(startedAt);
-  response.setHeader("X-Generation-Id", generationId);
-  return { generationId, startedAt, signal: clientAbortSignal(response) };
+  const announce = () => {
+    if (!response.headersSent) response.setHeader("X-Generation-Id", generationId);
+  };
+  return { generationId, startedAt, signal: clientAbortSignal(response), announce };
 }
 
 export interface Inference {
@@ -58,6 +66,7 @@ export async function serveInference(
       imageCount: prompt.imageCount,
     },
   });
+  start.announce();
   const chat: AdmittedChat = {
     generationId: start.generationId,
     principal,

@@ -397,8 +397,32 @@ describe("errors in the OpenAI envelope", () => {
     expect(edge.primary.requests()).toHaveLength(0);
   });
 
-  it("every answer carries X-Generation-Id", async () => {
-    const response = await post({ ...hello, model: "nope/missing" });
-    expect(response.headers.get("x-generation-id")).toMatch(/^gen-/);
+  it("X-Generation-Id only on a request that will have a record: refused before admission's yes, none", async () => {
+    const idOf = async (response: Response) => {
+      await response.arrayBuffer();
+      return { status: response.status, id: response.headers.get("x-generation-id") };
+    };
+    expect(await idOf(await post({ ...hello, model: "nope/missing" }))).toEqual({ status: 404, id: null });
+    expect(await idOf(await post(hello, { authorization: "" }))).toEqual({ status: 401, id: null });
+    edge.billing.refusal = refusal(RefusalCode.REFUSAL_CODE_INSUFFICIENT_CREDITS, { limitSource: "account" });
+    expect(await idOf(await post(hello))).toEqual({ status: 402, id: null });
+    expect(await idOf(await post({ ...hello, stream: true }))).toEqual({ status: 402, id: null });
+    edge.billing.refusal = undefined;
+    edge.billing.unavailable = true;
+    expect(await idOf(await post(hello))).toEqual({ status: 503, id: null });
+    edge.billing.unavailable = false;
+    const served = await post(hello);
+    const id = served.headers.get("x-generation-id") ?? "";
+    expect(((await served.json()) as { id: string }).id).toBe(id);
+    expect((await eventFor(id)).generationId).toBe(id);
+  });
+
+  it("X-Generation-Id on an admitted request the provider then fails: its record says so", async () => {
+    for (const fake of [edge.primary, edge.backup]) fake.setScenario({ name: "fail", status: 500 });
+    const response = await post(hello);
+    expect(response.status).toBe(502);
+    const id = response.headers.get("x-generation-id") ?? "";
+    expect(id).toMatch(/^gen-/);
+    expect((await eventFor(id)).finishReason).toBe("error");
   });
 });
