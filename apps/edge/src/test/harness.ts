@@ -88,6 +88,8 @@ export interface HarnessOptions {
   controlPlaneUrls?: { keys?: string; billing?: string; generations?: string };
   /** BYOK credentials the keys double hands out, per account. */
   credentials?: ReadonlyMap<string, ProviderCredential[]>;
+  /** Models added to the test catalogue for one suite (the shared list stays as other suites expect it). */
+  extraModels?: Model[];
 }
 
 export interface EdgeHarness {
@@ -119,7 +121,7 @@ export async function startEdgeHarness(options: HarnessOptions): Promise<EdgeHar
     startFakeAnthropic({ apiKey: FAKE_KEY }),
     startFakeGemini({ apiKey: FAKE_KEY }),
   ]);
-  const snapshot = testSnapshotResponse(testModels(), "test-1");
+  const snapshot = testSnapshotResponse([...testModels(), ...(options.extraModels ?? [])], "test-1");
   const controlPlane = await startControlPlane({
     keys: options.keys,
     billing,
