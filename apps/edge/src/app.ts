@@ -23,7 +23,7 @@ import { healthzRoute } from "./routes/health.js";
 import { keyRoute } from "./routes/key.js";
 import { messagesRoute } from "./routes/messages.js";
 import { modelRoute } from "./routes/model.js";
-import { modelsRoute } from "./routes/models.js";
+import { modelsRoute, userModelsRoute } from "./routes/models.js";
 import { openApiRoute } from "./routes/openapi.js";
 import { proxyRoutes } from "./routes/proxy.js";
 import { readyzRoute } from "./routes/ready.js";
@@ -46,6 +46,9 @@ export function createApp(deps: EdgeDeps, context: EdgeContext = createEdgeConte
   app.use(
     floodGuard(context.settings.flood, context.now, new TrustedProxies(context.settings.trustedProxies)),
   );
+  // Before the key service's /api/v1/models prefix: which providers a key reaches is the edge's to say.
+  const userModels = userModelsRoute(context);
+  app[userModels.method](userModels.path, ...userModels.handlers);
   const { keysHttpUrl, billingHttpUrl, generationsHttpUrl, issuer } = deps.controlPlane;
   app.use(
     passThrough(
@@ -75,7 +78,7 @@ export function createApp(deps: EdgeDeps, context: EdgeContext = createEdgeConte
       {
         name: "generation service",
         url: generationsHttpUrl,
-        paths: ["/api/v1/generation"],
+        paths: ["/api/v1/generation", "/api/v1/activity"],
         serviceToken: issuer && (() => issuer.tokenFor("generations")),
       },
       deps.logger,

@@ -1,3 +1,4 @@
+import { MODEL_CATEGORIES } from "@gw/catalog";
 import {
   ANY_KEY_SECURITY,
   dataOf,
@@ -21,6 +22,7 @@ import {
   messageBatchSchema,
   modelEntrySchema,
   modelListSchema,
+  openRouterModelListSchema,
   readinessSchema,
 } from "./openapi-schemas.js";
 import { createBatchSchema } from "./translate/anthropic/batches.js";
@@ -297,6 +299,16 @@ const batches: ZodOpenApiPathsObject = {
   },
 };
 
+const modelFilterQuery = z.object({
+  supported_parameters: z.string().optional().meta({
+    description: "Comma-separated: only models supporting all of them.",
+    example: "tools,response_format",
+  }),
+  category: z.enum(MODEL_CATEGORIES).optional().meta({
+    description: "OpenRouter's use-case categories; the catalogue's models are all general-purpose.",
+  }),
+});
+
 const models: ZodOpenApiPathsObject = {
   ...aliased(["/v1/models", "/v1beta/models"], "get", {
     operationId: "listModels",
@@ -306,8 +318,22 @@ const models: ZodOpenApiPathsObject = {
       "OpenAI's list by default; Anthropic's page when `anthropic-version` is sent; Gemini's list under " +
       "/v1beta or with `x-goog-api-key`.",
     security: ANY_KEY_SECURITY,
+    requestParams: { query: modelFilterQuery },
     responses: { "200": { description: "The models.", content: json(modelListSchema) }, ...openAiErrors },
   }),
+  "/api/v1/models/user": {
+    get: {
+      operationId: "listUserModels",
+      tags: ["models"],
+      summary: "The models the calling key may use, in OpenRouter's list (allow-lists, BYOK-only providers)",
+      security: ANY_KEY_SECURITY,
+      requestParams: { query: modelFilterQuery },
+      responses: {
+        "200": { description: "The models.", content: json(openRouterModelListSchema) },
+        ...openAiErrors,
+      },
+    },
+  },
   "/v1/models/{id}": {
     get: {
       operationId: "getModel",

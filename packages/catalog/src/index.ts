@@ -1,5 +1,14 @@
 export type { CatalogIndex, ResolvedModel } from "./catalog.js";
 export { CATALOG, findModel, findProvider, indexCatalog, resolveModel } from "./catalog.js";
+export type { ModelFilters, ParsedFilters } from "./model-filters.js";
+export { filterModels, MODEL_CATEGORIES, parseModelFilters } from "./model-filters.js";
+export type {
+  ModelArchitecture,
+  OpenRouterModel,
+  OpenRouterModelList,
+  PriceStrings,
+} from "./model-object.js";
+export { modelList, openRouterModel, priceString, priceStrings } from "./model-object.js";
 export { MODELS } from "./models/index.js";
 export type { ListPrice } from "./pricing.js";
 export { listPrice } from "./pricing.js";

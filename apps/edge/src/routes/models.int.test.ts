@@ -43,14 +43,37 @@ describe("GET /v1/models", () => {
     expect(body.object).toBe("list");
     expect(body.data.find((model) => model.id === "openai/gpt-4o-mini")).toEqual({
       id: "openai/gpt-4o-mini",
+      canonical_slug: "openai/gpt-4o-mini",
       object: "model",
-      created: 1_700_000_000,
       owned_by: "openai",
       name: "openai/gpt-4o-mini",
+      created: 1_700_000_000,
+      description: "openai/gpt-4o-mini, a chat model by openai.",
       context_length: 128_000,
-      pricing: { prompt: 0.00000015, completion: 0.0000006, request: 0, image: 0 },
+      architecture: {
+        modality: "text->text",
+        input_modalities: ["text"],
+        output_modalities: ["text"],
+        tokenizer: "GPT",
+        instruct_type: null,
+      },
+      pricing: {
+        prompt: "0.00000015",
+        completion: "0.0000006",
+        request: "0",
+        image: "0",
+        input_cache_read: "0",
+        input_cache_write: "0",
+        internal_reasoning: "0",
+      },
+      top_provider: { context_length: 128_000, max_completion_tokens: 16_384, is_moderated: false },
+      per_request_limits: null,
       supported_parameters: ["max_tokens", "stream", "temperature"],
+      default_parameters: null,
+      supported_voices: null,
+      links: { details: "/api/v1/models/openai/gpt-4o-mini/endpoints" },
     });
+    expect(body).toMatchObject({ total_count: body.data.length, links: { next: null } });
   });
 
   it("retrieves one model by id, and 404s for an unknown or unusable one", async () => {
@@ -77,5 +100,43 @@ describe("GET /v1/models", () => {
       await fetch(`${edge.url}/v1/models`, { headers: { authorization: `Bearer ${admin.secret}` } }),
     );
     expect(management.status).toBe(403);
+  });
+});
+
+describe("GET /api/v1/models/user", () => {
+  const list = async (query: string, secret = key.secret) => {
+    const response = await fetch(`${edge.url}/api/v1/models/user${query}`, {
+      headers: { authorization: `Bearer ${secret}` },
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+
+  it("is the edge's own per-key list (not the key service's public catalogue) in OpenRouter's envelope", async () => {
+    // KEYS_HTTP_URL points nowhere in this harness: a forwarded request would be a 503.
+    const { status, body } = await list("");
+    expect(status).toBe(200);
+    const v1 = await fetch(`${edge.url}/v1/models`, { headers: { authorization: `Bearer ${key.secret}` } });
+    expect(body).toEqual(await v1.json());
+    expect(body).toMatchObject({ object: "list", total_count: 9, links: { next: null } });
+  });
+
+  it("filters by ?supported_parameters= (every name) and refuses a malformed one with a 400", async () => {
+    // Every test endpoint supports max_tokens, temperature and stream, and none tools.
+    const all = await list("?supported_parameters=temperature,stream");
+    expect(all.body.total_count).toBe(9);
+    const tools = await list("?supported_parameters=stream,tools");
+    expect(tools.body).toMatchObject({ data: [], total_count: 0 });
+    const bad = await readError(
+      await fetch(`${edge.url}/api/v1/models/user?category=cooking`, {
+        headers: { authorization: `Bearer ${key.secret}` },
+      }),
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.message).toMatch(/^category: expected one of/);
+  });
+
+  it("needs an API key: 401 without one", async () => {
+    const missing = await readError(await fetch(`${edge.url}/api/v1/models/user`));
+    expect(missing.status).toBe(401);
   });
 });

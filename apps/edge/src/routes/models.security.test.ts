@@ -15,8 +15,8 @@ afterAll(async () => {
   await edge?.stop();
 });
 
-async function listFor(secret: string): Promise<string[]> {
-  const response = await fetch(`${edge.url}/v1/models`, { headers: { authorization: `Bearer ${secret}` } });
+async function listFor(secret: string, path = "/v1/models"): Promise<string[]> {
+  const response = await fetch(`${edge.url}${path}`, { headers: { authorization: `Bearer ${secret}` } });
   const body = (await response.json()) as { data: { id: string }[] };
   return body.data.map((model) => model.id);
 }
@@ -24,14 +24,17 @@ async function listFor(secret: string): Promise<string[]> {
 describe("GET /v1/models is scoped to the calling key", () => {
   it("shows a key only the models in its allow-list", async () => {
     expect(await listFor(narrowModels.secret)).toEqual(["demo/echo", "test/failover"]);
+    expect(await listFor(narrowModels.secret, "/api/v1/models/user")).toEqual(["demo/echo", "test/failover"]);
   });
 
   it("shows a key only models served by its allowed providers, priced from those providers", async () => {
-    expect(await listFor(narrowProviders.secret)).toEqual([
-      "test/backup-only",
-      "test/embed-compat",
-      "test/failover",
-    ]);
+    for (const path of ["/v1/models", "/api/v1/models/user"]) {
+      expect(await listFor(narrowProviders.secret, path)).toEqual([
+        "test/backup-only",
+        "test/embed-compat",
+        "test/failover",
+      ]);
+    }
   });
 
   it("answers 404 for a single model outside the key's scope, as if it did not exist", async () => {

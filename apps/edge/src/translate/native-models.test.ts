@@ -1,17 +1,14 @@
+import { openRouterModel } from "@gw/catalog";
+import { Model } from "@gw/proto/catalog/v1/catalog";
 import { describe, expect, it } from "vitest";
 import { anthropicModelList, modelsDialect } from "./native-models.js";
 import type { ModelEntry } from "./openai/models.js";
 
-const entry = (id: string): ModelEntry => ({
-  id,
-  object: "model",
-  created: 1_700_000_000,
-  owned_by: "a",
-  name: id,
-  context_length: 1,
-  pricing: { prompt: 0, completion: 0, request: 0, image: 0 },
-  supported_parameters: [],
-});
+const entry = (id: string): ModelEntry =>
+  openRouterModel(
+    Model.fromPartial({ id, name: id, author: "a", kind: "chat", createdUnix: 1_700_000_000n }),
+    [],
+  );
 const entries = ["a/1", "a/2", "a/3", "a/4", "a/5"].map(entry);
 
 describe("native model lists", () => {

@@ -19,31 +19,6 @@ export function pricingJson(pricing: Pricing | undefined): PricingJson {
   };
 }
 
-export interface ModelJson {
-  id: string;
-  object: "model";
-  created: number;
-  owned_by: string;
-  name: string;
-  context_length: number;
-  pricing: PricingJson;
-  supported_parameters: string[];
-}
-
-/** A model as the model lists show it: its primary (first) endpoint's price, every endpoint's parameters. */
-export function modelJson(model: Model): ModelJson {
-  return {
-    id: model.id,
-    object: "model",
-    created: Number(model.createdUnix),
-    owned_by: model.author,
-    name: model.name,
-    context_length: model.contextLength,
-    pricing: pricingJson(model.endpoints[0]?.pricing),
-    supported_parameters: [...new Set(model.endpoints.flatMap((endpoint) => endpoint.supportedParameters))],
-  };
-}
-
 export interface EndpointJson {
   provider_id: string;
   provider_name: string;

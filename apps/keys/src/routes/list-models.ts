@@ -1,11 +1,24 @@
+import { filterModels, modelList, openRouterModel, parseModelFilters } from "@gw/catalog";
+import { GatewayError } from "@gw/errors";
 import type { RequestHandler } from "express";
-import { modelJson } from "../catalog/views.js";
 import type { KeysContext } from "../deps.js";
 
-/** GET /api/v1/models: the whole public catalogue (the edge's /v1/models filters it per key). */
+/**
+ * GET /api/v1/models: the whole public catalogue in OpenRouter's model object (the edge's /v1/models and
+ * /api/v1/models/user filter it per key), narrowed by `?supported_parameters=a,b` and checked `?category=`.
+ * A model's price is its primary (first) endpoint's.
+ */
 export function listModelsRoute(context: KeysContext): RequestHandler {
-  return async (_request, response) => {
+  return async (request, response) => {
+    const parsed = parseModelFilters(request.query);
+    if (!parsed.ok) {
+      throw new GatewayError("invalid_request", `${parsed.field}: ${parsed.message}`, {
+        code: "invalid_parameter",
+        metadata: { field: parsed.field },
+      });
+    }
     const { content } = await context.snapshots.current();
-    response.json({ object: "list", data: content.models.map(modelJson) });
+    const models = content.models.map((model) => openRouterModel(model, model.endpoints));
+    response.json(modelList(filterModels(models, parsed.filters)));
   };
 }

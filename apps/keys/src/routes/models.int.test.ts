@@ -1,6 +1,7 @@
+import type { OpenRouterModel } from "@gw/catalog";
 import { describeWith } from "@gw/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EndpointJson, ModelJson } from "../catalog/views.js";
+import type { EndpointJson } from "../catalog/views.js";
 import { createApiKey } from "../operator.js";
 import { type KeysHarness, startKeysHarness } from "../test/harness.js";
 
@@ -19,26 +20,77 @@ describeWith(["postgres"], "model REST routes", () => {
   });
 
   describe("GET /api/v1/models", () => {
-    it("lists the catalogue publicly with per-token prices", async () => {
+    it("lists the catalogue publicly in OpenRouter's model object, prices as decimal strings", async () => {
       const response = await harness.request("GET", "/api/v1/models");
       expect(response.status).toBe(200);
-      expect(response.body.object).toBe("list");
-      const models = response.body.data as ModelJson[];
+      expect(response.body).toMatchObject({ object: "list", total_count: 2, links: { next: null } });
+      const models = response.body.data as OpenRouterModel[];
       expect(models.map((model) => model.id)).toEqual([
         "openai/gpt-4o-mini",
         "meta-llama/llama-3.3-70b-instruct",
       ]);
       expect(models[0]).toEqual({
         id: "openai/gpt-4o-mini",
+        canonical_slug: "openai/gpt-4o-mini",
         object: "model",
-        created: 1721172741,
         owned_by: "openai",
         name: "OpenAI: GPT-4o mini",
+        created: 1721172741,
+        description: "OpenAI: GPT-4o mini, a chat model by openai.",
         context_length: 128_000,
-        pricing: { prompt: 0.00000015, completion: 0.0000006, request: 0, image: 0 },
+        architecture: {
+          modality: "text->text",
+          input_modalities: ["text"],
+          output_modalities: ["text"],
+          tokenizer: "GPT",
+          instruct_type: null,
+        },
+        pricing: {
+          prompt: "0.00000015",
+          completion: "0.0000006",
+          request: "0",
+          image: "0",
+          input_cache_read: "0.000000075",
+          input_cache_write: "0",
+          internal_reasoning: "0",
+        },
+        top_provider: { context_length: 128_000, max_completion_tokens: 16_384, is_moderated: false },
+        per_request_limits: null,
         supported_parameters: ["max_tokens", "stream", "tools"],
+        default_parameters: null,
+        supported_voices: null,
+        links: { details: "/api/v1/models/openai/gpt-4o-mini/endpoints" },
       });
-      expect(models[1]?.supported_parameters).toEqual(["max_tokens", "stream", "response_format"]);
+      expect(models[1]?.supported_parameters).toEqual(["max_tokens", "response_format", "stream"]);
+    });
+
+    it("keeps only models supporting every ?supported_parameters= name", async () => {
+      const both = await harness.request("GET", "/api/v1/models?supported_parameters=max_tokens,stream");
+      expect(both.body).toMatchObject({
+        total_count: 2,
+        data: [{ id: "openai/gpt-4o-mini" }, { id: "meta-llama/llama-3.3-70b-instruct" }],
+      });
+      const tools = await harness.request("GET", "/api/v1/models?supported_parameters=tools,stream");
+      expect(tools.body).toMatchObject({ total_count: 1, data: [{ id: "openai/gpt-4o-mini" }] });
+      const none = await harness.request("GET", "/api/v1/models?supported_parameters=tools,response_format");
+      expect(none.body).toMatchObject({ total_count: 0, data: [] });
+    });
+
+    it("accepts OpenRouter's categories and refuses a malformed filter with a 400 naming it", async () => {
+      const category = await harness.request("GET", "/api/v1/models?category=programming");
+      expect(category.body.total_count).toBe(2);
+      const unknown = await harness.request("GET", "/api/v1/models?category=cooking");
+      expect(unknown.status).toBe(400);
+      expect(unknown.body).toMatchObject({
+        error: { message: expect.stringMatching(/^category: expected one of programming/) },
+      });
+      const malformed = await harness.request("GET", "/api/v1/models?supported_parameters=Tools;drop");
+      expect(malformed.status).toBe(400);
+      expect(malformed.body).toMatchObject({
+        error: { message: expect.stringMatching(/^supported_parameters: /) },
+      });
+      const repeated = await harness.request("GET", "/api/v1/models?category=legal&category=health");
+      expect(repeated.status).toBe(400);
     });
   });
 

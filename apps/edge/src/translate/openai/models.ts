@@ -1,17 +1,9 @@
-import { picoToUsdNumber } from "@gw/money";
+import { modelList, type OpenRouterModel, type OpenRouterModelList, openRouterModel } from "@gw/catalog";
 import { byPrice } from "../../catalog/price.js";
-import type { CatalogSnapshot, Endpoint, Model } from "../../catalog/snapshot.js";
+import type { CatalogSnapshot, Model } from "../../catalog/snapshot.js";
 
-export interface ModelEntry {
-  id: string;
-  object: "model";
-  created: number;
-  owned_by: string;
-  name: string;
-  context_length: number;
-  pricing: { prompt: number; completion: number; request: number; image: number };
-  supported_parameters: string[];
-}
+/** One element of the model lists: OpenRouter's model object (which carries OpenAI's fields too). */
+export type ModelEntry = OpenRouterModel;
 
 export interface ModelListScope {
   allowedModels: readonly string[] | undefined;
@@ -21,17 +13,14 @@ export interface ModelListScope {
 }
 
 /**
- * OpenAI's model list, restricted to what the calling key can actually use: the model is in its
- * allow-list and at least one endpoint's provider is allowed and configured. Prices are those of the
+ * The model list restricted to what the calling key can actually use: the model is in its allow-list
+ * and at least one endpoint's provider is allowed and configured. Prices and limits are those of the
  * cheapest such endpoint, in USD per token.
  */
-export function listModels(
-  snapshot: CatalogSnapshot,
-  scope: ModelListScope,
-): { object: "list"; data: ModelEntry[] } {
+export function listModels(snapshot: CatalogSnapshot, scope: ModelListScope): OpenRouterModelList {
   const data = snapshot.allModels().flatMap((model) => visibleModel(model, scope) ?? []);
   data.sort((a, b) => a.id.localeCompare(b.id));
-  return { object: "list", data };
+  return modelList(data);
 }
 
 /** One model's entry, or undefined when the key cannot use it (it is then "not found" for that key). */
@@ -42,25 +31,5 @@ export function visibleModel(model: Model, scope: ModelListScope): ModelEntry | 
       (!scope.allowedProviders || scope.allowedProviders.includes(endpoint.providerId)) &&
       scope.configured(endpoint.providerId),
   );
-  const cheapest = byPrice(endpoints)[0];
-  return cheapest ? modelEntry(model, endpoints, cheapest) : undefined;
-}
-
-function modelEntry(model: Model, endpoints: readonly Endpoint[], cheapest: Endpoint): ModelEntry {
-  const pricing = cheapest.pricing;
-  return {
-    id: model.id,
-    object: "model",
-    created: Number(model.createdUnix),
-    owned_by: model.author,
-    name: model.name,
-    context_length: model.contextLength,
-    pricing: {
-      prompt: picoToUsdNumber(pricing?.promptPico ?? 0n),
-      completion: picoToUsdNumber(pricing?.completionPico ?? 0n),
-      request: picoToUsdNumber(pricing?.requestPico ?? 0n),
-      image: picoToUsdNumber(pricing?.imagePico ?? 0n),
-    },
-    supported_parameters: [...new Set(endpoints.flatMap((endpoint) => endpoint.supportedParameters))].sort(),
-  };
+  return endpoints.length > 0 ? openRouterModel(model, byPrice(endpoints)) : undefined;
 }
