@@ -1,8 +1,10 @@
 import type { Principal } from "@gw/auth";
+import { isGatewayError } from "@gw/errors";
 import type { ChargePolicy } from "@gw/events";
 import type { BillingClient } from "../clients/billing.js";
 import type { PlannedAttempt } from "../planning/plan.js";
 import { admit, type Hold } from "./admit.js";
+import { withAffordableTokens } from "./affordable.js";
 import type { LeaseBook } from "./lease-book.js";
 import { type WorstCaseInput, worstCaseCost } from "./worst-case.js";
 
@@ -36,14 +38,19 @@ export async function admitPlanned(
     const leased = await input.leases.reserve(input.principal, worstCasePico);
     if (leased) return leased;
   }
-  return admit(billing, {
-    generationId: input.generationId,
-    principal: input.principal,
-    modelId: first?.id ?? input.requestedModel,
-    isFreeModel: first?.isFree ?? false,
-    modelLimit: first?.modelLimit,
-    worstCasePico,
-  });
+  try {
+    return await admit(billing, {
+      generationId: input.generationId,
+      principal: input.principal,
+      modelId: first?.id ?? input.requestedModel,
+      isFreeModel: first?.isFree ?? false,
+      modelLimit: first?.modelLimit,
+      worstCasePico,
+    });
+  } catch (error) {
+    if (!isGatewayError(error) || error.status !== 402) throw error;
+    throw await withAffordableTokens(billing, error, input);
+  }
 }
 
 /**

@@ -75,7 +75,8 @@ export function worstCaseCost(
 
 const ZERO_PRICE = { promptPico: 0n, completionPico: 0n, requestPico: 0n, totalPico: 0n };
 
-function outputBudget(endpoint: Endpoint, input: WorstCaseInput): number {
+/** The output tokens one attempt may produce: `max_tokens` capped by the endpoint, else its maximum or what the context leaves. */
+export function outputBudget(endpoint: Endpoint, input: WorstCaseInput): number {
   const endpointMax = endpoint.maxCompletionTokens;
   if (input.maxTokens !== undefined)
     return endpointMax > 0 ? Math.min(input.maxTokens, endpointMax) : input.maxTokens;
