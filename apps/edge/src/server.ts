@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Subscription } from "@gw/events";
-import { type Listening, listen } from "@gw/http";
+import { type Listening, listen, type Readiness } from "@gw/http";
 import { createApp } from "./app.js";
 import { startBatchWorker } from "./batches/worker.js";
 import { createEdgeContext } from "./context.js";
@@ -15,6 +15,8 @@ export interface EdgeListenOptions {
 
 export interface RunningEdge {
   httpUrl: string;
+  /** /readyz's checks: the standalone adds its inner apps' readiness here. */
+  readiness: Readiness;
   /**
    * Stops serving: /readyz answers 503 draining, the listener closes, requests under way get until the
    * shutdown deadline (then they are cut, and metered as cancelled), settlements complete and leases
@@ -64,6 +66,7 @@ export async function startEdge(deps: EdgeDeps, options: EdgeListenOptions): Pro
   deps.logger.info({ url: listening.url }, "edge listening");
   return {
     httpUrl: listening.url,
+    readiness: context.readiness,
     stop: async () => {
       // Readiness first, so the load balancer stops sending work while what is under way finishes.
       context.readiness.drain();

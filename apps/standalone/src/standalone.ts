@@ -143,6 +143,12 @@ export async function startStandalone(
       serviceKeys,
     });
     stoppers.push(() => edge.stop());
+    // One /readyz for the whole process: the edge's checks plus each inner app's report.
+    const inner: Array<[string, { readiness: Readiness }]> = [
+      ["keys", keys],
+      ["billing", billing],
+    ];
+    for (const [name, app] of inner) edge.readiness.add(name, () => innerReadiness(app.readiness));
 
     // One process, one registry: this one listener exposes the series of all four apps, whose HTTP
     // series carry their app's name (the edge observes its own, in startEdge). The control-plane apps
@@ -187,6 +193,14 @@ export async function startStandalone(
   }
 }
 
+/** An app's readiness as its start function returns it (@gw/http's Readiness). */
+type Readiness = Awaited<ReturnType<typeof startKeys>>["readiness"];
+
+async function innerReadiness(readiness: Readiness): Promise<{ ok: boolean } & Record<string, unknown>> {
+  const report = await readiness.report();
+  return { ok: report.status === "ready", ...report };
+}
+
 async function grpcPorts(): Promise<{ keys: number; billing: number; generations: number }> {
   const [keys, billing, generations] = [await freePort(), await freePort(), await freePort()];
   if (keys === undefined || billing === undefined || generations === undefined)
@@ -212,7 +226,7 @@ async function startEdgeApp(
   config: StandaloneConfig,
   env: Env,
   wiring: EdgeWiring,
-): Promise<{ url: string; stop(): Promise<void> }> {
+): Promise<{ url: string; readiness: Readiness; stop(): Promise<void> }> {
   const edgeConfig = loadEdgeConfig({
     ...env,
     ...wiring.walletEnv,
@@ -236,6 +250,7 @@ async function startEdgeApp(
     const edge = await startEdge(connected.deps, { host: edgeConfig.host, httpPort: edgeConfig.httpPort });
     return {
       url: edge.httpUrl,
+      readiness: edge.readiness,
       stop: async () => {
         await edge.stop();
         await connected.close();
