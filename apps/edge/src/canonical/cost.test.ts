@@ -74,6 +74,22 @@ describe("computeCost", () => {
     expect(plain.cacheDiscountPico).toBe(0n);
   });
 
+  it("prices Anthropic's 1-hour cache writes at twice the input price, 5-minute ones at the listed write price", () => {
+    const pricing = listPrice({ prompt: "3", completion: "15", cacheRead: "0.30", cacheWrite: "3.75" });
+    const cost = computeCost(
+      pricing,
+      usage({ promptTokens: 1000, cacheWriteTokens: 800, cacheWriteLongTokens: 500 }),
+    );
+    expect(cost.promptPico).toBe(200n * 3_000_000n + 300n * 3_750_000n + 500n * 6_000_000n);
+    expect(cost.cacheDiscountPico).toBe(-300n * 750_000n - 500n * 3_000_000n);
+    // Without a cache-write price (implicit caching) there are no TTL'd writes to price higher.
+    const implicit = computeCost(
+      listPrice({ prompt: "1", completion: "1" }),
+      usage({ promptTokens: 10, cacheWriteTokens: 10, cacheWriteLongTokens: 10 }),
+    );
+    expect(implicit.promptPico).toBe(10n * 1_000_000n);
+  });
+
   it("charges special tokens at the plain price when the catalogue lists no separate price", () => {
     const pricing = listPrice({ prompt: "1", completion: "2" });
     const special = computeCost(

@@ -26,19 +26,33 @@ export function computeCost(pricing: Pricing | undefined, reported: TokenUsage, 
   const usage = normaliseUsage(reported);
   const cacheRead = pricing.cacheReadPico || pricing.promptPico;
   const cacheWrite = pricing.cacheWritePico || pricing.promptPico;
+  const longWrite = longCacheWritePrice(pricing);
+  const longWrites = BigInt(usage.cacheWriteLongTokens ?? 0);
+  const shortWrites = BigInt(usage.cacheWriteTokens) - longWrites;
   const reasoning = pricing.reasoningPico || pricing.completionPico;
   const plainPrompt = BigInt(usage.promptTokens - usage.cachedTokens - usage.cacheWriteTokens);
   const plainCompletion = BigInt(usage.completionTokens - usage.reasoningTokens);
   const promptPico =
     plainPrompt * pricing.promptPico +
     BigInt(usage.cachedTokens) * cacheRead +
-    BigInt(usage.cacheWriteTokens) * cacheWrite +
+    shortWrites * cacheWrite +
+    longWrites * longWrite +
     BigInt(images) * pricing.imagePico;
   const completionPico = plainCompletion * pricing.completionPico + BigInt(usage.reasoningTokens) * reasoning;
   const requestPico = pricing.requestPico;
   const cacheDiscountPico =
     BigInt(usage.cachedTokens) * (pricing.promptPico - cacheRead) +
-    BigInt(usage.cacheWriteTokens) * (pricing.promptPico - cacheWrite);
+    shortWrites * (pricing.promptPico - cacheWrite) +
+    longWrites * (pricing.promptPico - longWrite);
   const totalPico = promptPico + completionPico + requestPico;
   return { promptPico, completionPico, requestPico, totalPico, cacheDiscountPico };
+}
+
+/**
+ * Anthropic's 1-hour cache writes cost twice the base input price (docs.claude.com "Pricing": 5-minute
+ * writes 1.25x, 1-hour writes 2x); the catalogue lists the 5-minute price. Only an endpoint with its own
+ * cache-write price (explicit caching) has TTL'd writes; elsewhere they are plain prompt tokens.
+ */
+function longCacheWritePrice(pricing: Pricing): bigint {
+  return pricing.cacheWritePico ? pricing.promptPico * 2n : pricing.promptPico;
 }

@@ -9,6 +9,11 @@ export interface TokenUsage {
   cachedTokens: number;
   cacheWriteTokens: number;
   reasoningTokens: number;
+  /**
+   * Of `cacheWriteTokens`, those written with Anthropic's 1-hour TTL, which cost more than the 5-minute
+   * writes the catalogue's cache-write price is for. Absent = none.
+   */
+  cacheWriteLongTokens?: number;
 }
 
 export const ZERO_USAGE: TokenUsage = {
@@ -28,12 +33,15 @@ export function normaliseUsage(usage: TokenUsage): TokenUsage {
   const promptTokens = whole(usage.promptTokens);
   const completionTokens = whole(usage.completionTokens);
   const cachedTokens = Math.min(whole(usage.cachedTokens), promptTokens);
+  const cacheWriteTokens = Math.min(whole(usage.cacheWriteTokens), promptTokens - cachedTokens);
+  const long = Math.min(whole(usage.cacheWriteLongTokens ?? 0), cacheWriteTokens);
   return {
     promptTokens,
     completionTokens,
     cachedTokens,
-    cacheWriteTokens: Math.min(whole(usage.cacheWriteTokens), promptTokens - cachedTokens),
+    cacheWriteTokens,
     reasoningTokens: Math.min(whole(usage.reasoningTokens), completionTokens),
+    ...(long > 0 ? { cacheWriteLongTokens: long } : {}),
   };
 }
 

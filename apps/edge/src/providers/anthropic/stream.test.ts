@@ -55,6 +55,28 @@ const toolStream =
   frame("message_stop", {});
 
 describe("anthropicStreamEvents (Anthropic events → OpenAI chunks golden)", () => {
+  it("keeps the 1-hour cache writes that message_start reports by TTL (they are priced higher)", async () => {
+    const events = await collect(
+      frame("message_start", {
+        message: {
+          id: "m",
+          usage: {
+            input_tokens: 3,
+            output_tokens: 1,
+            cache_creation_input_tokens: 500,
+            cache_creation: { ephemeral_5m_input_tokens: 100, ephemeral_1h_input_tokens: 400 },
+          },
+        },
+      }) +
+        frame("message_delta", { delta: { stop_reason: "end_turn" }, usage: { output_tokens: 2 } }) +
+        frame("message_stop", {}),
+    );
+    expect(events.at(-1)).toMatchObject({
+      type: "usage",
+      usage: { promptTokens: 503, cacheWriteTokens: 500, cacheWriteLongTokens: 400 },
+    });
+  });
+
   it("maps the event sequence to role, content, tool-call and finish chunks, then merged usage", async () => {
     const events = await collect(toolStream);
     const deltas = events.flatMap((event) => (event.type === "chunk" ? [event.chunk.choices?.[0]] : []));

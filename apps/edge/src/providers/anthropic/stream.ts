@@ -121,6 +121,8 @@ export class AnthropicStreamMapper {
     if (!usage) return;
     for (const [name, value] of Object.entries(usage))
       if (typeof value === "number") (this.usage as Record<string, number>)[name] = value;
+    // The writes by TTL come as an object on message_start; a 1-hour write is priced higher.
+    if (usage.cache_creation) this.usage.cache_creation = usage.cache_creation;
   }
 
   private usageEvent(): StreamEvent[] {

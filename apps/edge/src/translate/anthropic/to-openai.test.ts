@@ -83,4 +83,23 @@ describe("completionFromAnthropic (Anthropic → OpenAI golden)", () => {
     expect(usageFromAnthropic(undefined)).toBeUndefined();
     expect(usageFromAnthropic({})).toBeUndefined();
   });
+
+  it("adds cache reads and writes to the prompt (Anthropic's input_tokens excludes them) and keeps 1-hour writes apart", () => {
+    expect(
+      usageFromAnthropic({
+        input_tokens: 10,
+        output_tokens: 5,
+        cache_read_input_tokens: 100,
+        cache_creation_input_tokens: 300,
+        cache_creation: { ephemeral_1h_input_tokens: 200 },
+      }),
+    ).toEqual({
+      promptTokens: 410,
+      completionTokens: 5,
+      cachedTokens: 100,
+      cacheWriteTokens: 300,
+      reasoningTokens: 0,
+      cacheWriteLongTokens: 200,
+    });
+  });
 });

@@ -25,6 +25,8 @@ export interface AnthropicUsageWire {
   output_tokens?: number | null;
   cache_read_input_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
+  /** The writes by TTL (`ephemeral_5m_input_tokens`, `ephemeral_1h_input_tokens`). */
+  cache_creation?: { ephemeral_1h_input_tokens?: number | null } | null;
 }
 
 /** Anthropic's `input_tokens` excludes cache reads and writes; canonical prompt tokens include them. */
@@ -33,12 +35,14 @@ export function usageFromAnthropic(wire: AnthropicUsageWire | undefined): TokenU
     return undefined;
   const cachedTokens = wire.cache_read_input_tokens ?? 0;
   const cacheWriteTokens = wire.cache_creation_input_tokens ?? 0;
+  const long = wire.cache_creation?.ephemeral_1h_input_tokens ?? 0;
   return {
     promptTokens: (wire.input_tokens ?? 0) + cachedTokens + cacheWriteTokens,
     completionTokens: wire.output_tokens ?? 0,
     cachedTokens,
     cacheWriteTokens,
     reasoningTokens: 0,
+    ...(long > 0 ? { cacheWriteLongTokens: long } : {}),
   };
 }
 
