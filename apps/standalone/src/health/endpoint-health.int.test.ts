@@ -57,7 +57,8 @@ describeWith(["postgres", "kafka"], "measured endpoint health across edges", () 
     });
     edgeA.openai.setScenario([{ name: "fail", status: 503 }]);
     const firstFailureAt = Date.now();
-    for (let i = 0; i < 8; i++) {
+    // Three failures are the fewest the status rule reads; edge B starts polling right after the third.
+    for (let i = 0; i < 3; i++) {
       // Each request fails over from openai to groq on edge A.
       expect(await chat(edgeA.url, FAILING, { provider: { sort: "price" } })).toEqual({
         status: 200,
@@ -74,7 +75,7 @@ describeWith(["postgres", "kafka"], "measured endpoint health across edges", () 
         routedLastAt = Date.now();
         break;
       }
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(routedLastAt, "edge B never routed openai last").toBeDefined();
     console.info(
