@@ -1,3 +1,4 @@
+import { userInfo } from "node:os";
 import {
   bundledCatalog,
   CatalogChangeError,
@@ -100,8 +101,13 @@ function trimZeros(decimal: string): string {
 // The catalogue as data (issue 14): the operator CLI works on the keys schema directly, under the same
 // lock, checks and history as the admin routes; the history names `cli:<os user>`.
 
+/** The history's "who" for the CLI: the OS account running it (no passwd entry in a container: unknown). */
 function cliActor(): string {
-  return `cli:${process.env.USER ?? process.env.USERNAME ?? "unknown"}`;
+  try {
+    return `cli:${userInfo().username}`;
+  } catch {
+    return "cli:unknown";
+  }
 }
 
 /** A refused change: every problem on its own line, nothing written. */
