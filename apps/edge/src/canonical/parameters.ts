@@ -39,13 +39,12 @@ export function requestedParameters(request: ChatRequest): string[] {
 }
 
 // Only parameters that tune how an answer is sampled may be dropped for an endpoint that does not list
-// them. Tools, tool choice, an answer format and the output cap decide what the answer is: they are
-// always sent, and a host that cannot honour them says so itself.
+// them. Tools, tool choice, an answer format, stop sequences and the output cap decide what the answer
+// is: they are always sent, and a host that cannot honour them says so itself.
 const DROPPABLE = new Set([
   "temperature",
   "top_p",
   "top_k",
-  "stop",
   "seed",
   "frequency_penalty",
   "presence_penalty",

@@ -171,7 +171,7 @@ export const FIELD_TABLE: readonly FieldRow[] = [
     "unsupported parameters",
     "sampling parameters (`top_k`, `seed`, `reasoning`, `logprobs`, …) not in the endpoint's `supported_parameters`",
     "dropped",
-    "left out for that endpoint (OpenRouter: ignored); `provider.require_parameters` excludes the endpoint instead. Tools, tool choice, answer format and `max_tokens` are always sent",
+    "left out for that endpoint (OpenRouter: ignored); `provider.require_parameters` excludes the endpoint instead. Tools, tool choice, answer format, `stop` and `max_tokens` are always sent",
   ),
   row(
     "stop-chat-anthropic",
