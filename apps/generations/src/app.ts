@@ -2,6 +2,7 @@ import { authenticate } from "@gw/auth";
 import { errorHandler, jsonBody, notFoundHandler, rejectMalformedUrl, requireServiceToken } from "@gw/http";
 import express, { type Express } from "express";
 import type { GenerationsDeps } from "./deps.js";
+import { activityRoute } from "./routes/activity.js";
 import { getGenerationRoute } from "./routes/get-generation.js";
 import { healthRoute } from "./routes/health.js";
 
@@ -19,6 +20,7 @@ export function createApp(deps: GenerationsDeps): Express {
 
   app.get("/healthz", healthRoute(db));
   app.get("/api/v1/generation", anyKey, getGenerationRoute(db));
+  app.get("/api/v1/activity", authenticate(deps.resolver, "management"), activityRoute(db));
 
   app.use(notFoundHandler());
   app.use(errorHandler(deps.logger));

@@ -1,6 +1,15 @@
-import { ANY_KEY_SECURITY, dataOf, errorResponses, json, type ZodOpenApiPathsObject } from "@gw/openapi";
+import {
+  ANY_KEY_SECURITY,
+  dataOf,
+  errorResponses,
+  json,
+  MANAGEMENT_SECURITY,
+  type ZodOpenApiPathsObject,
+} from "@gw/openapi";
 import { z } from "zod";
+import type { ActivityItem } from "./activity/query.js";
 import type { GenerationJson } from "./records/view.js";
+import { activityQuery } from "./routes/activity.js";
 import { generationQuery } from "./routes/get-generation.js";
 
 // The routes of apps/generations (app.ts), as the edge forwards them. The response schema is tied to
@@ -50,10 +59,65 @@ export const generationSchema = z
     generation_time_ms: z.number(),
     key_hash: z.string(),
     attempts: z.array(attemptSchema),
+    // OpenRouter's flat fields (records/view.ts says where each comes from).
+    tokens_prompt: z.number().int(),
+    tokens_completion: z.number().int(),
+    native_tokens_prompt: z.number().int(),
+    native_tokens_completion: z.number().int(),
+    native_tokens_reasoning: z.number().int(),
+    native_tokens_cached: z.number().int(),
+    total_cost: usd,
+    upstream_inference_cost: usd,
+    is_byok: z.boolean(),
+    latency: z.number().meta({ description: "Milliseconds (latency_ms)." }),
+    generation_time: z.number().meta({ description: "Milliseconds (generation_time_ms)." }),
+    cache_discount: z.null(),
+    provider_name: z.string().meta({ description: "The provider's id." }),
+    app_id: z.number().int().nullable().meta({ description: "The app its HTTP-Referer's origin names." }),
+    origin: z.string().meta({ description: "The HTTP-Referer's origin; empty when none was sent." }),
+    http_referer: z.string().nullable().meta({ description: "HTTP-Referer (origin and path)." }),
+    app_title: z.string().nullable().meta({ description: "X-Title (or X-OpenRouter-Title)." }),
   })
   .meta({ id: "Generation" }) satisfies z.ZodType<GenerationJson>;
 
+const activityItemSchema = z
+  .object({
+    date: z.string().meta({ description: "UTC day, YYYY-MM-DD", example: "2026-11-23" }),
+    model: z.string(),
+    model_permaslug: z.string(),
+    endpoint_id: z.string().meta({ description: "provider:model (the catalogue has no endpoint ids)." }),
+    provider_name: z.string().meta({ description: "The provider's id." }),
+    usage: usd.meta({ description: "What the account's credits were charged, USD." }),
+    byok_usage_inference: usd.meta({
+      description: "The provider's price of requests on the account's own keys.",
+    }),
+    requests: z.number().int(),
+    prompt_tokens: z.number().int(),
+    completion_tokens: z.number().int(),
+    reasoning_tokens: z.number().int(),
+  })
+  .meta({ id: "ActivityItem" }) satisfies z.ZodType<ActivityItem>;
+
 export const generationsOpenApiPaths: ZodOpenApiPathsObject = {
+  "/api/v1/activity": {
+    get: {
+      operationId: "getActivity",
+      tags: ["generations"],
+      summary: "The account's requests, tokens and spend per UTC day, model and provider (last 30 days)",
+      description:
+        "From the rollup the usage consumer keeps with each record; today (UTC) included. Filters: one day, " +
+        "one API key, one app. Another account's activity is never counted.",
+      security: MANAGEMENT_SECURITY,
+      requestParams: { query: activityQuery },
+      responses: {
+        "200": {
+          description: "The activity.",
+          content: json(z.object({ data: z.array(activityItemSchema) })),
+        },
+        ...errorResponses("openai", [400, 401, 403, 503]),
+      },
+    },
+  },
   "/api/v1/generation": {
     get: {
       operationId: "getGeneration",

@@ -54,6 +54,14 @@ export interface UsageFacts {
   generationStartedAt: number | undefined;
   endedAt: number;
   attempts: UsageAttempt[];
+  /** Who sent it (OpenRouter's app attribution headers), already validated; absent when not sent. */
+  attribution?: UsageAttribution | undefined;
+}
+
+/** A request's `HTTP-Referer` and `X-Title`; either may be empty. */
+export interface UsageAttribution {
+  httpReferer: string;
+  appTitle: string;
 }
 
 /** How the account is charged: BYOK requests pay only the gateway's fee (`BYOK_FEE_PERCENT`). */
@@ -120,6 +128,8 @@ export function usageRecorded(facts: UsageFacts, policy: ChargePolicy, leaseId =
     upstreamCompletionCostPico: cost.completionPico,
     attempts: facts.attempts.map((attempt) => ({ ...attempt, fault: attempt.fault ?? "" })),
     leaseId,
+    httpReferer: facts.attribution?.httpReferer ?? "",
+    appTitle: facts.attribution?.appTitle ?? "",
   };
 }
 

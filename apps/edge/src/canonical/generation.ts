@@ -1,3 +1,4 @@
+import type { Attribution } from "./attribution.js";
 import type { Cost } from "./cost.js";
 import type { FinishReason } from "./finish-reason.js";
 import type { TokenUsage } from "./tokens.js";
@@ -51,4 +52,6 @@ export interface Generation {
   attempts: AttemptRecord[];
   /** True when a provider produced a response (as opposed to every attempt failing). */
   served: boolean;
+  /** The app that sent it (`HTTP-Referer`, `X-Title`), when it said so. */
+  attribution?: Attribution | undefined;
 }

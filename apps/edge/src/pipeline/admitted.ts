@@ -1,5 +1,6 @@
 import type { Principal } from "@gw/auth";
 import type { Hold } from "../admission/admit.js";
+import type { Attribution } from "../canonical/attribution.js";
 import type { ChatRequest } from "../canonical/chat-request.js";
 import type { PromptText } from "../canonical/prompt-text.js";
 import type { Route } from "../planning/planner.js";
@@ -19,6 +20,7 @@ export interface AdmittedChat {
   signal: AbortSignal;
   /** The API shape the client spoke, which the answer is rendered in. */
   surface: Surface;
+  attribution: Attribution | undefined;
 }
 
 export function subjectOf(chat: AdmittedChat): GenerationSubject {
@@ -29,5 +31,6 @@ export function subjectOf(chat: AdmittedChat): GenerationSubject {
     apiType: chat.surface.apiType,
     requestedModel: chat.request.model,
     hold: chat.hold,
+    attribution: chat.attribution,
   };
 }

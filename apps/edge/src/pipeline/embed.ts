@@ -63,6 +63,7 @@ export async function serveEmbeddings(
     apiType: inference.apiType,
     requestedModel: request.model,
     hold,
+    attribution: start.attribution,
   };
   const outcome = await tryInOrder<CanonicalEmbeddings>(
     route.attempts,

@@ -2,6 +2,7 @@ import type { Principal } from "@gw/auth";
 import { chargedPico } from "@gw/events";
 import { leaseIdOf } from "../admission/admission.js";
 import type { Hold } from "../admission/admit.js";
+import type { Attribution } from "../canonical/attribution.js";
 import { computeCost, ZERO_COST } from "../canonical/cost.js";
 import type { FinishReason } from "../canonical/finish-reason.js";
 import type { ApiType, AttemptRecord, Generation } from "../canonical/generation.js";
@@ -20,6 +21,8 @@ export interface GenerationSubject {
   /** The model the client asked for, recorded when no attempt was made. */
   requestedModel: string;
   hold: Hold;
+  /** The app attribution headers, recorded as they are. */
+  attribution?: Attribution | undefined;
 }
 
 /** How a request ended: served by an attempt, or not served at all. */
@@ -89,6 +92,7 @@ function generationRecord(subject: GenerationSubject, ending: Ending): Generatio
     endedAt: ending.endedAt,
     attempts: ending.served ? ending.success.records : ending.failure.records,
     served: ending.served,
+    attribution: subject.attribution,
   };
 }
 

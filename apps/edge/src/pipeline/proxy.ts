@@ -231,6 +231,7 @@ function proxyGeneration(
     startedAt: inference.start.startedAt,
     generationStartedAt: served?.generationStartedAt,
     endedAt: outcome.endedAt,
+    attribution: inference.start.attribution,
     attempts: [
       {
         provider: inference.providerId,

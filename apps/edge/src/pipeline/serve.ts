@@ -2,6 +2,7 @@ import type { Principal } from "@gw/auth";
 import { newGenerationId } from "@gw/events";
 import type { Response } from "express";
 import { estimatePromptTokens } from "../admission/worst-case.js";
+import { type Attribution, attributionOf } from "../canonical/attribution.js";
 import { type ChatRequest, requestedMaxTokens } from "../canonical/chat-request.js";
 import { promptText } from "../canonical/prompt-text.js";
 import { clientAbortSignal } from "../middleware/client-signal.js";
@@ -16,6 +17,8 @@ export interface RequestStart {
   generationId: string;
   startedAt: number;
   signal: AbortSignal;
+  /** The app attribution headers, validated; recorded on the generation. */
+  attribution: Attribution | undefined;
   /**
    * Sends the id as `X-Generation-Id`. Called once the request is admitted, because from then on it
    * will have a generation record (served or failed); a request refused before (401, 402, 404, 429,
@@ -30,7 +33,9 @@ export function startRequest(context: Pick<EdgeContext, "now">, response: Respon
   const announce = () => {
     if (!response.headersSent) response.setHeader("X-Generation-Id", generationId);
   };
-  return { generationId, startedAt, signal: clientAbortSignal(response), announce };
+  // A batch item runs on a response with no request behind it: no attribution then.
+  const attribution = attributionOf(response.req?.headers);
+  return { generationId, startedAt, signal: clientAbortSignal(response), attribution, announce };
 }
 
 export interface Inference {
@@ -77,6 +82,7 @@ export async function serveInference(
     startedAt: start.startedAt,
     signal: start.signal,
     surface: inference.surface,
+    attribution: start.attribution,
   };
   if (request.stream === true) await respondStream(response, chat, context);
   else await respondJson(response, chat, context);

@@ -8,15 +8,15 @@ import {
 } from "@gw/events";
 import type { Logger } from "@gw/logger";
 import type { Insertable, Kysely } from "kysely";
+import { recordGenerations } from "../activity/record.js";
 import type { GenerationsTable, GenerationsTables } from "../db/schema.js";
 import { rowFromUsage } from "../records/usage-row.js";
-import { insertGenerations } from "../repositories/generations.js";
 
 export const USAGE_GROUP_ID = "generations";
 
 /**
- * Records every usage event as a generation, a batch of events per statement. The batch handler resolves
- * only after the insert committed, so the bus commits the offsets after the rows exist; a redelivered
+ * Records every usage event as a generation, a batch of events per statement, and adds it to the
+ * activity rollup in the same transaction. The batch handler resolves only after the insert committed, so the bus commits the offsets after the rows exist; a redelivered
  * event inserts nothing. Events of other types or versions on the topic are not ours and are skipped.
  * An undecodable message fails its batch; the bus then retries the batch message by message and
  * dead-letters only that one.
@@ -31,7 +31,7 @@ export function consumeUsage(
     fromBeginning: true,
     batchHandler: async (messages) => {
       const rows = firstOfEachId(messages.flatMap(rowOf));
-      const inserted = await insertGenerations(options.db, rows);
+      const inserted = await recordGenerations(options.db, rows);
       if (inserted < rows.length)
         options.logger.debug({ duplicates: rows.length - inserted }, "duplicate usage events ignored");
     },

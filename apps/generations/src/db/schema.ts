@@ -46,6 +46,39 @@ export interface GenerationsTable {
   upstream_inference_completions_cost: Usd;
   attempts: Attempts;
   ingested_at: DefaultedTimestamp;
+  /** App attribution: the request's HTTP-Referer (origin and path) and X-Title; app_id names the origin's app. */
+  http_referer: ColumnType<string | null, string | null | undefined, string | null>;
+  app_title: ColumnType<string | null, string | null | undefined, string | null>;
+  app_id: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+export interface AppsTable {
+  id: ColumnType<number, never, never>;
+  origin: string;
+  created_at: DefaultedTimestamp;
+}
+
+/** bigint: @gw/db reads int8 as a JS bigint (exact); the consumer adds to it in SQL. */
+type Count = ColumnType<bigint, number | bigint, number | bigint>;
+
+/**
+ * The activity rollup (migration 20261123T170000_activity). `day` is a UTC date, written as 'YYYY-MM-DD'
+ * and read back with to_char (pg would turn a bare date into a local-time Date).
+ */
+export interface ActivityDailyTable {
+  account_id: string;
+  day: ColumnType<string, string, string>;
+  model: string;
+  provider: string;
+  key_hash: string;
+  /** 0 when the request named no app. */
+  app_id: number;
+  requests: Count;
+  prompt_tokens: Count;
+  completion_tokens: Count;
+  reasoning_tokens: Count;
+  usage: Usd;
+  byok_usage_inference: Usd;
 }
 
 type Json = ColumnType<unknown, string, string>;
@@ -73,6 +106,8 @@ export interface MessageBatchItemsTable {
 
 export interface GenerationsTables {
   generations: GenerationsTable;
+  apps: AppsTable;
+  activity_daily: ActivityDailyTable;
   message_batches: MessageBatchesTable;
   message_batch_items: MessageBatchItemsTable;
 }

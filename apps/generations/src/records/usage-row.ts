@@ -47,6 +47,9 @@ export function rowFromUsage(envelope: Envelope, usage: UsageRecorded): Insertab
     upstream_inference_prompt_cost: picoToDecimalString(usage.upstreamPromptCostPico),
     upstream_inference_completions_cost: picoToDecimalString(usage.upstreamCompletionCostPico),
     attempts: JSON.stringify(attempts),
+    // Validated by the edge; app_id is given by the consumer, which knows the apps table.
+    http_referer: usage.httpReferer || null,
+    app_title: usage.appTitle || null,
   };
 }
 
@@ -89,5 +92,7 @@ export function usageFromRow(row: GenerationRow): UsageRecorded {
       // Whose fault a failure was matters to endpoint health only (keys app); the record does not keep it.
       fault: "",
     })),
+    httpReferer: row.http_referer ?? "",
+    appTitle: row.app_title ?? "",
   };
 }

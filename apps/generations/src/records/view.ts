@@ -1,9 +1,10 @@
 import { picoToUsdNumber, usdToPico } from "@gw/money";
+import { originOf } from "../activity/record.js";
 import type { AttemptRecord } from "../db/schema.js";
 import type { GenerationRow } from "./usage-row.js";
 
 /** `GET /api/v1/generation` data: the spec's Generation fields plus the decisions' extras. */
-export interface GenerationJson {
+export type GenerationJson = {
   id: string;
   model: string;
   provider: string;
@@ -33,6 +34,34 @@ export interface GenerationJson {
   generation_time_ms: number;
   key_hash: string;
   attempts: AttemptRecord[];
+} & OpenRouterFlatFields;
+
+/**
+ * OpenRouter's flat generation fields that do not clash with the spec's Generation (whose `usage` is an
+ * object; OpenRouter's is a number and stays out). Token counts are the provider's own (native) counts;
+ * the gateway does not re-count them with another tokenizer, so tokens_* equal native_tokens_*.
+ */
+export interface OpenRouterFlatFields {
+  tokens_prompt: number;
+  tokens_completion: number;
+  native_tokens_prompt: number;
+  native_tokens_completion: number;
+  native_tokens_reasoning: number;
+  native_tokens_cached: number;
+  total_cost: number;
+  upstream_inference_cost: number;
+  is_byok: boolean;
+  latency: number;
+  /** Milliseconds from the serving attempt's start to the end of the answer. */
+  generation_time: number;
+  /** Not computed: the record keeps no catalogue prices to price the cached tokens' saving with. */
+  cache_discount: null;
+  provider_name: string;
+  /** The app (its HTTP-Referer's origin) and what the request said about itself. */
+  app_id: number | null;
+  origin: string;
+  http_referer: string | null;
+  app_title: string | null;
 }
 
 const usd = (amount: string): number => picoToUsdNumber(usdToPico(amount));
@@ -68,5 +97,28 @@ export function generationJson(row: GenerationRow): GenerationJson {
     generation_time_ms: row.generation_time_ms,
     key_hash: row.key_hash,
     attempts: row.attempts,
+    ...flatFields(row),
+  };
+}
+
+function flatFields(row: GenerationRow): OpenRouterFlatFields {
+  return {
+    tokens_prompt: row.prompt_tokens,
+    tokens_completion: row.completion_tokens,
+    native_tokens_prompt: row.prompt_tokens,
+    native_tokens_completion: row.completion_tokens,
+    native_tokens_reasoning: row.reasoning_tokens,
+    native_tokens_cached: row.cached_tokens,
+    total_cost: usd(row.cost),
+    upstream_inference_cost: usd(row.upstream_inference_cost),
+    is_byok: row.is_byok,
+    latency: row.latency_ms,
+    generation_time: row.generation_time_ms,
+    cache_discount: null,
+    provider_name: row.provider,
+    app_id: row.app_id,
+    origin: originOf(row.http_referer) ?? "",
+    http_referer: row.http_referer,
+    app_title: row.app_title,
   };
 }

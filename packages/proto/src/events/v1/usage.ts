@@ -50,6 +50,13 @@ export interface UsageRecorded {
   attempts: Attempt[];
   /** The budget lease the request was admitted under; empty when it had a hold of its own. */
   leaseId: string;
+  /**
+   * App attribution (OpenRouter's headers): the request's `HTTP-Referer`, an absolute http(s) URL of at
+   * most 512 characters, and its `X-Title` (or `X-OpenRouter-Title`), at most 128 printable characters.
+   * Empty when not sent or not valid; the edge drops an invalid value rather than refusing the request.
+   */
+  httpReferer: string;
+  appTitle: string;
 }
 
 export interface Attempt {
@@ -96,6 +103,8 @@ function createBaseUsageRecorded(): UsageRecorded {
     upstreamCompletionCostPico: 0n,
     attempts: [],
     leaseId: "",
+    httpReferer: "",
+    appTitle: "",
   };
 }
 
@@ -192,6 +201,12 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
     }
     if (message.leaseId !== "") {
       writer.uint32(218).string(message.leaseId);
+    }
+    if (message.httpReferer !== "") {
+      writer.uint32(226).string(message.httpReferer);
+    }
+    if (message.appTitle !== "") {
+      writer.uint32(234).string(message.appTitle);
     }
     return writer;
   },
@@ -425,6 +440,22 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
             message.leaseId = reader.string();
             continue;
           }
+          case 28: {
+            if (tag !== 226) {
+              break;
+            }
+
+            message.httpReferer = reader.string();
+            continue;
+          }
+          case 29: {
+            if (tag !== 234) {
+              break;
+            }
+
+            message.appTitle = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -552,6 +583,16 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
         : isSet(object.lease_id)
         ? globalThis.String(object.lease_id)
         : "",
+      httpReferer: isSet(object.httpReferer)
+        ? globalThis.String(object.httpReferer)
+        : isSet(object.http_referer)
+        ? globalThis.String(object.http_referer)
+        : "",
+      appTitle: isSet(object.appTitle)
+        ? globalThis.String(object.appTitle)
+        : isSet(object.app_title)
+        ? globalThis.String(object.app_title)
+        : "",
     };
   },
 
@@ -638,6 +679,12 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
     if (message.leaseId !== "") {
       obj.leaseId = message.leaseId;
     }
+    if (message.httpReferer !== "") {
+      obj.httpReferer = message.httpReferer;
+    }
+    if (message.appTitle !== "") {
+      obj.appTitle = message.appTitle;
+    }
     return obj;
   },
 
@@ -679,6 +726,8 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
         : 0n;
     message.attempts = object.attempts?.map((e) => Attempt.fromPartial(e)) || [];
     message.leaseId = object.leaseId ?? "";
+    message.httpReferer = object.httpReferer ?? "";
+    message.appTitle = object.appTitle ?? "";
     return message;
   },
 };

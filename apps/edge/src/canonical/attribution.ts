@@ -1,0 +1,48 @@
+import type { IncomingHttpHeaders } from "node:http";
+import type { UsageAttribution } from "@gw/events";
+
+export type Attribution = UsageAttribution;
+
+const MAX_REFERER = 512;
+const MAX_TITLE = 128;
+/** Control characters (C0, DEL, C1): a title is shown in lists and logs, never a terminal escape. */
+function hasControl(value: string): boolean {
+  for (let index = 0; index < value.length; index++) {
+    const code = value.charCodeAt(index);
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return true;
+  }
+  return false;
+}
+
+/**
+ * OpenRouter's app attribution: `HTTP-Referer` (the app's URL; its origin identifies the app) and
+ * `X-Title`, which `@openrouter/sdk` sends as `X-OpenRouter-Title`. Attribution is optional metadata, so
+ * a value that is not valid (not an absolute http(s) URL, too long, control characters) is dropped
+ * rather than failing the request, as OpenRouter ignores it. Undefined when nothing valid was sent.
+ */
+export function attributionOf(headers: IncomingHttpHeaders | undefined): Attribution | undefined {
+  if (!headers) return undefined;
+  const httpReferer = refererOf(single(headers["http-referer"]));
+  const appTitle = titleOf(single(headers["x-title"]) ?? single(headers["x-openrouter-title"]));
+  return httpReferer === "" && appTitle === "" ? undefined : { httpReferer, appTitle };
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function refererOf(value: string | undefined): string {
+  if (value === undefined || value.length > MAX_REFERER || hasControl(value)) return "";
+  if (!URL.canParse(value)) return "";
+  const url = new URL(value);
+  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.username !== "" || url.password !== "") {
+    return "";
+  }
+  // Origin and path only: a query or fragment may carry a token, and the app is its origin anyway.
+  return `${url.origin}${url.pathname}`;
+}
+
+function titleOf(value: string | undefined): string {
+  const title = value?.trim() ?? "";
+  return title.length > MAX_TITLE || hasControl(title) ? "" : title;
+}
