@@ -55,7 +55,7 @@ export function createApp(deps: EdgeDeps, context: EdgeContext = createEdgeConte
       {
         name: "key service",
         url: keysHttpUrl,
-        paths: ["/api/v1/keys", "/api/v1/byok", "/api/v1/models", "/v1/x402/auth"],
+        paths: ["/api/v1/keys", "/api/v1/byok", "/api/v1/models", "/api/v1/admin/catalog", "/v1/x402/auth"],
         onResponse: dropChangedKey(deps.principals),
         serviceToken: issuer && (() => issuer.tokenFor("keys")),
       },
@@ -113,7 +113,9 @@ export function createApp(deps: EdgeDeps, context: EdgeContext = createEdgeConte
     // Last: only under the catalogue's provider ids, after every fixed route.
     ...proxyRoutes(context),
   ];
-  for (const route of routes) app[route.method](route.path, ...route.handlers);
+  // Counted while they run: a stop waits for them (a cut stream still publishes its usage).
+  for (const route of routes)
+    app[route.method](route.path, ...route.handlers.map((h) => context.inFlight.track(h)));
   app.use(notFoundHandler());
   if (x402) app.use(offerOnRefusal(x402));
   app.use(errorHandler(deps.logger, withPaymentOffer(renderSurfaceError)));
