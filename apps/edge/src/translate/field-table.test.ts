@@ -131,21 +131,20 @@ const CHECKS: Readonly<Record<string, () => void>> = {
     noMarkers(body);
     expect(body.contents).toEqual([{ role: "user", parts: [{ text: "doc" }] }]);
   },
-  "cache-messages-tool-use": () =>
-    refused(
-      "messages",
-      "openai",
-      {
-        messages: [
-          { role: "user", content: "x" },
-          {
-            role: "assistant",
-            content: [{ type: "tool_use", id: "t", name: "weather", input: {}, cache_control: ephemeral }],
-          },
-        ],
-      },
-      /cache_control/,
-    ),
+  "cache-messages-tool-use": () => {
+    const body = via("messages", "openai", {
+      messages: [
+        { role: "user", content: "x" },
+        {
+          role: "assistant",
+          content: [{ type: "tool_use", id: "t", name: "weather", input: {}, cache_control: ephemeral }],
+        },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: "sunny" }] },
+      ],
+    });
+    noMarkers(body);
+    expect((body.messages as Json[])[1]).toMatchObject({ role: "assistant", tool_calls: [{ id: "t" }] });
+  },
   "cache-gemini-cached-content": () =>
     refused("gemini", "anthropic", { cachedContent: "cachedContents/abc" }, /cachedContent/),
   "system-messages-openai": () => {

@@ -105,8 +105,8 @@ export const FIELD_TABLE: readonly FieldRow[] = [
     "any other",
     CACHING,
     "`cache_control` on a `tool_use` block",
-    "refused",
-    "a tool call has no place for a breakpoint",
+    "removed",
+    "no canonical place for it; an Anthropic target gets the body as sent",
   ),
   row(
     "cache-gemini-cached-content",
@@ -506,7 +506,7 @@ export const FIELD_TABLE: readonly FieldRow[] = [
     EXTRA,
     "any other field or `generationConfig` key",
     "refused",
-    "named in the 400",
+    "named in the 400; a Gemini target gets the body as sent",
   ),
 ];
 

@@ -147,7 +147,8 @@ function outputFormat(request: MessagesRequest | CountTokensRequest): Record<str
   if (config === undefined) return undefined;
   const record = (typeof config === "object" && config !== null ? config : {}) as Record<string, unknown>;
   const other = Object.keys(record).find((name) => name !== "format");
-  if (other) untranslatable(`output_config.${other}`, "only output_config.format translates");
+  // Named as the top-level field, so an Anthropic endpoint still receives the body as sent (native.ts).
+  if (other) untranslatable("output_config", `only its format translates, not ${other}`);
   const format = record.format as { type?: unknown; schema?: unknown } | undefined;
   if (format === undefined) return undefined;
   if (format?.type !== "json_schema" || typeof format.schema !== "object" || format.schema === null)
@@ -260,8 +261,7 @@ function assistantMessage(content: string | Block[], path: string): ChatMessage 
     if (entry.type === "text" && typeof entry.text === "string")
       texts.push({ type: "text", text: entry.text, ...markerOf(entry) });
     else if (entry.type === "tool_use") {
-      if (entry.cache_control !== undefined)
-        untranslatable(`${where}.cache_control`, "a tool call has no place for a caching breakpoint");
+      // A breakpoint on a tool call has no canonical place; only Anthropic (served natively) uses it.
       calls.push({
         id: entry.id,
         type: "function",
