@@ -62,8 +62,7 @@ interface RequestStart {
 
 function onRequest(message: unknown): void {
   const { request, response, server } = message as RequestStart;
-  const address = server.address();
-  const options = address !== null && typeof address === "object" ? observed.get(address.port) : undefined;
+  const options = observed.get(portOfServer(server));
   if (!options) return;
   const startedAt = performance.now();
   response.once("close", () => {
@@ -74,6 +73,18 @@ function onRequest(message: unknown): void {
     requests.inc({ app: options.app, surface, method, route, status });
     duration.observe({ app: options.app, surface, method, route }, secondsSince(startedAt));
   });
+}
+
+/** A server's port, asked of the socket once per server rather than once per request. */
+const serverPorts = new WeakMap<Server, number>();
+
+function portOfServer(server: Server): number {
+  const known = serverPorts.get(server);
+  if (known !== undefined) return known;
+  const address = server.address();
+  const port = address !== null && typeof address === "object" ? address.port : -1;
+  if (port >= 0) serverPorts.set(server, port);
+  return port;
 }
 
 /** The port of a URL an app reported (`http://127.0.0.1:8081`). */
