@@ -221,5 +221,12 @@ export const keyInfoSchema = z
   .meta({ id: "KeyInfo" }) satisfies z.ZodType<KeyInfo>;
 
 export const readinessSchema = z
-  .looseObject({ status: z.literal("ready") })
-  .meta({ id: "Readiness", description: "Ready, with the catalogue's and dependencies' detail." });
+  .object({
+    status: z.enum(["ready", "not_ready", "draining"]),
+    checks: z.record(z.string(), z.looseObject({ ok: z.boolean() })),
+  })
+  .meta({
+    id: "Readiness",
+    description:
+      "Every check with its detail (the catalogue, the event backlog): 200 when all pass, else 503 with the same body; `draining` once the process is stopping.",
+  });

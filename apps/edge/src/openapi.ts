@@ -42,12 +42,10 @@ const anthropicErrors = errorResponses("anthropic", INFERENCE_STATUSES);
 const geminiErrors = errorResponses("gemini", INFERENCE_STATUSES);
 
 const generationIdHeader = z.object({
-  "x-generation-id": z
-    .string()
-    .meta({
-      description:
-        "The generation id: look it up at /api/v1/generation. Only on a request that passed admission (it will have a record, served or failed); a request refused before (401, 402, 404, 429, 503…) has none.",
-    }),
+  "x-generation-id": z.string().meta({
+    description:
+      "The generation id: look it up at /api/v1/generation. Only on a request that passed admission (it will have a record, served or failed); a request refused before (401, 402, 404, 429, 503…) has none.",
+  }),
 });
 
 /** One operation under several paths (the `/api/v1` aliases): OpenAPI wants one id per operation. */
@@ -396,7 +394,7 @@ const operations: ZodOpenApiPathsObject = {
       security: [],
       responses: {
         "200": { description: "Ready.", content: json(readinessSchema) },
-        ...errorResponses("openai", [503]),
+        "503": { description: "Not ready, or draining (shutting down).", content: json(readinessSchema) },
       },
     },
   },

@@ -845,7 +845,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description The gateway's error envelope (OpenAI's shape). */
+        /** @description The gateway's error envelope (OpenRouter's shape). */
         OpenAiError: {
             error: {
                 message: string;
@@ -1039,12 +1039,17 @@ export interface components {
             /** @constant */
             status: "ok";
         };
-        /** @description Ready, with the catalogue's and dependencies' detail. */
+        /** @description Every check with its detail (the catalogue, the event backlog): 200 when all pass, else 503 with the same body; `draining` once the process is stopping. */
         Readiness: {
-            /** @constant */
-            status: "ready";
-        } & {
-            [key: string]: unknown;
+            /** @enum {string} */
+            status: "ready" | "not_ready" | "draining";
+            checks: {
+                [key: string]: {
+                    ok: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
         };
         Key: {
             /** @description The key's id: the SHA-256 of its secret, hex. */
@@ -6101,13 +6106,13 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
-            /** @description A dependency is unavailable; retry later. */
+            /** @description Not ready, or draining (shutting down). */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OpenAiError"];
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
         };
