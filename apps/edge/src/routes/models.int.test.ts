@@ -86,7 +86,7 @@ describe("GET /v1/models", () => {
         headers: { authorization: `Bearer ${key.secret}` },
       }),
     );
-    expect([unusable.status, unusable.type, unusable.code]).toEqual([
+    expect([unusable.status, unusable.type, unusable.reason]).toEqual([
       404,
       "not_found_error",
       "model_not_found",

@@ -142,7 +142,10 @@ describeWith(["postgres"], "model REST routes", () => {
     it("answers 404 not_found_error for an unknown model", async () => {
       const response = await harness.request("GET", "/api/v1/models/acme/nothing/endpoints", { key: apiKey });
       expect(response.status).toBe(404);
-      expect(response.body.error).toMatchObject({ type: "not_found_error", code: "model_not_found" });
+      expect(response.body.error).toMatchObject({
+        type: "not_found_error",
+        metadata: { reason: "model_not_found" },
+      });
     });
 
     it("requires a key, as every non-public route does", async () => {

@@ -123,7 +123,10 @@ describeWith(["postgres"], "keys app: service-to-service authentication", () => 
       const headers: Record<string, string> = { authorization: `Bearer ${owner.managementKey}` };
       if (token !== undefined) headers[SERVICE_TOKEN_HEADER] = token;
       const response = await fetch(`${harness.running.httpUrl}${path}`, { headers });
-      return { status: response.status, body: (await response.json()) as { error?: { code?: string } } };
+      return {
+        status: response.status,
+        body: (await response.json()) as { error?: { code?: number; metadata?: { reason?: string } } },
+      };
     };
 
     it("answers the edge's forwarded management call", async () => {
