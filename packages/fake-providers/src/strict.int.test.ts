@@ -278,6 +278,16 @@ describe("Gemini: unknown fields, in either spelling", () => {
     expect((await geminiPost("generateContent", tools({ parametersJsonSchema: schema }))).status).toBe(200);
   });
 
+  it("treats Object's own property names as unknown names, never as a crash", async () => {
+    const error = await geminiError(
+      await geminiPost("generateContent", { ...generate, constructor: {}, toString: 1 }),
+    );
+    expect(error.message).toContain('Unknown name "constructor"');
+    const block = { role: "user", content: [{ type: "constructor", text: "x" }] };
+    const response = await anthropicPost({ ...message, messages: [block] });
+    expect(response.status).toBeLessThan(500);
+  });
+
   it("refuses unknown embedding fields", async () => {
     const response = await post(
       `${gemini.url}/v1beta/models/text-embedding-004:embedContent`,

@@ -23,6 +23,12 @@ export interface NativeRequest {
 export interface NativeRules {
   /** Lower-case header names forwarded from the caller. */
   readonly forwardedHeaders: readonly string[];
+  /**
+   * Documented top-level fields of this format the gateway does not translate: they reach a provider of
+   * this format and make any other refuse (translateNative). Any other unknown name stays a 400 before
+   * admission, as do fields that reach state on the gateway's shared account or raise the price.
+   */
+  readonly nativeOnlyFields: readonly string[];
   /** The provider request built from the caller's body; absent = the dialect's own (OpenAI's is already the body). */
   wire?(native: NativeRequest, call: ChatCall, providerHeaders: Record<string, string>): WireRequest;
 }

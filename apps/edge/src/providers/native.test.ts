@@ -103,28 +103,36 @@ describe("native pass-through", () => {
   it("leaves untranslatable top-level fields to the native provider and refuses them for another format", () => {
     const translate = (body: Record<string, unknown>): ChatRequest => {
       if ("context_management" in body) untranslatable("context_management", "no translation");
-      if ("container" in body) untranslatable("container", "no translation");
+      if ("mcp_servers" in body) untranslatable("mcp_servers", "no translation");
       return { model: String(body.model), messages: [] } as ChatRequest;
     };
-    const body = { model: "m", context_management: {}, container: "c" };
-    const { chat, untranslated } = translateNative(body, translate);
-    expect(untranslated).toEqual(["context_management", "container"]);
+    const body = { model: "m", context_management: {}, mcp_servers: [] };
+    const { chat, untranslated } = translateNative("anthropic", body, translate);
+    expect(untranslated).toEqual(["context_management", "mcp_servers"]);
     withNativeRequest(chat, { format: "anthropic", body, headers: {}, untranslated });
     expect(() => nativeAware("openai", dialect, {}).request(call(chat))).toThrow(
-      /^context_management, container cannot be sent to this model/,
+      /^context_management, mcp_servers cannot be sent to this model/,
     );
     expect(
       JSON.parse(nativeAware("anthropic", dialect, providerHeaders).request(call(chat)).body),
     ).toMatchObject({
       context_management: {},
-      container: "c",
+      mcp_servers: [],
     });
   });
 
-  it("keeps a nested untranslatable part the caller's 400", () => {
-    const translate = (): ChatRequest =>
-      untranslatable("messages[0].content[0] (type document)", "no translation");
-    expect(() => translateNative({ model: "m" }, translate)).toThrow(UntranslatableError);
+  it("keeps undocumented, account-state and nested untranslatable parts the caller's 400", () => {
+    for (const what of [
+      "constructor",
+      "container",
+      "service_tier",
+      "messages[0].content[0] (type document)",
+    ]) {
+      const translate = (): ChatRequest => untranslatable(what, "no translation");
+      expect(() => translateNative("anthropic", { model: "m", [what]: 1 }, translate)).toThrow(
+        UntranslatableError,
+      );
+    }
   });
 
   it("follows the attempt's stream mode and the caller's Gemini API version", () => {

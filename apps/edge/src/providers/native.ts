@@ -87,15 +87,17 @@ function notForwarded(providerHeaders: Record<string, string>, rules: NativeRule
 }
 
 /**
- * The canonical form of a native body whose top-level fields the gateway cannot translate: those are
- * left out of the canonical request (it only plans, admits and serves other formats) and listed, so a
- * same-format provider still receives them and any other provider refuses the request naming them.
- * Anything else untranslatable stays the caller's 400.
+ * The canonical form of a native body with documented top-level fields the gateway cannot translate
+ * (the format's `nativeOnlyFields`): those are left out of the canonical request (it only plans, admits
+ * and serves other formats) and listed, so a same-format provider still receives them and any other
+ * provider refuses the request naming them. Anything else untranslatable stays the caller's 400.
  */
 export function translateNative<B extends Record<string, unknown>>(
+  format: ApiFormat,
   body: B,
   translate: (body: B) => ChatRequest,
 ): { chat: ChatRequest; untranslated: string[] } {
+  const deferrable = RULES[format].nativeOnlyFields;
   const untranslated: string[] = [];
   let current: B = body;
   for (;;) {
@@ -103,7 +105,7 @@ export function translateNative<B extends Record<string, unknown>>(
       return { chat: translate(current), untranslated };
     } catch (error) {
       const field = error instanceof UntranslatableError ? error.what : undefined;
-      if (field === undefined || !Object.hasOwn(current, field) || untranslated.includes(field)) throw error;
+      if (field === undefined || !deferrable.includes(field) || !Object.hasOwn(current, field)) throw error;
       untranslated.push(field);
       const { [field]: _left, ...rest } = current;
       current = rest as B;

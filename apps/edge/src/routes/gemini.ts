@@ -36,7 +36,7 @@ export function geminiRoute(context: EdgeContext, extra: Record<string, GeminiMe
       const body = parseGenerateContent(request.body);
       const id = nativeModelId(context.catalog.require(), model, NATIVE_AUTHORS);
       const translated = translating(() =>
-        translateNative(body, (native) => chatRequestFromGemini(native, id, stream)),
+        translateNative("gemini", body, (native) => chatRequestFromGemini(native, id, stream)),
       );
       const chat = translated.chat;
       // To a Google endpoint the body goes as sent, on the caller's API version (google/native-rules.ts).

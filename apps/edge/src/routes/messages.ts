@@ -20,7 +20,7 @@ export function messagesRoute(context: EdgeContext): Route {
     const start = startRequest(context, response);
     const principal = await resolveApiKey(context.principals, request);
     const body = parseMessagesRequest(request.body);
-    const translated = translating(() => translateNative(body, chatRequestFromMessages));
+    const translated = translating(() => translateNative("anthropic", body, chatRequestFromMessages));
     const chat = withNativeModels(context.catalog.require(), translated.chat, NATIVE_AUTHORS);
     // To an Anthropic endpoint the body goes as sent (providers/anthropic/native-rules.ts).
     withNativeRequest(chat, {

@@ -117,7 +117,7 @@ function checkMessages(messages: unknown): ProviderError | undefined {
 /** A known block's fields; message blocks name their type in the path, system blocks (text only) do not. */
 function checkBlock(block: Record<string, unknown>, path: string, typed: boolean): ProviderError | undefined {
   const type = typeof block.type === "string" ? block.type : "";
-  const allowed = BLOCK_FIELDS[type];
+  const allowed = Object.hasOwn(BLOCK_FIELDS, type) ? BLOCK_FIELDS[type] : undefined;
   // Block types this fake does not model (server tool results and the like) are left to the real API.
   if (!allowed) return undefined;
   const at = typed ? `${path}.${type}` : path;

@@ -182,7 +182,8 @@ function walk(value: unknown, type: FieldType, at: string, unknown: { name: stri
   const out: Record<string, unknown> = {};
   for (const [name, item] of Object.entries(value)) {
     const key = camel(name);
-    const field = message[key];
+    // Own fields only: `constructor` or `toString` in a body are unknown names, not Object's.
+    const field = Object.hasOwn(message, key) ? message[key] : undefined;
     if (field === undefined) {
       unknown.push({ name, at });
       continue;

@@ -28,6 +28,9 @@ export function anthropicNativeBody(
 
 export const anthropicNativeRules: NativeRules = {
   forwardedHeaders: ["anthropic-version", "anthropic-beta"],
+  // Not `container` (code-execution state on the gateway's account) nor `service_tier` (priority
+  // capacity is priced above the hold).
+  nativeOnlyFields: ["context_management", "mcp_servers", "output_format"],
   wire(native: NativeRequest, call: ChatCall, providerHeaders: Record<string, string>): WireRequest {
     return {
       path: MESSAGES_PATH,

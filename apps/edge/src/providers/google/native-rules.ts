@@ -29,6 +29,14 @@ export function geminiNativePath(version: string | undefined, model: string, str
 
 export const geminiNativeRules: NativeRules = {
   forwardedHeaders: [],
+  // The proto's snake_case spellings Google accepts. Not `cachedContent` (state on the gateway's account).
+  nativeOnlyFields: [
+    "system_instruction",
+    "generation_config",
+    "tool_config",
+    "safety_settings",
+    "safetySettings",
+  ],
   wire(native: NativeRequest, call: ChatCall, providerHeaders: Record<string, string>): WireRequest {
     return {
       path: geminiNativePath(native.apiVersion, call.upstreamModel, call.stream),

@@ -9,4 +9,6 @@ import type { NativeRules } from "../native-types.js";
  */
 export const openAiNativeRules: NativeRules = {
   forwardedHeaders: ["openai-beta"],
+  // The canonical request keeps every field: nothing needs deferring.
+  nativeOnlyFields: [],
 };
