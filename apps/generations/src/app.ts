@@ -1,16 +1,26 @@
 import { authenticate } from "@gw/auth";
-import { errorHandler, jsonBody, notFoundHandler, rejectMalformedUrl, requireServiceToken } from "@gw/http";
+import {
+  errorHandler,
+  jsonBody,
+  mountHealthRoutes,
+  notFoundHandler,
+  type Readiness,
+  rejectMalformedUrl,
+  requireServiceToken,
+} from "@gw/http";
 import express, { type Express } from "express";
 import type { GenerationsDeps } from "./deps.js";
 import { activityRoute } from "./routes/activity.js";
 import { getGenerationRoute } from "./routes/get-generation.js";
-import { healthRoute } from "./routes/health.js";
+import { generationsReadiness } from "./routes/health.js";
 
-export function createApp(deps: GenerationsDeps): Express {
+export function createApp(deps: GenerationsDeps, readiness: Readiness = generationsReadiness(deps)): Express {
   const db = deps.database.db;
   const anyKey = authenticate(deps.resolver, "any");
   const app = express();
   app.disable("x-powered-by");
+  // Probes first: no token, no body, nothing that could refuse a kubelet.
+  mountHealthRoutes(app, readiness);
   // `%ff` or `%00` in a path or query is a 400 here, before a route decodes it or a query carries it.
   app.use(rejectMalformedUrl());
   // Before the body is read: a caller that is not the edge gets nothing from this port.
@@ -18,7 +28,6 @@ export function createApp(deps: GenerationsDeps): Express {
   // NUL cannot be stored in PostgreSQL text: refused in the body layer with the field named.
   app.use(jsonBody({ refuseNul: true, timeoutMs: deps.bodyTimeoutMs }));
 
-  app.get("/healthz", healthRoute(db));
   app.get("/api/v1/generation", anyKey, getGenerationRoute(db));
   app.get("/api/v1/activity", authenticate(deps.resolver, "management"), activityRoute(db));
 

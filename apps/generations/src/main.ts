@@ -52,6 +52,7 @@ async function main(): Promise<void> {
       host: config.HOST,
       httpPort: config.HTTP_PORT,
       grpcPort: config.GRPC_PORT,
+      shutdownDeadlineMs: config.SHUTDOWN_DEADLINE_MS,
     },
   );
   const metrics = await startAppMetrics("generations", {

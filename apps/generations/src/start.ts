@@ -1,23 +1,30 @@
 import { randomBytes } from "node:crypto";
-import { listen } from "@gw/http";
+import { listen, type Readiness } from "@gw/http";
 import { bindGrpcServer, shutdownGrpcServer } from "@gw/rpc";
 import { createApp } from "./app.js";
 import { consumeUsage } from "./consumers/usage.js";
 import type { GenerationsDeps } from "./deps.js";
 import { createGrpcServer } from "./grpc.js";
 import { DEFAULT_RETENTION, startRetention } from "./retention/sweeper.js";
+import { generationsReadiness } from "./routes/health.js";
 
 export interface ListenOptions {
   host: string;
   /** 0 picks a free port. */
   httpPort: number;
   grpcPort: number;
+  /** How long a stop waits for requests under way before cutting them (SHUTDOWN_DEADLINE_MS). */
+  shutdownDeadlineMs?: number;
 }
 
 export interface RunningGenerations {
   httpUrl: string;
   grpcAddress: string;
-  /** Consumers finish and commit, the retention job stops, servers close; the deps stay open. */
+  readiness: Readiness;
+  /**
+   * Readiness goes 503 first; consumers finish and commit, the retention job stops, servers close
+   * (requests under way get until the shutdown deadline); the deps stay open.
+   */
   stop(): Promise<void>;
 }
 
@@ -34,7 +41,8 @@ export async function startGenerations(
     `generations-${randomBytes(6).toString("hex")}`,
   );
   const retention = startRetention(db, deps.retention ?? DEFAULT_RETENTION, deps.logger);
-  const http = await listen(createApp(deps), options.host, options.httpPort);
+  const readiness = generationsReadiness(deps);
+  const http = await listen(createApp(deps, readiness), options.host, options.httpPort);
   const grpcServer = createGrpcServer(deps);
   let grpcPort: number;
   try {
@@ -48,9 +56,12 @@ export async function startGenerations(
   return {
     httpUrl: http.url,
     grpcAddress,
+    readiness,
     stop: async () => {
+      readiness.drain();
+      const deadlineMs = options.shutdownDeadlineMs;
       await Promise.all([usage.stop(), keyChanges.stop(), retention.stop()]);
-      await Promise.all([http.close(), shutdownGrpcServer(grpcServer)]);
+      await Promise.all([http.close(deadlineMs), shutdownGrpcServer(grpcServer, deadlineMs)]);
     },
   };
 }
