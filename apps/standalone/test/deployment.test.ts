@@ -55,10 +55,9 @@ beforeAll(async () => {
 });
 
 it("the route reader sees each app's health routes (so the probe checks below can pass or fail)", () => {
-  expect([...served.edge]).toEqual(expect.arrayContaining(["/healthz", "/readyz"]));
-  for (const app of ["keys", "billing", "generations"] as const)
-    expect(served[app].has("/healthz")).toBe(true);
-  expect(served.keys.has("/readyz")).toBe(false);
+  for (const app of APPS)
+    expect([...served[app]], app).toEqual(expect.arrayContaining(["/healthz", "/readyz"]));
+  expect(served.keys.has("/openapi.json")).toBe(false);
 });
 
 // ---------------------------------------------------------------------------------------------------
@@ -75,6 +74,7 @@ interface Container {
   livenessProbe?: Probe;
   startupProbe?: Probe;
   resources?: { requests?: Json; limits?: Json };
+  lifecycle?: { preStop?: { exec?: { command: string[] }; sleep?: { seconds: number } } };
 }
 interface Probe {
   httpGet?: { path: string; port: string | number };
@@ -225,6 +225,25 @@ describe.each(["staging", "production"])("Kubernetes manifests, overlay %s", (ov
     }
   });
 
+  it("probe readiness on /readyz and liveness on /healthz, and pause before SIGTERM inside the grace period", () => {
+    for (const app of APPS) {
+      const container = rendered.deployment(app);
+      expect(container.readinessProbe?.httpGet?.path, app).toBe("/readyz");
+      // Liveness never asks a dependency: a database outage must not restart every pod.
+      expect(container.livenessProbe?.httpGet?.path, app).toBe("/healthz");
+      const pause = container.lifecycle?.preStop?.exec?.command;
+      expect(pause?.[0], app).toBe("sleep");
+      const pod = podSpec(rendered.find("Deployment", app) as Manifest) as PodSpec & {
+        terminationGracePeriodSeconds?: number;
+      };
+      const deadlineMs = Number(rendered.envOf(container).plain.SHUTDOWN_DEADLINE_MS ?? 20_000);
+      // The pause, the drain and the event flush (10 s at most) fit before the kubelet's SIGKILL.
+      expect(Number(pause?.[1]) + deadlineMs / 1000 + 10, app).toBeLessThanOrEqual(
+        pod.terminationGracePeriodSeconds ?? 30,
+      );
+    }
+  });
+
   it("point every address at another app's Service port of the right kind", () => {
     const problems: string[] = [];
     for (const { container, app } of rendered.containers()) {
@@ -279,6 +298,27 @@ describe("docker-compose.yml", () => {
         .filter(([, value]) => !String(value).includes("${"))
         .map(([name, value]) => [name, String(value)]),
     );
+
+  it("checks each app's /readyz on its own HTTP port, and starts the edge after the others are ready", () => {
+    const raw = parse(readFileSync(join(root, "docker-compose.yml"), "utf8"), { merge: true }) as {
+      services: Record<
+        string,
+        { healthcheck?: { test: string[] }; depends_on?: Record<string, { condition: string }> }
+      >;
+    };
+    for (const { service, app, env } of apps) {
+      const test = raw.services[service]?.healthcheck?.test.join(" ") ?? "";
+      const path = /'(\/[a-z]+)'\)/.exec(test)?.[1] ?? "";
+      expect(path, service).toBe("/readyz");
+      expect(served[app].has(path), service).toBe(true);
+      // The check reads the port from the environment: it must be the one the app listens on.
+      expect(test, service).toContain("process.env.HTTP_PORT");
+      expect(Number(env.HTTP_PORT), service).toBe(appPorts(app, literal(env)).http);
+    }
+    const edge = apps.find((a) => a.app === "edge")?.service ?? "";
+    for (const { service, app } of apps.filter((a) => a.app !== "edge"))
+      expect(raw.services[edge]?.depends_on?.[service], app).toEqual({ condition: "service_healthy" });
+  });
 
   it("runs each of the four apps from the Dockerfile", () => {
     expect(apps.map((a) => a.app).sort()).toEqual(["billing", "edge", "generations", "keys"]);
