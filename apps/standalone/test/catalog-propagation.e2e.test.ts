@@ -16,8 +16,8 @@ import { type AppProcess, eventually, freshTopics, runCli, startProcess, waitFor
 
 // Issue 14: the catalogue is data operators change without a deploy. keys, billing, generations and TWO
 // edges as OS processes on real PostgreSQL, Redis and Kafka; the operator changes a price with the CLI
-// (LiteLLM import), and the next request on every edge is billed at it, with no restart. The edges
-// refresh at the shipped CATALOG_REFRESH_MS (5 s).
+// (LiteLLM import) and through the admin route on an edge, and the next request on every edge is
+// billed at it, with no restart. The edges refresh at the shipped CATALOG_REFRESH_MS (5 s).
 
 const CLI = "apps/standalone/dist/cli/main.js";
 const MODEL = "openai/gpt-4o-mini";
@@ -168,4 +168,57 @@ describeWith(["postgres", "redis", "kafka"], "catalogue changes reach every edge
       expect(after.cost).toBeCloseTo(after.priced(300_000, 1_200_000), 15);
     }
   }, 60_000);
+
+  it("the admin route through an edge: 403 for the account's management key, and an operator token's price and alias reach both edges", async () => {
+    const admin = (path: string, key: string, body?: unknown) =>
+      fetch(`${edges[1]}/api/v1/admin/catalog${path}`, {
+        method: body === undefined ? "GET" : "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: body === undefined ? null : JSON.stringify(body),
+      });
+    expect((await admin("", managementKey)).status).toBe(403);
+    expect(
+      (await admin("/prices", managementKey, { model: MODEL, provider: "openai", pricing: { prompt: "1" } }))
+        .status,
+    ).toBe(403);
+    const { token } = JSON.parse(
+      await runCli(CLI, ["operator-token", "create", "--name", "e2e", "--json"], {
+        DATABASE_URL: database.url,
+      }),
+    ) as { token: string };
+    expect(token).toMatch(/^gw_op_[0-9a-f]{48}$/);
+
+    const started = Date.now();
+    const set = await admin("/prices", token, {
+      model: MODEL,
+      provider: "openai",
+      pricing: { prompt: "0.0000005" },
+    });
+    expect(set.status).toBe(200);
+    const took = await visibleOnEveryEdge("0.0000005", started);
+    console.info(`admin set-price -> visible on the two edges after ${took.join(" ms, ")} ms`);
+    for (const edge of edges) {
+      const after = await chatCost(edge);
+      // Only the prompt price was set: completion stays at the imported 1.2 USD per million.
+      expect(after.cost).toBeCloseTo(after.priced(500_000, 1_200_000), 15);
+    }
+
+    const alias = await admin("/aliases", token, { alias: "openai/gpt-4o-mini-operator", model: MODEL });
+    expect(alias.status).toBe(200);
+    for (const edge of edges) {
+      const served = await eventually(async () => {
+        const call = await chatCost(edge, "openai/gpt-4o-mini-operator").catch(() => undefined);
+        return call;
+      }, 20_000);
+      expect(served.model).toBe(MODEL);
+    }
+    const history = (await (await admin("/changes", token)).json()) as {
+      data: Array<{ actor: string; action: string }>;
+    };
+    expect(history.data.slice(0, 3).map((change) => [change.actor, change.action])).toEqual([
+      ["operator:e2e", "alias"],
+      ["operator:e2e", "set-price"],
+      [expect.stringMatching(/^cli:/), "import:litellm"],
+    ]);
+  }, 90_000);
 });
