@@ -384,6 +384,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/models/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The models the calling key may use, in OpenRouter's list (allow-lists, BYOK-only providers) */
+        get: operations["listUserModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/models/{id}": {
         parameters: {
             query?: never;
@@ -771,6 +788,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's requests, tokens and spend per UTC day, model and provider (last 30 days)
+         * @description From the rollup the usage consumer keeps with each record; today (UTC) included. Filters: one day, one API key, one app. Another account's activity is never counted.
+         */
+        get: operations["getActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/generation": {
         parameters: {
             query?: never;
@@ -973,26 +1010,77 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description OpenAI's model object plus the catalogue's price. */
+        /** @description OpenRouter's model object (with OpenAI's object and owned_by); prices of the cheapest endpoint the key may use. */
         Model: {
+            /** @example openai/gpt-4o-mini */
             id: string;
+            canonical_slug: string;
             /** @constant */
             object: "model";
-            created: number;
             owned_by: string;
             name: string;
+            created: number;
+            description: string;
             context_length: number;
-            pricing: {
-                /** @description USD */
-                prompt: number;
-                /** @description USD */
-                completion: number;
-                /** @description USD */
-                request: number;
-                /** @description USD */
-                image: number;
+            architecture: {
+                /** @example text+image->text */
+                modality: string;
+                input_modalities: string[];
+                output_modalities: string[];
+                tokenizer: string;
+                instruct_type: null;
             };
+            /** @description USD per token (per request, per image), decimal strings as OpenRouter's; "0": no charge. */
+            pricing: {
+                /**
+                 * @description USD, decimal string
+                 * @example 0.00000015
+                 */
+                prompt: string;
+                /**
+                 * @description USD, decimal string
+                 * @example 0.00000015
+                 */
+                completion: string;
+                /**
+                 * @description USD, decimal string
+                 * @example 0.00000015
+                 */
+                request: string;
+                /**
+                 * @description USD, decimal string
+                 * @example 0.00000015
+                 */
+                image: string;
+                /**
+                 * @description USD, decimal string
+                 * @example 0.00000015
+                 */
+                input_cache_read: string;
+                /**
+                 * @description USD, decimal string
+                 * @example 0.00000015
+                 */
+                input_cache_write: string;
+                /**
+                 * @description USD, decimal string
+                 * @example 0.00000015
+                 */
+                internal_reasoning: string;
+            };
+            top_provider: {
+                context_length: number;
+                max_completion_tokens: number | null;
+                is_moderated: boolean;
+            };
+            per_request_limits: null;
             supported_parameters: string[];
+            default_parameters: null;
+            supported_voices: null;
+            links: {
+                /** @description The model's endpoints (path). */
+                details: string;
+            };
         };
         KeyInfo: {
             label: string;
@@ -1122,28 +1210,77 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** @description OpenRouter's model object; prices of the model's primary endpoint. */
         CatalogModel: {
             /** @example openai/gpt-4o-mini */
             id: string;
+            canonical_slug: string;
             /** @constant */
             object: "model";
-            created: number;
             owned_by: string;
             name: string;
+            created: number;
+            description: string;
             context_length: number;
-            pricing: components["schemas"]["Pricing"];
+            architecture: {
+                /** @example text+image->text */
+                modality: string;
+                input_modalities: string[];
+                output_modalities: string[];
+                tokenizer: string;
+                instruct_type: null;
+            };
+            /** @description USD per token (per request, per image), decimal strings as OpenRouter's; "0": no charge. */
+            pricing: {
+                /**
+                 * @description USD, decimal string
+                 * @example 0.00000015
+                 */
+                prompt: string;
+                /**
+                 * @description USD, decimal string
+                 * @example 0.00000015
+                 */
+                completion: string;
+                /**
+                 * @description USD, decimal string
+                 * @example 0.00000015
+                 */
+                request: string;
+                /**
+                 * @description USD, decimal string
+                 * @example 0.00000015
+                 */
+                image: string;
+                /**
+                 * @description USD, decimal string
+                 * @example 0.00000015
+                 */
+                input_cache_read: string;
+                /**
+                 * @description USD, decimal string
+                 * @example 0.00000015
+                 */
+                input_cache_write: string;
+                /**
+                 * @description USD, decimal string
+                 * @example 0.00000015
+                 */
+                internal_reasoning: string;
+            };
+            top_provider: {
+                context_length: number;
+                max_completion_tokens: number | null;
+                is_moderated: boolean;
+            };
+            per_request_limits: null;
             supported_parameters: string[];
-        };
-        /** @description USD per token (prompt, completion), per request and per image. */
-        Pricing: {
-            /** @description USD */
-            prompt: number;
-            /** @description USD */
-            completion: number;
-            /** @description USD */
-            request: number;
-            /** @description USD */
-            image: number;
+            default_parameters: null;
+            supported_voices: null;
+            links: {
+                /** @description The model's endpoints (path). */
+                details: string;
+            };
         };
         ModelEndpoint: {
             provider_id: string;
@@ -1164,6 +1301,17 @@ export interface components {
             } | null;
             throughput_last_30m: number | null;
         };
+        /** @description USD per token (prompt, completion), per request and per image. */
+        Pricing: {
+            /** @description USD */
+            prompt: number;
+            /** @description USD */
+            completion: number;
+            /** @description USD */
+            request: number;
+            /** @description USD */
+            image: number;
+        };
         WalletSignIn: {
             /** @description Use as `Authorization: Bearer` on inference routes. */
             jwt: string;
@@ -1179,6 +1327,27 @@ export interface components {
             total_credits: number;
             /** @description USD ever spent; the balance is the difference. */
             total_usage: number;
+        };
+        ActivityItem: {
+            /**
+             * @description UTC day, YYYY-MM-DD
+             * @example 2026-11-23
+             */
+            date: string;
+            model: string;
+            model_permaslug: string;
+            /** @description provider:model (the catalogue has no endpoint ids). */
+            endpoint_id: string;
+            /** @description The provider's id. */
+            provider_name: string;
+            /** @description What the account's credits were charged, USD. */
+            usage: number;
+            /** @description The provider's price of requests on the account's own keys. */
+            byok_usage_inference: number;
+            requests: number;
+            prompt_tokens: number;
+            completion_tokens: number;
+            reasoning_tokens: number;
         };
         Generation: {
             /** @description The generation id (the X-Generation-Id header of the answer). */
@@ -1229,6 +1398,32 @@ export interface components {
                 latency_ms: number;
                 is_byok: boolean;
             }[];
+            tokens_prompt: number;
+            tokens_completion: number;
+            native_tokens_prompt: number;
+            native_tokens_completion: number;
+            native_tokens_reasoning: number;
+            native_tokens_cached: number;
+            /** @description USD */
+            total_cost: number;
+            /** @description USD */
+            upstream_inference_cost: number;
+            is_byok: boolean;
+            /** @description Milliseconds (latency_ms). */
+            latency: number;
+            /** @description Milliseconds (generation_time_ms). */
+            generation_time: number;
+            cache_discount: null;
+            /** @description The provider's id. */
+            provider_name: string;
+            /** @description The app its HTTP-Referer's origin names. */
+            app_id: number | null;
+            /** @description The HTTP-Referer's origin; empty when none was sent. */
+            origin: string;
+            /** @description HTTP-Referer (origin and path). */
+            http_referer: string | null;
+            /** @description X-Title (or X-OpenRouter-Title). */
+            app_title: string | null;
         };
     };
     responses: never;
@@ -3382,6 +3577,41 @@ export interface operations {
                     safetySettings?: {
                         [key: string]: unknown;
                     }[];
+                    models?: string[];
+                    provider?: {
+                        order?: string[];
+                        only?: string[];
+                        ignore?: string[];
+                        allow_fallbacks?: boolean;
+                        sort?: ("price" | "throughput" | "latency") | {
+                            /** @enum {string} */
+                            by: "price" | "throughput" | "latency";
+                            /** @enum {string} */
+                            partition?: "model" | "none";
+                        };
+                        preferred_min_throughput?: number | {
+                            p50?: number;
+                            p75?: number;
+                            p90?: number;
+                            p99?: number;
+                        };
+                        preferred_max_latency?: number | {
+                            p50?: number;
+                            p75?: number;
+                            p90?: number;
+                            p99?: number;
+                        };
+                        require_parameters?: boolean;
+                        quantizations?: string[];
+                        zdr?: boolean;
+                        max_price?: {
+                            prompt?: number;
+                            completion?: number;
+                            request?: number;
+                        };
+                        /** @enum {string} */
+                        data_collection?: "allow" | "deny";
+                    };
                 } & {
                     [key: string]: unknown;
                 };
@@ -3575,6 +3805,41 @@ export interface operations {
                     safetySettings?: {
                         [key: string]: unknown;
                     }[];
+                    models?: string[];
+                    provider?: {
+                        order?: string[];
+                        only?: string[];
+                        ignore?: string[];
+                        allow_fallbacks?: boolean;
+                        sort?: ("price" | "throughput" | "latency") | {
+                            /** @enum {string} */
+                            by: "price" | "throughput" | "latency";
+                            /** @enum {string} */
+                            partition?: "model" | "none";
+                        };
+                        preferred_min_throughput?: number | {
+                            p50?: number;
+                            p75?: number;
+                            p90?: number;
+                            p99?: number;
+                        };
+                        preferred_max_latency?: number | {
+                            p50?: number;
+                            p75?: number;
+                            p90?: number;
+                            p99?: number;
+                        };
+                        require_parameters?: boolean;
+                        quantizations?: string[];
+                        zdr?: boolean;
+                        max_price?: {
+                            prompt?: number;
+                            completion?: number;
+                            request?: number;
+                        };
+                        /** @enum {string} */
+                        data_collection?: "allow" | "deny";
+                    };
                 } & {
                     [key: string]: unknown;
                 };
@@ -3768,6 +4033,41 @@ export interface operations {
                     safetySettings?: {
                         [key: string]: unknown;
                     }[];
+                    models?: string[];
+                    provider?: {
+                        order?: string[];
+                        only?: string[];
+                        ignore?: string[];
+                        allow_fallbacks?: boolean;
+                        sort?: ("price" | "throughput" | "latency") | {
+                            /** @enum {string} */
+                            by: "price" | "throughput" | "latency";
+                            /** @enum {string} */
+                            partition?: "model" | "none";
+                        };
+                        preferred_min_throughput?: number | {
+                            p50?: number;
+                            p75?: number;
+                            p90?: number;
+                            p99?: number;
+                        };
+                        preferred_max_latency?: number | {
+                            p50?: number;
+                            p75?: number;
+                            p90?: number;
+                            p99?: number;
+                        };
+                        require_parameters?: boolean;
+                        quantizations?: string[];
+                        zdr?: boolean;
+                        max_price?: {
+                            prompt?: number;
+                            completion?: number;
+                            request?: number;
+                        };
+                        /** @enum {string} */
+                        data_collection?: "allow" | "deny";
+                    };
                 } & {
                     [key: string]: unknown;
                 };
@@ -5105,7 +5405,12 @@ export interface operations {
     };
     listModels: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Comma-separated: only models supporting all of them. */
+                supported_parameters?: string;
+                /** @description OpenRouter's use-case categories; the catalogue's models are all general-purpose. */
+                category?: "programming" | "roleplay" | "marketing" | "marketing/seo" | "technology" | "science" | "translation" | "legal" | "finance" | "health" | "trivia" | "academia";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5122,6 +5427,10 @@ export interface operations {
                         /** @constant */
                         object: "list";
                         data: components["schemas"]["Model"][];
+                        total_count: number;
+                        links: {
+                            next: null;
+                        };
                     } | ({
                         data: ({
                             /** @constant */
@@ -5256,7 +5565,12 @@ export interface operations {
     };
     listModelsAlias1: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Comma-separated: only models supporting all of them. */
+                supported_parameters?: string;
+                /** @description OpenRouter's use-case categories; the catalogue's models are all general-purpose. */
+                category?: "programming" | "roleplay" | "marketing" | "marketing/seo" | "technology" | "science" | "translation" | "legal" | "finance" | "health" | "trivia" | "academia";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5273,6 +5587,10 @@ export interface operations {
                         /** @constant */
                         object: "list";
                         data: components["schemas"]["Model"][];
+                        total_count: number;
+                        links: {
+                            next: null;
+                        };
                     } | ({
                         data: ({
                             /** @constant */
@@ -5293,6 +5611,147 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     });
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not enough credits or key limit left for the request's worst-case cost. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The request body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A rate limit was hit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Unexpected failure inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider or an owning service answered with an error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The upstream provider did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    listUserModels: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated: only models supporting all of them. */
+                supported_parameters?: string;
+                /** @description OpenRouter's use-case categories; the catalogue's models are all general-purpose. */
+                category?: "programming" | "roleplay" | "marketing" | "marketing/seo" | "technology" | "science" | "translation" | "legal" | "finance" | "health" | "trivia" | "academia";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The models. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["Model"][];
+                        total_count: number;
+                        links: {
+                            next: null;
+                        };
+                    };
                 };
             };
             /** @description The request is malformed or a field is invalid (the field is named). */
@@ -7454,6 +7913,10 @@ export interface operations {
                         /** @constant */
                         object: "list";
                         data: components["schemas"]["CatalogModel"][];
+                        total_count: number;
+                        links: {
+                            next: null;
+                        };
                     };
                 };
             };
@@ -7603,6 +8066,71 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Credits"];
                     };
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    getActivity: {
+        parameters: {
+            query?: {
+                /** @description One UTC day of the last 30 (YYYY-MM-DD). */
+                date?: string;
+                /** @description Only this API key's requests (its hash, as the keys API shows it). */
+                api_key_hash?: string;
+                /** @description Only requests attributed to this app (a generation's app_id). */
+                app_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activity. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ActivityItem"][];
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description No credential, or one that is unknown, revoked or expired. */
