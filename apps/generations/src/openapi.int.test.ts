@@ -9,8 +9,8 @@ import { type GenerationsTables, migrations, SCHEMA } from "./db/index.js";
 import { generationsOpenApiPaths } from "./openapi.js";
 
 // Every route the generations app registers is in the OpenAPI document (as the edge forwards it), and the
-// document names no generations route the app does not serve. /healthz is the app's own port's probe.
-const INTERNAL = new Set(["get /healthz"]);
+// document names no generations route the app does not serve. /healthz and /readyz are the app's own port's probes.
+const INTERNAL = new Set(["get /healthz", "get /readyz"]);
 
 let test: MigratedTestDatabase<GenerationsTables>;
 let routes: { method: string; path: string }[];
