@@ -147,6 +147,7 @@ export async function startStandalone(
     const inner: Array<[string, { readiness: Readiness }]> = [
       ["keys", keys],
       ["billing", billing],
+      ["generations", generations],
     ];
     for (const [name, app] of inner) edge.readiness.add(name, () => innerReadiness(app.readiness));
 

@@ -125,6 +125,7 @@ describeWith(["postgres"], "graceful shutdown of the gateway process", () => {
         events: { ok: true },
         keys: { ok: true, checks: { database: { ok: true, pending: [] }, catalog: { ok: true } } },
         billing: { ok: true, checks: { database: { ok: true, pending: [] } } },
+        generations: { ok: true, checks: { database: { ok: true, pending: [] } } },
       },
     });
   });
