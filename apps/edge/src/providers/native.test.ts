@@ -4,7 +4,13 @@ import { UntranslatableError, untranslatable } from "../translate/untranslatable
 import { anthropicNativeBody } from "./anthropic/native-rules.js";
 import type { WireDialect } from "./exchange.js";
 import { geminiNativePath } from "./google/native-rules.js";
-import { forwardedHeaders, nativeAware, translateNative, withNativeRequest } from "./native.js";
+import {
+  forwardedHeaders,
+  nativeAware,
+  nativeRequestOf,
+  translateNative,
+  withNativeRequest,
+} from "./native.js";
 import type { ChatCall } from "./types.js";
 
 const canonicalWire = { path: "/translated", headers: { "x-api-key": "provider-key" }, body: "{}" };
@@ -133,6 +139,52 @@ describe("native pass-through", () => {
         UntranslatableError,
       );
     }
+  });
+
+  it("passes through only bodies with plain member names; others translate, or are refused with a native-only field", () => {
+    const odd = [
+      JSON.parse('{"messages":[{"role":"user","content":"x","__proto__":{"polluted":true}}]}'),
+      { system: [{ type: "text", text: "s", constructor: { prototype: {} } }] },
+      { metadata: { ["bad\u0000key"]: 1 } },
+      { tools: [{ name: "t", ["\ud800"]: 1, "../": 1 }] },
+      { messages: [{ role: "user", content: "x", "%ff": 1 }] },
+    ];
+    for (const body of odd) {
+      const request = withNativeRequest({ model: "m", messages: [] } as ChatRequest, {
+        format: "anthropic",
+        body,
+        headers: {},
+      });
+      expect(nativeRequestOf(request)).toBeUndefined();
+      expect(() =>
+        withNativeRequest({ model: "m", messages: [] } as ChatRequest, {
+          format: "anthropic",
+          body,
+          headers: {},
+          untranslated: ["context_management"],
+        }),
+      ).toThrow(/member name not allowed/);
+    }
+    const fine = {
+      tools: [{ name: "t", input_schema: { $schema: "x", properties: { city: {} } } }],
+      text: "\ud83d\ude00",
+    };
+    const request = withNativeRequest({ model: "m", messages: [] } as ChatRequest, {
+      format: "anthropic",
+      body: fine,
+      headers: {},
+    });
+    expect(nativeRequestOf(request)?.body).toBe(fine);
+  });
+
+  it("refuses a top-level name no API has on the OpenAI surface, whose canonical form keeps it", () => {
+    const request = { model: "m", messages: [] } as ChatRequest;
+    expect(() =>
+      withNativeRequest(request, { format: "openai", body: { "\ufffdmax_tokens": 16 }, headers: {} }),
+    ).toThrow(/unknown parameter/);
+    expect(() =>
+      withNativeRequest(request, { format: "openai", body: { seed: 1 }, headers: {} }),
+    ).not.toThrow();
   });
 
   it("follows the attempt's stream mode and the caller's Gemini API version", () => {

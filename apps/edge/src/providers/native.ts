@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
+import { GatewayError } from "@gw/errors";
 import type { ChatRequest } from "../canonical/chat-request.js";
 import { UntranslatableError, untranslatable } from "../translate/untranslatable.js";
 import { anthropicNativeRules } from "./anthropic/native-rules.js";
@@ -20,10 +21,52 @@ const RULES: Readonly<Record<ApiFormat, NativeRules>> = {
 // layer in between has to know about the native body.
 const natives = new WeakMap<ChatRequest, NativeRequest>();
 
-/** Marks `request` as arriving natively in `native.format`; returns it. */
+/**
+ * Marks `request` as arriving natively in `native.format`; returns it. Only a body whose member names
+ * are all plain identifiers is passed through: one with names no API has (Object's own property names,
+ * control characters, `../`, `%ff`, spaces) would be admitted, recorded and only then refused upstream,
+ * so it takes the translated path as before (which keeps only the fields it knows), or, when it carries
+ * a field only the native API takes, is the caller's 400 before admission.
+ */
 export function withNativeRequest(request: ChatRequest, native: NativeRequest): ChatRequest {
-  natives.set(request, native);
+  // The OpenAI surface's canonical request keeps every top-level field, so one no API has is refused here.
+  const topLevel = Object.keys(native.body).find(
+    (name) => name in Object.prototype || !PLAIN_NAME.test(name),
+  );
+  if (native.format === "openai" && topLevel !== undefined)
+    throw new GatewayError("invalid_request", `${JSON.stringify(topLevel)}: unknown parameter`, {
+      code: "invalid_request",
+      metadata: { field: topLevel },
+    });
+  const bad = badMemberName(native.body, "body");
+  if (bad === undefined) natives.set(request, native);
+  else if ((native.untranslated ?? []).length > 0)
+    throw new GatewayError("invalid_request", `${bad}: member name not allowed`, {
+      code: "invalid_request",
+      metadata: { field: bad },
+    });
   return request;
+}
+
+// JSON Schema (`$ref`), Google (`@type`) and the APIs' own names all fit; nothing else is passed through.
+const PLAIN_NAME = /^[A-Za-z_$@][A-Za-z0-9_$@.:-]*$/;
+
+function badMemberName(value: unknown, path: string): string | undefined {
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const bad = badMemberName(item, `${path}[${index}]`);
+      if (bad) return bad;
+    }
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  for (const [name, item] of Object.entries(value)) {
+    if (name === "prototype" || name in Object.prototype || !PLAIN_NAME.test(name))
+      return `${path}.${JSON.stringify(name)}`;
+    const bad = badMemberName(item, `${path}.${name}`);
+    if (bad) return bad;
+  }
+  return undefined;
 }
 
 export function nativeRequestOf(request: ChatRequest): NativeRequest | undefined {
