@@ -36,7 +36,14 @@ const generation = (overrides: Partial<Generation> = {}): Generation => ({
   generationStartedAt: Date.parse("2026-05-01T10:00:00.250Z"),
   endedAt: Date.parse("2026-05-01T10:00:01.000Z"),
   attempts: [
-    { provider: "azure", model: "openai/gpt-4o-mini", status: 503, latencyMs: 40, isByok: false },
+    {
+      provider: "azure",
+      model: "openai/gpt-4o-mini",
+      status: 503,
+      latencyMs: 40,
+      isByok: false,
+      fault: "provider",
+    },
     { provider: "openai", model: "openai/gpt-4o-mini", status: 200, latencyMs: 700, isByok: false },
   ],
   served: true,
@@ -105,11 +112,29 @@ describe("finishing a generation (admission ends the hold, the meter publishes)"
       // The per-request price (7) is part of the prompt's: prompt + completion = the upstream total.
       upstreamPromptCostPico: 107n,
       upstreamCompletionCostPico: 200n,
+      // The failed attempt names whose fault it was (endpoint health counts provider faults only).
       attempts: [
-        { provider: "azure", model: "openai/gpt-4o-mini", status: 503, latencyMs: 40, isByok: false },
-        { provider: "openai", model: "openai/gpt-4o-mini", status: 200, latencyMs: 700, isByok: false },
+        {
+          provider: "azure",
+          model: "openai/gpt-4o-mini",
+          status: 503,
+          latencyMs: 40,
+          isByok: false,
+          fault: "provider",
+        },
+        {
+          provider: "openai",
+          model: "openai/gpt-4o-mini",
+          status: 200,
+          latencyMs: 700,
+          isByok: false,
+          fault: "",
+        },
       ],
       leaseId: "",
+      // No HTTP-Referer / X-Title on this request: the attribution fields go out empty.
+      httpReferer: "",
+      appTitle: "",
     });
   });
 
