@@ -1,8 +1,10 @@
+import { createOpenAI } from "@ai-sdk/openai";
 import { describeWith } from "@gw/testing";
 import { createOpenRouter } from "@openrouter/ai-sdk-provider";
 import { OpenRouter } from "@openrouter/sdk";
 import { NotFoundResponseError } from "@openrouter/sdk/models/errors";
 import { generateText, jsonSchema, stepCountIs, streamText, tool } from "ai";
+import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "./processes.js";
 import { type SdkGateway, startEmbeddedGateway, startSplitGateway } from "./sdk-gateways.js";
@@ -11,7 +13,14 @@ import { type SdkGateway, startEmbeddedGateway, startSplitGateway } from "./sdk-
 // at their default base URL shape (`…/api/v1`) against the embedded default and the split plane. Every
 // answer passes the SDK's own zod schemas (a reply that does not parse rejects); the assertions check
 // the content: the demo provider's text, usage numbers, ids that resolve. The `openai` SDK and the AI
-// SDK's default provider are driven by responses-sdks.e2e.test.ts.
+// SDK's default provider are driven against the embedded default by responses-sdks.e2e.test.ts; the
+// split plane's block below drives them there too (`openaiMatrix`), at their default `/v1` shape.
+
+interface GenerationRecord {
+  model: string;
+  streamed: boolean;
+  api_type: string;
+}
 
 const MODEL = "demo/echo";
 const EMBEDDING_MODEL = "demo/echo-embedding";
@@ -22,7 +31,7 @@ const weatherParameters = {
   additionalProperties: false,
 } as const;
 
-function sdkMatrix(start: () => Promise<SdkGateway>): void {
+function sdkMatrix(start: () => Promise<SdkGateway>, alsoOpenAi = false): void {
   let gateway: SdkGateway;
   const sdk = (key = gateway.apiKey) => new OpenRouter({ apiKey: key, serverURL: `${gateway.url}/api/v1` });
   const management = () => sdk(gateway.managementKey);
@@ -42,7 +51,7 @@ function sdkMatrix(start: () => Promise<SdkGateway>): void {
         headers: { authorization: `Bearer ${gateway.apiKey}` },
       });
       if (lookup.status !== 200) return undefined;
-      return ((await lookup.json()) as { data: { model: string; streamed: boolean } }).data;
+      return ((await lookup.json()) as { data: GenerationRecord }).data;
     }, 30_000);
 
   describe("@openrouter/sdk", () => {
@@ -56,7 +65,7 @@ function sdkMatrix(start: () => Promise<SdkGateway>): void {
       expect(result.usage?.totalTokens).toBe(
         (result.usage?.promptTokens ?? 0) + (result.usage?.completionTokens ?? 0),
       );
-      expect(await generation(result.id)).toMatchObject({ model: MODEL, streamed: false });
+      expect(await generation(result.id)).toMatchObject({ model: MODEL, streamed: false, api_type: "chat" });
     });
 
     it("chat.send, streamed: the chunks carry the text and one id that resolves", async () => {
@@ -144,6 +153,8 @@ function sdkMatrix(start: () => Promise<SdkGateway>): void {
     });
   });
 
+  if (alsoOpenAi) openaiMatrix(() => gateway, generation);
+
   describe("@openrouter/ai-sdk-provider", () => {
     const openrouter = () => createOpenRouter({ apiKey: gateway.apiKey, baseURL: `${gateway.url}/api/v1` });
 
@@ -184,10 +195,98 @@ function sdkMatrix(start: () => Promise<SdkGateway>): void {
   });
 }
 
+type GenerationLookup = (id: string) => Promise<GenerationRecord>;
+
+/** `openai`'s Responses API and the AI SDK's default `openai(model)` (Responses API too), at `/v1`. */
+function openaiMatrix(current: () => SdkGateway, generation: GenerationLookup): void {
+  const client = () =>
+    new OpenAI({ apiKey: current().apiKey, baseURL: `${current().url}/v1`, maxRetries: 0 });
+  const tools: OpenAI.Responses.Tool[] = [
+    { type: "function", name: "get_weather", parameters: weatherParameters, strict: true },
+  ];
+
+  describe("openai SDK, Responses API", () => {
+    it("responses.create, plain: output_text, usage with cost, an id that resolves", async () => {
+      const response = await client().responses.create({ model: MODEL, input: "Hello responses" });
+      expect(response.status).toBe("completed");
+      expect(response.output_text).toContain("demo provider");
+      expect(response.usage?.output_tokens).toBeGreaterThan(0);
+      expect((response.usage as unknown as { cost: number }).cost).toBeGreaterThan(0);
+      expect(await generation(response.id)).toMatchObject({
+        model: MODEL,
+        streamed: false,
+        api_type: "responses",
+      });
+    });
+
+    it("responses.create, streamed: response.created … output_text.delta … response.completed", async () => {
+      const stream = await client().responses.create({ model: MODEL, input: "Hello stream", stream: true });
+      const types: string[] = [];
+      let text = "";
+      let completed: OpenAI.Responses.Response | undefined;
+      for await (const event of stream) {
+        types.push(event.type);
+        if (event.type === "response.output_text.delta") text += event.delta;
+        if (event.type === "response.completed") completed = event.response;
+      }
+      expect(types[0]).toBe("response.created");
+      expect(types.at(-1)).toBe("response.completed");
+      expect(text).toContain("demo provider");
+      expect(completed?.usage?.total_tokens).toBeGreaterThan(0);
+      expect(await generation(completed?.id ?? "")).toMatchObject({ streamed: true });
+    });
+
+    it("responses.create with a function tool, then its function_call_output", async () => {
+      const first = await client().responses.create({ model: MODEL, input: "Weather in Paris?", tools });
+      const call = first.output.find((item) => item.type === "function_call");
+      if (call?.type !== "function_call") throw new Error("no function_call in the output");
+      expect(call.name).toBe("get_weather");
+      expect(JSON.parse(call.arguments)).toHaveProperty("city");
+      const second = await client().responses.create({
+        model: MODEL,
+        tools,
+        input: [
+          { role: "user", content: "Weather in Paris?" },
+          call,
+          { type: "function_call_output", call_id: call.call_id, output: "sunny" },
+        ],
+      });
+      expect(second.status).toBe("completed");
+      expect(second.output_text.length).toBeGreaterThan(0);
+    });
+
+    it("responses.create with text.format json_schema: accepted and echoed on the response", async () => {
+      const response = await client().responses.create({
+        model: MODEL,
+        input: "A city as JSON",
+        text: { format: { type: "json_schema", name: "city", schema: weatherParameters, strict: true } },
+      });
+      expect(response.status).toBe("completed");
+      expect(response.text?.format).toMatchObject({ type: "json_schema", name: "city" });
+    });
+  });
+
+  describe("AI SDK default provider (openai(model) = Responses API)", () => {
+    const provider = () => createOpenAI({ apiKey: current().apiKey, baseURL: `${current().url}/v1` });
+
+    it("generateText and streamText", async () => {
+      const result = await generateText({ model: provider()(MODEL), prompt: "Hello AI SDK" });
+      expect(result.text).toContain("demo provider");
+      expect(result.usage.outputTokens).toBeGreaterThan(0);
+      expect(await generation(result.response.id ?? "")).toMatchObject({ model: MODEL });
+      const streamed = streamText({ model: provider()(MODEL), prompt: "Hello AI SDK stream" });
+      let text = "";
+      for await (const delta of streamed.textStream) text += delta;
+      expect(text).toContain("demo provider");
+      expect(await streamed.finishReason).toBe("stop");
+    });
+  });
+}
+
 describe("OpenRouter's SDKs at /api/v1 (embedded default)", () => {
   sdkMatrix(() => startEmbeddedGateway("gw-or-sdks"));
 });
 
 describeWith(["postgres", "redis", "kafka"], "OpenRouter's SDKs at /api/v1 (split plane)", () => {
-  sdkMatrix(() => startSplitGateway("orsdks"));
+  sdkMatrix(() => startSplitGateway("orsdks"), true);
 });
