@@ -216,6 +216,24 @@ const MATRIX: Record<RouteName, Probe> = {
       expect((JSON.parse(answer.text) as { data: { total_credits: number } }).data.total_credits).toBe(3);
     },
   ),
+  "GET /api/v1/activity": both(
+    refusedFor(NOT_MANAGEMENT, 403, () => ({ method: "GET", path: "/api/v1/activity" })),
+    ownOnly(["management"], () => ({ method: "GET", path: "/api/v1/activity" })),
+    async (world) => {
+      // Filtered by the key that made A's generation, A sees its traffic (the control); B sees none of it.
+      const record = await world.call("GET", `/api/v1/generation?id=${world.a.generationId}`, world.a.apiKey);
+      const { key_hash } = (JSON.parse(record.text) as { data: { key_hash: string } }).data;
+      const path = `/api/v1/activity?api_key_hash=${key_hash}`;
+      const rows = async (secret: string) => {
+        const answer = await world.call("GET", path, secret);
+        expect(answer.status, answer.text).toBe(200);
+        return (JSON.parse(answer.text) as { data: unknown[] }).data.length;
+      };
+      await expect.poll(() => rows(world.a.management), { timeout: 15_000 }).toBeGreaterThan(0);
+      expect(await rows(world.others.management)).toBe(0);
+    },
+  ),
+  "GET /api/v1/models/user": ownOnly(API_CALLERS, () => ({ method: "GET", path: "/api/v1/models/user" })),
   "GET /api/v1/generation": refusedFor(ALL, 404, ({ a }) => ({
     method: "GET",
     path: `/api/v1/generation?id=${encodeURIComponent(a.generationId)}`,
