@@ -131,7 +131,8 @@ describe("the management API through @gw/client", () => {
   it("reads the catalogue: models and one model's endpoints", async () => {
     const models = await management.GET("/api/v1/models");
     const demo = models.data?.data.find((model) => model.id === "demo/echo");
-    expect(demo?.pricing.prompt).toBeGreaterThan(0);
+    // OpenRouter's model object: prices are decimal strings per token.
+    expect(Number(demo?.pricing.prompt)).toBeGreaterThan(0);
     expectDocumented(modelSchema, demo);
     const endpoints = await management.GET("/api/v1/models/{author}/{slug}/endpoints", {
       params: { path: { author: "demo", slug: "echo" } },

@@ -213,9 +213,14 @@ describeWith(["postgres", "redis", "kafka"], "metrics of the embedded default", 
     const { all } = await scrape();
     expect(all.has("nodejs_eventloop_lag_p99_seconds")).toBe(true);
     expect(total(all, "nodejs_heap_size_used_bytes")).toBeGreaterThan(0);
-    expect([...all.keys()].some((series) => series.startsWith("nodejs_gc_duration_seconds_count"))).toBe(
-      true,
-    );
+    // GC series appear after the first collection, which a short run may not have had yet: fetching the
+    // OpenAPI document (~0.5 MB, serialised per request) allocates until one happens.
+    const collected = async () => {
+      await (await fetch(`${url}/openapi.json`)).arrayBuffer();
+      const { all: now } = await scrape();
+      return [...now.keys()].some((series) => series.startsWith("nodejs_gc_duration_seconds_count"));
+    };
+    await expect.poll(collected, { timeout: 30_000, interval: 100 }).toBe(true);
   });
 
   it("has no key, account or generation id in any label", async () => {
