@@ -1,4 +1,5 @@
 import type { OpenRouterModel, OpenRouterModelList } from "@gw/catalog";
+import { openRouterModelObject } from "@gw/openapi";
 import { z } from "zod";
 import type { CredentialJson } from "../byok/view.js";
 import type { EndpointJson, PricingJson } from "../catalog/views.js";
@@ -85,54 +86,10 @@ export const pricingSchema = z.object({ prompt: usd, completion: usd, request: u
   description: "USD per token (prompt, completion), per request and per image.",
 }) satisfies z.ZodType<PricingJson>;
 
-const price = z.string().meta({ description: "USD, decimal string", example: "0.00000015" });
-
-export const modelSchema = z
-  .object({
-    id: z.string().meta({ example: "openai/gpt-4o-mini" }),
-    canonical_slug: z.string(),
-    object: z.literal("model"),
-    owned_by: z.string(),
-    name: z.string(),
-    created: z.number().int(),
-    description: z.string(),
-    context_length: z.number().int(),
-    architecture: z.object({
-      modality: z.string().meta({ example: "text+image->text" }),
-      input_modalities: z.array(z.string()),
-      output_modalities: z.array(z.string()),
-      tokenizer: z.string(),
-      instruct_type: z.null(),
-    }),
-    pricing: z
-      .object({
-        prompt: price,
-        completion: price,
-        request: price,
-        image: price,
-        input_cache_read: price,
-        input_cache_write: price,
-        internal_reasoning: price,
-      })
-      .meta({
-        description:
-          'USD per token (per request, per image), decimal strings as OpenRouter\'s; "0": no charge.',
-      }),
-    top_provider: z.object({
-      context_length: z.number().int(),
-      max_completion_tokens: z.number().int().nullable(),
-      is_moderated: z.boolean(),
-    }),
-    per_request_limits: z.null(),
-    supported_parameters: z.array(z.string()),
-    default_parameters: z.null(),
-    supported_voices: z.null(),
-    links: z.object({ details: z.string().meta({ description: "The model's endpoints (path)." }) }),
-  })
-  .meta({
-    id: "CatalogModel",
-    description: "OpenRouter's model object; prices of the model's primary endpoint.",
-  }) satisfies z.ZodType<OpenRouterModel>;
+export const modelSchema = openRouterModelObject.meta({
+  id: "CatalogModel",
+  description: "OpenRouter's model object; prices of the model's primary endpoint.",
+}) satisfies z.ZodType<OpenRouterModel>;
 
 export const modelListSchema = z.object({
   object: z.literal("list"),
