@@ -15,7 +15,8 @@ describeWith(["postgres", "kafka"], "key-change events on Kafka", () => {
     harness = await startKeysHarness({
       bus: async (topics) => {
         const brokers = kafkaBrokers();
-        await ensureTopics(brokers, [topics.keyChanges]);
+        // The keys app consumes usage too (the endpoint health aggregator, 151d7fb).
+        await ensureTopics(brokers, [topics.keyChanges, topics.usage]);
         return new KafkaEventBus({ brokers, clientId: uniqueName("keys-test") });
       },
     });
