@@ -7,6 +7,7 @@ import { KafkaEventBus } from "@gw/kafka";
 import { createLogger, type Logger, runMain, stopOnSignals } from "@gw/logger";
 import { startAppMetrics } from "@gw/metrics";
 import { clientOptions, serviceAuthFromConfig } from "@gw/rpc";
+import { startTracingFromEnv } from "@gw/telemetry";
 import { type BillingConfig, loadBillingConfig } from "./config.js";
 import { migrations, SCHEMA } from "./db/index.js";
 import type { BillingTables } from "./db/schema.js";
@@ -28,6 +29,8 @@ function connectBus(config: BillingConfig, logger: Logger): EventBus {
 async function main(): Promise<void> {
   const config = loadBillingConfig();
   const logger = createLogger("billing", config.LOG_LEVEL);
+  // Off unless OTEL_TRACES_EXPORTER=otlp: then spans go to the OTLP endpoint (docs/operations.md, Tracing).
+  const tracing = startTracingFromEnv(process.env, "gw-billing");
   if (!config.DATABASE_URL) throw new Error("DATABASE_URL is required");
   if (!config.REDIS_URL)
     throw new Error("REDIS_URL is required (the in-memory store is for the embedded default)");
@@ -81,6 +84,7 @@ async function main(): Promise<void> {
     redis.disconnect();
     await database.close();
     await metrics.stop();
+    await tracing.shutdown();
   });
 }
 

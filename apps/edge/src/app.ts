@@ -12,6 +12,7 @@ import { withPaymentOffer } from "./payments/offer-error.js";
 import { createX402Runtime } from "./payments/runtime.js";
 import type { EdgeContext } from "./pipeline/edge-context.js";
 import { renderSurfaceError } from "./pipeline/error-shape.js";
+import { serverSpan } from "./pipeline/tracing.js";
 import { batchRoutes } from "./routes/batches.js";
 import { chatCompletionsRoute } from "./routes/chat-completions.js";
 import { completionsRoute } from "./routes/completions.js";
@@ -95,10 +96,9 @@ export function createApp(deps: EdgeDeps, context: EdgeContext = createEdgeConte
       publicBaseUrl: context.settings.publicBaseUrl,
     });
   if (x402) app.use(x402Payments(x402));
+  // Probes and the document are not traced: only the API's requests get a server span.
+  const untraced: Route[] = [healthzRoute(), readyzRoute(context), openApiRoute()];
   const routes: Route[] = [
-    healthzRoute(),
-    readyzRoute(context),
-    openApiRoute(),
     chatCompletionsRoute(context),
     responsesRoute(context),
     completionsRoute(context),
@@ -114,8 +114,14 @@ export function createApp(deps: EdgeDeps, context: EdgeContext = createEdgeConte
     ...proxyRoutes(context),
   ];
   // Counted while they run: a stop waits for them (a cut stream still publishes its usage).
-  for (const route of routes)
+  for (const route of untraced)
     app[route.method](route.path, ...route.handlers.map((h) => context.inFlight.track(h)));
+  for (const route of routes)
+    app[route.method](
+      route.path,
+      serverSpan(route.method, route.path),
+      ...route.handlers.map((h) => context.inFlight.track(h)),
+    );
   app.use(notFoundHandler());
   if (x402) app.use(offerOnRefusal(x402));
   app.use(errorHandler(deps.logger, withPaymentOffer(renderSurfaceError)));

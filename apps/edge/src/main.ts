@@ -2,6 +2,7 @@ import { ConfigError } from "@gw/config";
 import { KafkaEventBus } from "@gw/kafka";
 import { createLogger, runMain, stopOnSignals } from "@gw/logger";
 import { serveMetrics } from "@gw/metrics";
+import { startTracingFromEnv } from "@gw/telemetry";
 import { loadEdgeConfig } from "./config.js";
 import { connectEdgeDeps } from "./connect.js";
 import { startEdge } from "./server.js";
@@ -13,6 +14,8 @@ import { startEdge } from "./server.js";
 async function main(): Promise<void> {
   const config = loadEdgeConfig(process.env);
   const logger = createLogger("edge", config.logLevel);
+  // Off unless OTEL_TRACES_EXPORTER=otlp: then spans go to the OTLP endpoint (docs/operations.md, Tracing).
+  const tracing = startTracingFromEnv(process.env, "gw-edge");
   if (!config.kafkaBrokers) throw new ConfigError(["KAFKA_BROKERS: required by the edge in production"]);
   // The control plane answers only signed callers; an edge without its key could serve nothing.
   if (!config.serviceAuth) {
@@ -44,6 +47,7 @@ async function main(): Promise<void> {
     await bus.close();
     await connected.close();
     await metrics?.close();
+    await tracing.shutdown();
   });
 }
 

@@ -6,6 +6,7 @@ import { KafkaEventBus } from "@gw/kafka";
 import { createLogger, runMain, stopOnSignals } from "@gw/logger";
 import { startAppMetrics } from "@gw/metrics";
 import { clientOptions, serviceAuthFromConfig } from "@gw/rpc";
+import { startTracingFromEnv } from "@gw/telemetry";
 import { loadGenerationsConfig } from "./config.js";
 import { migrations, SCHEMA } from "./db/index.js";
 import type { GenerationsTables } from "./db/schema.js";
@@ -15,6 +16,8 @@ import { startGenerations } from "./start.js";
 async function main(): Promise<void> {
   const config = loadGenerationsConfig();
   const logger = createLogger("generations", config.LOG_LEVEL);
+  // Off unless OTEL_TRACES_EXPORTER=otlp: then spans go to the OTLP endpoint (docs/operations.md, Tracing).
+  const tracing = startTracingFromEnv(process.env, "gw-generations");
   if (!config.DATABASE_URL) throw new ConfigError(["DATABASE_URL: required by the generations app"]);
   if (!config.KAFKA_BROKERS) {
     throw new ConfigError(["KAFKA_BROKERS: required by the generations app in production"]);
@@ -68,6 +71,7 @@ async function main(): Promise<void> {
     await bus.close();
     await database.close();
     await metrics.stop();
+    await tracing.shutdown();
   });
 }
 

@@ -6,6 +6,7 @@ import { KafkaEventBus } from "@gw/kafka";
 import { createLogger, runMain, stopOnSignals } from "@gw/logger";
 import { startAppMetrics } from "@gw/metrics";
 import { serviceAuthFromConfig } from "@gw/rpc";
+import { startTracingFromEnv } from "@gw/telemetry";
 import { loadKeysConfig } from "./config.js";
 import { migrations, SCHEMA } from "./db/index.js";
 import type { KeysTables } from "./db/schema.js";
@@ -16,6 +17,8 @@ import { connectBillingUsage } from "./usage/billing.js";
 async function main(): Promise<void> {
   const config = loadKeysConfig();
   const logger = createLogger("keys", config.LOG_LEVEL);
+  // Off unless OTEL_TRACES_EXPORTER=otlp: then spans go to the OTLP endpoint (docs/operations.md, Tracing).
+  const tracing = startTracingFromEnv(process.env, "gw-keys");
   if (!config.DATABASE_URL) throw new ConfigError(["DATABASE_URL: required by the keys app"]);
   if (!config.KAFKA_BROKERS) throw new ConfigError(["KAFKA_BROKERS: required by the keys app in production"]);
   const serviceAuth = serviceAuthFromConfig("keys", config);
@@ -61,6 +64,7 @@ async function main(): Promise<void> {
     await bus.close();
     await database.close();
     await metrics.stop();
+    await tracing.shutdown();
   });
 }
 

@@ -1,4 +1,5 @@
 import { createLogger, runMain, stopOnSignals } from "@gw/logger";
+import { startTracingFromEnv } from "@gw/telemetry";
 import { loadStandaloneConfig } from "./config.js";
 import { type RunningStandalone, startStandalone } from "./standalone.js";
 
@@ -43,10 +44,13 @@ function banner(running: RunningStandalone): string {
 async function main(): Promise<void> {
   const config = loadStandaloneConfig();
   const logger = createLogger("standalone", config.LOG_LEVEL);
+  // Off unless OTEL_TRACES_EXPORTER=otlp: then spans go to the OTLP endpoint (docs/operations.md, Tracing).
+  const tracing = startTracingFromEnv(process.env, "model-gateway");
   const running = await startStandalone(config, process.env, logger);
   console.log(banner(running));
   stopOnSignals(logger, async () => {
     await running.stop();
+    await tracing.shutdown();
   });
 }
 

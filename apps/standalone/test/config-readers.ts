@@ -74,6 +74,7 @@ function cliVariables(): Set<string> {
 /** Packages' functions that read the environment themselves, and the file that does it. */
 const ENV_HELPERS: Record<string, string> = {
   walletTokensFromEnv: "packages/auth/src/wallet-config.ts",
+  startTracingFromEnv: "packages/telemetry/src/setup.ts",
 };
 
 function sourceFiles(folder: string): string[] {

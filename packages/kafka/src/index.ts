@@ -4,3 +4,4 @@ export { KafkaEventBus, type KafkaEventBusOptions } from "./kafka-bus.js";
 export { BatchingPublisher, type PublisherOptions, type SendBatch } from "./publisher.js";
 export { DiskSpool, type SpoolBatch, type SpoolOptions } from "./spool.js";
 export { type EnsureTopicsOptions, ensureTopics, type TopicSpec } from "./topics.js";
+export { tracedSubscription } from "./tracing.js";

@@ -2,6 +2,7 @@ import type { BusMessage, ConsumedMessage, EventBus, SubscribeOptions, Subscript
 import { deadLetterTopic } from "@gw/events";
 import { type Logger, silentLogger } from "@gw/logger";
 import { recordPublish, secondsSince, trackSpool } from "@gw/metrics";
+import { withTraceHeaders } from "@gw/telemetry";
 import { type Admin, type Kafka, type Message, Partitioners, type Producer } from "kafkajs";
 import { type BackoffOptions, backoffDelay, sleep } from "./backoff.js";
 import { createKafka } from "./client.js";
@@ -10,6 +11,7 @@ import { kafkaErrorType } from "./errors.js";
 import { BatchingPublisher } from "./publisher.js";
 import { DiskSpool } from "./spool.js";
 import { ensureTopicsWith } from "./topics.js";
+import { tracedSubscription } from "./tracing.js";
 
 export interface KafkaEventBusOptions {
   brokers: string[];
@@ -103,7 +105,8 @@ export class KafkaEventBus implements EventBus {
   }
 
   publish(topic: string, key: string, value: Uint8Array, headers: Record<string, string> = {}): void {
-    this.publisher.publish({ topic, key, value, headers });
+    // The active span's traceparent rides along so the consumers' spans join the request's trace.
+    this.publisher.publish({ topic, key, value, headers: withTraceHeaders(headers) });
   }
 
   flush(): Promise<void> {
@@ -134,7 +137,7 @@ export class KafkaEventBus implements EventBus {
         settings: this.consumerSettings,
         deadLetter: (topic, message, error) => this.sendDeadLetter(topic, message, error),
       },
-      options,
+      tracedSubscription(options),
     );
     const subscription: Subscription = {
       stop: async () => {

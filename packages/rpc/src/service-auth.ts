@@ -4,6 +4,7 @@ import { ConfigError, z } from "@gw/config";
 import { CHANNEL_OPTIONS } from "./client.js";
 import { clientMetricsInterceptor, serverMetricsInterceptor } from "./grpc-metrics.js";
 import { type CallerPolicy, serviceAuthInterceptor, serviceTokenInterceptor } from "./grpc-service-auth.js";
+import { clientTracingInterceptor, serverTracingInterceptor } from "./grpc-tracing.js";
 import {
   generateServiceKeys,
   parseServicePrivateKey,
@@ -110,8 +111,8 @@ export function clientOptions(
 ): Partial<grpc.ClientOptions> {
   // The metrics interceptor first (outermost): it times the call including the token's signing.
   const interceptors = issuer
-    ? [clientMetricsInterceptor(), serviceTokenInterceptor(issuer, audience)]
-    : [clientMetricsInterceptor()];
+    ? [clientMetricsInterceptor(), clientTracingInterceptor(), serviceTokenInterceptor(issuer, audience)]
+    : [clientMetricsInterceptor(), clientTracingInterceptor()];
   return { ...CHANNEL_OPTIONS, interceptors };
 }
 
@@ -121,10 +122,12 @@ type AuthLogger = { warn(obj: object, message: string): void };
 export function createAuthenticatedServer(
   auth: { verifier: ServiceTokenVerifier; policy: CallerPolicy; logger?: AuthLogger } | undefined,
 ): grpc.Server {
-  if (!auth) return new grpc.Server({ interceptors: [serverMetricsInterceptor()] });
+  if (!auth)
+    return new grpc.Server({ interceptors: [serverMetricsInterceptor(), serverTracingInterceptor()] });
   return new grpc.Server({
     interceptors: [
       serverMetricsInterceptor(),
+      serverTracingInterceptor(),
       serviceAuthInterceptor(auth.verifier, auth.policy, auth.logger),
     ],
   });

@@ -7,6 +7,7 @@ import { cancelledFailure, networkFailure, type UpstreamFailure } from "../provi
 import type { CanonicalCompletion, ChatResult, StreamEvent } from "../providers/types.js";
 import { observeAttempt, observeFailover } from "./attempt-metrics.js";
 import type { EdgeContext } from "./edge-context.js";
+import { inAttemptSpan } from "./tracing.js";
 
 /** What the failover loop reads of the edge. */
 export type AttemptsDeps = Pick<EdgeContext, "now" | "health" | "logger">;
@@ -74,7 +75,7 @@ export async function tryInOrder<T>(
     if (signal.aborted) return failed(cancelledFailure(), attempt, records);
     if (last) observeFailover(last.attempt, attempt);
     const startedAt = deps.now();
-    const result = await invoke(attempt);
+    const result = await inAttemptSpan(attempt, () => invoke(attempt));
     observeAttempt(attempt, result, deps.now() - startedAt);
     records.push({
       provider: attempt.endpoint.providerId,

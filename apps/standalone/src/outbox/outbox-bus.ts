@@ -1,5 +1,7 @@
 import type { EventBus, SubscribeOptions, Subscription } from "@gw/events";
+import { tracedSubscription } from "@gw/kafka";
 import type { Logger } from "@gw/logger";
+import { withTraceHeaders } from "@gw/telemetry";
 import type { Kysely } from "kysely";
 import { GroupDispatcher } from "./dispatcher.js";
 import type { OutboxTables } from "./schema.js";
@@ -77,7 +79,8 @@ export class OutboxEventBus implements EventBus {
 
   publish(topic: string, key: string, value: Uint8Array, headers: Record<string, string> = {}): void {
     if (!this.accepting) throw new Error("event bus is closed");
-    this.writer.enqueue({ topic, key, value, headers });
+    // As on Kafka: the active span's traceparent rides along for the consumers' spans.
+    this.writer.enqueue({ topic, key, value, headers: withTraceHeaders(headers) });
   }
 
   persisted(): Promise<void> {
@@ -101,7 +104,7 @@ export class OutboxEventBus implements EventBus {
       throw new Error(`group ${options.groupId} already consumes ${options.topic} in this process`);
     const state = existing ?? (await this.newGroup(options));
     this.groups.set(id, state);
-    const dispatcher = new GroupDispatcher(options, state.applied, {
+    const dispatcher = new GroupDispatcher(tracedSubscription(options), state.applied, {
       read: (topic, afterId, limit) => this.store.read(topic, afterId, limit),
       deadLetter: (topic, key, value, headers) => this.publish(topic, key, value, headers),
       applied: (appliedId) => {
