@@ -3,7 +3,13 @@ import { inSpan, installMemoryTracing, SpanKind } from "@gw/telemetry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insecureCredentials } from "./client.js";
 import { bindGrpcServer, shutdownGrpcServer } from "./server.js";
-import { clientOptions, createAuthenticatedServer } from "./service-auth.js";
+import { clientOptions, createAuthenticatedServer, serviceAuth } from "./service-auth.js";
+import {
+  generateServiceKeys,
+  parseServicePrivateKey,
+  parseServicePublicKeys,
+  publicKeyList,
+} from "./service-keys.js";
 
 const identity = (value: Buffer) => value;
 const PATH = "/test.tracing.Echo/Call";
@@ -22,8 +28,11 @@ type EchoClient = grpc.Client & {
   call(request: Buffer, callback: (error: grpc.ServiceError | null, reply?: Buffer) => void): void;
 };
 
+// One tracer provider per process (the API registers its globals once): both suites share it.
+const tracing = installMemoryTracing("rpc-test");
+afterAll(() => tracing.shutdown());
+
 describe("gRPC tracing interceptors (a real server and client)", () => {
-  const tracing = installMemoryTracing("rpc-test");
   let server: grpc.Server;
   let client: EchoClient;
   const seenTraceparents: string[] = [];
@@ -48,7 +57,6 @@ describe("gRPC tracing interceptors (a real server and client)", () => {
   afterAll(async () => {
     client.close();
     await shutdownGrpcServer(server);
-    await tracing.shutdown();
   });
 
   const call = (body: string) =>
@@ -90,5 +98,60 @@ describe("gRPC tracing interceptors (a real server and client)", () => {
         [SpanKind.CLIENT, 2, grpc.status.NOT_FOUND],
       ]),
     );
+  });
+});
+
+describe("gRPC tracing interceptors beside service auth", () => {
+  const keys = generateServiceKeys();
+  const publicKeys = parseServicePublicKeys(publicKeyList(keys));
+  const authOf = (name: "edge" | "billing" | "keys") =>
+    serviceAuth(name, parseServicePrivateKey(keys[name].privateKey), publicKeys);
+  let server: grpc.Server;
+  let port: number;
+
+  beforeAll(async () => {
+    server = createAuthenticatedServer({
+      verifier: authOf("keys").verifier,
+      policy: new Map([[PATH, new Set(["edge" as const])]]),
+    });
+    server.addService(definition, {
+      call: (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) =>
+        callback(null, call.request),
+    });
+    port = await bindGrpcServer(server, "127.0.0.1", 0);
+  });
+  afterAll(async () => {
+    await shutdownGrpcServer(server);
+  });
+
+  const callAs = (name: "edge" | "billing") => {
+    const Client = grpc.makeGenericClientConstructor(definition, "Echo");
+    const client = new Client(
+      `127.0.0.1:${port}`,
+      insecureCredentials(),
+      clientOptions(authOf(name).issuer, "keys"),
+    ) as unknown as EchoClient;
+    return new Promise<grpc.ServiceError | null>((resolve) =>
+      client.call(Buffer.from("x"), (error) => {
+        client.close();
+        resolve(error);
+      }),
+    );
+  };
+
+  it("an admitted caller's call succeeds and is traced; a refused one is refused and its spans failed", async () => {
+    const before = tracing.spans().length;
+    expect(await callAs("edge")).toBeNull();
+    expect((await callAs("billing"))?.code).toBe(grpc.status.PERMISSION_DENIED);
+    const codes = tracing
+      .spans()
+      .slice(before)
+      .map((span) => [span.kind, span.attributes["rpc.grpc.status_code"]]);
+    expect(codes).toEqual([
+      [SpanKind.SERVER, grpc.status.OK],
+      [SpanKind.CLIENT, grpc.status.OK],
+      [SpanKind.SERVER, grpc.status.PERMISSION_DENIED],
+      [SpanKind.CLIENT, grpc.status.PERMISSION_DENIED],
+    ]);
   });
 });
