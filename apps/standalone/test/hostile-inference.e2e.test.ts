@@ -43,6 +43,19 @@ const relayedFrom =
     const error = (answer.json as { error?: { type?: unknown } } | undefined)?.error;
     return error !== undefined && error.type === undefined;
   };
+/**
+ * The native surfaces pass the caller's body to a same-format provider as sent (issue 12, edge README
+ * "Native pass-through"): a nested member name the gateway does not refuse (`%ff`, `../`) reaches the
+ * strict fake, whose own refusal is relayed with its message. Recognised by that message.
+ */
+const nativeRefusal =
+  (pattern: RegExp) =>
+  (answer: Answer): boolean => {
+    const error = (answer.json as { error?: { message?: unknown } } | undefined)?.error;
+    return typeof error?.message === "string" && pattern.test(error.message);
+  };
+const anthropicRefusal = nativeRefusal(/: Extra inputs are not permitted$/);
+const geminiRefusal = nativeRefusal(/^Invalid JSON payload received\. Unknown name /);
 const limits = { bodyLimitBytes: BODY_LIMIT_BYTES, bodyTimeoutMs: BODY_TIMEOUT_MS };
 const user = [{ role: "user", content: "hello" }];
 const geminiBody = {
@@ -105,6 +118,7 @@ describe("hostile input: Anthropic /v1/messages", () => {
     shape: "anthropic",
     auth: xApiKey,
     state: upstream,
+    relayed: anthropicRefusal,
     template: {
       model: "anthropic/claude-3-5-haiku",
       max_tokens: 16,
@@ -133,6 +147,7 @@ describe("hostile input: Gemini generateContent / streamGenerateContent", () => 
     shape: "gemini",
     auth: googKey,
     state: upstream,
+    relayed: geminiRefusal,
     template: geminiBody,
     ...limits,
   });
@@ -143,6 +158,7 @@ describe("hostile input: Gemini generateContent / streamGenerateContent", () => 
     shape: "gemini",
     auth: googKey,
     state: upstream,
+    relayed: geminiRefusal,
     template: geminiBody,
   });
   hostileLookupSuite(gw, {

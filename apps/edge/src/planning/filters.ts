@@ -15,7 +15,8 @@ export type ExclusionCode =
   | "quantization_mismatch"
   | "not_zdr"
   | "data_collection_denied"
-  | "context_length";
+  | "context_length"
+  | "untranslatable_request";
 
 /** Why a model or endpoint is not in the plan; reported to the caller when nothing is left. */
 export interface Exclusion {

@@ -137,6 +137,14 @@ function modelAttempts(
 }
 
 function nothingLeft(excluded: Exclusion[]): GatewayError {
+  // Every endpoint's format lacks a field the request carries: the caller has that field to remove.
+  const untranslatable = excluded.filter((exclusion) => exclusion.code === "untranslatable_request");
+  if (untranslatable.length > 0 && untranslatable.length === excluded.length) {
+    return new GatewayError("invalid_request", untranslatable[0]?.reason ?? "", {
+      code: "untranslatable_request",
+      metadata: { excluded },
+    });
+  }
   if (excluded.length > 0 && excluded.every((exclusion) => PERMISSION_CODES.has(exclusion.code))) {
     return new GatewayError("permission", "this key may not use any provider that serves this model", {
       code: "provider_not_allowed",

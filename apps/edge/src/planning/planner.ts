@@ -12,6 +12,7 @@ import { preferByok, withByok } from "./byok-order.js";
 import type { Availability, RequestRoom } from "./filters.js";
 import type { EndpointHealth } from "./health.js";
 import { type PlannedAttempt, planRoute, type RoutePlan } from "./plan.js";
+import { translatableAvailability } from "./translatable.js";
 
 export interface PlannerDeps {
   catalog: CatalogHolder;
@@ -48,7 +49,12 @@ export class Planner {
   /** The ordered attempts with the account's own keys; throws 4xx/503 when no attempt is left. */
   async route(input: RouteRequest): Promise<Route> {
     const byok = await this.accountProviders(input.principal.accountId);
-    const plan = this.plan(input, withByok(this.availability(input.kind), byok, input.kind), true);
+    const available = withByok(this.availability(input.kind), byok, input.kind);
+    const availability =
+      input.kind === "chat"
+        ? translatableAvailability(available, this.deps.providers, byok, input.request)
+        : available;
+    const plan = this.plan(input, availability, true);
     const attempts = preferByok(plan.attempts, byok);
     const { providers } = this.deps;
     return {

@@ -62,7 +62,7 @@ describe("exchangeChat streams", () => {
 
   it("ends at [DONE] and reads the rest of the body off, so the next stream reuses the connection", async () => {
     const first = await streamOnce(http);
-    expect(first.map((event) => event.type)).toEqual(["chunk", "chunk"]);
+    expect(first.map((event) => event.type)).toEqual(["raw", "raw"]);
     // The rest of the body (the server ends it 20 ms after [DONE]) is read off: the connection is idle.
     await expect.poll(() => http.idleConnections, { timeout: 10_000 }).toBe(1);
     const second = await streamOnce(http);

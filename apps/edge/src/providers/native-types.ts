@@ -15,20 +15,32 @@ export interface NativeRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** Gemini: the API version of the caller's path (`v1` or `v1beta`). */
   readonly apiVersion?: string;
-  /** Top-level fields only the same format can carry (see translateNative): other formats refuse them. */
+  /**
+   * Fields of the body the gateway has no translation for (top-level names, or `parent.key` one level
+   * down), left out of the canonical request: a provider of this format receives them as sent, and an
+   * endpoint of any other format is excluded from the plan naming them (translateNative).
+   */
   readonly untranslated?: readonly string[];
 }
 
-/** One format's pass-through: which caller headers go on, and the wire request, when it has its own. */
+/** Field name → why: one line of a format's removal or refusal list. */
+export type FieldReasons = Readonly<Record<string, string>>;
+
+/** One format's pass-through: which caller headers go on, what is changed, and the wire request. */
 export interface NativeRules {
   /** Lower-case header names forwarded from the caller. */
   readonly forwardedHeaders: readonly string[];
   /**
-   * Documented top-level fields of this format the gateway does not translate: they reach a provider of
-   * this format and make any other refuse (translateNative). Any other unknown name stays a 400 before
-   * admission, as do fields that reach state on the gateway's shared account or raise the price.
+   * Top-level fields taken out of the caller's body before it is sent, with why: the gateway's own
+   * (OpenRouter's routing and extension fields), which the provider does not know. The complete list.
    */
-  readonly nativeOnlyFields: readonly string[];
+  readonly removedFields: FieldReasons;
+  /**
+   * Top-level fields the provider would take but the gateway refuses (400 `untranslatable_request`, before
+   * admission), with why: they reach state on the gateway's shared provider account, or are priced above
+   * what the gateway meters. Every other field the gateway does not know is passed through as sent.
+   */
+  readonly refusedFields: FieldReasons;
   /** The provider request built from the caller's body; absent = the dialect's own (OpenAI's is already the body). */
   wire?(native: NativeRequest, call: ChatCall, providerHeaders: Record<string, string>): WireRequest;
 }

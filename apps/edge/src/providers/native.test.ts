@@ -9,6 +9,7 @@ import {
   nativeAware,
   nativeRequestOf,
   translateNative,
+  unsendableTo,
   withNativeRequest,
 } from "./native.js";
 import type { ChatCall } from "./types.js";
@@ -106,67 +107,85 @@ describe("native pass-through", () => {
     expect(forwardedHeaders(incoming, "gemini")).toEqual({});
   });
 
-  it("leaves untranslatable top-level fields to the native provider and refuses them for another format", () => {
+  it("leaves every field the translation refuses by name to the native provider, and refuses it for another format", () => {
     const translate = (body: Record<string, unknown>): ChatRequest => {
-      if ("context_management" in body) untranslatable("context_management", "no translation");
-      if ("mcp_servers" in body) untranslatable("mcp_servers", "no translation");
-      return { model: String(body.model), messages: [] } as ChatRequest;
+      for (const name of Object.keys(body))
+        if (name !== "model" && name !== "output_config") untranslatable(name, "no translation");
+      const config = (body.output_config ?? {}) as Record<string, unknown>;
+      const other = Object.keys(config).find((name) => name !== "format");
+      if (other) untranslatable(`output_config.${other}`, "no translation");
+      return {
+        model: String(body.model),
+        messages: [],
+        ...(config.format ? { response_format: {} } : {}),
+      } as ChatRequest;
     };
-    const body = { model: "m", context_management: {}, mcp_servers: [] };
-    const { chat, untranslated } = translateNative("anthropic", body, translate);
-    expect(untranslated).toEqual(["context_management", "mcp_servers"]);
-    withNativeRequest(chat, { format: "anthropic", body, headers: {}, untranslated });
-    expect(() => nativeAware("openai", dialect, {}).request(call(chat))).toThrow(
-      /^context_management, mcp_servers cannot be sent to this model/,
-    );
-    expect(
-      JSON.parse(nativeAware("anthropic", dialect, providerHeaders).request(call(chat)).body),
-    ).toMatchObject({
+    const body = {
+      model: "m",
       context_management: {},
-      mcp_servers: [],
+      future_field: { any: 1 },
+      output_config: { format: { type: "json_schema" }, effort: "low" },
+    };
+    const { chat, untranslated } = translateNative("anthropic", body, translate);
+    expect(untranslated).toEqual(["context_management", "future_field", "output_config.effort"]);
+    // What translates of a half-known field stays in the canonical request.
+    expect(chat.response_format).toEqual({});
+    withNativeRequest(chat, { format: "anthropic", body, headers: {}, untranslated });
+    expect(unsendableTo(chat, "openai")).toMatch(
+      /^context_management, future_field, output_config.effort: only anthropic/,
+    );
+    expect(unsendableTo(chat, "anthropic")).toBeUndefined();
+    expect(() => nativeAware("openai", dialect, {}).request(call(chat))).toThrow(
+      /^context_management, future_field, output_config.effort cannot be sent to this model/,
+    );
+    expect(JSON.parse(nativeAware("anthropic", dialect, providerHeaders).request(call(chat)).body)).toEqual({
+      ...body,
+      model: "claude-upstream",
     });
   });
 
-  it("keeps undocumented, account-state and nested untranslatable parts the caller's 400", () => {
-    for (const what of [
-      "constructor",
-      "container",
-      "service_tier",
-      "messages[0].content[0] (type document)",
-    ]) {
-      const translate = (): ChatRequest => untranslatable(what, "no translation");
+  it("refuses the format's refused fields and parts refused below the top level", () => {
+    for (const what of ["container", "service_tier"]) {
+      const translate = (): ChatRequest => ({ model: "m", messages: [] }) as ChatRequest;
       expect(() => translateNative("anthropic", { model: "m", [what]: 1 }, translate)).toThrow(
+        UntranslatableError,
+      );
+    }
+    expect(() =>
+      translateNative(
+        "gemini",
+        { contents: [], cachedContent: "cachedContents/x" },
+        () => ({}) as ChatRequest,
+      ),
+    ).toThrow(/cachedContent cannot be sent/);
+    for (const what of ["messages[0].content[0] (type document)", "tools.0.deep.er", "absent"]) {
+      const translate = (): ChatRequest => untranslatable(what, "no translation");
+      expect(() => translateNative("anthropic", { model: "m", tools: { 0: {} } }, translate)).toThrow(
         UntranslatableError,
       );
     }
   });
 
-  it("passes through only bodies with plain member names; others translate, or are refused with a native-only field", () => {
+  it("refuses names no API has before admission on every surface; other names are data and pass", () => {
     const odd = [
       JSON.parse('{"messages":[{"role":"user","content":"x","__proto__":{"polluted":true}}]}'),
       { system: [{ type: "text", text: "s", constructor: { prototype: {} } }] },
       { metadata: { ["bad\u0000key"]: 1 } },
-      { tools: [{ name: "t", ["\ud800"]: 1, "../": 1 }] },
-      { messages: [{ role: "user", content: "x", "%ff": 1 }] },
+      { tools: [{ name: "t", ["\ud800"]: 1 }] },
+      { messages: [{ role: "user", content: "x", ["\u009b"]: 1 }] },
     ];
-    for (const body of odd) {
-      const request = withNativeRequest({ model: "m", messages: [] } as ChatRequest, {
-        format: "anthropic",
-        body,
-        headers: {},
-      });
-      expect(nativeRequestOf(request)).toBeUndefined();
-      expect(() =>
-        withNativeRequest({ model: "m", messages: [] } as ChatRequest, {
-          format: "anthropic",
-          body,
-          headers: {},
-          untranslated: ["context_management"],
-        }),
-      ).toThrow(/member name not allowed/);
-    }
+    for (const format of ["anthropic", "gemini", "openai"] as const)
+      for (const body of odd)
+        expect(() =>
+          withNativeRequest({ model: "m", messages: [] } as ChatRequest, { format, body, headers: {} }),
+        ).toThrow(/member name not allowed/);
     const fine = {
-      tools: [{ name: "t", input_schema: { $schema: "x", properties: { city: {} } } }],
+      tools: [
+        {
+          name: "t",
+          input_schema: { $schema: "x", properties: { "first name": {}, página: {}, "%ff/../": {} } },
+        },
+      ],
       text: "\ud83d\ude00",
     };
     const request = withNativeRequest({ model: "m", messages: [] } as ChatRequest, {
@@ -177,14 +196,21 @@ describe("native pass-through", () => {
     expect(nativeRequestOf(request)?.body).toBe(fine);
   });
 
-  it("refuses a top-level name no API has on the OpenAI surface, whose canonical form keeps it", () => {
+  it("refuses a top-level name that is not an identifier, or Object's own, on every surface", () => {
     const request = { model: "m", messages: [] } as ChatRequest;
-    expect(() =>
-      withNativeRequest(request, { format: "openai", body: { "\ufffdmax_tokens": 16 }, headers: {} }),
-    ).toThrow(/unknown parameter/);
-    expect(() =>
-      withNativeRequest(request, { format: "openai", body: { seed: 1 }, headers: {} }),
-    ).not.toThrow();
+    for (const format of ["anthropic", "gemini", "openai"] as const) {
+      for (const name of ["\ufffdmax_tokens", "../x", "a b", "constructor", "__proto__", "toString"])
+        expect(() =>
+          withNativeRequest(request, {
+            format,
+            body: JSON.parse(`{${JSON.stringify(name)}:16}`),
+            headers: {},
+          }),
+        ).toThrow(/unknown parameter/);
+      expect(() =>
+        withNativeRequest(request, { format, body: { seed: 1, future_field: 2 }, headers: {} }),
+      ).not.toThrow();
+    }
   });
 
   it("follows the attempt's stream mode and the caller's Gemini API version", () => {

@@ -22,34 +22,40 @@ const RULES: Readonly<Record<ApiFormat, NativeRules>> = {
 const natives = new WeakMap<ChatRequest, NativeRequest>();
 
 /**
- * Marks `request` as arriving natively in `native.format`; returns it. Only a body whose member names
- * are all plain identifiers is passed through: one with names no API has (Object's own property names,
- * control characters, `../`, `%ff`, spaces) would be admitted, recorded and only then refused upstream,
- * so it takes the translated path as before (which keeps only the fields it knows), or, when it carries
- * a field only the native API takes, is the caller's 400 before admission.
+ * Marks `request` as arriving natively in `native.format`; returns it. The body then goes to a provider
+ * of that format as sent (see nativeAware), whatever its member names: below the top level they are
+ * the caller's data (JSON Schema properties, tool arguments, metadata keys) and the provider judges
+ * them. Names no API has and no caller means are the caller's 400 before admission, on every surface,
+ * rather than being admitted, recorded and only then refused upstream: at the top level, anything that
+ * is not a plain identifier; anywhere, Object's own property names (`__proto__`, `constructor`, …) and
+ * names with control characters or lone surrogates (they cannot be stored or logged as sent).
  */
 export function withNativeRequest(request: ChatRequest, native: NativeRequest): ChatRequest {
-  // The OpenAI surface's canonical request keeps every top-level field, so one no API has is refused here.
-  const topLevel = Object.keys(native.body).find(
-    (name) => name in Object.prototype || !PLAIN_NAME.test(name),
-  );
-  if (native.format === "openai" && topLevel !== undefined)
+  const topLevel = Object.keys(native.body).find((name) => !FIELD_NAME.test(name) || isReserved(name));
+  if (topLevel !== undefined)
     throw new GatewayError("invalid_request", `${JSON.stringify(topLevel)}: unknown parameter`, {
       code: "invalid_request",
       metadata: { field: topLevel },
     });
   const bad = badMemberName(native.body, "body");
-  if (bad === undefined) natives.set(request, native);
-  else if ((native.untranslated ?? []).length > 0)
+  if (bad !== undefined)
     throw new GatewayError("invalid_request", `${bad}: member name not allowed`, {
       code: "invalid_request",
       metadata: { field: bad },
     });
+  natives.set(request, native);
   return request;
 }
 
-// JSON Schema (`$ref`), Google (`@type`) and the APIs' own names all fit; nothing else is passed through.
-const PLAIN_NAME = /^[A-Za-z_$@][A-Za-z0-9_$@.:-]*$/;
+// Every top-level field of the three APIs is an identifier (snake_case or camelCase).
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+// A name that cannot be stored or logged as sent: a control character (C0, C1, DEL) or, read as code
+// points, a surrogate without its pair.
+const UNSTORABLE = /[\p{Cc}\p{Cs}]/u;
+
+function isReserved(name: string): boolean {
+  return name === "prototype" || name in Object.prototype;
+}
 
 function badMemberName(value: unknown, path: string): string | undefined {
   if (Array.isArray(value)) {
@@ -61,8 +67,7 @@ function badMemberName(value: unknown, path: string): string | undefined {
   }
   if (typeof value !== "object" || value === null) return undefined;
   for (const [name, item] of Object.entries(value)) {
-    if (name === "prototype" || name in Object.prototype || !PLAIN_NAME.test(name))
-      return `${path}.${JSON.stringify(name)}`;
+    if (isReserved(name) || UNSTORABLE.test(name)) return `${path}.${JSON.stringify(name)}`;
     const bad = badMemberName(item, `${path}.${name}`);
     if (bad) return bad;
   }
@@ -101,6 +106,7 @@ export function nativeAware(
       const native = nativeRequestOf(call.request);
       if (!native) return dialect.request(call);
       if (native.format !== format) {
+        // The planner already left such endpoints out; this keeps any other caller from sending one.
         const fields = native.untranslated ?? [];
         if (fields.length > 0)
           untranslatable(
@@ -130,28 +136,54 @@ function notForwarded(providerHeaders: Record<string, string>, rules: NativeRule
 }
 
 /**
- * The canonical form of a native body with documented top-level fields the gateway cannot translate
- * (the format's `nativeOnlyFields`): those are left out of the canonical request (it only plans, admits
- * and serves other formats) and listed, so a same-format provider still receives them and any other
- * provider refuses the request naming them. Anything else untranslatable stays the caller's 400.
+ * The canonical form of a native body. Whatever the translation refuses by name that is a field of the
+ * body, at the top level or one level down (`generationConfig.responseModalities`,
+ * `output_config.effort`), is left out of the canonical request (which only plans, admits and serves
+ * other formats) and listed: a same-format provider still receives the body as sent, and an endpoint of
+ * another format is excluded from the plan naming it (unsendableTo). The format's `refusedFields`, and
+ * parts the translation refuses deeper inside (a document block, a server tool), stay the caller's 400.
  */
 export function translateNative<B extends Record<string, unknown>>(
   format: ApiFormat,
   body: B,
   translate: (body: B) => ChatRequest,
 ): { chat: ChatRequest; untranslated: string[] } {
-  const deferrable = RULES[format].nativeOnlyFields;
+  const refused = RULES[format].refusedFields;
+  const refusal = Object.keys(body).find((name) => Object.hasOwn(refused, name));
+  if (refusal !== undefined) untranslatable(refusal, refused[refusal] ?? "");
   const untranslated: string[] = [];
   let current: B = body;
   for (;;) {
     try {
       return { chat: translate(current), untranslated };
     } catch (error) {
-      const field = error instanceof UntranslatableError ? error.what : undefined;
-      if (field === undefined || !deferrable.includes(field) || !Object.hasOwn(current, field)) throw error;
-      untranslated.push(field);
-      const { [field]: _left, ...rest } = current;
-      current = rest as B;
+      const without = error instanceof UntranslatableError ? withoutField(current, error.what) : undefined;
+      if (without === undefined) throw error;
+      untranslated.push((error as UntranslatableError).what);
+      current = without;
     }
   }
+}
+
+/** `body` without the field `what` names (`name` or `name.key`), or undefined when it names no field of it. */
+function withoutField<B extends Record<string, unknown>>(body: B, what: string): B | undefined {
+  const [name = "", key, ...deeper] = what.split(".");
+  if (deeper.length > 0 || !Object.hasOwn(body, name)) return undefined;
+  const { [name]: value, ...rest } = body;
+  if (key === undefined) return rest as B;
+  if (typeof value !== "object" || value === null || Array.isArray(value) || !Object.hasOwn(value, key))
+    return undefined;
+  const { [key]: _left, ...kept } = value as Record<string, unknown>;
+  return { ...rest, [name]: kept } as B;
+}
+
+/**
+ * Why a provider of `format` cannot be sent this request, or undefined when it can: the native body's
+ * untranslated fields go only to its own format (the planner excludes other endpoints with this reason).
+ */
+export function unsendableTo(request: ChatRequest, format: ApiFormat): string | undefined {
+  const native = nativeRequestOf(request);
+  const fields = native?.untranslated ?? [];
+  if (native === undefined || native.format === format || fields.length === 0) return undefined;
+  return `${fields.join(", ")}: only ${native.format}'s own API takes it; the gateway has no translation`;
 }

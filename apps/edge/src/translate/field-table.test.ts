@@ -437,7 +437,8 @@ const CHECKS: Readonly<Record<string, () => void>> = {
     refused("chat", "gemini", { audio: { voice: "x" } }, /audio/);
   },
   "unknown-messages-other": () => {
-    refused("messages", "openai", { container: "c" }, /container/);
+    refused("messages", "openai", { context_management: {} }, /context_management/);
+    refused("messages", "openai", { output_config: { effort: "low" } }, /output_config.effort/);
     refused("messages", "gemini", { mcp_servers: [] }, /mcp_servers/);
   },
   "unknown-gemini-other": () => {

@@ -2,7 +2,8 @@
 // dropped as OpenRouter drops unsupported parameters, or refused with 400 `untranslatable_request`. The
 // README's "Field decisions across formats" section is this table rendered (field-table.test.ts checks
 // it), and every row has a test of its own there. Native pairs (chat → OpenAI-compatible, messages →
-// Anthropic, Gemini → Gemini) are pass-through and not listed.
+// Anthropic, Gemini → Gemini) are pass-through and not listed: what they change is each provider's
+// native-rules.ts (removedFields, refusedFields), in the README's "Native pass-through".
 
 export type TableSurface = "chat" | "messages" | "gemini" | "any";
 export type TableTarget = "openai" | "anthropic" | "gemini" | "any other";
@@ -489,15 +490,23 @@ export const FIELD_TABLE: readonly FieldRow[] = [
     "dropped",
     "OpenAI account features that steer nothing elsewhere",
   ),
-  row("unknown-chat-other", "chat", "any other", EXTRA, "any other field", "refused", "named in the 400"),
+  row(
+    "unknown-chat-other",
+    "chat",
+    "any other",
+    EXTRA,
+    "any other field",
+    "refused",
+    "the endpoint is excluded naming it (`untranslatable_request`); 400 naming it when no endpoint is left; an OpenAI-compatible target gets it as sent",
+  ),
   row(
     "unknown-messages-other",
     "messages",
     "any other",
     EXTRA,
-    "`container`, `mcp_servers`, `context_management`, `service_tier`, any other",
+    "`mcp_servers`, `context_management`, an `output_config` key other than `format`, any other",
     "refused",
-    "server-side Anthropic features",
+    "the endpoint is excluded naming it; 400 naming it when no endpoint is left; an Anthropic target gets the body as sent",
   ),
   row(
     "unknown-gemini-other",
@@ -506,7 +515,7 @@ export const FIELD_TABLE: readonly FieldRow[] = [
     EXTRA,
     "any other field or `generationConfig` key",
     "refused",
-    "named in the 400; a Gemini target gets the body as sent",
+    "the endpoint is excluded naming it; 400 naming it when no endpoint is left; a Gemini target gets the body as sent",
   ),
 ];
 

@@ -1,4 +1,5 @@
 import type { GatewayError } from "@gw/errors";
+import type { ChunkScan } from "../canonical/chunk-scan.js";
 import type { ApiType } from "../canonical/generation.js";
 import type { ChunkWire, CompletionWire } from "../canonical/wire.js";
 import type { ResponseIdentity } from "./openai/chat-response.js";
@@ -17,6 +18,11 @@ export interface StreamFraming {
  */
 export interface StreamRenderer {
   chunk(chunk: ChunkWire): string;
+  /**
+   * An OpenAI-format chunk as the provider sent it (see `scanChunk`), for a surface that relays it
+   * without parsing; absent on surfaces that translate (they get it parsed, through `chunk`).
+   */
+  raw?(data: string, scan: ChunkScan): string;
   /** An error after the first byte, in the surface's own in-band form. */
   error(failure: GatewayError): string;
   /** Whatever closes the stream: usage and the end marker of the format. */

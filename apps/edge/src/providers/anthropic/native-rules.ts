@@ -1,26 +1,36 @@
 import type { WireRequest } from "../exchange.js";
-import type { NativeRequest, NativeRules } from "../native-types.js";
+import { GATEWAY_FIELD_REASONS, withoutFields } from "../gateway-fields.js";
+import type { FieldReasons, NativeRequest, NativeRules } from "../native-types.js";
 import type { ChatCall } from "../types.js";
 import { MESSAGES_PATH } from "./api.js";
 
 /**
- * `/v1/messages` → Anthropic: the caller's body as sent, except (the complete list):
+ * `/v1/messages` → Anthropic: the caller's body as sent, fields the gateway does not know included
+ * (Anthropic is their judge: its 400 comes back to the caller), except (the complete list):
  * - `model` becomes the endpoint's upstream model id (the caller named the gateway's model);
- * - `models` and `provider`, the gateway's routing fields, are removed (Anthropic refuses unknown fields);
+ * - the gateway's own fields are removed (ANTHROPIC_REMOVED_FIELDS, with why);
  * - `stream` follows the attempt (the same as the caller's; usage arrives in the stream's own events).
- * `max_tokens` is required on this surface, so admission's hold already bounds the output the caller
- * asked for. Headers: `anthropic-version` and `anthropic-beta` come from the caller when sent (the
- * version defaults to ours), the credential is always the provider's.
+ * ANTHROPIC_REFUSED_FIELDS are the caller's 400 before admission. `max_tokens` is required on this
+ * surface, so admission's hold already bounds the output the caller asked for. Headers:
+ * `anthropic-version` and `anthropic-beta` come from the caller when sent (the version defaults to
+ * ours), the credential is always the provider's.
  */
-export const ANTHROPIC_REMOVED_FIELDS = ["models", "provider"] as const;
+export const ANTHROPIC_REMOVED_FIELDS: FieldReasons = GATEWAY_FIELD_REASONS;
+
+export const ANTHROPIC_REFUSED_FIELDS: FieldReasons = {
+  container: "a code-execution container is state on the gateway's shared Anthropic account",
+  service_tier: "priority capacity is priced above the catalogue price the gateway meters",
+};
 
 export function anthropicNativeBody(
   body: Readonly<Record<string, unknown>>,
   upstreamModel: string,
   stream: boolean,
 ): Record<string, unknown> {
-  const sent: Record<string, unknown> = { ...body, model: upstreamModel };
-  for (const field of ANTHROPIC_REMOVED_FIELDS) delete sent[field];
+  const sent: Record<string, unknown> = {
+    ...withoutFields(body, ANTHROPIC_REMOVED_FIELDS),
+    model: upstreamModel,
+  };
   if (stream) sent.stream = true;
   else if (sent.stream !== undefined) sent.stream = false;
   return sent;
@@ -28,9 +38,8 @@ export function anthropicNativeBody(
 
 export const anthropicNativeRules: NativeRules = {
   forwardedHeaders: ["anthropic-version", "anthropic-beta"],
-  // Not `container` (code-execution state on the gateway's account) nor `service_tier` (priority
-  // capacity is priced above the hold).
-  nativeOnlyFields: ["context_management", "mcp_servers", "output_format"],
+  removedFields: ANTHROPIC_REMOVED_FIELDS,
+  refusedFields: ANTHROPIC_REFUSED_FIELDS,
   wire(native: NativeRequest, call: ChatCall, providerHeaders: Record<string, string>): WireRequest {
     return {
       path: MESSAGES_PATH,

@@ -147,8 +147,8 @@ function outputFormat(request: MessagesRequest | CountTokensRequest): Record<str
   if (config === undefined) return undefined;
   const record = (typeof config === "object" && config !== null ? config : {}) as Record<string, unknown>;
   const other = Object.keys(record).find((name) => name !== "format");
-  // Named as the top-level field, so an Anthropic endpoint still receives the body as sent (native.ts).
-  if (other) untranslatable("output_config", `only its format translates, not ${other}`);
+  // Named as `output_config.<key>`, so an Anthropic endpoint still receives it as sent (native.ts).
+  if (other) untranslatable(`output_config.${other}`, "only output_config.format translates");
   const format = record.format as { type?: unknown; schema?: unknown } | undefined;
   if (format === undefined) return undefined;
   if (format?.type !== "json_schema" || typeof format.schema !== "object" || format.schema === null)

@@ -222,9 +222,8 @@ function refuseUnknown(request: GenerateContentRequest): void {
   const unknown = Object.keys(request).find((name) => !KNOWN_FIELDS.has(name));
   if (unknown) untranslatable(unknown, "the gateway has no translation for it (see the field table)");
   const config = Object.keys(request.generationConfig ?? {}).find((name) => !KNOWN_CONFIG.has(name));
-  // Named as the top-level field, so a Gemini endpoint still receives the body as sent (native.ts).
-  if (config)
-    untranslatable("generationConfig", `its key ${config} has no translation (see the field table)`);
+  // Named as `generationConfig.<key>`, so a Gemini endpoint still receives it as sent (native.ts).
+  if (config) untranslatable(`generationConfig.${config}`, "it has no translation (see the field table)");
 }
 
 function applyConfig(config: GenerateContentRequest["generationConfig"], chat: ChatRequest): void {

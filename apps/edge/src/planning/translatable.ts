@@ -1,0 +1,43 @@
+import type { ChatRequest } from "../canonical/chat-request.js";
+import { unsendableTo } from "../providers/native.js";
+import type { ProviderRegistry } from "../providers/registry.js";
+import type { ApiFormat } from "../providers/types.js";
+import { refuseForeignFields } from "../translate/target-fields.js";
+import { UntranslatableError } from "../translate/untranslatable.js";
+import type { AccountProviders } from "./byok-credentials.js";
+import type { Availability } from "./filters.js";
+
+/**
+ * `availability` that also leaves out a provider whose API format cannot carry the request (issue 12:
+ * across formats nothing is dropped in silence): a native body's untranslated fields go to its own
+ * format only, and a canonical field a translated format has no place for stays off it. The exclusion
+ * names the field; when it leaves nothing, the request is the caller's 400 (plan.ts nothingLeft).
+ */
+export function translatableAvailability(
+  availability: (providerId: string) => Availability,
+  providers: ProviderRegistry,
+  byok: AccountProviders,
+  request: ChatRequest,
+): (providerId: string) => Availability {
+  const verdicts = new Map<ApiFormat, string | undefined>();
+  return (providerId) => {
+    const base = availability(providerId);
+    const format = (byok.get(providerId)?.adapter ?? providers.get(providerId))?.apiFormat;
+    if (!base.usable || format === undefined) return base;
+    if (!verdicts.has(format)) verdicts.set(format, whyNot(request, format));
+    const reason = verdicts.get(format);
+    return reason === undefined ? base : { usable: false, code: "untranslatable_request", reason };
+  };
+}
+
+function whyNot(request: ChatRequest, format: ApiFormat): string | undefined {
+  const native = unsendableTo(request, format);
+  if (native !== undefined) return native;
+  try {
+    refuseForeignFields(request, format);
+    return undefined;
+  } catch (error) {
+    if (error instanceof UntranslatableError) return error.message;
+    throw error;
+  }
+}
