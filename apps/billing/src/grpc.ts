@@ -4,7 +4,10 @@ import { callerPolicy, callersOf, createAuthenticatedServer } from "@gw/rpc";
 import { type BillingContext, type BillingDeps, billingContext } from "./deps.js";
 import { billingService } from "./rpc/billing-service.js";
 
-/** Admission and settlement are the edge's; usage is read by the edge and by keys (the Key object). */
+/**
+ * Admission and settlement are the edge's; usage is read by the edge and by keys (the Key object);
+ * operator credits come from keys, which checks the operator token of its admin routes.
+ */
 export const BILLING_CALLERS = callerPolicy(
   callersOf(BillingServiceService, {
     admit: ["edge"],
@@ -14,6 +17,7 @@ export const BILLING_CALLERS = callerPolicy(
     returnLease: ["edge"],
     creditPayment: ["edge"],
     getUsage: ["edge", "keys"],
+    grantCredits: ["keys"],
   }),
 );
 

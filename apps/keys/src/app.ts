@@ -9,7 +9,8 @@ import {
   requireServiceToken,
 } from "@gw/http";
 import express, { type Express } from "express";
-import { mountCatalogAdmin } from "./catalog/admin-routes.js";
+import { createAccountRoute, grantCreditsRoute, listAccountsRoute } from "./accounts/admin-routes.js";
+import { mountCatalogAdmin, requireOperator } from "./catalog/admin-routes.js";
 import { bundledCatalog } from "./catalog/content.js";
 import { type KeysContext, type KeysDeps, keysContext } from "./deps.js";
 import {
@@ -64,6 +65,11 @@ export function createApp(
   // The operator's catalogue routes: an operator token only (catalog/admin-routes.ts), never a tenant's key.
   const seed = deps.catalog ?? bundledCatalog();
   mountCatalogAdmin(app, { db: context.db, resolver: context.resolver, seed });
+  // The operator's accounts and credits (accounts/admin-routes.ts): the same operator token.
+  const operator = requireOperator(context);
+  app.get("/api/v1/admin/accounts", operator, listAccountsRoute(context));
+  app.post("/api/v1/admin/accounts", operator, createAccountRoute(context));
+  app.post("/api/v1/admin/accounts/:id/credits", operator, grantCreditsRoute(context));
 
   app.use(notFoundHandler());
   app.use(errorHandler(deps.logger));

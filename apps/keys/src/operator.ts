@@ -21,7 +21,7 @@ export interface CreatedAccount {
 
 /** Creates an account and its first management key in one transaction. */
 export async function createAccount(
-  database: Database<KeysTables>,
+  database: Pick<Database<KeysTables>, "db">,
   input: { name: string },
 ): Promise<CreatedAccount> {
   return database.db.transaction().execute(async (trx) => {

@@ -233,6 +233,35 @@ const MATRIX: Record<RouteName, Probe> = {
       expect(await rows(world.others.management)).toBe(0);
     },
   ),
+  "GET /api/v1/generations": both(
+    refusedFor(NOT_MANAGEMENT, 403, () => ({ method: "GET", path: "/api/v1/generations" })),
+    ownOnly(["management"], () => ({ method: "GET", path: "/api/v1/generations?limit=100" })),
+    async (world) => {
+      // A's management key lists A's generation (the control); B's lists none of A's, under any filter.
+      const ids = async (secret: string, query = "") => {
+        const answer = await world.call("GET", `/api/v1/generations?limit=100${query}`, secret);
+        expect(answer.status, answer.text).toBe(200);
+        return (JSON.parse(answer.text) as { data: { id: string }[] }).data.map((item) => item.id);
+      };
+      expect(await ids(world.a.management)).toContain(world.a.generationId);
+      expect(await ids(world.others.management, "&model=demo/echo")).not.toContain(world.a.generationId);
+    },
+  ),
+  // The operator's routes: an operator token only; every tenant credential is refused, nothing changes.
+  "GET /api/v1/admin/accounts": refusedFor(ALL, 403, () => ({
+    method: "GET",
+    path: "/api/v1/admin/accounts",
+  })),
+  "POST /api/v1/admin/accounts": refusedFor(ALL, 403, () => ({
+    method: "POST",
+    path: "/api/v1/admin/accounts",
+    body: { name: "intruder" },
+  })),
+  "POST /api/v1/admin/accounts/:id/credits": refusedFor(ALL, 403, ({ a }) => ({
+    method: "POST",
+    path: `/api/v1/admin/accounts/${a.accountId}/credits`,
+    body: { amount: 1000, reason: "free money" },
+  })),
   "GET /api/v1/models/user": ownOnly(API_CALLERS, () => ({ method: "GET", path: "/api/v1/models/user" })),
   "GET /api/v1/generation": refusedFor(ALL, 404, ({ a }) => ({
     method: "GET",

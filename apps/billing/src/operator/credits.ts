@@ -28,7 +28,7 @@ export class CreditsInputError extends Error {
  * billing process applies the entry to its hot view as soon as it is committed.
  */
 export async function addCredits(
-  database: Database<BillingTables>,
+  database: Pick<Database<BillingTables>, "db">,
   input: AddCreditsInput,
 ): Promise<AddedCredits> {
   checkCredit(input);

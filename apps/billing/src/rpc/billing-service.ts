@@ -5,6 +5,7 @@ import { acquireLease } from "./acquire-lease.js";
 import { admit } from "./admit.js";
 import { creditPaymentRpc } from "./credit-payment.js";
 import { getUsage } from "./get-usage.js";
+import { grantCredits } from "./grant-credits.js";
 import { release } from "./release.js";
 import { returnLease } from "./return-lease.js";
 import { settle } from "./settle.js";
@@ -18,5 +19,6 @@ export function billingService(context: BillingContext): BillingServiceServer {
     acquireLease: unaryHandler(acquireLease(context), context.logger),
     returnLease: unaryHandler(returnLease(context), context.logger),
     creditPayment: unaryHandler(creditPaymentRpc(context), context.logger),
+    grantCredits: unaryHandler(grantCredits(context), context.logger),
   };
 }

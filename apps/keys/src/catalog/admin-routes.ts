@@ -28,9 +28,9 @@ type WithActor = Request & { [ACTOR]?: string };
 /**
  * Only an operator token passes (`gw operator-token create`): an unknown or revoked one is a 401, and an
  * account's key (management or not) that would authenticate elsewhere is a 403: tenants never change
- * the catalogue every account is billed by.
+ * the catalogue every account is billed by, nor see or credit other accounts (accounts/admin-routes.ts).
  */
-export function requireOperator(context: CatalogAdminContext): RequestHandler {
+export function requireOperator(context: Pick<CatalogAdminContext, "db" | "resolver">): RequestHandler {
   const authorize = async (secret: string): Promise<string> => {
     if (looksLikeOperatorToken(secret)) {
       const name = await operatorTokenName(context.db, secret);
@@ -43,7 +43,7 @@ export function requireOperator(context: CatalogAdminContext): RequestHandler {
     await context.resolver.resolveSecret(secret);
     throw new GatewayError(
       "permission",
-      "the catalogue admin routes take an operator token (gw operator-token create), not an account's key",
+      "the admin routes take an operator token (gw operator-token create), not an account's key",
     );
   };
   return (request, _response, next) => {
@@ -61,9 +61,10 @@ export function requireOperator(context: CatalogAdminContext): RequestHandler {
   };
 }
 
-function actorOf(request: Request): string {
+/** `operator:<token name>`: who is acting, for the audit trail (never the token itself). */
+export function operatorActor(request: Request): string {
   const actor = (request as WithActor)[ACTOR];
-  if (!actor) throw new Error("catalogue admin route without requireOperator");
+  if (!actor) throw new Error("admin route without requireOperator");
   return actor;
 }
 
@@ -108,7 +109,7 @@ export function mountCatalogAdmin(app: Pick<Router, "get" | "post">, context: Ca
         format: body.format,
         text: body.content,
         apply: body.apply,
-        actor: actorOf(request),
+        actor: operatorActor(request),
         skipUnknownProviders: body.skip_unknown_providers,
         providerId: body.provider,
       }),
@@ -150,7 +151,7 @@ function change(
   edit: Parameters<typeof changeCatalog>[2]["edit"],
 ): Promise<ChangeResult> {
   return refusing(() =>
-    changeCatalog(context.db, context.seed, { actor: actorOf(request), action, dryRun: false, edit }),
+    changeCatalog(context.db, context.seed, { actor: operatorActor(request), action, dryRun: false, edit }),
   );
 }
 

@@ -8,6 +8,7 @@ import {
   type ZodOpenApiPathsObject,
 } from "@gw/openapi";
 import { z } from "zod";
+import { accountsAdminOpenApiPaths } from "../accounts/admin-openapi.js";
 import { createCredentialBody, listCredentialsQuery, updateCredentialBody } from "../byok/schemas.js";
 import { catalogAdminOpenApiPaths } from "../catalog/admin-openapi.js";
 import { createKeyBody, listKeysQuery, updateKeyBody } from "../keys/schemas.js";
@@ -32,6 +33,7 @@ const managementErrors = errorResponses("openai", [400, 401, 403, 404, 503]);
 
 export const keysOpenApiPaths: ZodOpenApiPathsObject = {
   ...catalogAdminOpenApiPaths,
+  ...accountsAdminOpenApiPaths,
   "/api/v1/keys": {
     post: {
       operationId: "createKey",

@@ -46,6 +46,7 @@ export async function startFixedBilling(): Promise<FixedBilling> {
     acquireLease: unimplemented,
     returnLease: unimplemented,
     creditPayment: unimplemented,
+    grantCredits: unimplemented,
     getUsage: (call, callback) => {
       count++;
       callback(null, usage.get(call.request.keyHash) ?? ZERO);

@@ -3,12 +3,18 @@ import {
   BillingServiceClient,
   type GetUsageRequest,
   type GetUsageResponse,
+  type GrantCreditsRequest,
+  type GrantCreditsResponse,
 } from "@gw/proto/billing/v1/billing";
 import { clientOptions, insecureCredentials, type ServiceTokenIssuer, unaryCall } from "@gw/rpc";
 
-/** The slice of billing's gRPC contract the keys app reads: spend per key and UTC window. */
+/**
+ * The slice of billing's gRPC contract the keys app uses: spend per key and UTC window, and the
+ * operator's credits (POST /api/v1/admin/accounts/{id}/credits; absent in tests that never grant).
+ */
 export interface UsageSource {
   getUsage(request: GetUsageRequest): Promise<GetUsageResponse>;
+  grantCredits?(request: GrantCreditsRequest): Promise<GrantCreditsResponse>;
 }
 
 export function connectBillingUsage(
@@ -20,8 +26,13 @@ export function connectBillingUsage(
     insecureCredentials(),
     clientOptions(options.issuer, "billing"),
   );
-  const call = unaryCall(client, client.getUsage, { timeoutMs: options.timeoutMs ?? 3_000 });
-  return { usage: { getUsage: (request) => call(request) }, close: () => client.close() };
+  const timeoutMs = options.timeoutMs ?? 3_000;
+  const call = unaryCall(client, client.getUsage, { timeoutMs });
+  const grant = unaryCall(client, client.grantCredits, { timeoutMs });
+  return {
+    usage: { getUsage: (request) => call(request), grantCredits: (request) => grant(request) },
+    close: () => client.close(),
+  };
 }
 
 /** Spend of one key in pico-dollars; `byok*` is spend on the account's own provider credentials. */

@@ -257,6 +257,27 @@ export interface CreditPaymentResponse {
   created: boolean;
 }
 
+export interface GrantCreditsRequest {
+  accountId: string;
+  /** Positive, pico-dollars. */
+  amountPico: bigint;
+  /** "purchase" (ends the free tier, as the CLI's credits) or "grant". */
+  kind: string;
+  /** The idempotency key: the same reference never credits twice; reused for another credit it is refused. */
+  reference: string;
+}
+
+export interface GrantCreditsResponse {
+  /** False when the reference had already been credited (nothing written). */
+  created: boolean;
+  /** The ledger entry's id (int8, as decimal text). */
+  entryId: string;
+  /** The account's totals after the credit. */
+  totalCreditsPico: bigint;
+  totalUsagePico: bigint;
+  isFreeTier: boolean;
+}
+
 function createBaseKeyLimit(): KeyLimit {
   return { limitPico: 0n, reset: 0, includeByok: false };
 }
@@ -2487,6 +2508,295 @@ export const CreditPaymentResponse: MessageFns<CreditPaymentResponse> = {
   },
 };
 
+function createBaseGrantCreditsRequest(): GrantCreditsRequest {
+  return { accountId: "", amountPico: 0n, kind: "", reference: "" };
+}
+
+export const GrantCreditsRequest: MessageFns<GrantCreditsRequest> = {
+  encode(message: GrantCreditsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.amountPico !== 0n) {
+      if (BigInt.asIntN(64, message.amountPico) !== message.amountPico) {
+        throw new globalThis.Error("value provided for field message.amountPico of type int64 too large");
+      }
+      writer.uint32(16).int64(message.amountPico);
+    }
+    if (message.kind !== "") {
+      writer.uint32(26).string(message.kind);
+    }
+    if (message.reference !== "") {
+      writer.uint32(34).string(message.reference);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GrantCreditsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGrantCreditsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.amountPico = reader.int64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GrantCreditsRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      amountPico: isSet(object.amountPico)
+        ? BigInt(object.amountPico)
+        : isSet(object.amount_pico)
+        ? BigInt(object.amount_pico)
+        : 0n,
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
+    };
+  },
+
+  toJSON(message: GrantCreditsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.amountPico !== 0n) {
+      obj.amountPico = message.amountPico.toString();
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GrantCreditsRequest>): GrantCreditsRequest {
+    return GrantCreditsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GrantCreditsRequest>): GrantCreditsRequest {
+    const message = createBaseGrantCreditsRequest();
+    message.accountId = object.accountId ?? "";
+    message.amountPico = (object.amountPico !== undefined && object.amountPico !== null)
+      ? BigInt(object.amountPico)
+      : 0n;
+    message.kind = object.kind ?? "";
+    message.reference = object.reference ?? "";
+    return message;
+  },
+};
+
+function createBaseGrantCreditsResponse(): GrantCreditsResponse {
+  return { created: false, entryId: "", totalCreditsPico: 0n, totalUsagePico: 0n, isFreeTier: false };
+}
+
+export const GrantCreditsResponse: MessageFns<GrantCreditsResponse> = {
+  encode(message: GrantCreditsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.created !== false) {
+      writer.uint32(8).bool(message.created);
+    }
+    if (message.entryId !== "") {
+      writer.uint32(18).string(message.entryId);
+    }
+    if (message.totalCreditsPico !== 0n) {
+      if (BigInt.asIntN(64, message.totalCreditsPico) !== message.totalCreditsPico) {
+        throw new globalThis.Error("value provided for field message.totalCreditsPico of type int64 too large");
+      }
+      writer.uint32(24).int64(message.totalCreditsPico);
+    }
+    if (message.totalUsagePico !== 0n) {
+      if (BigInt.asIntN(64, message.totalUsagePico) !== message.totalUsagePico) {
+        throw new globalThis.Error("value provided for field message.totalUsagePico of type int64 too large");
+      }
+      writer.uint32(32).int64(message.totalUsagePico);
+    }
+    if (message.isFreeTier !== false) {
+      writer.uint32(40).bool(message.isFreeTier);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GrantCreditsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGrantCreditsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.created = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.entryId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.totalCreditsPico = reader.int64() as bigint;
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.totalUsagePico = reader.int64() as bigint;
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.isFreeTier = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GrantCreditsResponse {
+    return {
+      created: isSet(object.created) ? globalThis.Boolean(object.created) : false,
+      entryId: isSet(object.entryId)
+        ? globalThis.String(object.entryId)
+        : isSet(object.entry_id)
+        ? globalThis.String(object.entry_id)
+        : "",
+      totalCreditsPico: isSet(object.totalCreditsPico)
+        ? BigInt(object.totalCreditsPico)
+        : isSet(object.total_credits_pico)
+        ? BigInt(object.total_credits_pico)
+        : 0n,
+      totalUsagePico: isSet(object.totalUsagePico)
+        ? BigInt(object.totalUsagePico)
+        : isSet(object.total_usage_pico)
+        ? BigInt(object.total_usage_pico)
+        : 0n,
+      isFreeTier: isSet(object.isFreeTier)
+        ? globalThis.Boolean(object.isFreeTier)
+        : isSet(object.is_free_tier)
+        ? globalThis.Boolean(object.is_free_tier)
+        : false,
+    };
+  },
+
+  toJSON(message: GrantCreditsResponse): unknown {
+    const obj: any = {};
+    if (message.created !== false) {
+      obj.created = message.created;
+    }
+    if (message.entryId !== "") {
+      obj.entryId = message.entryId;
+    }
+    if (message.totalCreditsPico !== 0n) {
+      obj.totalCreditsPico = message.totalCreditsPico.toString();
+    }
+    if (message.totalUsagePico !== 0n) {
+      obj.totalUsagePico = message.totalUsagePico.toString();
+    }
+    if (message.isFreeTier !== false) {
+      obj.isFreeTier = message.isFreeTier;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GrantCreditsResponse>): GrantCreditsResponse {
+    return GrantCreditsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GrantCreditsResponse>): GrantCreditsResponse {
+    const message = createBaseGrantCreditsResponse();
+    message.created = object.created ?? false;
+    message.entryId = object.entryId ?? "";
+    message.totalCreditsPico = (object.totalCreditsPico !== undefined && object.totalCreditsPico !== null)
+      ? BigInt(object.totalCreditsPico)
+      : 0n;
+    message.totalUsagePico = (object.totalUsagePico !== undefined && object.totalUsagePico !== null)
+      ? BigInt(object.totalUsagePico)
+      : 0n;
+    message.isFreeTier = object.isFreeTier ?? false;
+    return message;
+  },
+};
+
 /**
  * BillingService owns admission (spend holds and rate windows in Redis) and the credit ledger.
  * Admit is the one synchronous control-plane call on the edge's warm path.
@@ -2571,6 +2881,20 @@ export const BillingServiceService = {
       Buffer.from(CreditPaymentResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreditPaymentResponse => CreditPaymentResponse.decode(value),
   },
+  /**
+   * An operator's credit (the keys app's POST /api/v1/admin/accounts/{id}/credits): a positive purchase
+   * or grant in the ledger, applied to every billing process's hot view; idempotent on the reference.
+   */
+  grantCredits: {
+    path: "/billing.v1.BillingService/GrantCredits" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GrantCreditsRequest): Buffer => Buffer.from(GrantCreditsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GrantCreditsRequest => GrantCreditsRequest.decode(value),
+    responseSerialize: (value: GrantCreditsResponse): Buffer =>
+      Buffer.from(GrantCreditsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GrantCreditsResponse => GrantCreditsResponse.decode(value),
+  },
 } as const;
 
 export interface BillingServiceServer extends UntypedServiceImplementation {
@@ -2594,6 +2918,11 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
    * the gateway.payments.v1 event carries the same payment and credits nothing a second time.
    */
   creditPayment: handleUnaryCall<CreditPaymentRequest, CreditPaymentResponse>;
+  /**
+   * An operator's credit (the keys app's POST /api/v1/admin/accounts/{id}/credits): a positive purchase
+   * or grant in the ledger, applied to every billing process's hot view; idempotent on the reference.
+   */
+  grantCredits: handleUnaryCall<GrantCreditsRequest, GrantCreditsResponse>;
 }
 
 export interface BillingServiceClient extends Client {
@@ -2714,6 +3043,25 @@ export interface BillingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreditPaymentResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * An operator's credit (the keys app's POST /api/v1/admin/accounts/{id}/credits): a positive purchase
+   * or grant in the ledger, applied to every billing process's hot view; idempotent on the reference.
+   */
+  grantCredits(
+    request: GrantCreditsRequest,
+    callback: (error: ServiceError | null, response: GrantCreditsResponse) => void,
+  ): ClientUnaryCall;
+  grantCredits(
+    request: GrantCreditsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GrantCreditsResponse) => void,
+  ): ClientUnaryCall;
+  grantCredits(
+    request: GrantCreditsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GrantCreditsResponse) => void,
   ): ClientUnaryCall;
 }
 
