@@ -13,6 +13,7 @@ import type { GenerationsDeps } from "./deps.js";
 import { activityRoute } from "./routes/activity.js";
 import { getGenerationRoute } from "./routes/get-generation.js";
 import { generationsReadiness } from "./routes/health.js";
+import { listGenerationsRoute } from "./routes/list-generations.js";
 
 export function createApp(deps: GenerationsDeps, readiness: Readiness = generationsReadiness(deps)): Express {
   const db = deps.database.db;
@@ -29,7 +30,9 @@ export function createApp(deps: GenerationsDeps, readiness: Readiness = generati
   app.use(jsonBody({ refuseNul: true, timeoutMs: deps.bodyTimeoutMs }));
 
   app.get("/api/v1/generation", anyKey, getGenerationRoute(db));
-  app.get("/api/v1/activity", authenticate(deps.resolver, "management"), activityRoute(db));
+  const managementKey = authenticate(deps.resolver, "management");
+  app.get("/api/v1/generations", managementKey, listGenerationsRoute(db));
+  app.get("/api/v1/activity", managementKey, activityRoute(db));
 
   app.use(notFoundHandler());
   app.use(errorHandler(deps.logger));

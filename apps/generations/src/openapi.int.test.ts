@@ -40,6 +40,7 @@ describe("the generations app's routes in the OpenAPI document", () => {
   it("reads the registered routes from the app", () => {
     expect(routes).toEqual([
       { method: "get", path: "/api/v1/generation" },
+      { method: "get", path: "/api/v1/generations" },
       { method: "get", path: "/api/v1/activity" },
     ]);
   });

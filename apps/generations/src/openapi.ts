@@ -11,6 +11,7 @@ import type { ActivityItem } from "./activity/query.js";
 import type { GenerationJson } from "./records/view.js";
 import { activityQuery } from "./routes/activity.js";
 import { generationQuery } from "./routes/get-generation.js";
+import { type GenerationPage, listGenerationsQuery } from "./routes/list-generations.js";
 
 // The routes of apps/generations (app.ts), as the edge forwards them. The response schema is tied to
 // the view's type by `satisfies`: a field added to the view and not here fails the typecheck.
@@ -71,7 +72,10 @@ export const generationSchema = z
     is_byok: z.boolean(),
     latency: z.number().meta({ description: "Milliseconds (latency_ms)." }),
     generation_time: z.number().meta({ description: "Milliseconds (generation_time_ms)." }),
-    cache_discount: z.null(),
+    cache_discount: z.number().nullable().meta({
+      description:
+        "USD prompt caching saved against the plain prompt price (negative when cache writes cost more than input); null when the provider's cache was neither read nor written.",
+    }),
     provider_name: z.string().meta({ description: "The provider's id." }),
     app_id: z.number().int().nullable().meta({ description: "The app its HTTP-Referer's origin names." }),
     origin: z.string().meta({ description: "The HTTP-Referer's origin; empty when none was sent." }),
@@ -98,6 +102,15 @@ const activityItemSchema = z
   })
   .meta({ id: "ActivityItem" }) satisfies z.ZodType<ActivityItem>;
 
+const generationPageSchema = z
+  .object({
+    data: z.array(generationSchema),
+    next_cursor: z.string().nullable().meta({
+      description: "Pass as `cursor` for the next (older) page; null on the last page.",
+    }),
+  })
+  .meta({ id: "GenerationPage" }) satisfies z.ZodType<GenerationPage>;
+
 export const generationsOpenApiPaths: ZodOpenApiPathsObject = {
   "/api/v1/activity": {
     get: {
@@ -114,6 +127,25 @@ export const generationsOpenApiPaths: ZodOpenApiPathsObject = {
           description: "The activity.",
           content: json(z.object({ data: z.array(activityItemSchema) })),
         },
+        ...errorResponses("openai", [400, 401, 403, 503]),
+      },
+    },
+  },
+  "/api/v1/generations": {
+    get: {
+      operationId: "listGenerations",
+      tags: ["generations"],
+      summary: "The account's recent generations, newest first (management key)",
+      description:
+        "Each item is the record GET /api/v1/generation returns (attempts included; the key is named by " +
+        "its hash, as the keys API shows it). Keyset pagination: a page's next_cursor resumes after its " +
+        "last row, so requests recorded meanwhile never shift or repeat rows. Filters: one API key, one " +
+        "model, a time range. Records arrive through the usage topic, normally within a second. Another " +
+        "account's generations are never listed.",
+      security: MANAGEMENT_SECURITY,
+      requestParams: { query: listGenerationsQuery },
+      responses: {
+        "200": { description: "A page of generations.", content: json(generationPageSchema) },
         ...errorResponses("openai", [400, 401, 403, 503]),
       },
     },

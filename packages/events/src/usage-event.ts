@@ -6,6 +6,8 @@ export interface CatalogueCost {
   completionPico: bigint;
   requestPico: bigint;
   totalPico: bigint;
+  /** What prompt caching saved against the plain prompt price (OpenRouter's `cache_discount`); absent = 0. */
+  cacheDiscountPico?: bigint | undefined;
 }
 
 /** Token counts in OpenAI's accounting: prompt includes cached and cache-write, completion reasoning. */
@@ -130,6 +132,7 @@ export function usageRecorded(facts: UsageFacts, policy: ChargePolicy, leaseId =
     leaseId,
     httpReferer: facts.attribution?.httpReferer ?? "",
     appTitle: facts.attribution?.appTitle ?? "",
+    cacheDiscountPico: cost.cacheDiscountPico ?? 0n,
   };
 }
 

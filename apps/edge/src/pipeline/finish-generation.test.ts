@@ -30,7 +30,7 @@ const generation = (overrides: Partial<Generation> = {}): Generation => ({
   nativeFinishReason: "stop",
   usage: { promptTokens: 10, completionTokens: 5, cachedTokens: 2, cacheWriteTokens: 1, reasoningTokens: 3 },
   estimated: false,
-  cost: { promptPico: 100n, completionPico: 200n, requestPico: 7n, totalPico: 307n },
+  cost: { promptPico: 100n, completionPico: 200n, requestPico: 7n, totalPico: 307n, cacheDiscountPico: -4n },
   isByok: false,
   startedAt: Date.parse("2026-05-01T10:00:00.000Z"),
   generationStartedAt: Date.parse("2026-05-01T10:00:00.250Z"),
@@ -135,6 +135,8 @@ describe("finishing a generation (admission ends the hold, the meter publishes)"
       // No HTTP-Referer / X-Title on this request: the attribution fields go out empty.
       httpReferer: "",
       appTitle: "",
+      // The 2 cached and 1 written tokens' saving, as computeCost gave it (the record shows it as cache_discount).
+      cacheDiscountPico: -4n,
     });
   });
 

@@ -50,6 +50,8 @@ export interface GenerationsTable {
   http_referer: ColumnType<string | null, string | null | undefined, string | null>;
   app_title: ColumnType<string | null, string | null | undefined, string | null>;
   app_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** What prompt caching saved (OpenRouter's `cache_discount`), USD; null when nothing was cached or written. */
+  cache_discount: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AppsTable {

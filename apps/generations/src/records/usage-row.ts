@@ -50,6 +50,7 @@ export function rowFromUsage(envelope: Envelope, usage: UsageRecorded): Insertab
     // Validated by the edge; app_id is given by the consumer, which knows the apps table.
     http_referer: usage.httpReferer || null,
     app_title: usage.appTitle || null,
+    cache_discount: usedPromptCache(usage) ? picoToDecimalString(usage.cacheDiscountPico) : null,
   };
 }
 
@@ -94,5 +95,11 @@ export function usageFromRow(row: GenerationRow): UsageRecorded {
     })),
     httpReferer: row.http_referer ?? "",
     appTitle: row.app_title ?? "",
+    cacheDiscountPico: row.cache_discount === null ? 0n : usdToPico(row.cache_discount),
   };
+}
+
+/** Whether the request read or wrote the provider's prompt cache, i.e. whether a cache discount applies. */
+function usedPromptCache(usage: UsageRecorded): boolean {
+  return usage.cachedTokens > 0 || usage.cacheWriteTokens > 0;
 }

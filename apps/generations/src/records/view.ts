@@ -54,8 +54,11 @@ export interface OpenRouterFlatFields {
   latency: number;
   /** Milliseconds from the serving attempt's start to the end of the answer. */
   generation_time: number;
-  /** Not computed: the record keeps no catalogue prices to price the cached tokens' saving with. */
-  cache_discount: null;
+  /**
+   * USD prompt caching saved against the plain prompt price (negative when cache writes cost more than
+   * input); null when the request neither read nor wrote the provider's cache.
+   */
+  cache_discount: number | null;
   provider_name: string;
   /** The app (its HTTP-Referer's origin) and what the request said about itself. */
   app_id: number | null;
@@ -114,7 +117,7 @@ function flatFields(row: GenerationRow): OpenRouterFlatFields {
     is_byok: row.is_byok,
     latency: row.latency_ms,
     generation_time: row.generation_time_ms,
-    cache_discount: null,
+    cache_discount: row.cache_discount === null ? null : usd(row.cache_discount),
     provider_name: row.provider,
     app_id: row.app_id,
     origin: originOf(row.http_referer) ?? "",

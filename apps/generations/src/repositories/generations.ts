@@ -1,5 +1,6 @@
-import type { Insertable, Kysely } from "kysely";
+import { type Insertable, type Kysely, sql } from "kysely";
 import type { GenerationsTable, GenerationsTables } from "../db/schema.js";
+import type { ListPosition } from "../records/cursor.js";
 import type { GenerationRow } from "../records/usage-row.js";
 
 /**
@@ -48,6 +49,50 @@ export async function findGeneration(
     .where("id", "=", id)
     .where("account_id", "=", accountId)
     .executeTakeFirst();
+}
+
+export interface GenerationListFilter {
+  accountId: string;
+  keyHash?: string | undefined;
+  model?: string | undefined;
+  /** created_at >= from */
+  from?: Date | undefined;
+  /** created_at < to */
+  to?: Date | undefined;
+  /** Rows strictly after this position in the newest-first order. */
+  after?: ListPosition | undefined;
+  limit: number;
+}
+
+/** A listed row with its exact position (created_at to the microsecond), for the next page's cursor. */
+export type ListedGeneration = GenerationRow & { position_at: string };
+
+/**
+ * The account's generations, newest first (created_at, then id, both descending: a total order, so a
+ * keyset position is exact). Served by generations_account_listing_idx, or
+ * generations_account_key_listing_idx with a key filter: an index range scan that stops after `limit`
+ * rows, whatever the account's history. The account is part of the query, never an afterthought.
+ */
+export async function listGenerations(
+  db: Kysely<GenerationsTables>,
+  filter: GenerationListFilter,
+): Promise<ListedGeneration[]> {
+  let query = db
+    .selectFrom("generations")
+    .selectAll()
+    .select(
+      sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as("position_at"),
+    )
+    .where("account_id", "=", filter.accountId);
+  if (filter.keyHash !== undefined) query = query.where("key_hash", "=", filter.keyHash);
+  if (filter.model !== undefined) query = query.where("model", "=", filter.model);
+  if (filter.from !== undefined) query = query.where("created_at", ">=", filter.from);
+  if (filter.to !== undefined) query = query.where("created_at", "<", filter.to);
+  const after = filter.after;
+  if (after !== undefined) {
+    query = query.where(sql<boolean>`(created_at, id) < (${after.at}::timestamptz, ${after.id})`);
+  }
+  return query.orderBy("created_at", "desc").orderBy("id", "desc").limit(filter.limit).execute();
 }
 
 /**

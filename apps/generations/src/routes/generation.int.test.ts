@@ -1,4 +1,5 @@
 import { newGenerationId } from "@gw/events";
+import { catalogueCost } from "@gw/events/testing";
 import { describeWith } from "@gw/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, type GenerationsHarness, startGenerationsHarness } from "../test/harness.js";
@@ -61,6 +62,8 @@ describeWith(["postgres"], "generation lookup", () => {
         accountId: "acct_owner",
         estimated: true,
         isByok: true,
+        // 3 cached reads saved 0.15 µ$ each, 2 cache writes cost 0.075 µ$ more each (the edge's figure).
+        cost: { ...catalogueCost(1_650_000n, 12_000_000n), cacheDiscountPico: 300_000n },
         attribution: { httpReferer: "https://app.example/page", appTitle: "My App" },
         attempts: [
           { provider: "together", model: "openai/gpt-4o-mini", status: 429, latencyMs: 40, isByok: false },
@@ -119,7 +122,7 @@ describeWith(["postgres"], "generation lookup", () => {
         is_byok: true,
         latency: 850,
         generation_time: 610,
-        cache_discount: null,
+        cache_discount: 0.0000003,
         provider_name: "openai",
         app_id: expect.any(Number),
         origin: "https://app.example",
@@ -143,6 +146,34 @@ describeWith(["postgres"], "generation lookup", () => {
         native_finish_reason: null,
         upstream_id: null,
       });
+    });
+
+    it("keeps cache_discount null when the provider's cache was neither read nor written", async () => {
+      const usage = usageEvent({
+        accountId: "acct_owner",
+        usage: {
+          promptTokens: 11,
+          completionTokens: 20,
+          cachedTokens: 0,
+          cacheWriteTokens: 0,
+          reasoningTokens: 5,
+        },
+      });
+      publishUsage(harness.bus, harness.topics.usage, usage);
+      await ingested(usage.generationId);
+      const response = await harness.get(`/api/v1/generation?id=${usage.generationId}`, ownerKey);
+      expect(response.body.data).toMatchObject({ cache_discount: null });
+    });
+
+    it("records a cache write that cost more than input as a negative cache_discount", async () => {
+      const usage = usageEvent({
+        accountId: "acct_owner",
+        cost: { ...catalogueCost(1_650_000n, 12_000_000n), cacheDiscountPico: -750_000n },
+      });
+      publishUsage(harness.bus, harness.topics.usage, usage);
+      await ingested(usage.generationId);
+      const response = await harness.get(`/api/v1/generation?id=${usage.generationId}`, ownerKey);
+      expect(response.body.data).toMatchObject({ cache_discount: -0.00000075 });
     });
 
     it("lets any key of the owning account read it, management keys included", async () => {

@@ -2,9 +2,13 @@ import type { Migrations } from "@gw/db";
 import { generations } from "./20261122T121000_generations.js";
 import { messageBatches } from "./20261122T140000_message_batches.js";
 import { activity } from "./20261123T170000_activity.js";
+import { generationListing } from "./20261123T193000_generation_listing.js";
+import { cacheDiscount } from "./20261123T194500_cache_discount.js";
 
 export const migrations: Migrations = {
   "20261122T121000_generations": generations,
   "20261122T140000_message_batches": messageBatches,
   "20261123T170000_activity": activity,
+  "20261123T193000_generation_listing": generationListing,
+  "20261123T194500_cache_discount": cacheDiscount,
 };

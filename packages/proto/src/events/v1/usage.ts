@@ -57,6 +57,12 @@ export interface UsageRecorded {
    */
   httpReferer: string;
   appTitle: string;
+  /**
+   * What prompt caching saved against the plain prompt price at catalogue rates, in pico-dollars
+   * (OpenRouter's `cache_discount`): positive for cached reads, negative for cache writes priced above
+   * input. 0 when no tokens were cached or written (and in events from edges older than this field).
+   */
+  cacheDiscountPico: bigint;
 }
 
 export interface Attempt {
@@ -105,6 +111,7 @@ function createBaseUsageRecorded(): UsageRecorded {
     leaseId: "",
     httpReferer: "",
     appTitle: "",
+    cacheDiscountPico: 0n,
   };
 }
 
@@ -207,6 +214,12 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
     }
     if (message.appTitle !== "") {
       writer.uint32(234).string(message.appTitle);
+    }
+    if (message.cacheDiscountPico !== 0n) {
+      if (BigInt.asIntN(64, message.cacheDiscountPico) !== message.cacheDiscountPico) {
+        throw new globalThis.Error("value provided for field message.cacheDiscountPico of type int64 too large");
+      }
+      writer.uint32(240).int64(message.cacheDiscountPico);
     }
     return writer;
   },
@@ -456,6 +469,14 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
             message.appTitle = reader.string();
             continue;
           }
+          case 30: {
+            if (tag !== 240) {
+              break;
+            }
+
+            message.cacheDiscountPico = reader.int64() as bigint;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -593,6 +614,11 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
         : isSet(object.app_title)
         ? globalThis.String(object.app_title)
         : "",
+      cacheDiscountPico: isSet(object.cacheDiscountPico)
+        ? BigInt(object.cacheDiscountPico)
+        : isSet(object.cache_discount_pico)
+        ? BigInt(object.cache_discount_pico)
+        : 0n,
     };
   },
 
@@ -685,6 +711,9 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
     if (message.appTitle !== "") {
       obj.appTitle = message.appTitle;
     }
+    if (message.cacheDiscountPico !== 0n) {
+      obj.cacheDiscountPico = message.cacheDiscountPico.toString();
+    }
     return obj;
   },
 
@@ -728,6 +757,9 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
     message.leaseId = object.leaseId ?? "";
     message.httpReferer = object.httpReferer ?? "";
     message.appTitle = object.appTitle ?? "";
+    message.cacheDiscountPico = (object.cacheDiscountPico !== undefined && object.cacheDiscountPico !== null)
+      ? BigInt(object.cacheDiscountPico)
+      : 0n;
     return message;
   },
 };

@@ -1,0 +1,96 @@
+import { principalOf } from "@gw/auth";
+import { GatewayError } from "@gw/errors";
+import { parseOrThrow } from "@gw/http";
+import type { RequestHandler } from "express";
+import type { Kysely } from "kysely";
+import { z } from "zod";
+import type { GenerationsTables } from "../db/schema.js";
+import { decodeCursor, encodeCursor } from "../records/cursor.js";
+import { type GenerationJson, generationJson } from "../records/view.js";
+import { listGenerations } from "../repositories/generations.js";
+
+const DAY_MS = 86_400_000;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+const instant = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true })], {
+    error: "expected an ISO 8601 date (YYYY-MM-DD) or date-time with a time zone",
+  })
+  .optional();
+
+/** Query of GET /api/v1/generations: exported for the OpenAPI document. */
+export const listGenerationsQuery = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(20)
+    .meta({ description: "Page size, 1 to 100 (default 20)." }),
+  cursor: z
+    .string()
+    .min(1)
+    .max(512)
+    .optional()
+    .meta({ description: "The previous page's next_cursor; omitted for the newest page." }),
+  api_key_hash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, "expected a key hash (64 lower-case hex digits)")
+    .optional()
+    .meta({ description: "Only this API key's requests (its hash, as the keys API shows it)." }),
+  model: z.string().min(1).max(200).optional().meta({ description: "Only requests served as this model." }),
+  from: instant.meta({
+    description: "Only requests made at or after this instant (a bare date: that UTC day's start).",
+  }),
+  to: instant.meta({
+    description: "Only requests made before this instant (a bare date: that UTC day is included).",
+  }),
+});
+
+export interface GenerationPage {
+  data: GenerationJson[];
+  /** Pass as `cursor` for the next (older) page; null when this page is the last. */
+  next_cursor: string | null;
+}
+
+/**
+ * GET /api/v1/generations → {data: Generation[], next_cursor}: the account's recent generations, newest
+ * first, each in the shape of GET /api/v1/generation. Management keys only (the whole account's requests).
+ */
+export function listGenerationsRoute(db: Kysely<GenerationsTables>): RequestHandler {
+  return async (request, response) => {
+    const query = parseOrThrow(listGenerationsQuery, request.query, "query");
+    const from = query.from === undefined ? undefined : new Date(query.from);
+    const to = query.to === undefined ? undefined : endOf(query.to);
+    if (from !== undefined && to !== undefined && from >= to) {
+      throw new GatewayError("invalid_request", "from: must be before to", {
+        code: "invalid_parameter",
+        metadata: { field: "from" },
+      });
+    }
+    // One extra row tells whether another page exists without a count query.
+    const rows = await listGenerations(db, {
+      accountId: principalOf(request).accountId,
+      keyHash: query.api_key_hash,
+      model: query.model,
+      from,
+      to,
+      after: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
+      limit: query.limit + 1,
+    });
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    const body: GenerationPage = {
+      data: page.map(generationJson),
+      next_cursor:
+        rows.length > query.limit && last ? encodeCursor({ at: last.position_at, id: last.id }) : null,
+    };
+    response.json(body);
+  };
+}
+
+/** The exclusive upper bound: a bare date includes its whole UTC day. */
+function endOf(value: string): Date {
+  const start = new Date(value);
+  return DATE_ONLY.test(value) ? new Date(start.getTime() + DAY_MS) : start;
+}
