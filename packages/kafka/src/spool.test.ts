@@ -48,6 +48,19 @@ describe("DiskSpool", () => {
     expect(existsSync(spool.dataFile)).toBe(false);
   });
 
+  it("writes each flush to the file at once, and sends this process's events from memory, not read back", async () => {
+    const spool = new DiskSpool({ directory, maxBytes: 1 << 20 });
+    for (let index = 0; index < 3; index++) spool.append(message(index));
+    await spool.flushWrites();
+    expect(readFileSync(spool.dataFile, "utf8").trim().split("\n")).toHaveLength(3);
+    // The file is the journal for a later process; this one peeks its own events from memory.
+    writeFileSync(spool.dataFile, "");
+    const batch = await spool.peek(2);
+    expect(values(batch.messages)).toEqual(["v0", "v1"]);
+    await spool.ack(batch);
+    expect(values((await spool.peek(10)).messages)).toEqual(["v2"]);
+  });
+
   it("survives a restart: a new spool on the same folder resumes after the delivered part", async () => {
     const spool = new DiskSpool({ directory, maxBytes: 1 << 20, name: "edge-1" });
     for (let index = 0; index < 5; index++) spool.append(message(index));

@@ -1,4 +1,5 @@
 import type { Response } from "express";
+import { timesOf, writeServerTiming } from "./server-timing.js";
 
 /**
  * A 200 JSON answer written directly, with the headers express's `res.json()` sends
@@ -8,6 +9,8 @@ import type { Response } from "express";
  */
 export function sendJson(response: Response, body: unknown): void {
   const text = JSON.stringify(body);
+  timesOf(response)?.end("write");
+  writeServerTiming(response);
   response.statusCode = 200;
   response.setHeader("Content-Type", "application/json; charset=utf-8");
   response.setHeader("Content-Length", Buffer.byteLength(text));

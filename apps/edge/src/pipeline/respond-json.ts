@@ -10,6 +10,7 @@ import { type AttemptsFailure, runAttempts } from "./attempts.js";
 import type { EdgeContext } from "./edge-context.js";
 import { attemptsMetadata, finishGeneration, identity } from "./finish-generation.js";
 import { sendJson } from "./json-response.js";
+import { endStage } from "./server-timing.js";
 
 /**
  * A non-streamed chat completion: one JSON body with usage and cost. Metered just before it is sent,
@@ -24,6 +25,7 @@ export async function respondJson(
     { route: chat.route, request: chat.request, stream: false, signal: chat.signal },
     context,
   );
+  endStage(chat.signal, "body");
   if (!outcome.ok) return failJson(response, chat, outcome, context);
   if (outcome.served.stream) throw new Error("a non-streamed attempt produced a stream");
   const { completion } = outcome.served;
@@ -43,6 +45,7 @@ export async function respondJson(
     endedAt,
   });
   await context.meter.persisted();
+  endStage(chat.signal, "publish");
   sendJson(
     response,
     chat.surface.renderJson(completion.body, identity(chat.generationId, outcome.attempt, endedAt), {

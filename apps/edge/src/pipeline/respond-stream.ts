@@ -1,6 +1,7 @@
 import { GatewayError } from "@gw/errors";
 import { chargedPico } from "@gw/events";
 import type { Response } from "express";
+import { parseScannedChunk } from "../canonical/chunk-scan.js";
 import { computeCost, ZERO_COST } from "../canonical/cost.js";
 import { normaliseFinishReason } from "../canonical/finish-reason.js";
 import type { TokenUsage } from "../canonical/tokens.js";
@@ -72,16 +73,35 @@ async function pump(
   const pumped: Pumped = { usage: undefined, error: undefined };
   for await (const event of events) {
     if (writer.clientGone) break;
-    if (event.type === "chunk") {
-      const frames = rewriter.chunk(event.chunk);
-      if (frames) await writer.write(frames);
-    } else if (event.type === "usage") pumped.usage = event.usage;
-    else {
-      pumped.error = event;
+    if (event.type === "usage") {
+      pumped.usage = event.usage;
+      continue;
+    }
+    const frames = event.type === "error" ? undefined : render(event, rewriter);
+    if (frames === undefined) {
+      pumped.error = event.type === "error" ? event : MALFORMED_CHUNK;
       break;
+    }
+    if (frames) {
+      const full = writer.write(frames);
+      if (full) await full;
     }
   }
   return pumped;
+}
+
+const MALFORMED_CHUNK = {
+  type: "error",
+  message: "the provider sent a malformed stream chunk",
+  code: "protocol",
+} as const;
+
+/** A content event's frames: a raw chunk relayed when the surface can, else parsed (undefined if it does not fit). */
+function render(event: Extract<StreamEvent, { type: "chunk" | "raw" }>, rewriter: StreamRenderer) {
+  if (event.type === "chunk") return rewriter.chunk(event.chunk);
+  if (rewriter.raw) return rewriter.raw(event.data, event.scan);
+  const chunk = parseScannedChunk(event.data);
+  return chunk === undefined ? undefined : rewriter.chunk(chunk);
 }
 
 async function failStream(

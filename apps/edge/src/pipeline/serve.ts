@@ -11,6 +11,7 @@ import type { AdmittedChat } from "./admitted.js";
 import type { EdgeContext } from "./edge-context.js";
 import { respondJson } from "./respond-json.js";
 import { respondStream } from "./respond-stream.js";
+import { endStage, linkSignal, timesOf } from "./server-timing.js";
 
 /** What every inference request has before its body is read: an id, a start time, a disconnect signal. */
 export interface RequestStart {
@@ -28,6 +29,7 @@ export interface RequestStart {
 }
 
 export function startRequest(context: Pick<EdgeContext, "now">, response: Response): RequestStart {
+  timesOf(response)?.end("receive");
   const startedAt = context.now();
   const generationId = newGenerationId(startedAt);
   const announce = () => {
@@ -35,7 +37,9 @@ export function startRequest(context: Pick<EdgeContext, "now">, response: Respon
   };
   // A batch item runs on a response with no request behind it: no attribution then.
   const attribution = attributionOf(response.req?.headers);
-  return { generationId, startedAt, signal: clientAbortSignal(response), attribution, announce };
+  const signal = clientAbortSignal(response);
+  linkSignal(response, signal);
+  return { generationId, startedAt, signal, attribution, announce };
 }
 
 export interface Inference {
@@ -58,6 +62,7 @@ export async function serveInference(
 ): Promise<void> {
   const { request, principal, start } = inference;
   const route = await context.planner.route({ principal, request, kind: "chat" });
+  endStage(start.signal, "plan");
   const prompt = promptText(request);
   const hold = await context.admission.admitPlanned({
     generationId: start.generationId,
@@ -71,6 +76,7 @@ export async function serveInference(
       imageCount: prompt.imageCount,
     },
   });
+  endStage(start.signal, "admit");
   start.announce();
   const chat: AdmittedChat = {
     generationId: start.generationId,

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { type Dispatcher, Pool } from "undici";
 import { cancelledFailure, networkFailure, type UpstreamFailure } from "./failure.js";
 import type { UpstreamTimeouts } from "./settings.js";
+import { dispatchTimed, endStage } from "./stage-clock.js";
 
 export interface UpstreamResponse {
   status: number;
@@ -107,14 +108,18 @@ export class UpstreamHttp {
 
   /** Resolves with the response, or with the failure when no response arrived. Never throws. */
   async send(request: UpstreamRequest, signals: AttemptSignals): Promise<UpstreamResponse | UpstreamFailure> {
+    endStage(signals.client, "prepare");
     try {
-      const response = await this.pool.request({
-        method: request.method,
-        path: request.rooted ? request.path : `${this.basePath}${request.path}`,
-        headers: request.headers,
-        body: request.body ?? null,
-        signal: signals.combined,
-      });
+      const response = await dispatchTimed(signals.client, () =>
+        this.pool.request({
+          method: request.method,
+          path: request.rooted ? request.path : `${this.basePath}${request.path}`,
+          headers: request.headers,
+          body: request.body ?? null,
+          signal: signals.combined,
+        }),
+      );
+      endStage(signals.client, "first_byte");
       // Read to the end, failed or abandoned: the body closes and the attempt is over.
       response.body.once("close", () => this.finished(signals));
       return { status: response.statusCode, headers: response.headers, body: response.body };

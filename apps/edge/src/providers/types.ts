@@ -1,4 +1,5 @@
 import type { ChatRequest } from "../canonical/chat-request.js";
+import type { ChunkScan } from "../canonical/chunk-scan.js";
 import type { TokenUsage } from "../canonical/tokens.js";
 import type { ChunkWire, CompletionWire } from "../canonical/wire.js";
 import type { UpstreamFailure } from "./failure.js";
@@ -33,6 +34,12 @@ export interface CanonicalCompletion {
 export type StreamEvent =
   /** A chunk with content for the client (never a usage-only chunk). */
   | { type: "chunk"; chunk: ChunkWire }
+  /**
+   * The same from an OpenAI-format host, unparsed: the event's JSON text as received and where its
+   * members sit, so the chat surface relays the bytes (other surfaces parse it, `parseScannedChunk`).
+   * Its `usage` member, if any, is also reported as a usage event.
+   */
+  | { type: "raw"; data: string; scan: ChunkScan }
   /** The upstream's usage totals, however it reported them. */
   | { type: "usage"; usage: TokenUsage }
   /** The upstream reported an error inside the stream. */

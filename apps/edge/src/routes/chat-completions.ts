@@ -3,6 +3,7 @@ import { parseChatRequest } from "../canonical/chat-request.js";
 import { resolveApiKey } from "../middleware/api-key.js";
 import type { EdgeContext } from "../pipeline/edge-context.js";
 import { serveInference, startRequest } from "../pipeline/serve.js";
+import { endStage } from "../pipeline/server-timing.js";
 import { forwardedHeaders, withNativeRequest } from "../providers/native.js";
 import { CHAT_SURFACE } from "../translate/openai/chat-stream.js";
 import type { Route } from "./route.js";
@@ -17,6 +18,7 @@ export function chatCompletionsRoute(context: EdgeContext): Route {
     // Who is asking comes before what is asked: a caller without a valid key learns nothing about
     // the request schema (401 before 400), as the providers' own APIs behave.
     const principal = await resolveApiKey(context.principals, request);
+    endStage(start.signal, "auth");
     const body = parseChatRequest(request.body);
     // The canonical form is this format: an OpenAI-compatible host gets the body (and OpenAI-Beta) as sent.
     withNativeRequest(body, {
@@ -24,6 +26,7 @@ export function chatCompletionsRoute(context: EdgeContext): Route {
       body: request.body as Record<string, unknown>,
       headers: forwardedHeaders(request.headers, "openai"),
     });
+    endStage(start.signal, "parse");
     await serveInference(context, { start, principal, request: body, surface: CHAT_SURFACE }, response);
   };
   return { method: "post", path: ["/v1/chat/completions", "/api/v1/chat/completions"], handlers: [handler] };

@@ -33,7 +33,7 @@ describe("openAiStreamEvents", () => {
       "data: [DONE]\n\n" +
       chunk({ content: "after done" });
     const events = await collect(openAiStreamEvents(bytes(stream, 7), signals()));
-    expect(events.map((event) => event.type)).toEqual(["chunk", "chunk", "usage"]);
+    expect(events.map((event) => event.type)).toEqual(["raw", "raw", "usage"]);
     expect(events[2]).toEqual({
       type: "usage",
       usage: {
@@ -44,8 +44,11 @@ describe("openAiStreamEvents", () => {
         reasoningTokens: 0,
       },
     });
+    // Content goes on as the provider's own text, unparsed.
     const first = events[0];
-    expect(first?.type === "chunk" && "usage" in first.chunk).toBe(false);
+    expect(first?.type === "raw" && first.data).toBe(
+      chunk({ role: "assistant", content: "Hi" }).slice(6, -2),
+    );
   });
 
   it("reports a stream that ends before any choice finished", async () => {
@@ -57,7 +60,7 @@ describe("openAiStreamEvents", () => {
     const events = await collect(
       openAiStreamEvents(bytes(chunk({ content: "x" }, "stop") + usageChunk, 3), signals()),
     );
-    expect(events.map((event) => event.type)).toEqual(["chunk", "usage"]);
+    expect(events.map((event) => event.type)).toEqual(["raw", "usage"]);
   });
 
   it("turns a network failure mid-stream into an error event", async () => {
@@ -84,7 +87,7 @@ describe("openAiStreamEvents", () => {
         combined: AbortSignal.any([client.signal, total]),
       }),
     );
-    expect(events.map((event) => event.type)).toEqual(["chunk"]);
+    expect(events.map((event) => event.type)).toEqual(["raw"]);
   });
 });
 
@@ -98,7 +101,7 @@ describe("mapSseEvent", () => {
       }),
     });
     expect(events).not.toBe("done");
-    expect(Array.isArray(events) && events.map((event) => event.type)).toEqual(["chunk", "usage"]);
+    expect(Array.isArray(events) && events.map((event) => event.type)).toEqual(["raw", "usage"]);
   });
 
   it("drops chunks with neither choices nor usage", () => {

@@ -1,4 +1,5 @@
-import { chunkWireSchema, usageFromWire } from "../../canonical/wire.js";
+import { scanChunk } from "../../canonical/chunk-scan.js";
+import { chunkWireSchema, usageFromWire, usageWireSchema } from "../../canonical/wire.js";
 import { type AttemptSignals, classifyError } from "../http.js";
 import { type SseEvent, SseParser } from "../sse.js";
 import type { StreamEvent } from "../types.js";
@@ -39,8 +40,41 @@ export async function* openAiStreamEvents(
   }
 }
 
-/** One SSE event → zero or more canonical events; a usage report is split from any content it rides on. */
+const MALFORMED: StreamEvent = {
+  type: "error",
+  message: "the provider sent a malformed stream chunk",
+  code: "protocol",
+};
+
+/**
+ * One SSE event → zero or more events, without parsing the chunk: one structural scan finds its
+ * members, content goes on as a `raw` event, and only a usage object (normally once, in the last
+ * chunk) is parsed. Errors take the full parse, as before.
+ */
 export function mapSseEvent(event: SseEvent): StreamEvent[] | "done" {
+  const data = event.data;
+  if (data === "[DONE]" || data.trim() === "[DONE]") return "done";
+  const scan = event.event === "error" ? undefined : scanChunk(data);
+  if (!scan || scan.error !== undefined) return parseSseEvent(event);
+  const events: StreamEvent[] = [];
+  if (scan.hasChoices) events.push({ type: "raw", data, scan });
+  if (scan.usage) {
+    let json: unknown;
+    try {
+      json = JSON.parse(data.slice(scan.usage.start, scan.usage.end));
+    } catch {
+      return [MALFORMED];
+    }
+    const parsed = usageWireSchema.nullish().safeParse(json);
+    if (!parsed.success) return [MALFORMED];
+    const usage = usageFromWire(parsed.data);
+    if (usage) events.push({ type: "usage", usage });
+  }
+  return events;
+}
+
+/** One SSE event fully parsed into canonical events; a usage report is split from any content it rides on. */
+export function parseSseEvent(event: SseEvent): StreamEvent[] | "done" {
   if (event.data.trim() === "[DONE]") return "done";
   let json: unknown;
   try {
@@ -80,6 +114,7 @@ function describeStreamError(error: unknown): { message: string; code: string | 
 }
 
 function hasFinishReason(event: StreamEvent): boolean {
+  if (event.type === "raw") return event.scan.finishReason !== undefined;
   return (
     event.type === "chunk" && (event.chunk.choices ?? []).some((choice) => Boolean(choice.finish_reason))
   );

@@ -1,5 +1,6 @@
 import { type GatewayError, openAiStreamError } from "@gw/errors";
-import { type ChunkWire, outputTexts } from "../../canonical/wire.js";
+import type { ChunkScan, Span } from "../../canonical/chunk-scan.js";
+import { type ChunkWire, chunkWireSchema, outputTexts } from "../../canonical/wire.js";
 import { SSE_DONE, sseData } from "../sse.js";
 import type { StreamRenderer, Surface } from "../surface.js";
 import { type ResponseIdentity, renderCompletion } from "./chat-response.js";
@@ -17,8 +18,19 @@ export class ChatStreamRewriter implements StreamRenderer {
   private created: number;
   private fingerprint: string | null = null;
 
+  /** Raw relay: the chunks' `choices` texts, decoded only when metering estimates. */
+  private readonly rawChoices: string[] = [];
+  private createdRaw = "";
+  private fingerprintJson = "null";
+  private readonly rawPrefix: string;
+  private readonly modelJson: string;
+  private readonly providerJson: string;
+
   constructor(private readonly identity: ResponseIdentity) {
     this.created = identity.created;
+    this.rawPrefix = `data: {"id":${JSON.stringify(identity.generationId)},"object":"chat.completion.chunk","created":`;
+    this.modelJson = JSON.stringify(identity.model);
+    this.providerJson = JSON.stringify(identity.provider);
   }
 
   /** One upstream content chunk → one SSE frame. */
@@ -40,6 +52,37 @@ export class ChatStreamRewriter implements StreamRenderer {
       ...rest
     } = chunk;
     return sseData({ ...this.envelope(), ...rest });
+  }
+
+  /**
+   * One upstream chunk relayed as the provider wrote it: only the envelope is spliced in front (our
+   * id, object, created, model, provider, fingerprint) and the upstream's members other than those and
+   * `usage` follow as the provider's own bytes. Nothing is parsed but the id (once) and a finish
+   * reason; the generated text is kept as the raw `choices` text and decoded only if metering has to
+   * estimate (the provider reported no usage).
+   */
+  raw(data: string, scan: ChunkScan): string {
+    const { created, fingerprint, id, finishReason, provider, rest } = scan;
+    if (created && isNumberText(data, created) && !sameText(data, created, this.createdRaw)) {
+      this.createdRaw = data.slice(created.start, created.end);
+      this.created = Number(this.createdRaw);
+    }
+    if (fingerprint && data.charCodeAt(fingerprint.start) === QUOTE)
+      if (!sameText(data, fingerprint, this.fingerprintJson)) {
+        this.fingerprintJson = data.slice(fingerprint.start, fingerprint.end);
+        this.fingerprint = JSON.parse(this.fingerprintJson) as string;
+      }
+    if (this.upstream === undefined && id && data.charCodeAt(id.start) === QUOTE)
+      this.upstream = JSON.parse(data.slice(id.start, id.end)) as string;
+    if (finishReason)
+      this.nativeFinishReason = JSON.parse(data.slice(finishReason.start, finishReason.end)) as string;
+    if (scan.choices) this.rawChoices.push(data.slice(scan.choices.start, scan.choices.end));
+    let frame = `${this.rawPrefix}${this.created},"model":${this.modelJson},"provider":${
+      provider ? data.slice(provider.start, provider.end) : this.providerJson
+    },"system_fingerprint":${this.fingerprintJson}`;
+    for (let index = 0; index < rest.length; index += 2)
+      frame += `,${data.slice(rest[index], rest[index + 1])}`;
+    return `${frame}}\n\n`;
   }
 
   /** The final usage chunk (`choices: []`, as OpenAI sends it with `include_usage`), then `[DONE]`. */
@@ -70,6 +113,11 @@ export class ChatStreamRewriter implements StreamRenderer {
   }
 
   outputTexts(): string[] {
+    for (const choices of this.rawChoices.splice(0)) {
+      const parsed = chunkWireSchema.safeParse({ choices: JSON.parse(choices) });
+      for (const choice of parsed.success ? (parsed.data.choices ?? []) : [])
+        this.texts.push(...outputTexts(choice.delta));
+    }
     return this.texts;
   }
 
@@ -92,3 +140,15 @@ export const CHAT_SURFACE: Surface = {
   renderJson: renderCompletion,
   stream: (identity) => new ChatStreamRewriter(identity),
 };
+
+const QUOTE = 34;
+
+/** Whether the value at `span` is a JSON number (`created` of any other type is ignored, as before). */
+function isNumberText(data: string, span: Span): boolean {
+  const first = data.charCodeAt(span.start);
+  return first === 45 || (first >= 48 && first <= 57);
+}
+
+function sameText(data: string, span: Span, known: string): boolean {
+  return span.end - span.start === known.length && data.startsWith(known, span.start);
+}
