@@ -1,5 +1,6 @@
 import type { OpenStreamsResult } from "./load/open-streams.js";
 import type { LongRun, Row } from "./scenarios.js";
+import type { TargetName } from "./targets/target.js";
 
 export interface Report {
   date: string;
@@ -19,17 +20,39 @@ export interface Report {
 const ms = (value: number | undefined): string =>
   value === undefined || Number.isNaN(value) ? "—" : value.toFixed(2);
 
+/** "CPU ms per request, all processes": apps and the services they used, over requests completed. */
+export function cpuPerRequestCell(row: Pick<Row, "cpuMsPerRequest">): string {
+  const value = row.cpuMsPerRequest;
+  return value === undefined || !Number.isFinite(value) ? "—" : value.toFixed(3);
+}
+
+/** The counted process trees of a row, largest first: "edge 0.21, postgresql 0.12, …" (ms per request). */
+export function cpuBreakdown(row: Pick<Row, "cpu">): string {
+  return Object.entries(row.cpu)
+    .filter(([, figure]) => figure.msPerRequest !== undefined)
+    .sort(([, a], [, b]) => (b.msPerRequest ?? 0) - (a.msPerRequest ?? 0))
+    .map(([name, figure]) => `${name} ${(figure.msPerRequest ?? 0).toFixed(3)}`)
+    .join(", ");
+}
+
 /** The results as a Markdown table (printed and pasted into the README). */
 export function markdown(report: Report): string {
   const lines = [
-    "| scenario | target | req/s | p50 ms | p99 ms | +p50 ms | +p99 ms | TTFB p50/p99 ms | CPU % (all processes) | peak RSS MB | errors |",
-    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "| scenario | target | req/s | p50 ms | p99 ms | +p50 ms | +p99 ms | TTFB p50/p99 ms | CPU % (target's apps) | CPU ms per request, all processes | peak RSS MB | errors |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   ];
   for (const row of report.rows) {
     const ttfb = row.ttfbP50 === undefined ? "—" : `${ms(row.ttfbP50)} / ${ms(row.ttfbP99)}`;
     lines.push(
-      `| ${row.scenario} | ${row.target} | ${row.rps.toFixed(0)} | ${ms(row.p50)} | ${ms(row.p99)} | ${ms(row.addedP50)} | ${ms(row.addedP99)} | ${ttfb} | ${row.cpuPercent.toFixed(0)} | ${row.peakRssMb.toFixed(0)} | ${row.errors} |`,
+      `| ${row.scenario} | ${row.target} | ${row.rps.toFixed(0)} | ${ms(row.p50)} | ${ms(row.p99)} | ${ms(row.addedP50)} | ${ms(row.addedP99)} | ${ttfb} | ${row.cpuPercent.toFixed(0)} | ${cpuPerRequestCell(row)} | ${row.peakRssMb.toFixed(0)} | ${row.errors} |`,
     );
+  }
+  const saturated = EDGES.flatMap((name) => {
+    const row = bestSaturation(report.rows, name);
+    return row ? [`- ${name}, ${row.scenario}: ${cpuBreakdown(row)}`] : [];
+  });
+  if (saturated.length > 0) {
+    lines.push("", "CPU ms per request by process tree at saturation (apps, then services):", ...saturated);
   }
   lines.push(
     "",
@@ -55,51 +78,79 @@ export function markdown(report: Report): string {
   return lines.join("\n");
 }
 
-/** Each target of the issue, met or the measured gap. */
+const EDGES: TargetName[] = ["edge (split)", "edge (embedded)"];
+
+/** The saturation row with the highest throughput of a target (c=32 or c=128). */
+export function bestSaturation(rows: Row[], target: TargetName): Row | undefined {
+  return rows
+    .filter((row) => row.scenario.includes("saturation") && row.target === target)
+    .reduce<Row | undefined>((best, row) => (!best || row.rps > best.rps ? row : best), undefined);
+}
+
+/** Each target of the issue, met or the measured gap, for each edge (split plane, embedded default). */
 export function verdicts(report: Omit<Report, "verdicts">): string[] {
   const out: string[] = [];
-  const best = (target: string): number =>
-    Math.max(
-      0,
-      ...report.rows
-        .filter((row) => row.scenario.includes("saturation") && row.target === target)
-        .map((row) => row.rps),
-    );
-  const edge = best("edge");
-  const portkey = best("portkey");
-  if (portkey > 0) {
-    const ratio = edge / portkey;
+  const portkey = bestSaturation(report.rows, "portkey");
+  for (const name of EDGES) {
+    out.push(...saturationVerdicts(name, bestSaturation(report.rows, name), portkey, report.portkeyError));
+    out.push(...edgeVerdicts(report, name));
+  }
+  return out;
+}
+
+function saturationVerdicts(
+  name: TargetName,
+  edge: Row | undefined,
+  portkey: Row | undefined,
+  portkeyError?: string,
+): string[] {
+  const out: string[] = [];
+  if (!edge) return out;
+  if (portkey && portkey.rps > 0) {
+    const ratio = edge.rps / portkey.rps;
     out.push(
-      `Saturation: edge ${edge.toFixed(0)} req/s vs Portkey ${portkey.toFixed(0)} req/s = ${ratio.toFixed(2)}× (target ≥ 3×): ${ratio >= 3 ? "met" : "NOT met"}`,
+      `Saturation: ${name} ${edge.rps.toFixed(0)} req/s vs Portkey ${portkey.rps.toFixed(0)} req/s = ${ratio.toFixed(2)}× (target ≥ 3×): ${ratio >= 3 ? "met" : "NOT met"}`,
     );
-  } else out.push(`Saturation ratio: no Portkey figure (${report.portkeyError ?? "not measured"})`);
-  const rate = report.rows.find((row) => row.target === "edge" && /^chat @ \d+ req\/s$/.test(row.scenario));
+  } else out.push(`Saturation ratio: no Portkey figure (${portkeyError ?? "not measured"})`);
+  const ours = edge.cpuMsPerRequest;
+  const theirs = portkey?.cpuMsPerRequest;
+  if (ours !== undefined && theirs !== undefined) {
+    out.push(
+      `CPU per request at saturation, all processes: ${name} ${ours.toFixed(3)} ms (${cpuBreakdown(edge)}) vs Portkey ${theirs.toFixed(3)} ms (target ≤ Portkey's): ${ours <= theirs ? "met" : "NOT met"}`,
+    );
+  }
+  return out;
+}
+
+function edgeVerdicts(report: Omit<Report, "verdicts">, name: TargetName): string[] {
+  const out: string[] = [];
+  const rate = report.rows.find((row) => row.target === name && /^chat @ \d+ req\/s$/.test(row.scenario));
   const offered = Number(rate?.scenario.split(" ")[2] ?? 0);
   if (rate && rate.rps < offered * 0.95) {
     out.push(
-      `The edge sustained ${rate.rps.toFixed(0)} of ${offered} req/s offered: its latencies at that rate are queueing delay`,
+      `${name} sustained ${rate.rps.toFixed(0)} of ${offered} req/s offered: its latencies at that rate are queueing delay`,
     );
   }
   if (rate?.addedP50 !== undefined && rate.addedP99 !== undefined) {
     const met = rate.addedP50 <= 1 && rate.addedP99 <= 5;
     out.push(
-      `Added latency at ${rate.scenario.slice(7)}: p50 +${ms(rate.addedP50)} ms (≤ 1), p99 +${ms(rate.addedP99)} ms (≤ 5): ${met ? "met" : "NOT met"}`,
+      `Added latency (${name}) at ${rate.scenario.slice(7)}: p50 +${ms(rate.addedP50)} ms (≤ 1), p99 +${ms(rate.addedP99)} ms (≤ 5): ${met ? "met" : "NOT met"}`,
     );
   }
-  const streams = report.openStreams.find((entry) => entry.target === "edge");
+  const streams = report.openStreams.find((entry) => entry.target === name);
   if (streams) {
     const met = streams.rssPeakMb < 300 && streams.open === streams.requested;
     out.push(
-      `${streams.requested} open streams: edge RSS peak ${streams.rssPeakMb.toFixed(0)} MB with ${streams.open} open (< 300 MB, all open): ${met ? "met" : "NOT met"}`,
+      `${streams.requested} open streams: ${name} RSS peak ${streams.rssPeakMb.toFixed(0)} MB with ${streams.open} open (< 300 MB, all open): ${met ? "met" : "NOT met"}`,
     );
   }
   const run = report.longRun;
-  if (run && run.rssMb.length > 1) {
+  if (run && run.target === name && run.rssMb.length > 1) {
     const first = run.rssMb[0] ?? 0;
     const last = run.rssMb.at(-1) ?? 0;
     const growth = ((last - first) / first) * 100;
     out.push(
-      `Long run: RSS ${first.toFixed(0)} MB after the first slice, ${last.toFixed(0)} MB at the end (${growth >= 0 ? "+" : ""}${growth.toFixed(1)}%, target within 10%): ${Math.abs(growth) <= 10 ? "met" : "NOT met"}`,
+      `Long run (${name}): RSS ${first.toFixed(0)} MB after the first slice, ${last.toFixed(0)} MB at the end (${growth >= 0 ? "+" : ""}${growth.toFixed(1)}%, target within 10%): ${Math.abs(growth) <= 10 ? "met" : "NOT met"}`,
     );
   }
   return out;

@@ -9,7 +9,7 @@ import { type BenchProcess, loadAverage, rssMb, startProcess, waitForOutput } fr
 import { markdown, type Report, verdicts } from "./report.js";
 import { type Configure, loadScenarios, longRun, openStreamScenario } from "./scenarios.js";
 import { directTarget } from "./targets/direct.js";
-import { startEdge } from "./targets/edge.js";
+import { startEdges } from "./targets/edge.js";
 import { startPortkey } from "./targets/portkey.js";
 import type { Target } from "./targets/target.js";
 
@@ -54,9 +54,10 @@ async function main(): Promise<void> {
   const infra = await resolveInfrastructure(root);
   if (infra.kind === "split") started.push(infra);
   const targets: Target[] = [directTarget(upstream.url, upstream.process)];
-  const edge = await startEdge(root, infra, upstream.url);
-  started.push(edge);
-  targets.push(edge);
+  // Split plane (when its services are reachable) and embedded default, each its own row.
+  const edges = await startEdges(root, infra, upstream.url);
+  started.push(...edges);
+  targets.push(...edges);
   let portkeyError: string | undefined;
   try {
     const portkey = await startPortkey(upstream.url);
@@ -73,7 +74,8 @@ async function main(): Promise<void> {
   const openStreams = only.includes("streams")
     ? await openStreamScenario(plan, targets, upstream.configure)
     : [];
-  const long = only.includes("long") ? await longRun(plan, edge) : undefined;
+  // The long run is on one edge only (it takes minutes): the split plane when there is one.
+  const long = only.includes("long") && edges[0] ? await longRun(plan, edges[0]) : undefined;
   const partial: Omit<Report, "verdicts"> = {
     date: new Date().toISOString(),
     quick,

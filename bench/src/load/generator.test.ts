@@ -32,6 +32,7 @@ async function target(status: number): Promise<Target> {
     model: "m",
     pids: () => [],
     processes: () => ({}),
+    services: [],
     stop: async () => {},
   };
 }

@@ -13,6 +13,7 @@ export function directTarget(upstreamUrl: string, upstream: BenchProcess): Targe
     model: "gpt-4o-mini",
     pids: () => (upstream.child.pid ? [upstream.child.pid] : []),
     processes: (): Record<string, number> => (upstream.child.pid ? { upstream: upstream.child.pid } : {}),
+    services: [],
     // The upstream outlives the targets; the runner stops it.
     stop: async () => {},
   };

@@ -4,6 +4,9 @@ import { join } from "node:path";
 import { freePort } from "@gw/db";
 import { ensureTopics } from "@gw/kafka";
 import { generateServiceKeys, type ServiceName, serviceAuthEnvFor } from "@gw/rpc";
+import type { Counted } from "../accounting/cpu.js";
+import { databaseCounters } from "../accounting/database.js";
+import { serviceProcesses } from "../accounting/services.js";
 import { createDatabase, type Infrastructure } from "../infra.js";
 import { type BenchProcess, startProcess, waitForHttp } from "../proc.js";
 import { UPSTREAM_KEY } from "./direct.js";
@@ -11,11 +14,48 @@ import type { Target } from "./target.js";
 
 const CREDITS_USD = "1000000";
 
-/** Our edge on its full path: the split plane on real services, or the embedded default. */
-export function startEdge(root: string, infra: Infrastructure, upstreamUrl: string): Promise<Target> {
-  return infra.kind === "split"
-    ? startSplitPlane(root, infra, upstreamUrl)
-    : startEmbedded(root, infra, upstreamUrl);
+/**
+ * Our edge on its full path, both ways it is deployed: the split plane on real services (when they are
+ * reachable) and the embedded default (always: it is what a newcomer benchmarks first).
+ */
+export async function startEdges(
+  root: string,
+  infra: Infrastructure,
+  upstreamUrl: string,
+): Promise<Target[]> {
+  const targets: Target[] = [];
+  if (infra.kind === "split") targets.push(await startSplitPlane(root, infra, upstreamUrl));
+  try {
+    targets.push(await startEmbedded(root, infra, upstreamUrl));
+  } catch (error) {
+    await Promise.all(targets.map((target) => target.stop()));
+    throw error;
+  }
+  return targets;
+}
+
+/**
+ * The flood guard runs (its cost is measured) with thresholds it never reaches: the load generator is one
+ * address and one key far beyond reasonable use, by design.
+ */
+const FLOOD_GUARD_OUT_OF_REACH = {
+  FLOOD_ADDRESS_RPS: "1000000000",
+  FLOOD_ADDRESS_BURST: "1000000000",
+  FLOOD_KEY_RPS: "1000000000",
+  FLOOD_KEY_BURST: "1000000000",
+};
+
+/** The services a plane uses, by the process listening on each; what cannot be found is reported. */
+function servicesOf(addresses: Parameters<typeof serviceProcesses>[0]): {
+  services: Counted[];
+  note: string;
+} {
+  const { counted, missing } = serviceProcesses(addresses);
+  const found = counted.map((entry) => `${entry.name} pid ${entry.pid}`).join(", ");
+  return {
+    services: counted,
+    note: `CPU counted for ${found || "no service"}${missing.length > 0 ? `; NOT counted: ${missing.join(", ")}` : ""}`,
+  };
 }
 
 const SERVICE_KEYS = generateServiceKeys();
@@ -95,12 +135,7 @@ async function startSplitPlane(
       NODE_OPTIONS: process.env.BENCH_EDGE_NODE_OPTIONS ?? "",
       // BENCH_ADMISSION_LEASES=false measures one Admit call per request instead of budget leases.
       ADMISSION_LEASES: process.env.BENCH_ADMISSION_LEASES ?? "true",
-      // The load generator is one address and one key far beyond reasonable use, by design: the flood guard
-      // runs (its cost is measured) with thresholds it never reaches.
-      FLOOD_ADDRESS_RPS: "1000000000",
-      FLOOD_ADDRESS_BURST: "1000000000",
-      FLOOD_KEY_RPS: "1000000000",
-      FLOOD_KEY_BURST: "1000000000",
+      ...FLOOD_GUARD_OUT_OF_REACH,
       KEYS_HTTP_URL: `http://127.0.0.1:${keysHttp}`,
       BILLING_HTTP_URL: `http://127.0.0.1:${billingHttp}`,
       GENERATIONS_HTTP_URL: `http://127.0.0.1:${generationsHttp}`,
@@ -111,32 +146,48 @@ async function startSplitPlane(
     const edgeUrl = `http://127.0.0.1:${edgePort}`;
     await waitForHttp(`${edgeUrl}/readyz`, edge);
     const apiKey = await createApiKey(root, edgeUrl, { DATABASE_URL: database.url });
-    return edgeTarget(
-      "edge, split plane (keys, billing, generations, edge as processes; PostgreSQL, Redis, Kafka)",
+    const { services: used, note } = servicesOf({
+      kafkaBrokers: infra.kafkaBrokers,
+      databaseUrl: infra.databaseServerUrl,
+      redisUrl: infra.redisUrl,
+    });
+    const counters = databaseCounters(database.url);
+    const target = edgeTarget(
+      "edge (split)",
+      `edge, split plane (keys, billing, generations, edge as processes; PostgreSQL, Redis, Kafka); ${note}`,
+      used,
       edgeUrl,
       apiKey,
       edge,
       services,
-      () => stopAll(services),
+      async () => {
+        await counters.close().catch(() => {});
+        await stopAll(services);
+      },
     );
+    return { ...target, database: counters };
   } catch (error) {
     await stopAll(services);
     throw error;
   }
 }
 
-async function startEmbedded(
-  root: string,
-  infra: Extract<Infrastructure, { kind: "embedded" }>,
-  upstreamUrl: string,
-): Promise<Target> {
+async function startEmbedded(root: string, infra: Infrastructure, upstreamUrl: string): Promise<Target> {
   const dataDir = mkdtempSync(join(tmpdir(), "gw-bench-"));
   const port = String(await freePort());
+  // BENCH_EMBEDDED_DATABASE=shared gives it a fresh database on the split plane's PostgreSQL (counted by
+  // its port) instead of its own embedded server (a child process, counted in the standalone's tree).
+  const shared =
+    process.env.BENCH_EMBEDDED_DATABASE === "shared" && infra.kind === "split"
+      ? await createDatabase(infra.databaseServerUrl)
+      : undefined;
   const env: Record<string, string> = {
     PORT: port,
     GW_DATA_DIR: dataDir,
     LOG_LEVEL: "warn",
-    DATABASE_URL: "",
+    DATABASE_URL: shared?.url ?? "",
+    ...FLOOD_GUARD_OUT_OF_REACH,
+    NODE_OPTIONS: process.env.BENCH_EDGE_NODE_OPTIONS ?? "",
     REDIS_URL: "",
     KAFKA_BROKERS: "",
     OPENAI_API_KEY: UPSTREAM_KEY,
@@ -145,15 +196,21 @@ async function startEmbedded(
   const gateway = node(root, "standalone", "apps/standalone/dist/main.js", env);
   const stop = async (): Promise<void> => {
     await gateway.stop();
+    await shared?.drop().catch(() => {});
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     const url = `http://127.0.0.1:${port}`;
     await waitForHttp(`${url}/readyz`, gateway, 180_000);
     // The CLI finds the running standalone's embedded database under its data directory.
-    const apiKey = await createApiKey(root, url, { GW_DATA_DIR: dataDir, DATABASE_URL: "" });
+    const apiKey = await createApiKey(root, url, { GW_DATA_DIR: dataDir, DATABASE_URL: shared?.url ?? "" });
+    const database = shared
+      ? servicesOf({ databaseUrl: shared.url })
+      : { services: [], note: "its embedded PostgreSQL runs as its child processes, counted in its tree" };
     return edgeTarget(
-      `edge, embedded default (apps/standalone, one process; in-process bus and hot store: ${infra.reason})`,
+      "edge (embedded)",
+      `edge, embedded default (apps/standalone, one process; PostgreSQL outbox as the bus, in-process hot store${infra.kind === "embedded" ? `; no split plane: ${infra.reason}` : ""}); ${database.note}`,
+      database.services,
       url,
       apiKey,
       gateway,
@@ -167,7 +224,9 @@ async function startEmbedded(
 }
 
 function edgeTarget(
+  name: Extract<Target["name"], `edge${string}`>,
   description: string,
+  services: Counted[],
   url: string,
   apiKey: string,
   measured: BenchProcess,
@@ -175,8 +234,9 @@ function edgeTarget(
   stop: () => Promise<void>,
 ): Target {
   return {
-    name: "edge",
+    name,
     description,
+    services,
     url: `${url}/v1/chat/completions`,
     headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
     model: "openai/gpt-4o-mini",

@@ -38,6 +38,8 @@ export async function startPortkey(upstreamUrl: string): Promise<Target> {
     model: "gpt-4o-mini",
     pids: () => (app.child.pid ? [app.child.pid] : []),
     processes: (): Record<string, number> => (app.child.pid ? { portkey: app.child.pid } : {}),
+    // No Kafka, PostgreSQL or Redis: it authenticates, admits, meters and records nothing.
+    services: [],
     stop: () => app.stop(),
   };
 }
