@@ -643,6 +643,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every account, newest first, with its credits and balance (operator token)
+         * @description Keyset pagination: a page's next_cursor resumes after its last account, so accounts created meanwhile never shift or repeat one. Credits are billing's ledger totals (a 503 when billing cannot be reached, never zeros).
+         */
+        get: operations["adminListAccounts"];
+        put?: never;
+        /**
+         * Create an account and its first management key (shown once)
+         * @description As `gw accounts create`. Credit it with POST /api/v1/admin/accounts/{id}/credits.
+         */
+        post: operations["adminCreateAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/accounts/{id}/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Credit an account (a purchase or a grant), with a reason; idempotent with Idempotency-Key
+         * @description As `gw credits add`: one positive entry in billing's ledger, effective for admission at once. With an Idempotency-Key header the same key never credits twice (the repeat answers 200 with created: false; reused for another amount or kind it is a 400). The ledger takes credits only: a negative adjustment is refused. The reason goes to the operator audit log.
+         */
+        post: operations["adminGrantCredits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/keys": {
         parameters: {
             query?: never;
@@ -800,6 +844,26 @@ export interface paths {
          * @description From the rollup the usage consumer keeps with each record; today (UTC) included. Filters: one day, one API key, one app. Another account's activity is never counted.
          */
         get: operations["getActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/generations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's recent generations, newest first (management key)
+         * @description Each item is the record GET /api/v1/generation returns (attempts included; the key is named by its hash, as the keys API shows it). Keyset pagination: a page's next_cursor resumes after its last row, so requests recorded meanwhile never shift or repeat rows. Filters: one API key, one model, a time range. Records arrive through the usage topic, normally within a second. Another account's generations are never listed.
+         */
+        get: operations["listGenerations"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1139,6 +1203,24 @@ export interface components {
                 };
             };
         };
+        AdminAccount: {
+            id: string;
+            name: string;
+            /** Format: date-time */
+            created_at: string;
+            allowed_providers: string[] | null;
+            allowed_models: string[] | null;
+            credits: {
+                /** @description USD */
+                total_credits: number;
+                /** @description USD */
+                total_usage: number;
+                /** @description total_credits - total_usage, USD */
+                balance: number;
+                /** @description True until the account's first purchase. */
+                is_free_tier: boolean;
+            };
+        };
         Key: {
             /** @description The key's id: the SHA-256 of its secret, hex. */
             hash: string;
@@ -1349,6 +1431,11 @@ export interface components {
             completion_tokens: number;
             reasoning_tokens: number;
         };
+        GenerationPage: {
+            data: components["schemas"]["Generation"][];
+            /** @description Pass as `cursor` for the next (older) page; null on the last page. */
+            next_cursor: string | null;
+        };
         Generation: {
             /** @description The generation id (the X-Generation-Id header of the answer). */
             id: string;
@@ -1413,7 +1500,8 @@ export interface components {
             latency: number;
             /** @description Milliseconds (generation_time_ms). */
             generation_time: number;
-            cache_discount: null;
+            /** @description USD prompt caching saved against the plain prompt price (negative when cache writes cost more than input); null when the provider's cache was neither read nor written. */
+            cache_discount: number | null;
             /** @description The provider's id. */
             provider_name: string;
             /** @description The app its HTTP-Referer's origin names. */
@@ -7152,6 +7240,271 @@ export interface operations {
             };
         };
     };
+    adminListAccounts: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description The previous page's next_cursor; omitted for the newest page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of accounts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminAccount"][];
+                        /** @description Pass as `cursor` for the next page; null on the last. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    adminCreateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The account and its management key. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminAccount"];
+                        /** @description The account's first management key: shown once, never again. */
+                        management_key: string;
+                        /** @description Its hash, as the keys API names it. */
+                        management_key_hash: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    adminGrantCredits: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-200 printable ASCII characters; repeats of a credit with it are no-ops. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The account id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description USD to credit, positive (a number or a decimal string for exact cents). */
+                    amount: number | string;
+                    /**
+                     * @description purchase (default, as `gw credits add`): paid credit, ends the free tier; grant: a gift that does not.
+                     * @default purchase
+                     * @enum {string}
+                     */
+                    kind?: "purchase" | "grant";
+                    /** @description Why (a ticket, an invoice): written to the operator audit log. */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description This Idempotency-Key had already credited the account; nothing was written. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            account_id: string;
+                            /** @description The ledger entry. */
+                            entry_id: string;
+                            /** @description USD */
+                            amount: number;
+                            /** @enum {string} */
+                            kind: "purchase" | "grant";
+                            /** @description False when this Idempotency-Key had already credited it. */
+                            created: boolean;
+                            /** @description The account's totals after the credit. */
+                            credits: {
+                                /** @description USD */
+                                total_credits: number;
+                                /** @description USD */
+                                total_usage: number;
+                                /** @description total_credits - total_usage, USD */
+                                balance: number;
+                                /** @description True until the account's first purchase. */
+                                is_free_tier: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Credited. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            account_id: string;
+                            /** @description The ledger entry. */
+                            entry_id: string;
+                            /** @description USD */
+                            amount: number;
+                            /** @enum {string} */
+                            kind: "purchase" | "grant";
+                            /** @description False when this Idempotency-Key had already credited it. */
+                            created: boolean;
+                            /** @description The account's totals after the credit. */
+                            credits: {
+                                /** @description USD */
+                                total_credits: number;
+                                /** @description USD */
+                                total_usage: number;
+                                /** @description total_credits - total_usage, USD */
+                                balance: number;
+                                /** @description True until the account's first purchase. */
+                                is_free_tier: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller's account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
     listKeys: {
         parameters: {
             query?: {
@@ -8122,6 +8475,75 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["ActivityItem"][];
                     };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    listGenerations: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description The previous page's next_cursor; omitted for the newest page. */
+                cursor?: string;
+                /** @description Only this API key's requests (its hash, as the keys API shows it). */
+                api_key_hash?: string;
+                /** @description Only requests served as this model. */
+                model?: string;
+                /** @description Only requests made at or after this instant (a bare date: that UTC day's start). */
+                from?: string;
+                /** @description Only requests made before this instant (a bare date: that UTC day is included). */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of generations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GenerationPage"];
                 };
             };
             /** @description The request is malformed or a field is invalid (the field is named). */

@@ -12,6 +12,7 @@ export const TAGS: oas31.TagObject[] = [
   { name: "keys", description: "API keys of the caller's account (management key)." },
   { name: "byok", description: "The account's own provider keys (bring your own key)." },
   { name: "credits", description: "Credits and usage of the caller's account." },
+  { name: "accounts", description: "Accounts and their credits, for the operator (operator token)." },
   { name: "generations", description: "Generation records (cost, tokens, attempts) by id." },
   { name: "wallet", description: "Wallet sign-in (x402 / sign-in-with-x)." },
   { name: "proxy", description: "Native provider APIs passed through with the gateway's metering." },
