@@ -14,6 +14,7 @@ const EDGE_LAYERS = [
   "admission",
   "payments",
   "middleware",
+  "console",
   "pipeline",
   "batches",
   "routes",
@@ -111,7 +112,7 @@ module.exports = {
     enhancedResolveOptions: {
       exportsFields: ["exports"],
       conditionNames: ["import", "require", "node", "default", "types"],
-      extensions: [".ts", ".js", ".mjs", ".cjs", ".d.ts", ".json"],
+      extensions: [".ts", ".tsx", ".js", ".mjs", ".cjs", ".d.ts", ".json"],
     },
     reporterOptions: {
       text: { highlightFocused: true },

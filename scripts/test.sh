@@ -3,7 +3,8 @@
 # end-to-end). PostgreSQL and Redis are used where they answer on their standard ports (or
 # TEST_DATABASE_URL / TEST_REDIS_URL); otherwise the test setup starts embedded PostgreSQL and a
 # throw-away redis-server (Debian's package, installed here when missing); Kafka is started from
-# Maven Central jars (infra/kafka) when no broker is configured. A run that skips tests fails unless
+# Maven Central jars (infra/kafka) when no broker is configured; Debian's chromium is installed for
+# the web console's browser tests when missing. A run that skips tests fails unless
 # GW_ALLOW_SKIPS=1; under CI (CI=true or CI=1) a missing service always fails it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,6 +36,30 @@ redis-server (as root: apt-get update && apt-get install -y redis-server), or ru
   exit 1
 }
 
+# Chromium for the web console's browser tests (apps/console/test, driven by playwright-core, which never
+# downloads a browser): CHROMIUM_PATH, else Debian's /usr/bin/chromium, installed here as root when missing.
+ensure_chromium() {
+  local path="${CHROMIUM_PATH:-/usr/bin/chromium}"
+  [ -x "$path" ] && return 0
+  if [ -z "${CHROMIUM_PATH:-}" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "[test] installing Debian's chromium (the console's browser tests run it headless)" >&2
+    if apt-get update -qq >&2 &&
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >&2; then
+      return 0
+    fi
+  fi
+  local how="Chromium is needed by the web console's browser tests (apps/console/test) and none was found at
+$path: install Debian's chromium (as root: apt-get update && apt-get install -y chromium), or set
+CHROMIUM_PATH to a Chromium or Chrome executable."
+  if ! is_ci && [ "${GW_ALLOW_SKIPS:-}" = 1 ]; then
+    echo "[test] $how GW_ALLOW_SKIPS=1: the browser tests will be skipped." >&2
+    return 0
+  fi
+  echo "$how (GW_ALLOW_SKIPS=1 runs without it, skipping those tests.)" >&2
+  exit 1
+}
+
 pnpm install --frozen-lockfile --reporter=append-only
 ensure_redis
+ensure_chromium
 pnpm test "$@"

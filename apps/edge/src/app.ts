@@ -1,7 +1,9 @@
 import { errorHandler, jsonBody, notFoundHandler, rejectMalformedUrl } from "@gw/http";
 import express, { type Express } from "express";
+import { mountConsole } from "./console/index.js";
 import { createEdgeContext } from "./context.js";
 import type { EdgeDeps } from "./deps.js";
+import { FORWARDED_PATHS } from "./forwarded-paths.js";
 import { TrustedProxies } from "./middleware/client-address.js";
 import { floodGuard } from "./middleware/flood-guard.js";
 import { dropChangedKey } from "./middleware/key-change-hook.js";
@@ -12,6 +14,7 @@ import { withPaymentOffer } from "./payments/offer-error.js";
 import { createX402Runtime } from "./payments/runtime.js";
 import type { EdgeContext } from "./pipeline/edge-context.js";
 import { renderSurfaceError } from "./pipeline/error-shape.js";
+import { serverTiming } from "./pipeline/server-timing.js";
 import { serverSpan } from "./pipeline/tracing.js";
 import { batchRoutes } from "./routes/batches.js";
 import { chatCompletionsRoute } from "./routes/chat-completions.js";
@@ -40,6 +43,8 @@ export function createApp(deps: EdgeDeps, context: EdgeContext = createEdgeConte
   const app = express();
   app.disable("x-powered-by");
   app.disable("etag");
+  // SERVER_TIMING=true: each answer names where its time went on the edge (see pipeline/server-timing.ts).
+  if (context.settings.serverTiming) app.use(serverTiming());
   app.use(requestLog(deps.logger, context.now));
   // `%ff` or `%00` in a path or query is a 400 in the surface's shape before a route decodes it (a bad
   // escape in a route parameter, e.g. a Gemini model name, was rendered as a 500).
@@ -47,6 +52,9 @@ export function createApp(deps: EdgeDeps, context: EdgeContext = createEdgeConte
   app.use(
     floodGuard(context.settings.flood, context.now, new TrustedProxies(context.settings.trustedProxies)),
   );
+  // Static files, before the body parser and outside the API's authentication (the API checks the
+  // credential the console sends).
+  if (context.settings.console) mountConsole(app, context.settings.console, deps.logger);
   // Before the key service's /api/v1/models prefix: which providers a key reaches is the edge's to say.
   const userModels = userModelsRoute(context);
   app[userModels.method](userModels.path, ...userModels.handlers);
@@ -56,7 +64,7 @@ export function createApp(deps: EdgeDeps, context: EdgeContext = createEdgeConte
       {
         name: "key service",
         url: keysHttpUrl,
-        paths: ["/api/v1/keys", "/api/v1/byok", "/api/v1/models", "/api/v1/admin/catalog", "/v1/x402/auth"],
+        paths: [...FORWARDED_PATHS.keys],
         onResponse: dropChangedKey(deps.principals),
         serviceToken: issuer && (() => issuer.tokenFor("keys")),
       },
@@ -68,7 +76,7 @@ export function createApp(deps: EdgeDeps, context: EdgeContext = createEdgeConte
       {
         name: "billing service",
         url: billingHttpUrl,
-        paths: ["/api/v1/credits"],
+        paths: [...FORWARDED_PATHS.billing],
         serviceToken: issuer && (() => issuer.tokenFor("billing")),
       },
       deps.logger,
@@ -79,7 +87,7 @@ export function createApp(deps: EdgeDeps, context: EdgeContext = createEdgeConte
       {
         name: "generation service",
         url: generationsHttpUrl,
-        paths: ["/api/v1/generation", "/api/v1/activity"],
+        paths: [...FORWARDED_PATHS.generations],
         serviceToken: issuer && (() => issuer.tokenFor("generations")),
       },
       deps.logger,

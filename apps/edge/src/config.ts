@@ -15,6 +15,7 @@ import { metricsEnv } from "@gw/metrics";
 import { usdToPico } from "@gw/money";
 import { type ServiceAuth, serviceAuthEnv, serviceAuthFromConfig } from "@gw/rpc";
 import type { ControlPlaneUrls } from "./clients/control-plane.js";
+import { type ConsoleSettings, defaultConsoleDir } from "./console/index.js";
 import { parseTrustedProxies } from "./middleware/client-address.js";
 import { DEFAULT_FLOOD_LIMITS, type FloodLimits } from "./middleware/flood-guard.js";
 import {
@@ -63,6 +64,8 @@ export interface EdgeConfig {
   proxyHoldPico: bigint;
   /** Admit under budget leases (ADMISSION_LEASES, default true); false = one Admit call per request. */
   leases: boolean;
+  /** SERVER_TIMING (default false): the edge's stage durations in a `Server-Timing` header. */
+  serverTiming: boolean;
   /** The flood guard's thresholds on this edge (FLOOD_*). */
   flood: FloodLimits;
   /** TRUSTED_PROXIES: the proxies whose X-Forwarded-For names the client (CIDR list, default none). */
@@ -78,6 +81,8 @@ export interface EdgeConfig {
   serviceAuth: ServiceAuth | undefined;
   /** x402 payments (X402_*); undefined when X402_ENABLED is not true. */
   x402: X402Config | undefined;
+  /** The web console at /console (CONSOLE_ENABLED, CONSOLE_DIR); undefined when turned off. */
+  console: ConsoleSettings | undefined;
 }
 
 const milliseconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -124,6 +129,10 @@ const shape = {
     .enum(["true", "false"], { message: "expected true or false" })
     .default("true")
     .transform((value) => value === "true"),
+  SERVER_TIMING: z
+    .enum(["true", "false"], { message: "expected true or false" })
+    .default("false")
+    .transform((value) => value === "true"),
   // The flood guard's token buckets (requests per second and burst); a rate of 0 turns that bucket off.
   FLOOD_ADDRESS_RPS: perSecond(DEFAULT_FLOOD_LIMITS.address.perSecond),
   FLOOD_ADDRESS_BURST: burst(DEFAULT_FLOOD_LIMITS.address.burst),
@@ -143,6 +152,11 @@ const shape = {
   EDGE_INSTANCE_ID: z.string().min(1).optional(),
   EVENT_SPOOL_DIR: z.string().min(1).default(".data/spool"),
   DEMO_PROVIDER_URL: z.url().optional(),
+  CONSOLE_ENABLED: z
+    .enum(["true", "false"], { message: "expected true or false" })
+    .default("true")
+    .transform((value) => value === "true"),
+  CONSOLE_DIR: z.string().min(1).optional(),
   ...serviceAuthEnv,
   ...metricsEnv,
 };
@@ -183,6 +197,7 @@ export function loadEdgeConfig(env: Env = process.env): EdgeConfig {
     byokFeePercent: parsed.BYOK_FEE_PERCENT,
     proxyHoldPico: usdToPico(parsed.PROXY_DEFAULT_HOLD_USD),
     leases: parsed.ADMISSION_LEASES,
+    serverTiming: parsed.SERVER_TIMING,
     flood: {
       address: { perSecond: parsed.FLOOD_ADDRESS_RPS, burst: parsed.FLOOD_ADDRESS_BURST },
       key: { perSecond: parsed.FLOOD_KEY_RPS, burst: parsed.FLOOD_KEY_BURST },
@@ -196,5 +211,6 @@ export function loadEdgeConfig(env: Env = process.env): EdgeConfig {
         ? serviceAuthFromConfig("edge", parsed)
         : undefined,
     x402: loadX402Config(env),
+    console: parsed.CONSOLE_ENABLED ? { dir: parsed.CONSOLE_DIR ?? defaultConsoleDir() } : undefined,
   };
 }

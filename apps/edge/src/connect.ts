@@ -100,9 +100,11 @@ export function connectEdgeDeps(
       proxyHoldPico: config.proxyHoldPico,
       byokFeePercent: config.byokFeePercent,
       leases: config.leases,
+      serverTiming: config.serverTiming,
       flood: config.flood,
       trustedProxies: config.trustedProxies,
       publicBaseUrl: config.publicBaseUrl,
+      console: config.console,
       shutdownDeadlineMs: config.shutdownDeadlineMs,
     },
   };

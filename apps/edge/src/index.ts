@@ -12,6 +12,7 @@ export type { EdgeConfig } from "./config.js";
 export { loadEdgeConfig } from "./config.js";
 export type { ConnectedEdgeDeps } from "./connect.js";
 export { connectEdgeDeps } from "./connect.js";
+export { CONSOLE_PATH } from "./console/index.js";
 export type { Clock, EdgeDeps, EdgeSettings } from "./deps.js";
 export { edgeOpenApiPaths } from "./openapi.js";
 export { chatCompletionSchema, keyInfoSchema } from "./openapi-schemas.js";

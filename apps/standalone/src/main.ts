@@ -29,6 +29,9 @@ function banner(running: RunningStandalone): string {
     `  hot store:     ${running.infrastructure.hotStore}`,
     "  demo provider: built-in, model demo/echo (a deterministic stand-in, not a real model)",
     ...(running.metricsUrl ? [`  metrics:       ${running.metricsUrl}`] : []),
+    ...(running.consoleUrl
+      ? [`  web console:   ${running.consoleUrl} (sign in with the management key)`]
+      : []),
     "",
     ...account,
     "",

@@ -2,7 +2,7 @@ import { PrincipalResolver } from "@gw/auth";
 import { startBilling } from "@gw/billing";
 import type { Env, TopicConfig } from "@gw/config";
 import { freePort } from "@gw/db";
-import { connectEdgeDeps, loadEdgeConfig, startEdge } from "@gw/edge";
+import { CONSOLE_PATH, connectEdgeDeps, loadEdgeConfig, startEdge } from "@gw/edge";
 import type { EventBus } from "@gw/events";
 import { startFakeOpenAi } from "@gw/fake-providers";
 import { startGenerations } from "@gw/generations";
@@ -23,6 +23,8 @@ export interface RunningStandalone {
   url: string;
   /** GET /metrics of all four apps (METRICS_PORT), or undefined when not served. */
   metricsUrl: string | undefined;
+  /** The web console (the edge's /console/), or undefined when CONSOLE_ENABLED=false. */
+  consoleUrl: string | undefined;
   credentials: DevCredentials;
   credentialsCreated: boolean;
   /** Where the dev credentials are kept (the banner points there after the first start). */
@@ -176,6 +178,7 @@ export async function startStandalone(
     return {
       url: edge.url,
       metricsUrl: metrics?.url,
+      consoleUrl: edge.consoleUrl,
       credentials,
       credentialsCreated: created,
       credentialsFile: devCredentialsFile(config.dataDir),
@@ -227,7 +230,7 @@ async function startEdgeApp(
   config: StandaloneConfig,
   env: Env,
   wiring: EdgeWiring,
-): Promise<{ url: string; readiness: Readiness; stop(): Promise<void> }> {
+): Promise<{ url: string; consoleUrl: string | undefined; readiness: Readiness; stop(): Promise<void> }> {
   const edgeConfig = loadEdgeConfig({
     ...env,
     ...wiring.walletEnv,
@@ -251,6 +254,7 @@ async function startEdgeApp(
     const edge = await startEdge(connected.deps, { host: edgeConfig.host, httpPort: edgeConfig.httpPort });
     return {
       url: edge.httpUrl,
+      consoleUrl: edgeConfig.console ? `${edge.httpUrl}${CONSOLE_PATH}/` : undefined,
       readiness: edge.readiness,
       stop: async () => {
         await edge.stop();

@@ -6,6 +6,7 @@ import type { Admission } from "../admission/admission.js";
 import type { CatalogHolder } from "../catalog/catalog-holder.js";
 import type { BatchClient } from "../clients/batches.js";
 import type { BillingClient } from "../clients/billing.js";
+import type { ConsoleSettings } from "../console/serve.js";
 import { DEFAULT_FLOOD_LIMITS, type FloodLimits } from "../middleware/flood-guard.js";
 import type { EndpointHealth } from "../planning/health.js";
 import type { Planner } from "../planning/planner.js";
@@ -34,10 +35,14 @@ export interface EdgeSettings {
   trustedProxies: readonly string[];
   /** The gateway's public base URL for absolute links (batch results); else the request's own host. */
   publicBaseUrl?: string | undefined;
+  /** The web console served at /console (CONSOLE_DIR); absent = not served (CONSOLE_ENABLED=false). */
+  console?: ConsoleSettings | undefined;
   /** BYOK_FEE_PERCENT: what a BYOK request is charged, in percent of the provider's price. Default 0. */
   byokFeePercent: number;
   /** SHUTDOWN_DEADLINE_MS: on stop, how long requests under way (open streams) may run before they are cut. */
   shutdownDeadlineMs: number;
+  /** SERVER_TIMING: a `Server-Timing` header with the edge's stage durations on every answer. Default off. */
+  serverTiming: boolean;
 }
 
 export const DEFAULT_SETTINGS: EdgeSettings = {
@@ -52,6 +57,7 @@ export const DEFAULT_SETTINGS: EdgeSettings = {
   trustedProxies: [],
   byokFeePercent: 0,
   shutdownDeadlineMs: 20_000,
+  serverTiming: false,
 };
 
 /**

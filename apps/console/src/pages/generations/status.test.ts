@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { attemptStatus, attemptsLabel, statusLabel } from "./status";
+
+const record = (finish: string | null, statuses: number[], cancelled = false) => ({
+  cancelled,
+  finish_reason: finish,
+  attempts: statuses.map((status) => ({ status })),
+});
+
+describe("statusLabel", () => {
+  it("names how the request ended", () => {
+    expect(statusLabel(record("stop", [200]))).toBe("Completed (stop)");
+    expect(statusLabel(record("length", [200]))).toBe("Completed (length)");
+    expect(statusLabel(record(null, [200]))).toBe("Completed");
+    expect(statusLabel(record("error", [200]))).toBe("Error");
+    expect(statusLabel(record("stop", [200], true))).toBe("Cancelled");
+  });
+});
+
+describe("attemptsLabel", () => {
+  it("counts the failed attempts before the one that answered", () => {
+    expect(attemptsLabel(record("stop", [200]))).toBe("1");
+    expect(attemptsLabel(record("stop", [503, 0, 200]))).toBe("3 (2 failed)");
+    expect(attemptsLabel(record("stop", []))).toBe("1");
+  });
+
+  it("says when no answer arrived", () => {
+    expect(attemptStatus(0)).toBe("No answer");
+    expect(attemptStatus(429)).toBe("429");
+  });
+});

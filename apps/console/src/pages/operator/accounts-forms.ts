@@ -1,0 +1,16 @@
+/** The credits route's amount rule (USD, up to 13 digits and 12 decimals), checked before asking. */
+const USD_DECIMAL = /^\d{1,13}(\.\d{1,12})?$/;
+
+/** Why a typed credit amount cannot be sent; undefined when it can (sent as the exact decimal string). */
+export function creditAmountProblem(typed: string): string | undefined {
+  const amount = typed.trim();
+  if (amount === "") return "Enter an amount in USD, e.g. 25 or 12.50.";
+  if (!USD_DECIMAL.test(amount)) return "Enter the amount as a plain decimal number of USD, e.g. 12.50.";
+  if (/^0+(\.0+)?$/.test(amount)) return "The amount must be more than zero: the ledger only adds credits.";
+  return undefined;
+}
+
+/** The credits route's Idempotency-Key for one opening of the dialog: a retry after an error never credits twice. */
+export function newIdempotencyKey(): string {
+  return `console-${crypto.randomUUID()}`;
+}

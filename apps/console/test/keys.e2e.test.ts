@@ -1,0 +1,211 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatUsd } from "../src/components/format.js";
+import {
+  accessibilityProblems,
+  type ConsoleBrowser,
+  type Gateway,
+  launchBrowser,
+  screenshot,
+  startGateway,
+} from "./harness.js";
+
+// The Keys page in Chromium against the embedded default: create a key with every field the API's create
+// body has (a 400 naming a field shown beside it), see the secret once, use the key and see its usage in
+// its row, edit limit/reset/restrictions, disable (the key is refused) and enable it, and delete it after
+// confirming. Every change is checked against the management API itself, not only on screen.
+
+const TEST = "keys";
+
+let gateway: Gateway;
+let chrome: ConsoleBrowser;
+
+interface ApiKey {
+  hash: string;
+  name: string;
+  disabled: boolean;
+  limit: number | null;
+  limit_reset: string | null;
+  expires_at: string | null;
+  allowed_providers: string[] | null;
+  allowed_models: string[] | null;
+  include_byok_in_limit: boolean;
+  usage: number;
+}
+
+beforeAll(async () => {
+  [gateway, chrome] = await Promise.all([startGateway(), launchBrowser()]);
+}, 240_000);
+
+afterAll(async () => {
+  await chrome?.close();
+  await gateway?.stop();
+});
+
+async function keysFromApi(): Promise<ApiKey[]> {
+  const response = await fetch(`${gateway.url}/api/v1/keys?include_disabled=true`, {
+    headers: { authorization: `Bearer ${gateway.managementKey}` },
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { data: ApiKey[] }).data;
+}
+
+async function keyNamed(name: string): Promise<ApiKey | undefined> {
+  return (await keysFromApi()).find((key) => key.name === name);
+}
+
+async function chat(secret: string): Promise<number> {
+  const response = await fetch(`${gateway.url}/api/v1/chat/completions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+    body: JSON.stringify({ model: "demo/echo", messages: [{ role: "user", content: "hello keys" }] }),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+async function signInToKeys(page: Page): Promise<void> {
+  await page.goto(gateway.consoleUrl);
+  await page.getByLabel("Management key").fill(gateway.managementKey);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.getByRole("heading", { name: "Usage", level: 1 }).waitFor();
+  await page
+    .getByRole("navigation", { name: "Main" })
+    .getByRole("link", { name: "Keys", exact: true })
+    .click();
+  await page.getByRole("heading", { name: "Keys", level: 1 }).waitFor();
+}
+
+describe("the Keys page", () => {
+  it("creates a key with every field, shows a field's API error beside it, and shows the secret once", async () => {
+    const { page, context, problems } = await chrome.newPage();
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await signInToKeys(page);
+    await page.getByRole("button", { name: "Create key" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create key" });
+    await dialog.getByLabel("Name", { exact: true }).fill("Limited key");
+    await dialog.getByLabel("Credit limit (USD)").fill("2.5");
+    await dialog.getByLabel("Limit reset").selectOption("weekly");
+    await dialog.getByLabel("Expires at").fill("2030-01-01T12:00");
+    await dialog.getByLabel("Allowed providers").fill("nope");
+    await dialog.getByLabel("Allowed models").fill("demo/echo");
+    await dialog.getByLabel("Include BYOK usage in the limit").check();
+    await dialog.getByRole("button", { name: "Create", exact: true }).click();
+
+    // The API refuses the unknown provider and names the field: the message sits beside that input.
+    const providers = dialog.getByLabel("Allowed providers");
+    await expect.poll(() => providers.getAttribute("aria-invalid")).toBe("true");
+    const describedBy = (await providers.getAttribute("aria-describedby")) ?? "";
+    const errorText = await page.evaluate(
+      (ids) => ids.map((id) => document.getElementById(id)?.textContent ?? "").join(" "),
+      describedBy.split(" "),
+    );
+    expect(errorText).toContain("unknown provider: nope");
+    expect(await keyNamed("Limited key")).toBeUndefined();
+    await screenshot(page, TEST, "create-field-error");
+
+    await providers.fill("demo");
+    await dialog.getByRole("button", { name: "Create", exact: true }).click();
+    const created = page.getByRole("dialog", { name: "Your new key" });
+    const secret = ((await created.getByLabel("New key secret").textContent()) ?? "").trim();
+    expect(secret.length).toBeGreaterThan(20);
+    await screenshot(page, TEST, "new-secret");
+    await created.getByRole("button", { name: "Copy" }).click();
+    await created.getByText("Copied to the clipboard.").waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    await created.getByRole("button", { name: "Done" }).click();
+    await created.waitFor({ state: "detached" });
+    // Shown once: nowhere on the page any more.
+    expect(await page.content()).not.toContain(secret);
+
+    const key = await keyNamed("Limited key");
+    expect(key).toMatchObject({
+      limit: 2.5,
+      limit_reset: "weekly",
+      allowed_providers: ["demo"],
+      allowed_models: ["demo/echo"],
+      include_byok_in_limit: true,
+      disabled: false,
+    });
+    // The browser runs in UTC (the harness's context): the local 12:00 is 12:00Z.
+    expect(new Date(key?.expires_at ?? "").toISOString()).toBe("2030-01-01T12:00:00.000Z");
+
+    // Its usage shows in its row once it has been used.
+    expect(await chat(secret)).toBe(200);
+    await expect
+      .poll(async () => (await keyNamed("Limited key"))?.usage ?? 0, { timeout: 20_000 })
+      .toBeGreaterThan(0);
+    const used = await keyNamed("Limited key");
+    await page.reload();
+    const row = page.getByRole("row").filter({ hasText: "Limited key" });
+    await row.waitFor();
+    const text = (await row.textContent()) ?? "";
+    expect(text).toContain(formatUsd(used?.usage ?? 0));
+    expect(text).toContain("$2.50 weekly");
+    expect(text).toContain("Models: demo/echo");
+    expect(await accessibilityProblems(page, "keys")).toEqual([]);
+    await screenshot(page, TEST, "list");
+    expect(problems()).toEqual([]);
+  });
+
+  it("edits limits and restrictions, closes on Escape, disables, enables and deletes", async () => {
+    const { page, problems } = await chrome.newPage();
+    await signInToKeys(page);
+    const row = page.getByRole("row").filter({ hasText: "Limited key" });
+    await row.waitFor();
+
+    // Escape closes the dialog without saving, and focus returns to the button that opened it.
+    const editButton = row.getByRole("button", { name: "Edit" });
+    await editButton.click();
+    const edit = page.getByRole("dialog", { name: /Edit key/ });
+    await edit.getByLabel("Credit limit (USD)").fill("99");
+    await page.keyboard.press("Escape");
+    await edit.waitFor({ state: "detached" });
+    expect(await editButton.evaluate((button) => button === document.activeElement)).toBe(true);
+    expect((await keyNamed("Limited key"))?.limit).toBe(2.5);
+
+    await editButton.click();
+    await edit.getByLabel("Credit limit (USD)").fill("3");
+    await edit.getByLabel("Limit reset").selectOption("never");
+    await edit.getByLabel("Allowed providers").fill("");
+    await edit.getByRole("button", { name: "Save" }).click();
+    await edit.waitFor({ state: "detached" });
+    await expect.poll(async () => (await keyNamed("Limited key"))?.limit).toBe(3);
+    expect(await keyNamed("Limited key")).toMatchObject({ limit_reset: null, allowed_providers: null });
+    await expect.poll(() => row.textContent()).toContain("$3.00 lifetime");
+
+    const hash = (await keyNamed("Limited key"))?.hash ?? "";
+    await row.getByRole("button", { name: "Disable" }).click();
+    await row.getByRole("button", { name: "Enable" }).waitFor();
+    expect((await keyNamed("Limited key"))?.disabled).toBe(true);
+    await row.getByRole("button", { name: "Enable" }).click();
+    await row.getByRole("button", { name: "Disable" }).waitFor();
+    expect((await keyNamed("Limited key"))?.disabled).toBe(false);
+
+    await row.getByRole("button", { name: "Delete" }).click();
+    const confirm = page.getByRole("dialog", { name: "Delete key" });
+    await screenshot(page, TEST, "delete-confirm");
+    await confirm.getByRole("button", { name: "Delete key" }).click();
+    await row.waitFor({ state: "detached" });
+    const gone = await fetch(`${gateway.url}/api/v1/keys/${hash}`, {
+      headers: { authorization: `Bearer ${gateway.managementKey}` },
+    });
+    expect(gone.status).toBe(404);
+    expect(problems()).toEqual([]);
+  });
+
+  it("works at 360 px: one card per key, every action on screen, no sideways scrolling", async () => {
+    const { page, problems } = await chrome.newPage({ width: 360, height: 800 });
+    await signInToKeys(page);
+    const row = page.getByRole("row").filter({ hasText: "dev api key" });
+    await row.waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    for (const name of ["Edit", "Disable", "Delete"]) {
+      const box = await row.getByRole("button", { name }).boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= 360, `${name} within the screen`).toBe(true);
+    }
+    expect(await accessibilityProblems(page, "keys at 360 px")).toEqual([]);
+    await screenshot(page, TEST, "list-360");
+    expect(problems()).toEqual([]);
+  });
+});

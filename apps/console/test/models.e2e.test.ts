@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  accessibilityProblems,
+  type ConsoleBrowser,
+  type ConsolePage,
+  type Gateway,
+  launchBrowser,
+  screenshot,
+  startGateway,
+} from "./harness.js";
+
+// The Models page against the embedded default: the catalogue with prices per million tokens, search,
+// and a model's endpoints with their live health figures.
+
+let gateway: Gateway;
+let browser: ConsoleBrowser;
+
+beforeAll(async () => {
+  gateway = await startGateway();
+  browser = await launchBrowser();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await gateway?.stop();
+});
+
+async function openModels(width?: number): Promise<ConsolePage> {
+  const opened = await browser.newPage(width ? { width } : {});
+  const { page } = opened;
+  await page.goto(gateway.consoleUrl);
+  await page.getByLabel("Management key").fill(gateway.managementKey);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.getByRole("heading", { level: 1, name: "Usage" }).waitFor();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Models" }).click();
+  await page.getByRole("heading", { level: 1, name: "Models" }).waitFor();
+  return opened;
+}
+
+/** The catalogue as the public API serves it, to compare the page with. */
+async function catalogue(): Promise<Array<{ id: string; pricing: { prompt: string } }>> {
+  const response = await fetch(`${gateway.url}/api/v1/models`);
+  return ((await response.json()) as { data: Array<{ id: string; pricing: { prompt: string } }> }).data;
+}
+
+describe("Models", () => {
+  it("lists every model, and search narrows the list", async () => {
+    const models = await catalogue();
+    const { page, problems } = await openModels();
+    const table = page.getByRole("table", { name: "Models" });
+    await table.waitFor({ timeout: 15_000 });
+    // One header row plus one row per model.
+    expect(await table.getByRole("row").count()).toBe(models.length + 1);
+    const echo = table.getByRole("row").filter({ has: page.getByText("demo/echo", { exact: true }) });
+    expect(await echo.count()).toBe(1);
+    expect(await echo.textContent()).toMatch(/\$\d|free/);
+    await screenshot(page, "models", "catalogue");
+
+    await page.getByRole("searchbox", { name: "Search models" }).fill("echo");
+    await expect.poll(() => table.getByRole("row").count()).toBeLessThanOrEqual(models.length);
+    expect(
+      await table
+        .getByRole("row")
+        .filter({ has: page.getByText("demo/echo", { exact: true }) })
+        .count(),
+    ).toBe(1);
+    await page.getByRole("searchbox", { name: "Search models" }).fill("zzz-no-such-model");
+    await page.getByText("No model matches").waitFor();
+    expect(problems()).toEqual([]);
+  });
+
+  it("opens a model's endpoints with uptime, latency and throughput", async () => {
+    const { page } = await openModels();
+    const table = page.getByRole("table", { name: "Models" });
+    await table.waitFor({ timeout: 15_000 });
+    await table
+      .getByRole("row")
+      .filter({ has: page.getByText("demo/echo", { exact: true }) })
+      .getByRole("button")
+      .click();
+    const endpoints = page.getByRole("table", { name: "Endpoints of demo/echo" });
+    await endpoints.waitFor({ timeout: 15_000 });
+    const header = (await endpoints.getByRole("row").first().textContent()) ?? "";
+    for (const column of ["Provider", "Uptime (30 min)", "First token p50 / p90", "Throughput"]) {
+      expect(header).toContain(column);
+    }
+    expect(await endpoints.getByRole("row").count()).toBeGreaterThan(1);
+    expect(new URL(page.url()).searchParams.get("model")).toBe("demo/echo");
+    await screenshot(page, "models", "endpoints");
+  });
+
+  it("has no serious accessibility violation and fits 360 px", async () => {
+    const { page } = await openModels(360);
+    await page.getByRole("table", { name: "Models" }).waitFor({ timeout: 15_000 });
+    expect(await accessibilityProblems(page, "models")).toEqual([]);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(page, "models", "narrow");
+  });
+});

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  accessibilityProblems,
+  type ConsoleBrowser,
+  type ConsolePage,
+  type Gateway,
+  launchBrowser,
+  screenshot,
+  startGateway,
+} from "./harness.js";
+
+// The operator pages against the embedded default, signed in with an operator token made by the CLI:
+// only Accounts and Catalogue in the nav; add credits and create an account; import, override a price,
+// disable and enable a model.
+
+let gateway: Gateway;
+let browser: ConsoleBrowser;
+let operatorToken = "";
+
+beforeAll(async () => {
+  gateway = await startGateway();
+  browser = await launchBrowser();
+  const printed = await gateway.cli(["operator-token", "create", "--name", "console-e2e", "--json"]);
+  operatorToken = /gw_op_[0-9a-f]{48}/.exec(printed)?.[0] ?? "";
+  expect(operatorToken).not.toBe("");
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await gateway?.stop();
+});
+
+async function signedInAsOperator(width?: number): Promise<ConsolePage> {
+  const opened = await browser.newPage(width ? { width } : {});
+  const { page } = opened;
+  await page.goto(gateway.consoleUrl);
+  await page.getByLabel("Management key").fill(operatorToken);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.getByRole("heading", { level: 1, name: "Accounts" }).waitFor({ timeout: 15_000 });
+  return opened;
+}
+
+describe("Operator pages", () => {
+  it("shows only the operator pages in the nav", async () => {
+    const { page } = await signedInAsOperator();
+    const links = await page.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents();
+    expect(links).toEqual(["Accounts", "Catalogue"]);
+  });
+
+  it("adds credits to an account and creates a new one", async () => {
+    const { page, problems } = await signedInAsOperator();
+    const table = page.getByRole("table", { name: "Accounts" });
+    await table.waitFor({ timeout: 15_000 });
+    const row = table.getByRole("row").filter({ hasText: gateway.accountId });
+    await row.getByRole("button", { name: /^Add credits/ }).click();
+    const dialog = page.getByRole("dialog", { name: "Add credits" });
+    await dialog.getByLabel("Amount (USD)").fill("12.50");
+    await dialog.getByLabel("Reason").fill("console e2e");
+    await dialog.getByRole("button", { name: "Add credits" }).click();
+    await page
+      .getByRole("status")
+      .filter({ hasText: /^Added \$12\.50 to / })
+      .waitFor({ timeout: 15_000 });
+
+    await page.getByRole("button", { name: "Create account" }).click();
+    const create = page.getByRole("dialog", { name: "Create account" });
+    await create.getByLabel("Name").fill("Acme e2e");
+    await create.getByRole("button", { name: "Create" }).click();
+    const shown = page.getByRole("dialog", { name: "New account" });
+    const key = (await shown.getByLabel("New management key").textContent()) ?? "";
+    expect(key.length).toBeGreaterThan(20);
+    await shown.getByRole("button", { name: "Done" }).click();
+    await table.getByRole("row").filter({ hasText: "Acme e2e" }).waitFor({ timeout: 15_000 });
+    await screenshot(page, "operator", "accounts");
+    expect(problems()).toEqual([]);
+  });
+
+  it("previews and applies an import, overrides a price, disables and enables a model", async () => {
+    const { page, problems } = await signedInAsOperator();
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Catalogue" }).click();
+    await page.getByRole("heading", { level: 1, name: "Catalogue" }).waitFor();
+    await page.getByRole("table", { name: "Served models" }).waitFor({ timeout: 15_000 });
+
+    // The keys app's own import test's file: a LiteLLM entry for a model the catalogue has.
+    const litellm = JSON.stringify({
+      "gpt-4o-mini": { litellm_provider: "openai", mode: "chat", input_cost_per_token: 3e-7 },
+    });
+    await page.getByLabel("Catalogue JSON").fill(litellm);
+    await page.getByRole("button", { name: "Preview import" }).click();
+    const preview = page.getByText(/^Preview \(nothing written yet\)/);
+    await preview.or(page.getByRole("alert")).first().waitFor({ timeout: 15_000 });
+    expect(await page.getByRole("alert").allTextContents()).toEqual([]);
+    await page.getByRole("button", { name: "Apply import" }).click();
+    await page.getByText(/^Applied: /).waitFor({ timeout: 15_000 });
+
+    await page.getByRole("combobox", { name: "Model" }).selectOption("demo/echo");
+    const provider = page.getByRole("combobox", { name: "Provider" });
+    const first = await provider.locator("option").nth(1).textContent();
+    await provider.selectOption(first ?? "");
+    await page.getByLabel("Prompt (USD per 1M tokens)").fill("0.5");
+    await page.getByRole("button", { name: "Set prices" }).click();
+    await page.getByText(/^Prices set \(version /).waitFor({ timeout: 15_000 });
+
+    const served = page.getByRole("table", { name: "Served models" });
+    await served
+      .getByRole("row")
+      .filter({ has: page.getByText("demo/echo", { exact: true }) })
+      .getByRole("button", { name: "Disable demo/echo", exact: true })
+      .click();
+    const disabled = page.getByRole("region", { name: "Disabled" });
+    await disabled
+      .getByRole("button", { name: "Enable demo/echo", exact: true })
+      .waitFor({ timeout: 15_000 });
+    await screenshot(page, "operator", "catalogue");
+    await disabled.getByRole("button", { name: "Enable demo/echo", exact: true }).click();
+    await page.getByText("Nothing is disabled.").waitFor({ timeout: 15_000 });
+    expect(problems()).toEqual([]);
+  });
+
+  it("has no serious accessibility violation and fits 360 px", async () => {
+    const { page } = await signedInAsOperator(360);
+    await page.getByRole("table", { name: "Accounts" }).waitFor({ timeout: 15_000 });
+    expect(await accessibilityProblems(page, "operator accounts")).toEqual([]);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Catalogue" }).click();
+    await page.getByRole("table", { name: "Served models" }).waitFor({ timeout: 15_000 });
+    expect(await accessibilityProblems(page, "operator catalogue")).toEqual([]);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(page, "operator", "narrow");
+  });
+});

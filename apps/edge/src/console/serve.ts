@@ -1,0 +1,138 @@
+import { access } from "node:fs/promises";
+import { join } from "node:path";
+import type { Logger } from "@gw/logger";
+import express, { type Express, type RequestHandler, type Response, Router } from "express";
+import { consoleSecurityHeaders, IMMUTABLE, REVALIDATE } from "./headers.js";
+
+/** CONSOLE_ENABLED / CONSOLE_DIR: where the built console (apps/console/dist) is read from. */
+export interface ConsoleSettings {
+  dir: string;
+}
+
+export const CONSOLE_PATH = "/console";
+
+/**
+ * Serves the web console, a single-page app built to static files, at /console: hashed assets cached for
+ * good, index.html revalidated, any other GET under /console answered with index.html (the app routes on
+ * the client), every answer with the strict headers of headers.ts. Mounted before the body parser and the
+ * API's authentication: the files are public, the API they call checks the credential.
+ */
+export function mountConsole(app: Express, settings: ConsoleSettings, logger: Logger): void {
+  // `/console` itself: relative asset URLs resolve against `/console/`, so send the browser there.
+  app.use((request, response, next) => {
+    if (request.path !== CONSOLE_PATH || !isRead(request.method)) return next();
+    const query = request.originalUrl.slice(request.path.length);
+    response.redirect(308, `${CONSOLE_PATH}/${query}`);
+  });
+  app.use(CONSOLE_PATH, consoleRouter(settings, logger));
+}
+
+function consoleRouter(settings: ConsoleSettings, logger: Logger): Router {
+  const router = Router({ caseSensitive: true, strict: true });
+  router.use((request, _response, next) => (isRead(request.method) ? next() : next("router")));
+  router.use(consoleSecurityHeaders());
+  router.use(rejectDotSegments());
+  router.use(requireBuilt(settings.dir, logger));
+  router.use(
+    express.static(settings.dir, {
+      index: false,
+      redirect: false,
+      dotfiles: "ignore",
+      fallthrough: true,
+      cacheControl: false,
+      setHeaders: (response, path) => {
+        response.setHeader("Cache-Control", isAsset(settings.dir, path) ? IMMUTABLE : REVALIDATE);
+      },
+    }),
+  );
+  // A missing hashed file is a 404, never the HTML page in its place (a stale tab asking for the
+  // previous build's chunk would otherwise run HTML as a script).
+  router.use("/assets", (_request, response) => notFound(response));
+  router.use(spaFallback(settings.dir));
+  return router;
+}
+
+function isRead(method: string): boolean {
+  return method === "GET" || method === "HEAD";
+}
+
+function isAsset(dir: string, path: string): boolean {
+  return path.startsWith(`${join(dir, "assets")}/`);
+}
+
+/**
+ * `..`, `.`, a slash or backslash or NUL inside a segment once decoded: a 404 before any file is looked
+ * up. The static server refuses traversal too; this keeps such a path from reaching the fallback.
+ */
+function rejectDotSegments(): RequestHandler {
+  return (request, response, next) => {
+    const segments = request.path.split("/");
+    for (const segment of segments) {
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(segment);
+      } catch {
+        return notFound(response);
+      }
+      if (decoded === "." || decoded === ".." || /[/\\\0]/.test(decoded)) return notFound(response);
+    }
+    next();
+  };
+}
+
+/** No index.html (the console was not built, or CONSOLE_DIR is wrong): a 503 that says so. */
+function requireBuilt(dir: string, logger: Logger): RequestHandler {
+  const index = join(dir, "index.html");
+  let warned = false;
+  return (_request, response, next) => {
+    access(index).then(
+      () => next(),
+      () => {
+        if (!warned) {
+          warned = true;
+          logger.warn({ dir }, "the web console is not built: /console answers 503");
+        }
+        notBuilt(response);
+      },
+    );
+  };
+}
+
+function spaFallback(dir: string): RequestHandler {
+  const index = join(dir, "index.html");
+  return (_request, response, next) => {
+    response.setHeader("Cache-Control", REVALIDATE);
+    response.sendFile(index, { cacheControl: false, dotfiles: "deny" }, (error) => {
+      if (error && !response.headersSent) next(error);
+    });
+  };
+}
+
+function notFound(response: Response): void {
+  response.setHeader("Cache-Control", REVALIDATE);
+  response.status(404).type("text/plain").send("Not found\n");
+}
+
+const NOT_BUILT_MESSAGE =
+  "The web console is not built. Run `pnpm --filter @gw/console build` (or `pnpm build`), or point CONSOLE_DIR at a built console.";
+
+function notBuilt(response: Response): void {
+  response.setHeader("Cache-Control", REVALIDATE);
+  response.setHeader("Retry-After", "60");
+  response.status(503);
+  response.format({
+    "text/html": () => {
+      response.send(
+        `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Console not built</title></head>` +
+          `<body><h1>Console not built</h1><p>${escapeHtml(NOT_BUILT_MESSAGE)}</p></body></html>\n`,
+      );
+    },
+    default: () => {
+      response.json({ error: { message: NOT_BUILT_MESSAGE, code: "console_not_built" } });
+    },
+  });
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
