@@ -150,3 +150,28 @@ export async function accessibilityProblems(page: Page, label: string): Promise<
   if (serious.length > 0) console.error(`axe on ${label}:\n${describeViolations(serious)}`);
   return serious.map((rule) => `${rule.impact} ${rule.id} (${rule.nodes.length} nodes): ${rule.help}`);
 }
+
+/**
+ * When the page scrolls sideways, the innermost elements that reach past the viewport's right edge
+ * (an element whose children all fit is the one to fix), as `tag.class "text" width`; empty when the
+ * page fits. Elements clipped by a scroller are listed only if the page overflows for another reason.
+ */
+export async function elementsPastTheViewport(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const limit = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth <= limit) return [];
+    const past = [...document.body.querySelectorAll("*")].filter((element) => {
+      const box = element.getBoundingClientRect();
+      return box.width > 0 && box.right > limit + 0.5;
+    });
+    const innermost = past.filter(
+      (element) => !past.some((other) => other !== element && element.contains(other)),
+    );
+    return innermost.map((element) => {
+      const classes = element.getAttribute("class") ?? "";
+      const text = (element.textContent ?? "").trim().slice(0, 40);
+      const width = Math.round(element.getBoundingClientRect().width);
+      return `${element.tagName.toLowerCase()}${classes ? `.${classes.split(/\s+/).join(".")}` : ""} "${text}" ${width}px`;
+    });
+  });
+}

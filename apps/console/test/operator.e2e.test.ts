@@ -3,6 +3,7 @@ import {
   accessibilityProblems,
   type ConsoleBrowser,
   type ConsolePage,
+  elementsPastTheViewport,
   type Gateway,
   launchBrowser,
   screenshot,
@@ -124,6 +125,7 @@ describe("Operator pages", () => {
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Catalogue" }).click();
     await page.getByRole("table", { name: "Served models" }).waitFor({ timeout: 15_000 });
     expect(await accessibilityProblems(page, "operator catalogue")).toEqual([]);
+    expect(await elementsPastTheViewport(page)).toEqual([]);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(page, "operator", "narrow");
