@@ -16,8 +16,8 @@ export interface NativeRequest {
   /** Gemini: the API version of the caller's path (`v1` or `v1beta`). */
   readonly apiVersion?: string;
   /**
-   * Fields of the body the gateway has no translation for (top-level names, or `parent.key` one level
-   * down), left out of the canonical request: a provider of this format receives them as sent, and an
+   * Members of the body the gateway has no translation for (top-level names, or paths below such as
+   * `output_config.effort` or `messages[0].content[1].citations`), left out of the canonical request: a provider of this format receives them as sent, and an
    * endpoint of any other format is excluded from the plan naming them (translateNative).
    */
   readonly untranslated?: readonly string[];

@@ -136,9 +136,9 @@ function notForwarded(providerHeaders: Record<string, string>, rules: NativeRule
 }
 
 /**
- * The canonical form of a native body. Whatever the translation refuses by name that is a field of the
- * body, at the top level or one level down (`generationConfig.responseModalities`,
- * `output_config.effort`), is left out of the canonical request (which only plans, admits and serves
+ * The canonical form of a native body. Whatever the translation refuses by name that is a member of the
+ * body, at the top level or below (`generationConfig.responseModalities`, `output_config.effort`,
+ * `messages[0].content[1].citations`), is left out of the canonical request (which only plans, admits and serves
  * other formats) and listed: a same-format provider still receives the body as sent, and an endpoint of
  * another format is excluded from the plan naming it (unsendableTo). The format's `refusedFields`, and
  * parts the translation refuses deeper inside (a document block, a server tool), stay the caller's 400.
@@ -165,16 +165,40 @@ export function translateNative<B extends Record<string, unknown>>(
   }
 }
 
-/** `body` without the field `what` names (`name` or `name.key`), or undefined when it names no field of it. */
+/**
+ * `body` without the member `what` names (`name`, `name.key` or a deeper path such as
+ * `messages[0].content[1].citations`, array steps as `[index]`), or undefined when it names no member of
+ * an object in it (a whole array element, or a description such as `… (type document)`, stays a 400).
+ */
 function withoutField<B extends Record<string, unknown>>(body: B, what: string): B | undefined {
-  const [name = "", key, ...deeper] = what.split(".");
-  if (deeper.length > 0 || !Object.hasOwn(body, name)) return undefined;
-  const { [name]: value, ...rest } = body;
-  if (key === undefined) return rest as B;
-  if (typeof value !== "object" || value === null || Array.isArray(value) || !Object.hasOwn(value, key))
+  if (!MEMBER_PATH.test(what)) return undefined;
+  const steps = [...what.matchAll(/([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]/g)].map((match) =>
+    match[1] !== undefined ? match[1] : Number(match[2]),
+  );
+  const last = steps.at(-1);
+  if (typeof last !== "string") return undefined;
+  return without(body, steps) as B | undefined;
+}
+
+// Identifier members and `[index]` steps, dot-separated, ending in a member name.
+const MEMBER_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\[\d+\])*(\.[A-Za-z_][A-Za-z0-9_]*(\[\d+\])*)*$/;
+
+/** A copy of `value` without the member at `steps` (copied along the path only); undefined if absent. */
+function without(value: unknown, steps: readonly (string | number)[]): unknown {
+  const [step, ...rest] = steps;
+  if (typeof step === "number") {
+    if (!Array.isArray(value) || step >= value.length) return undefined;
+    const inner = without(value[step], rest);
+    if (inner === undefined) return undefined;
+    return value.map((item, index) => (index === step ? inner : item));
+  }
+  if (step === undefined || typeof value !== "object" || value === null || Array.isArray(value))
     return undefined;
-  const { [key]: _left, ...kept } = value as Record<string, unknown>;
-  return { ...rest, [name]: kept } as B;
+  if (!Object.hasOwn(value, step)) return undefined;
+  const { [step]: inner, ...kept } = value as Record<string, unknown>;
+  if (rest.length === 0) return kept;
+  const changed = without(inner, rest);
+  return changed === undefined ? undefined : { ...kept, [step]: changed };
 }
 
 /**

@@ -436,6 +436,124 @@ const CHECKS: Readonly<Record<string, () => void>> = {
     refused("chat", "anthropic", { web_search_options: {} }, /web_search_options/);
     refused("chat", "gemini", { audio: { voice: "x" } }, /audio/);
   },
+  "nested-chat-other": () => {
+    const call = { id: "c1", type: "function", function: { name: "weather", arguments: "{}" } };
+    const cases: [Json, RegExp][] = [
+      [{ messages: [{ role: "user", content: "hi", foo: 1 }] }, /^messages\[0\]\.foo /],
+      [
+        { messages: [{ role: "user", content: [{ type: "text", text: "hi", lang: "en" }] }] },
+        /^messages\[0\]\.content\[0\]\.lang /,
+      ],
+      [
+        {
+          messages: [
+            {
+              role: "user",
+              content: [{ type: "image_url", image_url: { url: "https://x/i.png", size: 2 } }],
+            },
+          ],
+        },
+        /^messages\[0\]\.content\[0\]\.image_url\.size /,
+      ],
+      [
+        {
+          messages: [
+            { role: "user", content: "hi" },
+            { role: "assistant", tool_calls: [{ ...call, function: { ...call.function, bar: 1 } }] },
+            { role: "tool", tool_call_id: "c1", content: "sunny" },
+          ],
+        },
+        /^messages\[1\]\.tool_calls\[0\]\.function\.bar /,
+      ],
+      [
+        { tools: [{ ...weatherTool, function: { ...weatherTool.function, bar: 1 } }] },
+        /^tools\[0\]\.function\.bar /,
+      ],
+      [{ tools: [{ ...weatherTool, extra: true }] }, /^tools\[0\]\.extra /],
+      [
+        { tools: [weatherTool], tool_choice: { type: "function", function: { name: "weather", x: 1 } } },
+        /^tool_choice\.function\.x /,
+      ],
+    ];
+    for (const [extra, named] of cases) {
+      refused("chat", "anthropic", extra, named);
+      refused("chat", "gemini", extra, named);
+      // An OpenAI-compatible target gets the member as sent.
+      expect(JSON.stringify(via("chat", "openai", extra))).toMatch(/"(foo|lang|size|bar|extra|x)":/);
+    }
+    // What the API itself hands out on an assistant turn may come back, null or not.
+    const echoed = via("chat", "anthropic", {
+      messages: [
+        { role: "user", content: "hi" },
+        { role: "assistant", content: "yes", refusal: null, reasoning: "r", annotations: [], audio: null },
+        { role: "user", content: "ok" },
+      ],
+    });
+    expect((echoed.messages as Json[])[1]).toEqual({
+      role: "assistant",
+      content: [{ type: "text", text: "yes" }],
+    });
+  },
+  "nested-chat-hints": () => {
+    const extra = {
+      messages: [
+        {
+          role: "user",
+          content: [{ type: "image_url", image_url: { url: "data:image/png;base64,AA", detail: "low" } }],
+        },
+      ],
+      tools: [{ ...weatherTool, function: { ...weatherTool.function, strict: true } }],
+    };
+    for (const target of ["anthropic", "gemini"] as const)
+      expect(JSON.stringify(via("chat", target, extra))).not.toMatch(/strict|detail/);
+  },
+  "nested-messages-other": () => {
+    const cases: [Json, RegExp][] = [
+      [{ messages: [{ role: "user", content: "hi", foo: 1 }] }, /^messages\[0\]\.foo /],
+      [
+        {
+          messages: [
+            { role: "user", content: "hi" },
+            {
+              role: "assistant",
+              content: [{ type: "text", text: "x", citations: [{ type: "char_location" }] }],
+            },
+            { role: "user", content: "ok" },
+          ],
+        },
+        /^messages\[1\]\.content\[0\]\.citations /,
+      ],
+      [
+        {
+          messages: [
+            {
+              role: "user",
+              content: [{ type: "image", source: { type: "url", url: "https://x/i.png", detail: 1 } }],
+            },
+          ],
+        },
+        /^messages\[0\]\.content\[0\]\.source\.detail /,
+      ],
+      [{ system: [{ type: "text", text: "s", citations: [] }] }, /^system\[0\]\.citations /],
+      [{ tools: [{ ...anthropicTool, strict: true }] }, /^tools\[0\]\.strict /],
+      [{ tools: [anthropicTool], tool_choice: { type: "auto", extra: 1 } }, /^tool_choice\.extra /],
+      [{ metadata: { user_id: "u", tag: "t" } }, /^metadata\.tag /],
+      [{ thinking: { type: "enabled", budget_tokens: 2048, display: "x" } }, /^thinking\.display /],
+    ];
+    for (const [extra, named] of cases) {
+      refused("messages", "openai", extra, named);
+      refused("messages", "gemini", extra, named);
+    }
+    // Null is absent: an assistant turn echoed with `citations: null` translates.
+    const echoed = via("messages", "openai", {
+      messages: [
+        { role: "user", content: "hi" },
+        { role: "assistant", content: [{ type: "text", text: "yes", citations: null }] },
+        { role: "user", content: "ok" },
+      ],
+    });
+    expect((echoed.messages as Json[])[1]).toMatchObject({ role: "assistant", content: "yes" });
+  },
   "unknown-messages-other": () => {
     refused("messages", "openai", { context_management: {} }, /context_management/);
     refused("messages", "openai", { output_config: { effort: "low" } }, /output_config.effort/);
@@ -449,6 +567,38 @@ const CHECKS: Readonly<Record<string, () => void>> = {
       { generationConfig: { responseModalities: ["TEXT"] } },
       /responseModalities/,
     );
+  },
+  "nested-gemini-other": () => {
+    const cases: [Json, RegExp][] = [
+      [{ contents: [{ role: "user", parts: [{ text: "hi" }], extra: 1 }] }, /^contents\[0\]\.extra /],
+      [
+        { contents: [{ role: "user", parts: [{ text: "hi", videoMetadata: { fps: 1 } }] }] },
+        /^contents\[0\]\.parts\[0\]\.videoMetadata /,
+      ],
+      [
+        {
+          contents: [{ role: "user", parts: [{ inlineData: { mimeType: "image/png", data: "AA", x: 1 } }] }],
+        },
+        /^contents\[0\]\.parts\[0\]\.inlineData\.x /,
+      ],
+      [
+        { tools: [{ functionDeclarations: [{ name: "weather", behavior: "NON_BLOCKING" }] }] },
+        /^tools\[0\]\.functionDeclarations\[0\]\.behavior /,
+      ],
+      [{ toolConfig: { retrievalConfig: {} } }, /^toolConfig\.retrievalConfig /],
+      [
+        { tools: [geminiTool], toolConfig: { functionCallingConfig: { mode: "AUTO", x: 1 } } },
+        /^toolConfig\.functionCallingConfig\.x /,
+      ],
+      [
+        { generationConfig: { thinkingConfig: { thinkingBudget: 1024, future: true } } },
+        /^generationConfig\.thinkingConfig\.future /,
+      ],
+    ];
+    for (const [extra, named] of cases) {
+      refused("gemini", "anthropic", extra, named);
+      refused("gemini", "openai", extra, named);
+    }
   },
 };
 

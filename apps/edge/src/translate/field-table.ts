@@ -500,6 +500,24 @@ export const FIELD_TABLE: readonly FieldRow[] = [
     "the endpoint is excluded naming it (`untranslatable_request`); 400 naming it when no endpoint is left; an OpenAI-compatible target gets it as sent",
   ),
   row(
+    "nested-chat-other",
+    "chat",
+    "any other",
+    EXTRA,
+    "an unknown member inside a message, content part, tool call, tool or `tool_choice` (`messages[0].foo`, `tools[0].function.bar`)",
+    "refused",
+    "the endpoint is excluded naming its path; 400 naming it when no endpoint is left; an OpenAI-compatible target gets it as sent",
+  ),
+  row(
+    "nested-chat-hints",
+    "chat",
+    "any other",
+    EXTRA,
+    "`tools[].function.strict`, `image_url.detail`",
+    "dropped",
+    "hints Anthropic and Gemini have no field for: the schema and the image are sent, unenforced and at the provider's resolution",
+  ),
+  row(
     "unknown-messages-other",
     "messages",
     "any other",
@@ -509,6 +527,15 @@ export const FIELD_TABLE: readonly FieldRow[] = [
     "the endpoint is excluded naming it; 400 naming it when no endpoint is left; an Anthropic target gets the body as sent",
   ),
   row(
+    "nested-messages-other",
+    "messages",
+    "any other",
+    EXTRA,
+    "an unknown member inside a message, content block, image source, system block, tool, `tool_choice`, `metadata` or `thinking` (`messages[0].content[0].citations`)",
+    "refused",
+    "the endpoint is excluded naming its path; 400 naming it when no endpoint is left; an Anthropic target gets the body as sent",
+  ),
+  row(
     "unknown-gemini-other",
     "gemini",
     "any other",
@@ -516,6 +543,15 @@ export const FIELD_TABLE: readonly FieldRow[] = [
     "any other field or `generationConfig` key",
     "refused",
     "the endpoint is excluded naming it; 400 naming it when no endpoint is left; a Gemini target gets the body as sent",
+  ),
+  row(
+    "nested-gemini-other",
+    "gemini",
+    "any other",
+    EXTRA,
+    "an unknown member inside a content, part, function declaration, `toolConfig` or `thinkingConfig` (`contents[0].parts[0].videoMetadata`)",
+    "refused",
+    "the endpoint is excluded naming its path; 400 naming it when no endpoint is left; a Gemini target gets the body as sent",
   ),
 ];
 

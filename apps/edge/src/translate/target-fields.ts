@@ -1,5 +1,6 @@
 import type { ChatRequest } from "../canonical/chat-request.js";
 import { GATEWAY_ONLY_FIELDS } from "../canonical/chat-request.js";
+import { refuseUnknownMembers } from "./members.js";
 import { untranslatable } from "./untranslatable.js";
 
 /**
@@ -98,6 +99,75 @@ export function refuseForeignFields(request: ChatRequest, target: TargetFormat):
       !gateway.includes(field)
     )
       untranslatable(field, `the ${target} format has no place for it (see the field table)`);
+  refuseUnknownNested(request);
+}
+
+const names = (...list: string[]): ReadonlySet<string> => new Set(list);
+
+// The members of the canonical (chat completions) request a translated target has a place for, below the
+// top level. `name`, `reasoning`, `refusal` and `annotations` on a message are what the API itself hands
+// out (clients send assistant turns back as received); `strict` and an image's `detail` are hints with no
+// Anthropic or Gemini form (the field table's rows). Anything else is the caller's, and refused by path.
+const MESSAGE = names(
+  "role",
+  "content",
+  "name",
+  "tool_call_id",
+  "tool_calls",
+  "reasoning_details",
+  "reasoning",
+  "refusal",
+  "annotations",
+);
+const PART: Readonly<Record<string, ReadonlySet<string>>> = {
+  text: names("type", "text", "cache_control"),
+  refusal: names("type", "refusal"),
+  image_url: names("type", "image_url", "cache_control"),
+};
+const IMAGE_URL = names("url", "detail");
+const TOOL_CALL = names("id", "type", "function", "index");
+const CALLED_FUNCTION = names("name", "arguments");
+const TOOL = names("type", "function", "cache_control");
+const TOOL_FUNCTION = names("name", "description", "parameters", "strict");
+const TOOL_CHOICE = names("type", "function");
+const CHOSEN_FUNCTION = names("name");
+
+/**
+ * Refuses a member below the top level that the translation would leave out (`messages[0].foo`,
+ * `tools[0].function.bar`), naming its path: only an OpenAI-compatible target (which gets the body as
+ * sent) takes those. Parts of a type no other format has are refused by the translation itself.
+ */
+function refuseUnknownNested(request: ChatRequest): void {
+  for (const [index, message] of request.messages.entries()) {
+    const path = `messages[${index}]`;
+    refuseUnknownMembers(message, MESSAGE, path);
+    if (Array.isArray(message.content))
+      for (const [part, entry] of message.content.entries()) {
+        const known = PART[entry.type];
+        if (known === undefined) continue;
+        refuseUnknownMembers(entry, known, `${path}.content[${part}]`);
+        if (entry.type === "image_url")
+          refuseUnknownMembers(entry.image_url, IMAGE_URL, `${path}.content[${part}].image_url`);
+      }
+    for (const [call, entry] of (message.tool_calls ?? []).entries()) {
+      refuseUnknownMembers(entry, TOOL_CALL, `${path}.tool_calls[${call}]`);
+      refuseUnknownMembers(entry.function, CALLED_FUNCTION, `${path}.tool_calls[${call}].function`);
+    }
+  }
+  for (const [index, tool] of (request.tools ?? []).entries()) {
+    if (tool.type !== "function") continue; // other tool types are refused by the translation
+    refuseUnknownMembers(tool, TOOL, `tools[${index}]`);
+    refuseUnknownMembers(tool.function, TOOL_FUNCTION, `tools[${index}].function`);
+  }
+  const choice = request.tool_choice;
+  if (typeof choice === "object" && choice !== null && (choice as { type?: unknown }).type === "function") {
+    refuseUnknownMembers(choice, TOOL_CHOICE, "tool_choice");
+    refuseUnknownMembers(
+      (choice as { function?: unknown }).function,
+      CHOSEN_FUNCTION,
+      "tool_choice.function",
+    );
+  }
 }
 
 /** The parameters a translated target drops from this request, to report them by name. */

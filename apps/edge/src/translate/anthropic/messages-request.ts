@@ -1,6 +1,7 @@
 import { parseOrThrow } from "@gw/http";
 import { z } from "zod";
 import { type ChatMessage, type ChatRequest, chatRequestSchema } from "../../canonical/chat-request.js";
+import { refuseUnknownMembers } from "../members.js";
 import { untranslatable } from "../untranslatable.js";
 import { ANTHROPIC_REASONING_FORMAT } from "./to-openai.js";
 
@@ -29,6 +30,55 @@ const KNOWN_FIELDS = new Set([
   "models",
   "provider",
 ]);
+
+const names = (...list: string[]): ReadonlySet<string> => new Set(list);
+
+// The members below the top level that the canonical form has a place for, per block type (Anthropic's
+// Messages reference: content blocks, tools, tool_choice, metadata, thinking). Any other member is refused
+// by its path (`messages[0].content[1].citations`), so a translated target never loses it in silence,
+// while an Anthropic target still receives the body as sent (translateNative lists it as untranslated).
+const MESSAGE = names("role", "content");
+const BLOCK: Readonly<Record<string, ReadonlySet<string>>> = {
+  text: names("type", "text", "cache_control"),
+  image: names("type", "source", "cache_control"),
+  tool_result: names("type", "tool_use_id", "content", "is_error", "cache_control"),
+  tool_use: names("type", "id", "name", "input", "cache_control"),
+  thinking: names("type", "thinking", "signature"),
+  redacted_thinking: names("type", "data"),
+};
+const IMAGE_SOURCE = names("type", "media_type", "data", "url");
+const RESULT_TEXT = names("type", "text");
+const SYSTEM_BLOCK = names("type", "text", "cache_control");
+const TOOL = names("name", "description", "input_schema", "type", "cache_control");
+const TOOL_CHOICE = names("type", "name", "disable_parallel_tool_use");
+const METADATA = names("user_id");
+const THINKING = names("type", "budget_tokens");
+
+function refuseUnknownNested(request: MessagesRequest | CountTokensRequest): void {
+  for (const [index, message] of request.messages.entries()) {
+    refuseUnknownMembers(message, MESSAGE, `messages[${index}]`);
+    if (typeof message.content === "string") continue;
+    for (const [at, entry] of message.content.entries()) {
+      const where = `messages[${index}].content[${at}]`;
+      const known = BLOCK[entry.type];
+      if (known === undefined) continue; // the block type itself is refused by the translation
+      refuseUnknownMembers(entry, known, where);
+      if (entry.type === "image") refuseUnknownMembers(entry.source, IMAGE_SOURCE, `${where}.source`);
+      if (entry.type === "tool_result" && Array.isArray(entry.content))
+        for (const [part, text] of entry.content.entries())
+          if ((text as { type?: unknown }).type === "text")
+            refuseUnknownMembers(text, RESULT_TEXT, `${where}.content[${part}]`);
+    }
+  }
+  if (Array.isArray(request.system))
+    for (const [index, entry] of request.system.entries())
+      refuseUnknownMembers(entry, SYSTEM_BLOCK, `system[${index}]`);
+  for (const [index, tool] of (request.tools ?? []).entries())
+    refuseUnknownMembers(tool, TOOL, `tools[${index}]`);
+  refuseUnknownMembers(request.tool_choice, TOOL_CHOICE, "tool_choice");
+  refuseUnknownMembers(request.metadata, METADATA, "metadata");
+  refuseUnknownMembers((request as { thinking?: unknown }).thinking, THINKING, "thinking");
+}
 
 const fields = {
   model: z.string().min(1),
@@ -92,6 +142,7 @@ export function parseCountTokensRequest(body: unknown): CountTokensRequest {
 export function chatRequestFromMessages(request: MessagesRequest | CountTokensRequest): ChatRequest {
   const unknown = Object.keys(request).find((name) => !KNOWN_FIELDS.has(name));
   if (unknown) untranslatable(unknown, "the gateway has no translation for it (see the field table)");
+  refuseUnknownNested(request);
   const messages: ChatMessage[] = [];
   const system = systemMessage(request.system);
   if (system) messages.push(system);

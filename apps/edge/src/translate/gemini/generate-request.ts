@@ -1,6 +1,7 @@
 import { parseOrThrow } from "@gw/http";
 import { z } from "zod";
 import { type ChatMessage, type ChatRequest, chatRequestSchema } from "../../canonical/chat-request.js";
+import { refuseUnknownMembers } from "../members.js";
 import { SAFETY_SETTINGS_FIELD } from "../target-fields.js";
 import { untranslatable } from "../untranslatable.js";
 import { GEMINI_REASONING_FORMAT } from "./to-openai.js";
@@ -224,6 +225,56 @@ function refuseUnknown(request: GenerateContentRequest): void {
   const config = Object.keys(request.generationConfig ?? {}).find((name) => !KNOWN_CONFIG.has(name));
   // Named as `generationConfig.<key>`, so a Gemini endpoint still receives it as sent (native.ts).
   if (config) untranslatable(`generationConfig.${config}`, "it has no translation (see the field table)");
+  refuseUnknownNested(request);
+}
+
+const names = (...list: string[]): ReadonlySet<string> => new Set(list);
+
+// The members below the top level that the canonical form has a place for (Gemini's generateContent
+// reference: Content, Part, FunctionDeclaration, ToolConfig, ThinkingConfig). Any other is refused by its
+// path (`contents[0].parts[1].videoMetadata`): a Gemini target still gets the body as sent
+// (translateNative lists it as untranslated), another target never loses it in silence.
+const CONTENT = names("role", "parts");
+const PART = names("text", "thought", "thoughtSignature", "inlineData", "functionCall", "functionResponse");
+const INLINE_DATA = names("mimeType", "data");
+const FUNCTION_CALL = names("id", "name", "args");
+const FUNCTION_RESPONSE = names("id", "name", "response");
+const SYSTEM_PART = names("text");
+const DECLARATION = names("name", "description", "parameters", "parametersJsonSchema");
+const TOOL_CONFIG = names("functionCallingConfig");
+const CALLING_CONFIG = names("mode", "allowedFunctionNames");
+const THINKING_CONFIG = names("thinkingBudget", "includeThoughts", "thinkingLevel");
+
+function refuseUnknownNested(request: GenerateContentRequest): void {
+  for (const [index, turn] of request.contents.entries()) {
+    refuseUnknownMembers(turn, CONTENT, `contents[${index}]`);
+    for (const [at, entry] of turn.parts.entries()) {
+      const where = `contents[${index}].parts[${at}]`;
+      refuseUnknownMembers(entry, PART, where);
+      refuseUnknownMembers(entry.inlineData, INLINE_DATA, `${where}.inlineData`);
+      refuseUnknownMembers(entry.functionCall, FUNCTION_CALL, `${where}.functionCall`);
+      refuseUnknownMembers(entry.functionResponse, FUNCTION_RESPONSE, `${where}.functionResponse`);
+    }
+  }
+  if (request.systemInstruction) {
+    refuseUnknownMembers(request.systemInstruction, CONTENT, "systemInstruction");
+    for (const [at, entry] of request.systemInstruction.parts.entries())
+      refuseUnknownMembers(entry, SYSTEM_PART, `systemInstruction.parts[${at}]`);
+  }
+  for (const [index, tool] of (request.tools ?? []).entries())
+    for (const [at, declaration] of (tool.functionDeclarations ?? []).entries())
+      refuseUnknownMembers(declaration, DECLARATION, `tools[${index}].functionDeclarations[${at}]`);
+  refuseUnknownMembers(request.toolConfig, TOOL_CONFIG, "toolConfig");
+  refuseUnknownMembers(
+    request.toolConfig?.functionCallingConfig,
+    CALLING_CONFIG,
+    "toolConfig.functionCallingConfig",
+  );
+  refuseUnknownMembers(
+    request.generationConfig?.thinkingConfig,
+    THINKING_CONFIG,
+    "generationConfig.thinkingConfig",
+  );
 }
 
 function applyConfig(config: GenerateContentRequest["generationConfig"], chat: ChatRequest): void {
@@ -276,7 +327,11 @@ function functionTools(tools: GenerateContentRequest["tools"]): NonNullable<Chat
     const { functionDeclarations, ...others } = tool;
     const other = Object.keys(others)[0];
     if (other)
-      return untranslatable(`tools[${index}].${other}`, "Gemini's built-in tools only run on Gemini");
+      // Not a bare path: a built-in tool is billed beyond tokens, so it stays a 400 even for Gemini.
+      return untranslatable(
+        `tools[${index}].${other} (built-in tool)`,
+        "Gemini's built-in tools only run on Gemini",
+      );
     return (functionDeclarations ?? []).map((declaration) => ({
       type: "function",
       function: {
