@@ -1,12 +1,14 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { precompressPlugin } from "./scripts/precompress.ts";
 
 // The console is built to static files only (no dev server at runtime). The edge serves dist/ at /console
 // under a strict Content-Security-Policy (`default-src 'self'`), so: no inline scripts or styles, no data:
 // URIs (assets are never inlined), nothing from a CDN, and no source maps in the production bundle.
+// Text files get precompressed `.br` and `.gz` siblings (scripts/precompress.ts) that the edge serves.
 export default defineConfig({
   base: "/console/",
-  plugins: [react()],
+  plugins: [react(), precompressPlugin()],
   build: {
     outDir: "dist",
     emptyOutDir: true,

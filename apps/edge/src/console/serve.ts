@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Logger } from "@gw/logger";
 import express, { type Express, type RequestHandler, type Response, Router } from "express";
 import { consoleSecurityHeaders, IMMUTABLE, REVALIDATE } from "./headers.js";
+import { sendPrecompressed } from "./precompressed.js";
 
 /** CONSOLE_ENABLED / CONSOLE_DIR: where the built console (apps/console/dist) is read from. */
 export interface ConsoleSettings {
@@ -14,8 +15,9 @@ export const CONSOLE_PATH = "/console";
 /**
  * Serves the web console, a single-page app built to static files, at /console: hashed assets cached for
  * good, index.html revalidated, any other GET under /console answered with index.html (the app routes on
- * the client), every answer with the strict headers of headers.ts. Mounted before the body parser and the
- * API's authentication: the files are public, the API they call checks the credential.
+ * the client), text files as their precompressed `.br` / `.gz` sibling where the build wrote one and the
+ * client accepts it, every answer with the strict headers of headers.ts. Mounted before the body parser
+ * and the API's authentication: the files are public, the API they call checks the credential.
  */
 export function mountConsole(app: Express, settings: ConsoleSettings, logger: Logger): void {
   // `/console` itself: relative asset URLs resolve against `/console/`, so send the browser there.
@@ -33,6 +35,7 @@ function consoleRouter(settings: ConsoleSettings, logger: Logger): Router {
   router.use(consoleSecurityHeaders());
   router.use(rejectDotSegments());
   router.use(requireBuilt(settings.dir, logger));
+  router.use(precompressedFiles(settings.dir));
   router.use(
     express.static(settings.dir, {
       index: false,
@@ -41,7 +44,7 @@ function consoleRouter(settings: ConsoleSettings, logger: Logger): Router {
       fallthrough: true,
       cacheControl: false,
       setHeaders: (response, path) => {
-        response.setHeader("Cache-Control", isAsset(settings.dir, path) ? IMMUTABLE : REVALIDATE);
+        response.setHeader("Cache-Control", cacheControlFor(settings.dir, path));
       },
     }),
   );
@@ -56,8 +59,42 @@ function isRead(method: string): boolean {
   return method === "GET" || method === "HEAD";
 }
 
-function isAsset(dir: string, path: string): boolean {
-  return path.startsWith(`${join(dir, "assets")}/`);
+function cacheControlFor(dir: string, path: string): string {
+  return path.startsWith(`${join(dir, "assets")}/`) ? IMMUTABLE : REVALIDATE;
+}
+
+/**
+ * A file with a `.br` / `.gz` sibling the client accepts goes as that sibling (precompressed.ts); any
+ * other request goes on to the static server, which sends the identity bytes.
+ */
+function precompressedFiles(dir: string): RequestHandler {
+  return (request, response, next) => {
+    const file = fileUnder(dir, request.path);
+    if (file === undefined) return next();
+    sendPrecompressed(request, response, file, cacheControlFor(dir, file), () => next()).then(
+      (sent) => {
+        if (!sent) next();
+      },
+      (error: unknown) => next(error),
+    );
+  };
+}
+
+/**
+ * The file a request path names under dir; undefined for a folder, a dotfile or anything odd (left to
+ * the static server, which refuses them).
+ */
+function fileUnder(dir: string, path: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+  const segments = decoded.split("/").filter((segment) => segment !== "");
+  if (segments.length === 0 || decoded.endsWith("/")) return undefined;
+  if (segments.some((segment) => segment.startsWith(".") || /[\\\0]/.test(segment))) return undefined;
+  return join(dir, ...segments);
 }
 
 /**
@@ -100,11 +137,19 @@ function requireBuilt(dir: string, logger: Logger): RequestHandler {
 
 function spaFallback(dir: string): RequestHandler {
   const index = join(dir, "index.html");
-  return (_request, response, next) => {
-    response.setHeader("Cache-Control", REVALIDATE);
-    response.sendFile(index, { cacheControl: false, dotfiles: "deny" }, (error) => {
-      if (error && !response.headersSent) next(error);
-    });
+  return (request, response, next) => {
+    const sendIdentity = (): void => {
+      response.setHeader("Cache-Control", REVALIDATE);
+      response.sendFile(index, { cacheControl: false, dotfiles: "deny" }, (error) => {
+        if (error && !response.headersSent) next(error);
+      });
+    };
+    sendPrecompressed(request, response, index, REVALIDATE, sendIdentity).then(
+      (sent) => {
+        if (!sent) sendIdentity();
+      },
+      (error: unknown) => next(error),
+    );
   };
 }
 
