@@ -37,7 +37,12 @@ async function main(): Promise<void> {
       ? undefined
       : await serveMetrics(config.host, config.metricsPort, logger);
   logger.info(
-    { providers: config.providers.map((provider) => provider.id), metrics: metrics?.url },
+    {
+      providers: config.providers.map((provider) => provider.id),
+      url: running.httpUrl,
+      console: running.consoleUrl,
+      metrics: metrics?.url,
+    },
     "edge started",
   );
 

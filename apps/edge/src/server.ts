@@ -3,6 +3,7 @@ import type { Subscription } from "@gw/events";
 import { type Listening, listen, type Readiness } from "@gw/http";
 import { createApp } from "./app.js";
 import { startBatchWorker } from "./batches/worker.js";
+import { CONSOLE_PATH } from "./console/index.js";
 import { createEdgeContext } from "./context.js";
 import type { EdgeDeps } from "./deps.js";
 import { observeEdgeHttp } from "./http-metrics.js";
@@ -15,6 +16,8 @@ export interface EdgeListenOptions {
 
 export interface RunningEdge {
   httpUrl: string;
+  /** The web console (`<httpUrl>/console/`), or undefined when it is not served (CONSOLE_ENABLED=false). */
+  consoleUrl: string | undefined;
   /** /readyz's checks: the standalone adds its inner apps' readiness here. */
   readiness: Readiness;
   /**
@@ -63,9 +66,13 @@ export async function startEdge(deps: EdgeDeps, options: EdgeListenOptions): Pro
         leaseMs: BATCH_LEASE_MS,
       })
     : undefined;
-  deps.logger.info({ url: listening.url }, "edge listening");
+  const consoleUrl = context.settings.console ? `${listening.url}${CONSOLE_PATH}/` : undefined;
+  // The split-plane edge's only startup line naming its URLs, so the console's is here as the
+  // embedded default's banner prints it.
+  deps.logger.info({ url: listening.url, console: consoleUrl }, "edge listening");
   return {
     httpUrl: listening.url,
+    consoleUrl,
     readiness: context.readiness,
     stop: async () => {
       // Readiness first, so the load balancer stops sending work while what is under way finishes.

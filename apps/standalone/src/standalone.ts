@@ -2,7 +2,7 @@ import { PrincipalResolver } from "@gw/auth";
 import { startBilling } from "@gw/billing";
 import type { Env, TopicConfig } from "@gw/config";
 import { freePort } from "@gw/db";
-import { CONSOLE_PATH, connectEdgeDeps, loadEdgeConfig, startEdge } from "@gw/edge";
+import { connectEdgeDeps, loadEdgeConfig, startEdge } from "@gw/edge";
 import type { EventBus } from "@gw/events";
 import { startFakeOpenAi } from "@gw/fake-providers";
 import { startGenerations } from "@gw/generations";
@@ -254,7 +254,7 @@ async function startEdgeApp(
     const edge = await startEdge(connected.deps, { host: edgeConfig.host, httpPort: edgeConfig.httpPort });
     return {
       url: edge.httpUrl,
-      consoleUrl: edgeConfig.console ? `${edge.httpUrl}${CONSOLE_PATH}/` : undefined,
+      consoleUrl: edge.consoleUrl,
       readiness: edge.readiness,
       stop: async () => {
         await edge.stop();

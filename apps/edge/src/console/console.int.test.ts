@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { memoryLogger } from "@gw/logger";
 import { registry } from "@gw/metrics";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EdgeHarness, startEdgeHarness } from "../test/harness.js";
@@ -70,6 +71,15 @@ let dist: string;
 let served: EdgeHarness;
 let unbuilt: EdgeHarness;
 let disabled: EdgeHarness;
+const servedLog = memoryLogger("info");
+const disabledLog = memoryLogger("info");
+
+/** The fields of the edge's "edge listening" line. */
+function listeningLine(lines: string[]): Record<string, unknown> | undefined {
+  return lines
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .find((line) => line.msg === "edge listening");
+}
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "gw-console-"));
@@ -82,9 +92,13 @@ beforeAll(async () => {
   // Beside dist, where a traversal would land.
   await writeFile(join(root, "outside.txt"), "outside the console");
   [served, unbuilt, disabled] = await Promise.all([
-    startEdgeHarness({ keys: [], env: { CONSOLE_DIR: dist } }),
+    startEdgeHarness({ keys: [], env: { CONSOLE_DIR: dist }, logger: servedLog.logger }),
     startEdgeHarness({ keys: [], env: { CONSOLE_DIR: join(root, "missing") } }),
-    startEdgeHarness({ keys: [], env: { CONSOLE_DIR: dist, CONSOLE_ENABLED: "false" } }),
+    startEdgeHarness({
+      keys: [],
+      env: { CONSOLE_DIR: dist, CONSOLE_ENABLED: "false" },
+      logger: disabledLog.logger,
+    }),
   ]);
 });
 
@@ -195,6 +209,19 @@ describe("edge: the web console at /console", () => {
     expect(JSON.parse(json.body)).toMatchObject({ error: { code: "console_not_built" } });
     // The rest of the edge is up.
     expect((await raw(unbuilt.url, "/healthz")).status).toBe(200);
+  });
+
+  it("logs the console's URL when the edge starts listening (the split-plane edge's startup line)", async () => {
+    expect(served.consoleUrl).toBe(`${served.url}/console/`);
+    expect(listeningLine(servedLog.lines())).toMatchObject({ url: served.url, console: served.consoleUrl });
+    const page = await raw(served.url, new URL(String(served.consoleUrl)).pathname);
+    expect(page.status).toBe(200);
+    expect(page.body).toBe(INDEX);
+    // Not served, not named.
+    expect(disabled.consoleUrl).toBeUndefined();
+    const line = listeningLine(disabledLog.lines());
+    expect(line).toMatchObject({ url: disabled.url });
+    expect(line).not.toHaveProperty("console");
   });
 
   it("is not served with CONSOLE_ENABLED=false", async () => {

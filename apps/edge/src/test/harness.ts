@@ -11,7 +11,7 @@ import {
   type UsageRecorded,
 } from "@gw/events";
 import { type FakeServer, startFakeAnthropic, startFakeGemini, startFakeOpenAi } from "@gw/fake-providers";
-import { silentLogger } from "@gw/logger";
+import { type Logger, silentLogger } from "@gw/logger";
 import type { Model } from "@gw/proto/catalog/v1/catalog";
 import type { ProviderCredential } from "@gw/proto/keys/v1/keys";
 import { loadEdgeConfig } from "../config.js";
@@ -90,10 +90,14 @@ export interface HarnessOptions {
   credentials?: ReadonlyMap<string, ProviderCredential[]>;
   /** Models added to the test catalogue for one suite (the shared list stays as other suites expect it). */
   extraModels?: Model[];
+  /** The edge's logger (default: silent), for a suite that reads what the edge logs. */
+  logger?: Logger;
 }
 
 export interface EdgeHarness {
   url: string;
+  /** RunningEdge.consoleUrl: undefined when the console is not served. */
+  consoleUrl: string | undefined;
   billing: RecordingBilling;
   bus: EventBus;
   /** `openai` in the catalogue; `backup` serves `groq`; `demo` is the built-in demo provider. */
@@ -154,11 +158,12 @@ export async function startEdgeHarness(options: HarnessOptions): Promise<EdgeHar
     groupId: `harness-${config.instanceId}`,
     handler: async (message) => void received.push(message),
   });
-  const connected = connectEdgeDeps(config, { bus, logger: silentLogger() });
+  const connected = connectEdgeDeps(config, { bus, logger: options.logger ?? silentLogger() });
   connected.deps.settings = { ...connected.deps.settings, random: () => 0, ...options.settings };
   const running = await startEdge(connected.deps, { host: "127.0.0.1", httpPort: 0 });
   return {
     url: running.httpUrl,
+    consoleUrl: running.consoleUrl,
     billing,
     bus,
     primary,
