@@ -1,7 +1,9 @@
+import { thoughtsExcluded } from "../translate/openai/reasoning.js";
 import { type EmbedDialect, exchangeEmbeddings } from "./embed-exchange.js";
 import { exchangeChat, type WireDialect } from "./exchange.js";
+import { withoutThoughts } from "./excluded-thoughts.js";
 import type { UpstreamHttp } from "./http.js";
-import { nativeAware } from "./native.js";
+import { nativeAware, nativeRequestOf } from "./native.js";
 import type { ProviderSettings } from "./settings.js";
 import type { ApiFormat, ProviderAdapter, ProxyTransport } from "./types.js";
 
@@ -23,7 +25,14 @@ export function httpAdapter(
     id: settings.id,
     apiFormat,
     isDemo: settings.isDemo,
-    chat: { complete: (call) => exchangeChat(http, dialect, call) },
+    chat: {
+      complete: async (call) => {
+        const result = await exchangeChat(http, dialect, call);
+        // A same-format caller's own body went as sent: the provider applies its own switch.
+        const translated = nativeRequestOf(call.request)?.format !== apiFormat;
+        return translated && thoughtsExcluded(call.request) ? withoutThoughts(result) : result;
+      },
+    },
     ...(embed ? { embeddings: { embed: (call) => exchangeEmbeddings(http, embed, call) } } : {}),
     proxy: proxyTransport(http, headers),
     unsupported: undefined,

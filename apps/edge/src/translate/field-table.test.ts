@@ -2,12 +2,17 @@ import { readFileSync } from "node:fs";
 import { MODELS } from "@gw/catalog";
 import { describe, expect, it } from "vitest";
 import { type ChatRequest, parseChatRequest } from "../canonical/chat-request.js";
+import { ZERO_COST } from "../canonical/cost.js";
+import { parseAnthropicMessage } from "../providers/anthropic/chat.js";
+import { withoutThoughts } from "../providers/excluded-thoughts.js";
 import { chatRequestBody } from "../providers/openai-compatible/chat.js";
+import type { CanonicalCompletion, ChatResult } from "../providers/types.js";
 import { anthropicRequestBody } from "./anthropic/from-openai.js";
 import { chatRequestFromMessages, parseMessagesRequest } from "./anthropic/messages-request.js";
 import { FIELD_TABLE, renderFieldTable } from "./field-table.js";
 import { geminiRequestBody } from "./gemini/from-openai.js";
 import { chatRequestFromGemini, parseGenerateContent } from "./gemini/generate-request.js";
+import { renderGenerateContent } from "./gemini/generate-response.js";
 import { UntranslatableError } from "./untranslatable.js";
 
 // Every row of the field table (field-table.ts, rendered in the README) is a test: the surface's body
@@ -306,6 +311,48 @@ const CHECKS: Readonly<Record<string, () => void>> = {
   },
   "thinking-chat-anthropic-off": () =>
     expect(via("chat", "anthropic", { reasoning: { enabled: false } })).not.toHaveProperty("thinking"),
+  "thinking-chat-anthropic-exclude": () => {
+    const body = via("chat", "anthropic", { reasoning: { max_tokens: 2048, exclude: true } });
+    expect(body.thinking).toEqual({ type: "enabled", budget_tokens: 2048 });
+    const answer = anthropicAnswer();
+    expect(answer.body.choices[0]?.message?.reasoning).toBe("hmm");
+    const result = withoutThoughts({ ok: true, stream: false, status: 200, completion: answer });
+    const message = result.ok && !result.stream ? result.completion.body.choices[0]?.message : undefined;
+    expect(message).toEqual({ role: "assistant", content: "blue", refusal: null });
+    expect(result.ok && !result.stream && result.completion.usage?.completionTokens).toBe(40);
+  },
+  "thinking-gemini-thoughts": () => {
+    const reasoning = (thinkingConfig: Json) =>
+      canonical("gemini", { ...BASE.gemini, generationConfig: { thinkingConfig } }).reasoning;
+    expect(reasoning({ thinkingBudget: 2048, includeThoughts: true })).toEqual({ max_tokens: 2048 });
+    expect(reasoning({ thinkingBudget: 2048, includeThoughts: false })).toEqual({
+      max_tokens: 2048,
+      exclude: true,
+    });
+    expect(reasoning({ thinkingBudget: 2048 })).toEqual({ max_tokens: 2048, exclude: true });
+    // Asked for, the target's thoughts are rendered as Gemini renders them.
+    const rendered = renderGenerateContent(
+      anthropicAnswer().body,
+      { generationId: "g", model: "m", provider: "p", created: 1 },
+      {
+        usage: {
+          promptTokens: 1,
+          completionTokens: 1,
+          cachedTokens: 0,
+          cacheWriteTokens: 0,
+          reasoningTokens: 0,
+        },
+        cost: ZERO_COST,
+        chargedPico: 0n,
+        estimated: false,
+        isByok: false,
+      },
+    );
+    expect((rendered.candidates as Json[])[0]?.content).toEqual({
+      role: "model",
+      parts: [{ text: "hmm", thought: true }, { text: "blue" }],
+    });
+  },
   "thinking-chat-gemini": () => {
     const thinking = (extra: Json) => config(via("chat", "gemini", extra)).thinkingConfig;
     expect(thinking({ reasoning: { enabled: false } })).toEqual({ thinkingBudget: 0 });
@@ -601,6 +648,22 @@ const CHECKS: Readonly<Record<string, () => void>> = {
     }
   },
 };
+
+/** An Anthropic answer with a signed thinking block, in canonical form. */
+function anthropicAnswer(): CanonicalCompletion {
+  const parsed: CanonicalCompletion | Failure = parseAnthropicMessage({
+    id: "msg_1",
+    content: [
+      { type: "thinking", thinking: "hmm", signature: "sig" },
+      { type: "text", text: "blue" },
+    ],
+    stop_reason: "end_turn",
+    usage: { input_tokens: 5, output_tokens: 40 },
+  });
+  if ("retryable" in parsed) throw new Error("not a message");
+  return parsed;
+}
+type Failure = Extract<ChatResult, { ok: false }>["failure"];
 
 /** The README's rows, cell by cell (biome pads Markdown tables, so spacing is not compared). */
 function tableCells(markdown: string): string[][] {

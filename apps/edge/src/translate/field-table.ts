@@ -310,6 +310,15 @@ export const FIELD_TABLE: readonly FieldRow[] = [
     "no `thinking`",
   ),
   row(
+    "thinking-chat-anthropic-exclude",
+    "chat",
+    "anthropic",
+    THINKING,
+    "`reasoning.exclude: true`",
+    "translated",
+    "thinking runs and is metered; its text (`reasoning`, text `reasoning_details`) is taken out of the answer and of every streamed chunk (OpenRouter's exclude)",
+  ),
+  row(
     "thinking-chat-gemini",
     "chat",
     "gemini",
@@ -335,6 +344,15 @@ export const FIELD_TABLE: readonly FieldRow[] = [
     "`thinkingConfig.thinkingBudget`",
     "translated",
     "`reasoning_effort` (≤1,024 low, ≤4,096 medium, else high) where the endpoint lists `reasoning`; 0 sends none",
+  ),
+  row(
+    "thinking-gemini-thoughts",
+    "gemini",
+    "any other",
+    THINKING,
+    "`thinkingConfig.includeThoughts`",
+    "translated",
+    "true → the target's thoughts come back as `thought: true` parts; false or absent → `reasoning.exclude` (the model thinks, no thought text comes back), as Gemini does",
   ),
   row(
     "thinking-messages-gemini",

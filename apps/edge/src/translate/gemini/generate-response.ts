@@ -83,6 +83,11 @@ export function renderGenerateContent(
     const message = (choice.message ?? {}) as Json;
     const signed = signatures(message.reasoning_details);
     const parts: Json[] = [];
+    // Thoughts as Gemini returns them with `includeThoughts: true`: text parts marked `thought`, ahead of
+    // the answer (ai.google.dev, Gemini thinking, "Thought summaries"). A caller who did not ask for them
+    // has none here: Gemini sends none, and other providers' thoughts are taken out (reasoning.exclude).
+    if (typeof message.reasoning === "string" && message.reasoning)
+      parts.push({ text: message.reasoning, thought: true });
     if (typeof message.content === "string" && message.content) parts.push({ text: message.content });
     for (const call of (message.tool_calls ?? []) as Json[]) parts.push(callPart(call, signed));
     return {
@@ -129,10 +134,12 @@ export class GeminiStreamRenderer extends StreamRecord implements StreamRenderer
     const delta = (choice.delta ?? {}) as Json;
     for (const [id, signature] of signatures(delta.reasoning_details)) this.signed.set(id, signature);
     for (const call of (delta.tool_calls ?? []) as Json[]) this.collect(call);
-    if (typeof delta.content !== "string" || !delta.content) return "";
-    return this.frame({
-      candidates: [{ content: { role: "model", parts: [{ text: delta.content }] }, index: 0 }],
-    });
+    const parts: Json[] = [];
+    if (typeof delta.reasoning === "string" && delta.reasoning)
+      parts.push({ text: delta.reasoning, thought: true });
+    if (typeof delta.content === "string" && delta.content) parts.push({ text: delta.content });
+    if (parts.length === 0) return "";
+    return this.frame({ candidates: [{ content: { role: "model", parts }, index: 0 }] });
   }
 
   error(failure: GatewayError): string {
