@@ -199,7 +199,7 @@ describe("Anthropic: unknown or misplaced fields", () => {
       maxRetries: 0,
       defaultHeaders: { "x-fake-scenario": "cache" },
     });
-    const system = "Shared instructions. ".repeat(40); // 840 characters = 210 tokens
+    const system = "Shared instructions. ".repeat(200); // 4,200 characters = 1,050 tokens, above 1,024
     const create = (question: string) =>
       client.messages.create({
         ...message,
@@ -207,11 +207,78 @@ describe("Anthropic: unknown or misplaced fields", () => {
         messages: [{ role: "user", content: question }],
       });
     const first = await create("one");
-    expect(first.usage).toMatchObject({ cache_creation_input_tokens: 210, cache_read_input_tokens: 0 });
+    expect(first.usage).toMatchObject({ cache_creation_input_tokens: 1050, cache_read_input_tokens: 0 });
     expect(first.usage.input_tokens).toBe(4); // "one" = 1 token + 3 for the message
     const second = await create("two");
-    expect(second.usage).toMatchObject({ cache_creation_input_tokens: 0, cache_read_input_tokens: 210 });
+    expect(second.usage).toMatchObject({ cache_creation_input_tokens: 0, cache_read_input_tokens: 1050 });
     expect(second.usage.input_tokens).toBe(4);
+  });
+
+  it("does not cache a prefix below the model's minimum, without an error (cache scenario)", async () => {
+    const short = "Shared instructions. ".repeat(190); // 3,990 characters = 998 tokens, below 1,024
+    const body = {
+      ...message,
+      system: [{ type: "text", text: short, cache_control: { type: "ephemeral" } }],
+    };
+    for (let round = 0; round < 2; round++) {
+      const response = await anthropicPost(body, { "x-fake-scenario": "cache" });
+      expect(response.status).toBe(200);
+      const { usage } = (await response.json()) as { usage: Record<string, number> };
+      expect(usage).toMatchObject({ cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
+      expect(usage.input_tokens).toBe(998 + 4); // all plain input: the system, and "Hi" = 1 token + 3
+    }
+    // Claude Opus 4.5's minimum is 4,096: the 1,050-token prefix above is not cached for it either.
+    const opus = {
+      ...body,
+      model: "claude-opus-4-5",
+      system: [{ ...body.system[0], text: "Shared instructions. ".repeat(200) }],
+    };
+    const response = await anthropicPost(opus, { "x-fake-scenario": "cache" });
+    expect(((await response.json()) as { usage: Record<string, number> }).usage).toMatchObject({
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+    });
+  });
+
+  it("refuses a fifth cache_control block with the API's message", async () => {
+    const marked = (text: string) => ({ type: "text", text, cache_control: { type: "ephemeral" } });
+    const four = {
+      ...message,
+      system: [marked("a"), marked("b")],
+      messages: [{ role: "user", content: [marked("c"), marked("d")] }],
+    };
+    expect((await anthropicPost(four)).status).toBe(200);
+    const five = {
+      ...four,
+      tools: [{ name: "t", input_schema: { type: "object" }, cache_control: { type: "ephemeral" } }],
+    };
+    expect(await anthropicError(await anthropicPost(five))).toBe(
+      "A maximum of 4 blocks with cache_control may be provided. Found 5.",
+    );
+    expect(
+      await anthropicError(
+        await anthropicPost({ ...five, max_tokens: undefined }, {}, "/v1/messages/count_tokens"),
+      ),
+    ).toMatch(/^A maximum of 4/);
+  });
+
+  it("refuses a 1-hour breakpoint after a 5-minute one (tools, system, messages order), as the API does", async () => {
+    const marker = (ttl?: string) => ({ type: "ephemeral", ...(ttl ? { ttl } : {}) });
+    const hourFirst = {
+      ...message,
+      tools: [{ name: "t", input_schema: { type: "object" }, cache_control: marker("1h") }],
+      system: [{ type: "text", text: "s", cache_control: marker("5m") }],
+    };
+    expect((await anthropicPost(hourFirst)).status).toBe(200);
+    // A marker without ttl is a 5-minute one; the 1-hour one comes after it in the messages.
+    const hourLater = {
+      ...message,
+      system: [{ type: "text", text: "s", cache_control: marker() }],
+      messages: [{ role: "user", content: [{ type: "text", text: "x", cache_control: marker("1h") }] }],
+    };
+    expect(await anthropicError(await anthropicPost(hourLater))).toBe(
+      "messages.0.content.0.cache_control.ttl: a ttl='1h' cache_control block must not come after a ttl='5m' cache_control block. Note that blocks are processed in the following order: tools, system, messages.",
+    );
   });
 });
 

@@ -137,24 +137,26 @@ describe("Anthropic /v1/messages → Anthropic", () => {
 
   it("meters the provider's cached tokens: written on the first call, read on the repeat", async () => {
     edge.anthropic.setScenario({ name: "cache" });
+    const cached = "You answer tersely. ".repeat(210); // 4,200 characters = 1,050 tokens
     const ask = (text: string) =>
       anthropic.messages.create({
         model: "anthropic/claude-test",
         max_tokens: 32,
-        system: [{ type: "text", text: system, cache_control: { type: "ephemeral" } }],
+        system: [{ type: "text", text: cached, cache_control: { type: "ephemeral" } }],
         messages: [{ role: "user", content: text }],
       });
     const first = await ask("first");
-    // The system block is 150 tokens; "first" / "second" 2 tokens + 3 for the message.
+    // The system block is 1,050 tokens (Anthropic caches no prefix under 1,024); "first" / "second"
+    // 2 tokens + 3 for the message.
     expect(first.usage).toMatchObject({
-      cache_creation_input_tokens: 150,
+      cache_creation_input_tokens: 1050,
       cache_read_input_tokens: 0,
       input_tokens: 5,
     });
     const second = await ask("second");
     expect(second.usage).toMatchObject({
       cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 150,
+      cache_read_input_tokens: 1050,
       input_tokens: 5,
     });
     const sent = edge.anthropic.requests().map((request) => request.body as { system: unknown });

@@ -2,7 +2,7 @@ import { isRecord, splitEvenly, streamPieces } from "../core/content.js";
 import { randomId } from "../core/ids.js";
 import { respondJson, respondStream } from "../core/respond.js";
 import type { ExchangeContext } from "../core/server.js";
-import { type CacheUsage, cacheUsage, NO_CACHE } from "./cache.js";
+import { type CacheUsage, cacheUsage, checkCacheBreakpoints, NO_CACHE } from "./cache.js";
 import { sendAnthropicError } from "./errors.js";
 import { betasOf } from "./fields.js";
 import { countInputTokens, type MessagePlan, planMessage } from "./plan.js";
@@ -11,6 +11,8 @@ import { parseMessagesRequest } from "./request.js";
 export async function handleMessages(ctx: ExchangeContext, demo: boolean): Promise<void> {
   const request = parseMessagesRequest(ctx.body, true, betasOf(ctx.req.headers["anthropic-beta"]));
   if ("status" in request) return sendAnthropicError(ctx, request);
+  const breakpoints = isRecord(ctx.body) ? checkCacheBreakpoints(ctx.body) : undefined;
+  if (breakpoints) return sendAnthropicError(ctx, breakpoints);
   if (ctx.options.knownModels && !ctx.options.knownModels.includes(request.model)) {
     return sendAnthropicError(ctx, { status: 404, message: `model: ${request.model}` });
   }
@@ -42,6 +44,8 @@ export async function handleMessages(ctx: ExchangeContext, demo: boolean): Promi
 export async function handleCountTokens(ctx: ExchangeContext): Promise<void> {
   const request = parseMessagesRequest(ctx.body, false, betasOf(ctx.req.headers["anthropic-beta"]));
   if ("status" in request) return sendAnthropicError(ctx, request);
+  const breakpoints = isRecord(ctx.body) ? checkCacheBreakpoints(ctx.body) : undefined;
+  if (breakpoints) return sendAnthropicError(ctx, breakpoints);
   await respondJson(ctx, 200, { input_tokens: countInputTokens(request) });
 }
 

@@ -5,8 +5,9 @@ import { createHash } from "node:crypto";
  * predictable otherwise. Like the providers' caches it is keyed by the exact prompt prefix: the first
  * request with a prefix writes it, a later one with the same prefix reads it.
  * Anthropic marks the prefix with `cache_control` breakpoints; OpenAI and Gemini cache implicitly (here:
- * everything before the last message). Real caches also have minimum prefix lengths (1,024 tokens and
- * up) and expire after minutes; the scenario leaves both out so short test prompts can exercise it.
+ * everything before the last message). Anthropic's minimum cacheable length per model is modelled (its
+ * cache.ts); OpenAI's and Gemini's minimums and every expiry are left out, so short test prompts can
+ * exercise those.
  */
 export class PromptCache {
   readonly #seen = new Set<string>();
