@@ -3,6 +3,7 @@ import { promptText } from "../canonical/prompt-text.js";
 import { resolveApiKey } from "../middleware/api-key.js";
 import type { EdgeContext } from "../pipeline/edge-context.js";
 import { withNativeModels } from "../planning/native-model.js";
+import { translateNative } from "../providers/native.js";
 import { chatRequestFromMessages, parseCountTokensRequest } from "../translate/anthropic/messages-request.js";
 import { translating } from "../translate/untranslatable.js";
 import { estimateUsage } from "../usage/estimate.js";
@@ -18,7 +19,8 @@ export function countTokensRoute(context: EdgeContext): Route {
     const body = parseCountTokensRequest(request.body);
     const chat = withNativeModels(
       context.catalog.require(),
-      translating(() => chatRequestFromMessages(body)),
+      // As /v1/messages reads it: what only Anthropic's own API takes is left out of the count, not refused.
+      translating(() => translateNative("anthropic", body, chatRequestFromMessages).chat),
       ["anthropic"],
     );
     context.planner.check({ principal, request: chat, kind: "chat" });

@@ -96,6 +96,16 @@ describe("Anthropic /v1/messages", () => {
     expect(answer.status).toBe(200);
     expect(bodies(edge.anthropic)[0]?.messages).toEqual(cited.messages);
   });
+
+  it("counts its tokens for Anthropic, as /v1/messages would take it", async () => {
+    const { max_tokens: _cap, ...body } = cited;
+    const answer = await post("/v1/messages/count_tokens", body, {
+      "x-api-key": key.secret,
+      "anthropic-version": "2023-06-01",
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.json.input_tokens).toBeGreaterThan(0);
+  });
 });
 
 describe("Gemini generateContent", () => {
