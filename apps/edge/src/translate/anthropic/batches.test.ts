@@ -34,6 +34,12 @@ describe("message batch shapes", () => {
         ],
       }),
     ).toThrow(/^requests\[0\]\.params\.messages\[0\]\.content\[0\] \(type document\)/);
+    // Batch items run on the translated path: a nested member it would lose is refused by path.
+    expect(() =>
+      parseCreateBatch({
+        requests: [{ custom_id: "a", params: { ...params, tools: [{ name: "t", strict: true }] } }],
+      }),
+    ).toThrow(/^requests\[0\]\.params\.tools\[0\]\.strict cannot be sent/);
   });
 
   it("refuses text the batch store cannot keep (NUL, an unpaired surrogate), naming the field", () => {
