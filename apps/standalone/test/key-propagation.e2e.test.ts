@@ -29,7 +29,7 @@ describeWith(["postgres", "redis", "kafka"], "key changes reach every edge", () 
   let edgeB: string;
   let managementKey: string;
   let accountId: string;
-  const measured: Record<string, number[]> = { disable: [], enable: [], delete: [], scope: [] };
+  const measured: Record<string, number[]> = { disable: [], enable: [], delete: [], scope: [], expiry: [] };
   /** What the operator CLI needs to reach the database and announce changes on the broker. */
   let cliEnv: Record<string, string>;
 
@@ -239,6 +239,47 @@ describeWith(["postgres", "redis", "kafka"], "key changes reach every edge", () 
       const response = await models(edge, key);
       expect([response.status, await errorCode(response)]).toEqual([401, "key_expired"]);
     }
+  }, 30_000);
+
+  it("a PATCHed expiry reaches every edge: a new one bites when it passes, a removed one no longer does", async () => {
+    const refusedAsExpired = async (edge: string, key: string) => {
+      const response = await models(edge, key);
+      return [response.status, await errorCode(response)];
+    };
+    const sleepUntil = (at: number) => new Promise((resolve) => setTimeout(resolve, at - Date.now()));
+
+    // A key with no expiry, cached by both edges, is given one ~2 s away: after it, both refuse the key,
+    // although their cached principal (5 s TTL) had no expiry. Only the key-change event can do that.
+    const { key, hash } = await createKey({ name: "expiry set by PATCH" });
+    expect((await models(edgeA, key)).status).toBe(200);
+    expect((await models(edgeB, key)).status).toBe(200);
+    const expiresAt = Date.now() + 2_000;
+    await patchKey(hash, { expires_at: new Date(expiresAt).toISOString() });
+    expect((await models(edgeA, key)).status).toBe(200);
+    await sleepUntil(expiresAt + 20);
+    for (const edge of [edgeA, edgeB])
+      expect(await refusedAsExpired(edge, key)).toEqual([401, "key_expired"]);
+
+    // Removing the expiry of that expired key brings it back: at once on edge A, within a second on B.
+    await patchKey(hash, { expires_at: null });
+    const revived = performance.now();
+    expect((await models(edgeA, key)).status).toBe(200);
+    const back = await timeUntil(key, (status) => status === 200, revived);
+    measured.expiry?.push(Math.round(back));
+    expect(back).toBeLessThan(PROPAGATION_BOUND_MS);
+
+    // A key cached with an expiry ~2.5 s away has it removed: past that time both edges still serve it,
+    // although their cached principal carried the old expiry.
+    const oldExpiry = Date.now() + 2_500;
+    const second = await createKey({
+      name: "expiry removed by PATCH",
+      expires_at: new Date(oldExpiry).toISOString(),
+    });
+    expect((await models(edgeA, second.key)).status).toBe(200);
+    expect((await models(edgeB, second.key)).status).toBe(200);
+    await patchKey(second.hash, { expires_at: null });
+    await sleepUntil(oldExpiry + 50);
+    for (const edge of [edgeA, edgeB]) expect((await models(edge, second.key)).status).toBe(200);
   }, 30_000);
 
   it("BYOK: the account's own Groq key, stored through the edge, serves the call, is reported and billed as BYOK", async () => {

@@ -7818,6 +7818,8 @@ export interface operations {
                     allowed_providers?: string[] | null;
                     allowed_models?: string[] | null;
                     include_byok_in_limit?: boolean;
+                    /** @description An extension: the spec's PATCH has no expires_at. A new expiry (ISO 8601 in UTC, in the future; checked as on create), or null to remove it. Every edge applies the change at once. */
+                    expires_at?: string | null;
                 };
             };
         };

@@ -87,6 +87,21 @@ describe("key request bodies", () => {
     });
   });
 
+  it("takes expires_at in a PATCH with create's checks; null removes the expiry", () => {
+    const expires = new Date(Date.now() + 86_400_000).toISOString();
+    expect(toPatch(parseOrThrow(updateKeyBody, { expires_at: expires }))).toEqual({
+      expiresAt: new Date(expires),
+    });
+    expect(toPatch(parseOrThrow(updateKeyBody, { expires_at: null }))).toEqual({ expiresAt: null });
+    expect(toPatch(parseOrThrow(updateKeyBody, { name: "k" }))).toEqual({ name: "k" });
+    for (const value of ["2001-01-01T00:00:00Z", "2999-01-01T00:00:00+02:00", "tomorrow"]) {
+      const patchError = rejection(() => parseOrThrow(updateKeyBody, { expires_at: value }));
+      const createError = rejection(() => parseOrThrow(createKeyBody, { name: "k", expires_at: value }));
+      expect(patchError.message).toMatch(/^expires_at: /);
+      expect(patchError.message).toBe(createError.message);
+    }
+  });
+
   it("bounds page_size to 1..500 with a default of 100", () => {
     expect(parseOrThrow(listKeysQuery, {}).page_size).toBe(100);
     expect(parseOrThrow(listKeysQuery, { page_size: "500" }).page_size).toBe(500);

@@ -52,6 +52,12 @@ export const updateKeyBody = z.object({
   allowed_providers: allowList.optional(),
   allowed_models: allowList.optional(),
   include_byok_in_limit: z.boolean().optional(),
+  // Beyond the spec, whose PATCH lists no expires_at: a key's expiry can be moved or removed (null)
+  // without replacing the key and its secret. Same checks as on create.
+  expires_at: expiresAt.optional().meta({
+    description:
+      "An extension: the spec's PATCH has no expires_at. A new expiry (ISO 8601 in UTC, in the future; checked as on create), or null to remove it. Every edge applies the change at once.",
+  }),
 });
 
 export function toSettings(body: z.infer<typeof createKeyBody>): KeySettings {
@@ -76,6 +82,7 @@ export function toPatch(body: z.infer<typeof updateKeyBody>): KeyPatch {
   if (body.allowed_providers !== undefined) patch.allowedProviders = body.allowed_providers;
   if (body.allowed_models !== undefined) patch.allowedModels = body.allowed_models;
   if (body.include_byok_in_limit !== undefined) patch.includeByokInLimit = body.include_byok_in_limit;
+  if (body.expires_at !== undefined) patch.expiresAt = body.expires_at;
   return patch;
 }
 

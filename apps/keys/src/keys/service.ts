@@ -110,6 +110,7 @@ function toChanges(patch: KeyPatch): ApiKeyChanges {
   if (patch.allowedProviders !== undefined) changes.allowed_providers = patch.allowedProviders;
   if (patch.allowedModels !== undefined) changes.allowed_models = patch.allowedModels;
   if (patch.includeByokInLimit !== undefined) changes.include_byok_in_limit = patch.includeByokInLimit;
+  if (patch.expiresAt !== undefined) changes.expires_at = patch.expiresAt;
   return changes;
 }
 

@@ -21,6 +21,8 @@ export interface KeyPatch {
   allowedProviders?: string[] | null;
   allowedModels?: string[] | null;
   includeByokInLimit?: boolean;
+  /** Null removes the expiry. */
+  expiresAt?: Date | null;
 }
 
 export const DEFAULT_SETTINGS: Omit<KeySettings, "name"> = {
