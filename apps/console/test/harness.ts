@@ -40,8 +40,11 @@ export const ARTIFACTS_DIR = join(REPO_ROOT, "artifacts", "console");
 
 export interface ConsoleBrowser {
   browser: Browser;
-  /** A fresh context (its own storage), so each test signs in from nothing. */
-  newPage(options?: { width?: number; height?: number }): Promise<ConsolePage>;
+  /**
+   * A fresh context (its own storage), so each test signs in from nothing. `timezoneId` (IANA, default
+   * UTC) is the browser's zone, for pages that convert local times.
+   */
+  newPage(options?: { width?: number; height?: number; timezoneId?: string }): Promise<ConsolePage>;
   close(): Promise<void>;
 }
 
@@ -72,7 +75,7 @@ export async function launchBrowser(): Promise<ConsoleBrowser> {
       const context = await browser.newContext({
         viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
         locale: "en-US",
-        timezoneId: "UTC",
+        timezoneId: options.timezoneId ?? "UTC",
       });
       const page = await context.newPage();
       const problems: string[] = [];

@@ -194,6 +194,59 @@ describe("the Keys page", () => {
     expect(problems()).toEqual([]);
   });
 
+  it("edits a key's expiry in the browser's zone, shows it in the list, and removes it with Never expires", async () => {
+    const made = await fetch(`${gateway.url}/api/v1/keys`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${gateway.managementKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Expiring key" }),
+    });
+    expect(made.status).toBe(201);
+    // Berlin in July is UTC+2 (in November, when this was written, UTC+1): the form converts the wall time
+    // the user types, at the date meant, to the UTC instant the API stores.
+    const { page, problems } = await chrome.newPage({ timezoneId: "Europe/Berlin" });
+    await signInToKeys(page);
+    const row = page.getByRole("row").filter({ hasText: "Expiring key" });
+    await row.waitFor();
+    expect(await row.textContent()).toContain("Never");
+
+    const editButton = row.getByRole("button", { name: "Edit" });
+    await editButton.click();
+    const edit = page.getByRole("dialog", { name: /Edit key/ });
+    expect(await edit.getByLabel("Never expires").isChecked()).toBe(true);
+    // A time in the past is refused beside the input, before anything is sent.
+    await edit.getByLabel("Expires at").fill("2020-01-01T00:00");
+    expect(await edit.getByLabel("Never expires").isChecked()).toBe(false);
+    await edit.getByRole("button", { name: "Save" }).click();
+    const expiresInput = edit.getByLabel("Expires at");
+    await expect.poll(() => expiresInput.getAttribute("aria-invalid")).toBe("true");
+    expect(await edit.textContent()).toContain("Choose a time in the future.");
+    expect((await keyNamed("Expiring key"))?.expires_at).toBeNull();
+
+    await expiresInput.fill("2031-07-15T14:30");
+    expect(await edit.textContent()).toContain(
+      "Your local time (Europe/Berlin), saved as 2031-07-15 12:30 UTC.",
+    );
+    expect(await accessibilityProblems(page, "the Edit dialog's expiry")).toEqual([]);
+    await screenshot(page, TEST, "edit-expiry");
+    await edit.getByRole("button", { name: "Save" }).click();
+    await edit.waitFor({ state: "detached" });
+    expect((await keyNamed("Expiring key"))?.expires_at).toBe("2031-07-15T12:30:00.000Z");
+    await expect.poll(() => row.textContent()).toContain("2031-07-15 12:30 UTC");
+
+    // Opened again, the form shows the expiry in the browser's zone; Never expires removes it.
+    await editButton.click();
+    expect(await expiresInput.inputValue()).toBe("2031-07-15T14:30");
+    await edit.getByLabel("Never expires").check();
+    expect(await expiresInput.inputValue()).toBe("");
+    await edit.getByRole("button", { name: "Save" }).click();
+    await edit.waitFor({ state: "detached" });
+    expect((await keyNamed("Expiring key"))?.expires_at).toBeNull();
+    await expect.poll(() => row.textContent()).not.toContain("2031-07-15");
+    expect(await row.textContent()).toContain("Never");
+    expect(await accessibilityProblems(page, "keys after editing the expiry")).toEqual([]);
+    expect(problems()).toEqual([]);
+  });
+
   it("works at 360 px: one card per key, every action on screen, no sideways scrolling", async () => {
     const { page, problems } = await chrome.newPage({ width: 360, height: 800 });
     await signInToKeys(page);

@@ -1,5 +1,9 @@
 import { useId } from "react";
-import type { FormErrors, KeyForm, LimitReset } from "./form";
+import { formatDateTime } from "../../components/format";
+import { type FormErrors, fromLocalInput, type KeyForm, type LimitReset } from "./form";
+
+/** The browser's IANA zone (`Europe/Berlin`), named in the expiry's hint. */
+const ZONE_NAME = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /**
  * The inputs of a key, shared by Create and Edit. Every input has a visible label, its hint and its error
@@ -13,6 +17,7 @@ export function KeyFields(props: {
 }) {
   const { form, errors, onChange } = props;
   const id = useId();
+  const utc = form.neverExpires ? null : fromLocalInput(form.expiresAt);
   const set = <K extends keyof KeyForm>(field: K, value: KeyForm[K]) => onChange({ ...form, [field]: value });
   const described = (field: keyof KeyForm, hint: boolean) =>
     [hint ? `${id}-${field}-hint` : "", errors[field] ? `${id}-${field}-error` : ""]
@@ -74,24 +79,42 @@ export function KeyFields(props: {
         </span>
         {error("limitReset")}
       </label>
-      <label className="field">
-        <span className="field-label">Expires at</span>
-        <input
-          name="expires_at"
-          type="datetime-local"
-          value={form.expiresAt}
-          disabled={props.mode === "edit"}
-          aria-invalid={errors.expiresAt ? true : undefined}
-          aria-describedby={described("expiresAt", true)}
-          onChange={(event) => set("expiresAt", event.target.value)}
-        />
-        <span id={`${id}-expiresAt-hint`} className="field-hint">
-          {props.mode === "edit"
-            ? "Fixed when the key was created (the API cannot change it); create a new key for another expiry."
-            : "Your local time. Empty: never expires."}
-        </span>
-        {error("expiresAt")}
-      </label>
+      <fieldset className="field expiry">
+        <legend className="field-label">Expiry</legend>
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            name="never_expires"
+            checked={form.neverExpires}
+            // Choosing Never empties the date, so the form never holds a date it will not send.
+            onChange={(event) =>
+              onChange({
+                ...form,
+                neverExpires: event.target.checked,
+                expiresAt: event.target.checked ? "" : form.expiresAt,
+              })
+            }
+          />
+          <span>Never expires</span>
+        </label>
+        <label className="field">
+          <span className="field-label">Expires at</span>
+          <input
+            name="expires_at"
+            type="datetime-local"
+            value={form.expiresAt}
+            aria-invalid={errors.expiresAt ? true : undefined}
+            aria-describedby={described("expiresAt", true)}
+            // Typing a date is choosing one: Never is unticked (an emptied input then asks for a date).
+            onChange={(event) => onChange({ ...form, expiresAt: event.target.value, neverExpires: false })}
+          />
+          <span id={`${id}-expiresAt-hint`} className="field-hint">
+            Your local time ({ZONE_NAME}), {utc ? `saved as ${formatDateTime(utc)}.` : "saved in UTC."}
+            {props.mode === "edit" ? " A new expiry, or Never, applies at once, also to an expired key." : ""}
+          </span>
+          {error("expiresAt")}
+        </label>
+      </fieldset>
       <label className="field">
         <span className="field-label">Allowed providers</span>
         <textarea

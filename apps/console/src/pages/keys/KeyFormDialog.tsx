@@ -12,6 +12,7 @@ import {
   type KeyForm,
   updateBody,
   validate,
+  validateEdit,
 } from "./form";
 import { KeyFields } from "./KeyFields";
 
@@ -27,6 +28,7 @@ export function CreateKeyDialog(props: {
       submitLabel="Create"
       mode="create"
       initial={EMPTY_FORM}
+      validate={(form) => validate(form)}
       onClose={props.onClose}
       submit={async (form) => {
         const created = await unwrap(api.POST("/api/v1/keys", { body: createBody(form) }));
@@ -36,7 +38,7 @@ export function CreateKeyDialog(props: {
   );
 }
 
-/** "Edit key": sends only what changed (PATCH). */
+/** "Edit key": sends only what changed (PATCH), the expiry included. */
 export function EditKeyDialog(props: { keyToEdit: Key; onClose: () => void; onSaved: (key: Key) => void }) {
   const api = useApi();
   const { keyToEdit } = props;
@@ -46,6 +48,7 @@ export function EditKeyDialog(props: { keyToEdit: Key; onClose: () => void; onSa
       submitLabel="Save"
       mode="edit"
       initial={formFromKey(keyToEdit)}
+      validate={(form) => validateEdit(keyToEdit, form)}
       onClose={props.onClose}
       submit={async (form) => {
         const body = updateBody(keyToEdit, form);
@@ -67,6 +70,7 @@ function KeyFormDialog(props: {
   submitLabel: string;
   mode: "create" | "edit";
   initial: KeyForm;
+  validate: (form: KeyForm) => FormErrors;
   onClose: () => void;
   submit: (form: KeyForm) => Promise<void>;
 }) {
@@ -77,9 +81,7 @@ function KeyFormDialog(props: {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const found = validate(form);
-    // An existing key's expiry is shown, not edited (PATCH has no expires_at), so it is not checked.
-    if (props.mode === "edit") delete found.expiresAt;
+    const found = props.validate(form);
     setErrors(found);
     setProblem(null);
     if (Object.keys(found).length > 0) {
