@@ -64,6 +64,12 @@ export const ERROR_CODES = {
     kind: "invalid_request",
     meaning: "the request uses something the target wire format cannot express",
   },
+  context_length_exceeded: {
+    kind: "invalid_request",
+    meaning:
+      "no endpoint of the model (or its fallbacks) can hold the estimated prompt plus the requested output " +
+      "(its context window or output cap); the message gives the figures",
+  },
   batch_not_ended: {
     kind: "invalid_request",
     meaning: "a message batch's results were asked for before it ended",

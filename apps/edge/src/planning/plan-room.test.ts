@@ -61,8 +61,25 @@ describe("planning for context length and output caps", () => {
       error = thrown;
     }
     expect(error).toBeInstanceOf(GatewayError);
+    // The caller's to fix (a 503 made the official SDKs retry a request that can never fit).
+    expect(error).toMatchObject({ status: 400, code: "context_length_exceeded" });
+    expect((error as GatewayError).message).toBe(
+      "the request does not fit meta/llama at groq: about 200000 prompt tokens plus 1000 of output exceed its context of 64000",
+    );
     const excluded = (error as GatewayError).metadata?.excluded as { code: string }[];
     expect(excluded.map((entry) => entry.code)).toEqual(["context_length", "context_length"]);
+  });
+
+  it("stays a 503 when an endpoint with room is only down, not too small", () => {
+    const down = {
+      usable: false as const,
+      code: "provider_not_configured" as const,
+      reason: "no credential",
+    };
+    const availability = (provider: string) => (provider === "together" ? down : { usable: true as const });
+    expect(() => plan({ availability, room: { promptTokens: 70_000, maxTokens: undefined } })).toThrow(
+      expect.objectContaining({ status: 503, code: "no_available_provider" }),
+    );
   });
 
   it("does not check room when none is given (token counting, embeddings)", () => {
@@ -108,7 +125,8 @@ describe("the planner's room for a chat request", () => {
   it("routes nothing to an endpoint the prompt does not fit, but still lets token counting check it", async () => {
     const p = await planner();
     await expect(p.route({ principal, request: long, kind: "chat" })).rejects.toMatchObject({
-      status: 503,
+      status: 400,
+      code: "context_length_exceeded",
       metadata: { excluded: [expect.objectContaining({ code: "context_length" })] },
     });
     expect(p.check({ principal, request: long, kind: "chat" }).attempts).toHaveLength(1);
@@ -117,7 +135,8 @@ describe("the planner's room for a chat request", () => {
     await expect(
       p.route({ principal, request: { ...short, max_tokens: 2_000 }, kind: "chat" }),
     ).rejects.toMatchObject({
-      status: 503,
+      status: 400,
+      code: "context_length_exceeded",
     });
   });
 

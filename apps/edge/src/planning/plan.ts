@@ -53,6 +53,8 @@ export interface RoutePlan {
 }
 
 const PERMISSION_CODES = new Set(["model_not_allowed", "provider_not_allowed"]);
+/** Exclusions the caller can fix by shortening the request (or removing a field no endpoint can carry). */
+const CALLER_FIXABLE_CODES = new Set(["context_length", "untranslatable_request"]);
 
 /**
  * The ordered attempts for one request: the requested model's endpoints, then each fallback model's.
@@ -142,6 +144,17 @@ function nothingLeft(excluded: Exclusion[]): GatewayError {
   if (untranslatable.length > 0 && untranslatable.length === excluded.length) {
     return new GatewayError("invalid_request", untranslatable[0]?.reason ?? "", {
       code: "untranslatable_request",
+      metadata: { excluded },
+    });
+  }
+  // Nothing had room for the prompt plus the output asked for (or could carry the request): the caller
+  // has to shorten it. A 503 here made the official SDKs retry a request that can never succeed.
+  const tooLong = excluded.filter((exclusion) => exclusion.code === "context_length");
+  if (tooLong.length > 0 && excluded.every((exclusion) => CALLER_FIXABLE_CODES.has(exclusion.code))) {
+    const first = tooLong[0];
+    const where = first ? `${first.model}${first.provider ? ` at ${first.provider}` : ""}` : "";
+    return new GatewayError("invalid_request", `the request does not fit ${where}: ${first?.reason ?? ""}`, {
+      code: "context_length_exceeded",
       metadata: { excluded },
     });
   }
