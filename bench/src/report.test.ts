@@ -104,3 +104,26 @@ describe("verdicts without load rows (--only=streams)", () => {
     ]);
   });
 });
+
+describe("failures by reason", () => {
+  it("lists each failed row and open-streams run with its reasons, most frequent first", () => {
+    const failing = { ...row("portkey", 0, {}), scenario: "stream 20 chunks c=32", errors: 7 };
+    failing.failures = { "HTTP 500 Something went wrong": 2, "other error": 5 };
+    const streams = {
+      target: "edge (split)",
+      requested: 500,
+      open: 48,
+      failed: 452,
+      openSeconds: 9,
+      rssBeforeMb: 100,
+      rssPeakMb: 150,
+      failures: { "HTTP 503 dependency_unavailable: billing service is unavailable": 452 },
+    };
+    const text = markdown({ ...report([...rows, failing]), openStreams: [streams], verdicts: [] });
+    const listed = text.split("\n").filter((line) => line.startsWith("- ") && line.includes(" × "));
+    expect(listed).toEqual([
+      "- stream 20 chunks c=32 → portkey: 5 × other error; 2 × HTTP 500 Something went wrong",
+      "- 500 open streams → edge (split): 452 × HTTP 503 dependency_unavailable: billing service is unavailable",
+    ]);
+  });
+});

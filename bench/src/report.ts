@@ -67,6 +67,9 @@ export function markdown(report: Report): string {
       `| ${streams.requested} | ${streams.target} | ${streams.open} | ${streams.failed} | ${streams.openSeconds.toFixed(1)} | ${streams.rssBeforeMb.toFixed(0)} | ${streams.rssPeakMb.toFixed(0)} |`,
     );
   }
+  const failed = failureLines(report);
+  if (failed.length > 0)
+    lines.push("", "Failures by reason (status, the body's reason and message):", ...failed);
   const run = report.longRun;
   if (run) {
     lines.push(
@@ -76,6 +79,29 @@ export function markdown(report: Report): string {
   }
   lines.push("", ...report.verdicts.map((verdict) => `- ${verdict}`));
   return lines.join("\n");
+}
+
+/** Every row or open-streams run that failed, with its reasons: an error count alone names no cause. */
+export function failureLines(report: Pick<Report, "rows" | "openStreams">): string[] {
+  const entries: Array<[string, Record<string, number>]> = [
+    ...report.rows.map((row): [string, Record<string, number>] => [
+      `${row.scenario} → ${row.target}`,
+      row.failures,
+    ]),
+    ...report.openStreams.map((streams): [string, Record<string, number>] => [
+      `${streams.requested} open streams → ${streams.target}`,
+      streams.failures,
+    ]),
+  ];
+  return entries
+    .filter(([, failures]) => Object.keys(failures).length > 0)
+    .map(
+      ([name, failures]) =>
+        `- ${name}: ${Object.entries(failures)
+          .sort(([, a], [, b]) => b - a)
+          .map(([reason, count]) => `${count} × ${reason}`)
+          .join("; ")}`,
+    );
 }
 
 const EDGES: TargetName[] = ["edge (split)", "edge (embedded)"];

@@ -12,14 +12,14 @@ afterEach(async () => {
 });
 
 /** A loopback target answering every request with `status` and a small body. */
-async function target(status: number): Promise<Target> {
+async function target(status: number, errorBody = '{"status":"failure"}'): Promise<Target> {
   server = createServer((request, response) => {
     request.resume();
     request.on("end", () => {
       response.writeHead(status, {
         "content-type": status === 200 ? "text/event-stream" : "application/json",
       });
-      response.end(status === 200 ? "data: {}\n\ndata: [DONE]\n\n" : '{"status":"failure"}');
+      response.end(status === 200 ? "data: {}\n\ndata: [DONE]\n\n" : errorBody);
     });
   });
   await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
@@ -49,5 +49,17 @@ describe("runLoad on streams", () => {
     expect(result.errors).toBe(6);
     expect(result.ttfbP50).toBeUndefined();
     expect(result.ttfbP99).toBeUndefined();
+  });
+
+  it("counts failures by the reason the error body gives, not by status alone", async () => {
+    const body = JSON.stringify({
+      error: { message: "billing service is unavailable", metadata: { reason: "dependency_unavailable" } },
+    });
+    const result = await runLoad(
+      await target(503, body),
+      { kind: "closed", connections: 2, requests: 4 },
+      true,
+    );
+    expect(result.failures).toEqual({ "HTTP 503 dependency_unavailable: billing service is unavailable": 4 });
   });
 });

@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { Pool } from "undici";
 import { chatBody, type Target } from "../targets/target.js";
+import { failureReason } from "./failure.js";
 import { type LoadResult, Samples, summarise } from "./stats.js";
 
 export type LoadShape =
@@ -52,12 +53,14 @@ function sender(pool: Pool, target: Target, path: string, body: string, recorder
     try {
       const response = await pool.request({ method: "POST", path, headers: target.headers, body });
       // Time to first byte of a stream, not of an error: a 500 body arrives fast and means nothing.
-      let first = response.statusCode === 200;
+      if (response.statusCode !== 200) {
+        return fail(failureReason(response.statusCode, await response.body.text()));
+      }
+      let first = true;
       for await (const _chunk of response.body) {
         if (first && recorder.ttfb) recorder.ttfb.add(performance.now() - due);
         first = false;
       }
-      if (response.statusCode !== 200) return fail(`HTTP ${response.statusCode}`);
       recorder.latency.add(performance.now() - due);
     } catch (error) {
       fail((error as Error).message.slice(0, 80));

@@ -2,6 +2,7 @@ import { performance } from "node:perf_hooks";
 import { Pool } from "undici";
 import { rssMb } from "../proc.js";
 import { chatBody, type Target } from "../targets/target.js";
+import { failureReason } from "./failure.js";
 
 export interface OpenStreamsResult {
   requested: number;
@@ -52,7 +53,9 @@ export async function holdOpenStreams(
           signal: controller.signal,
         })
         .then(async (response) => {
-          if (response.statusCode !== 200) throw new Error(`HTTP ${response.statusCode}`);
+          if (response.statusCode !== 200) {
+            throw new Error(failureReason(response.statusCode, await response.body.text()));
+          }
           let counted = false;
           for await (const _chunk of response.body) {
             if (!counted) {
@@ -65,7 +68,7 @@ export async function holdOpenStreams(
         .catch((error: Error) => {
           if (controller.signal.aborted) return;
           failed++;
-          const reason = error.message.slice(0, 80);
+          const reason = error.message.slice(0, 120);
           failures[reason] = (failures[reason] ?? 0) + 1;
           check();
         });
