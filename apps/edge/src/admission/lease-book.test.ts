@@ -87,6 +87,31 @@ describe("LeaseBook", () => {
     expect(new Set(holds.map((hold) => hold?.lease.id)).size).toBe(1);
   });
 
+  it("sizes the next lease for a burst that is waiting, so the burst makes no Admit call per request", async () => {
+    // 500 streams opened at once on one key (the bench's open-streams scenario): the first lease covers
+    // 16; the 484 requests waiting on it must not each fall back to their own Admit, a burst of remote
+    // calls that a loaded billing answered too late (503 dependency_unavailable for 452 of 500).
+    const { billing, book, principal } = setup();
+    const holds = await Promise.all(Array.from({ length: 500 }, () => book.reserve(principal, WORST)));
+    expect(holds.filter((hold) => hold === undefined)).toHaveLength(0);
+    expect(billing.admits).toHaveLength(0);
+    expect(billing.leaseAcquires.map((request) => request.requestedRequests)).toEqual([16, 484]);
+    expect(billing.leaseAcquires[1]?.requestedPico).toBe(WORST * 484n);
+  });
+
+  it("uses the lease of the last acquisition a request waited for instead of stranding it", async () => {
+    // Leases of exactly one worst case: each acquisition serves one of four concurrent requests.
+    const { billing, book, principal } = setup({ minMultiple: 1, initialMultiple: 1 });
+    billing.leaseGrantPico = WORST;
+    const holds = await Promise.all(Array.from({ length: 4 }, () => book.reserve(principal, WORST)));
+    // A request waits for at most three acquisitions; the third one's lease serves a request too (it
+    // was left unused in billing until its idle return), and only the fourth request goes to Admit.
+    expect(billing.leaseAcquires).toHaveLength(3);
+    const leased = holds.filter((hold) => hold !== undefined);
+    expect(leased).toHaveLength(3);
+    expect(new Set(leased.map((hold) => hold.lease.id)).size).toBe(3);
+  });
+
   it("never reserves more than the lease was granted", async () => {
     const { billing, book, principal } = setup({ minMultiple: 1 });
     billing.leaseGrantPico = WORST * 3n;

@@ -17,7 +17,11 @@ export interface LeaseSettings {
    * is admitted exactly by its own `Admit`, and no edge strands budget in a lease another edge needs.
    */
   minMultiple: number;
-  /** A lease used up within `fastUseMs` doubles the next one's size, up to this many worst cases. */
+  /**
+   * A lease used up within `fastUseMs` doubles the next one's size, up to this many worst cases. The
+   * requests already waiting for a lease are not a forecast: a lease is always asked big enough for
+   * them, even beyond this (billing still grants at most 1/8 of what is left).
+   */
   maxMultiple: number;
   fastUseMs: number;
   /** An active lease unused this long is returned, so its budget is free for other edges. */
@@ -47,6 +51,9 @@ interface KeyState {
   acquiring: Promise<Lease | undefined> | undefined;
   multiple: number;
   declinedUntil: number;
+  /** Requests waiting for an acquisition on this key, and their worst cases: the next lease's floor. */
+  waiting: number;
+  waitingPico: bigint;
 }
 
 export interface LeaseBookDeps {
@@ -79,21 +86,36 @@ export class LeaseBook {
     }
   }
 
-  /** Admits the request under a lease, or answers undefined: admit it with its own `Admit` call. */
+  /**
+   * Admits the request under a lease, or answers undefined: admit it with its own `Admit` call. A burst
+   * (many streams opened at once on one key) waits for a lease sized for all of it rather than falling
+   * back to one `Admit` per request: those remote calls arrive at billing together, and a loaded billing
+   * answers them past their deadline, every one a 503 (fail-closed).
+   */
   async reserve(principal: Principal, worstCasePico: bigint): Promise<LeaseHold | undefined> {
     if (!this.settings.enabled) return undefined;
     const key = leaseKey(principal);
     const state = this.stateFor(key);
-    for (let round = 0; round < MAX_ACQUIRE_ROUNDS; round++) {
+    // The lease of the last acquisition waited for is tried too (round MAX_ACQUIRE_ROUNDS).
+    for (let round = 0; ; round++) {
       const now = this.deps.now();
       const lease = state.active;
       if (lease?.canCover(worstCasePico, now)) return this.take(lease, worstCasePico, now);
+      if (round === MAX_ACQUIRE_ROUNDS) return undefined;
       if (lease) this.retire(state, lease, now);
       if (now < state.declinedUntil) return undefined;
       state.acquiring ??= this.acquire(state, principal, worstCasePico);
-      if (!(await state.acquiring)) return undefined;
+      state.waiting += 1;
+      state.waitingPico += worstCasePico;
+      let acquired: Lease | undefined;
+      try {
+        acquired = await state.acquiring;
+      } finally {
+        state.waiting -= 1;
+        state.waitingPico -= worstCasePico;
+      }
+      if (!acquired) return undefined;
     }
-    return undefined;
   }
 
   /** The request under `hold` ended and cost `actualPico` (0 when nothing was served). */
@@ -121,6 +143,8 @@ export class LeaseBook {
         acquiring: undefined,
         multiple: this.settings.initialMultiple,
         declinedUntil: 0,
+        waiting: 0,
+        waitingPico: 0n,
       };
       this.keys.set(key, state);
     }
@@ -142,14 +166,18 @@ export class LeaseBook {
     const minPico = unit * BigInt(this.settings.minMultiple);
     // As many requests as worst cases of money: billing counts them against the account's request
     // ceiling up front, so a quiet key's lease takes few; one used up fast doubles both next time.
-    const multiple = Math.max(state.multiple, this.settings.minMultiple);
+    // The requests already waiting (this one and those queued on the acquisition before) are covered
+    // whatever the multiple: each would otherwise hold its worst case through its own Admit.
+    const multiple = Math.max(state.multiple, this.settings.minMultiple, state.waiting + 1);
+    const demandPico = state.waitingPico + unit;
+    const forecastPico = unit * BigInt(multiple);
     try {
       const response = await this.deps.billing.acquireLease({
         leaseId: id,
         accountId: principal.accountId,
         keyHash: principal.keyHash,
         keyLimit: keyLimitOf(principal),
-        requestedPico: unit * BigInt(multiple),
+        requestedPico: demandPico > forecastPico ? demandPico : forecastPico,
         minPico,
         requestedRequests: multiple,
       });
