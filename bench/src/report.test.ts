@@ -126,4 +126,19 @@ describe("failures by reason", () => {
       "- 500 open streams → edge (split): 452 × HTTP 503 dependency_unavailable: billing service is unavailable",
     ]);
   });
+
+  it("gives the long run's failures by reason and its errors per slice", () => {
+    const longRun = {
+      target: "edge (split)" as const,
+      requests: 1000,
+      errors: 30,
+      errorsPerSlice: [0, 20, 10],
+      failures: { "HTTP 429 rate_limited: rate limit exceeded": 30 },
+      rps: 100,
+      rssMb: [100, 101, 102],
+    };
+    const text = markdown({ ...report(rows), longRun, verdicts: [] });
+    expect(text).toContain("- long run → edge (split): 30 × HTTP 429 rate_limited: rate limit exceeded");
+    expect(text).toContain("30 errors (per slice: 0, 20, 10)");
+  });
 });

@@ -74,7 +74,7 @@ export function markdown(report: Report): string {
   if (run) {
     lines.push(
       "",
-      `Long run (${run.target}): ${run.requests.toLocaleString("en")} requests at ${run.rps.toFixed(0)} req/s, ${run.errors} errors; RSS MB after each ${(run.requests / run.rssMb.length).toLocaleString("en")}: ${run.rssMb.map((value) => value.toFixed(0)).join(", ")}`,
+      `Long run (${run.target}): ${run.requests.toLocaleString("en")} requests at ${run.rps.toFixed(0)} req/s, ${run.errors} errors (per slice: ${run.errorsPerSlice.join(", ")}); RSS MB after each ${(run.requests / run.rssMb.length).toLocaleString("en")}: ${run.rssMb.map((value) => value.toFixed(0)).join(", ")}`,
     );
   }
   lines.push("", ...report.verdicts.map((verdict) => `- ${verdict}`));
@@ -82,7 +82,7 @@ export function markdown(report: Report): string {
 }
 
 /** Every row or open-streams run that failed, with its reasons: an error count alone names no cause. */
-export function failureLines(report: Pick<Report, "rows" | "openStreams">): string[] {
+export function failureLines(report: Pick<Report, "rows" | "openStreams" | "longRun">): string[] {
   const entries: Array<[string, Record<string, number>]> = [
     ...report.rows.map((row): [string, Record<string, number>] => [
       `${row.scenario} → ${row.target}`,
@@ -92,6 +92,9 @@ export function failureLines(report: Pick<Report, "rows" | "openStreams">): stri
       `${streams.requested} open streams → ${streams.target}`,
       streams.failures,
     ]),
+    ...(report.longRun
+      ? [[`long run → ${report.longRun.target}`, report.longRun.failures] as [string, Record<string, number>]]
+      : []),
   ];
   return entries
     .filter(([, failures]) => Object.keys(failures).length > 0)

@@ -18,6 +18,10 @@ export interface LongRun {
   target: Target["name"];
   requests: number;
   errors: number;
+  /** Failed answers by status and the body's reason, as the other scenarios count them. */
+  failures: Record<string, number>;
+  /** Errors in each slice: whether failures came at once, grew, or were spread over the run. */
+  errorsPerSlice: number[];
   rps: number;
   /** RSS after each slice, the first after `requests / slices` requests. */
   rssMb: number[];
@@ -99,16 +103,28 @@ export async function longRun(plan: Plan, target: Target): Promise<LongRun> {
   const { requests, slices, connections } = plan.longRun;
   const pid = target.pids()[0] ?? 0;
   const samples: number[] = [];
-  let errors = 0;
+  const errorsPerSlice: number[] = [];
+  const failures: Record<string, number> = {};
   let seconds = 0;
   for (let slice = 0; slice < slices; slice++) {
     const result = await runLoad(target, { kind: "closed", connections, requests: requests / slices }, false);
-    errors += result.errors;
+    errorsPerSlice.push(result.errors);
+    for (const [reason, count] of Object.entries(result.failures))
+      failures[reason] = (failures[reason] ?? 0) + count;
     seconds += result.seconds;
     samples.push(rssMb(pid));
     process.stderr.write(
       `  long run → ${target.name}: ${((slice + 1) * requests) / slices} requests, RSS ${samples.at(-1)?.toFixed(0)} MB\n`,
     );
   }
-  return { target: target.name, requests, errors, rps: requests / seconds, rssMb: samples };
+  const errors = errorsPerSlice.reduce((sum, count) => sum + count, 0);
+  return {
+    target: target.name,
+    requests,
+    errors,
+    failures,
+    errorsPerSlice,
+    rps: requests / seconds,
+    rssMb: samples,
+  };
 }
