@@ -5,7 +5,9 @@ import {
   type ConsolePage,
   type Gateway,
   launchBrowser,
+  openFromNav,
   screenshot,
+  signIn,
   startGateway,
 } from "./harness.js";
 
@@ -57,13 +59,13 @@ async function recorded(id: string): Promise<void> {
 async function openGenerations(width?: number, query = ""): Promise<ConsolePage> {
   const opened = await browser.newPage(width ? { width } : {});
   const { page } = opened;
-  await page.goto(gateway.consoleUrl);
-  await page.getByLabel("Management key").fill(gateway.managementKey);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  if (!query) {
+    await openFromNav(page, gateway, "Generations");
+    return opened;
+  }
+  await signIn(page, gateway.consoleUrl, gateway.managementKey);
   await page.getByRole("heading", { level: 1, name: "Usage" }).waitFor();
-  if (query) await page.goto(`${gateway.consoleUrl.replace(/\/$/, "")}/generations${query}`);
-  else
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Generations" }).click();
+  await page.goto(`${gateway.consoleUrl.replace(/\/$/, "")}/generations${query}`);
   await page.getByRole("heading", { level: 1, name: "Generations" }).waitFor();
   return opened;
 }

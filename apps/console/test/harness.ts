@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AxeResults, Result } from "axe-core";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { REPO_ROOT } from "./gateway.js";
+import { type Gateway, REPO_ROOT } from "./gateway.js";
 
 export { type Gateway, startGateway } from "./gateway.js";
 
@@ -177,4 +177,26 @@ export async function elementsPastTheViewport(page: Page): Promise<string[]> {
       return `${element.tagName.toLowerCase()}${classes ? `.${classes.split(/\s+/).join(".")}` : ""} "${text}" ${width}px`;
     });
   });
+}
+
+/** Signs in from the console's sign-in page with a management key or an operator token. */
+export async function signIn(page: Page, consoleUrl: string, credential: string): Promise<void> {
+  await page.goto(consoleUrl);
+  await page.getByLabel("Management key").fill(credential);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
+
+/**
+ * Signs in with the gateway's management key, waits for the landing page (Usage), then opens `name`
+ * from the main navigation and waits for its heading.
+ */
+export async function openFromNav(
+  page: Page,
+  gateway: Pick<Gateway, "consoleUrl" | "managementKey">,
+  name: string,
+) {
+  await signIn(page, gateway.consoleUrl, gateway.managementKey);
+  await page.getByRole("heading", { level: 1, name: "Usage" }).waitFor();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true }).click();
+  await page.getByRole("heading", { level: 1, name }).waitFor();
 }

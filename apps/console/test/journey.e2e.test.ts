@@ -11,6 +11,7 @@ import {
   type Gateway,
   launchBrowser,
   screenshot,
+  signIn,
   startGateway,
 } from "./harness.js";
 import { bundleSize, type FirstRender, measureFirstRender, median } from "./measure.js";
@@ -44,12 +45,6 @@ afterAll(async () => {
   await chrome?.close();
   await gateway?.stop();
 });
-
-async function signIn(page: Page, key: string): Promise<void> {
-  await page.goto(gateway.consoleUrl);
-  await page.getByLabel("Management key").fill(key);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-}
 
 async function openPage(page: Page, name: string): Promise<void> {
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true }).click();
@@ -94,7 +89,7 @@ describe.skipIf(browserSkipReason() !== undefined)(
       await tab.page.goto(gateway.consoleUrl);
       await poll(() => heading(tab.page)).toBe("Sign in");
       await record(tab, "sign-in");
-      await signIn(tab.page, `lr_mgmt_${"0".repeat(48)}`);
+      await signIn(tab.page, gateway.consoleUrl, `lr_mgmt_${"0".repeat(48)}`);
       const alert = tab.page.getByRole("alert");
       await alert.waitFor();
       expect((await alert.textContent())?.trim().length).toBeGreaterThan(0);
@@ -108,7 +103,7 @@ describe.skipIf(browserSkipReason() !== undefined)(
     it("signs in, creates a key, chats with it, finds the request, disables the key and is refused", async () => {
       const tab = await chrome.newPage();
       const { page } = tab;
-      await signIn(page, gateway.managementKey);
+      await signIn(page, gateway.consoleUrl, gateway.managementKey);
       await poll(() => heading(page)).toBe("Usage");
       expect(new URL(page.url()).pathname).toBe("/console/usage");
       // The key lives in session storage only, never in the URL.
@@ -228,7 +223,7 @@ describe.skipIf(browserSkipReason() !== undefined)(
     it("fits a 360 px wide screen on every page", async () => {
       const tab = await chrome.newPage({ width: 360, height: 740 });
       const { page } = tab;
-      await signIn(page, gateway.managementKey);
+      await signIn(page, gateway.consoleUrl, gateway.managementKey);
       await poll(() => heading(page)).toBe("Usage");
       for (const name of PAGES) {
         await page.goto(`${gateway.consoleUrl}${name.toLowerCase()}`);
@@ -243,7 +238,7 @@ describe.skipIf(browserSkipReason() !== undefined)(
     it("returns to Sign in with 'Your session has ended' when the key stops working (revoked or rotated)", async () => {
       const tab = await chrome.newPage();
       const { page } = tab;
-      await signIn(page, gateway.managementKey);
+      await signIn(page, gateway.consoleUrl, gateway.managementKey);
       await poll(() => heading(page)).toBe("Usage");
       // A management key cannot be deleted through the API (only API keys are); what the console meets
       // is the same either way: its stored credential is answered 401. A well-formed key no account has.
@@ -263,7 +258,7 @@ describe.skipIf(browserSkipReason() !== undefined)(
     it("measures the time to first render of Usage (median of 5) and the bundle size", async () => {
       const tab = await chrome.newPage();
       const { page } = tab;
-      await signIn(page, gateway.managementKey);
+      await signIn(page, gateway.consoleUrl, gateway.managementKey);
       await poll(() => heading(page)).toBe("Usage");
       const runs: FirstRender[] = [];
       for (let run = 0; run < 5; run += 1)

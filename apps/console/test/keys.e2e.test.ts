@@ -6,6 +6,7 @@ import {
   type ConsoleBrowser,
   type Gateway,
   launchBrowser,
+  openFromNav,
   screenshot,
   startGateway,
 } from "./harness.js";
@@ -65,15 +66,7 @@ async function chat(secret: string): Promise<number> {
 }
 
 async function signInToKeys(page: Page): Promise<void> {
-  await page.goto(gateway.consoleUrl);
-  await page.getByLabel("Management key").fill(gateway.managementKey);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.getByRole("heading", { name: "Usage", level: 1 }).waitFor();
-  await page
-    .getByRole("navigation", { name: "Main" })
-    .getByRole("link", { name: "Keys", exact: true })
-    .click();
-  await page.getByRole("heading", { name: "Keys", level: 1 }).waitFor();
+  await openFromNav(page, gateway, "Keys");
 }
 
 describe("the Keys page", () => {

@@ -7,6 +7,7 @@ import {
   type Gateway,
   launchBrowser,
   screenshot,
+  signIn,
   startGateway,
 } from "./harness.js";
 
@@ -34,9 +35,7 @@ afterAll(async () => {
 async function signedInAsOperator(width?: number): Promise<ConsolePage> {
   const opened = await browser.newPage(width ? { width } : {});
   const { page } = opened;
-  await page.goto(gateway.consoleUrl);
-  await page.getByLabel("Management key").fill(operatorToken);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await signIn(page, gateway.consoleUrl, operatorToken);
   await page.getByRole("heading", { level: 1, name: "Accounts" }).waitFor({ timeout: 15_000 });
   return opened;
 }

@@ -5,6 +5,7 @@ import {
   type ConsolePage,
   type Gateway,
   launchBrowser,
+  openFromNav,
   screenshot,
   startGateway,
 } from "./harness.js";
@@ -27,13 +28,7 @@ afterAll(async () => {
 
 async function signedIn(width?: number): Promise<ConsolePage> {
   const opened = await browser.newPage(width ? { width } : {});
-  const { page } = opened;
-  await page.goto(gateway.consoleUrl);
-  await page.getByLabel("Management key").fill(gateway.managementKey);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.getByRole("heading", { level: 1, name: "Usage" }).waitFor();
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Playground" }).click();
-  await page.getByRole("heading", { level: 1, name: "Playground" }).waitFor();
+  await openFromNav(opened.page, gateway, "Playground");
   return opened;
 }
 

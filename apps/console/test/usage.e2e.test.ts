@@ -8,6 +8,7 @@ import {
   type Gateway,
   launchBrowser,
   screenshot,
+  signIn,
   startGateway,
 } from "./harness.js";
 
@@ -45,12 +46,6 @@ async function management<T>(path: string): Promise<T> {
   return ((await response.json()) as { data: T }).data;
 }
 
-async function signIn(page: Page, key: string): Promise<void> {
-  await page.goto(gateway.consoleUrl);
-  await page.getByLabel("Management key").fill(key);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-}
-
 /** The headline figure under its label (`<dt>Spend</dt><dd>…</dd>`). */
 async function figure(page: Page, label: string): Promise<string> {
   const value = page.locator(".figure", { has: page.locator("dt", { hasText: label }) }).locator("dd");
@@ -60,7 +55,7 @@ async function figure(page: Page, label: string): Promise<string> {
 describe("the Usage page", () => {
   it("shows the empty state, then the API's figures, charts with their data, and the range", async () => {
     const { page, problems } = await chrome.newPage();
-    await signIn(page, gateway.managementKey);
+    await signIn(page, gateway.consoleUrl, gateway.managementKey);
     await page.getByRole("heading", { name: "Usage", level: 1 }).waitFor();
     await page.getByText("No requests in this period").waitFor();
     await screenshot(page, TEST, "empty");
@@ -124,12 +119,12 @@ describe("the Usage page", () => {
 
   it("tells an API key apart, and sends an ended session back to Sign in with the contract's message", async () => {
     const { page, problems } = await chrome.newPage();
-    await signIn(page, gateway.apiKey);
+    await signIn(page, gateway.consoleUrl, gateway.apiKey);
     await expect
       .poll(() => page.getByRole("alert").textContent())
       .toBe("This is an API key; sign in with a management key.");
 
-    await signIn(page, gateway.managementKey);
+    await signIn(page, gateway.consoleUrl, gateway.managementKey);
     await page.getByRole("heading", { name: "Usage", level: 1 }).waitFor();
     // The credential stops working (as when the key is revoked): the next API call answers 401.
     await page.evaluate(() => {
