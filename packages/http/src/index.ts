@@ -1,4 +1,5 @@
 export * from "./credential.js";
+export * from "./cursor-page.js";
 export * from "./errors.js";
 export * from "./health.js";
 export * from "./in-flight.js";

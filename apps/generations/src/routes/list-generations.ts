@@ -1,6 +1,6 @@
 import { principalOf } from "@gw/auth";
 import { GatewayError } from "@gw/errors";
-import { parseOrThrow } from "@gw/http";
+import { cursorPageQuery, parseOrThrow } from "@gw/http";
 import type { RequestHandler } from "express";
 import type { Kysely } from "kysely";
 import { z } from "zod";
@@ -19,20 +19,7 @@ const instant = z
   .optional();
 
 /** Query of GET /api/v1/generations: exported for the OpenAPI document. */
-export const listGenerationsQuery = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100)
-    .default(20)
-    .meta({ description: "Page size, 1 to 100 (default 20)." }),
-  cursor: z
-    .string()
-    .min(1)
-    .max(512)
-    .optional()
-    .meta({ description: "The previous page's next_cursor; omitted for the newest page." }),
+export const listGenerationsQuery = cursorPageQuery.extend({
   api_key_hash: z
     .string()
     .regex(/^[0-9a-f]{64}$/, "expected a key hash (64 lower-case hex digits)")

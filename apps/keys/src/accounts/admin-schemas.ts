@@ -1,24 +1,11 @@
+import { cursorPageQuery } from "@gw/http";
 import { usdToPico } from "@gw/money";
 import { z } from "zod";
 
 // Requests and answers of the operator's account routes (admin-routes.ts). Unknown body fields are
 // ignored, as on the key routes.
 
-export const listAccountsQuery = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100)
-    .default(20)
-    .meta({ description: "Page size, 1 to 100 (default 20)." }),
-  cursor: z
-    .string()
-    .min(1)
-    .max(512)
-    .optional()
-    .meta({ description: "The previous page's next_cursor; omitted for the newest page." }),
-});
+export const listAccountsQuery = cursorPageQuery;
 
 export const createAccountBody = z.object({
   name: z.string().trim().min(1, "must not be empty").max(200),
