@@ -45,6 +45,36 @@ export async function startStandalone(
   config: StandaloneConfig,
   env: Env,
   logger: Logger,
+  choosePorts: () => Promise<GrpcPorts> = grpcPorts,
+): Promise<RunningStandalone> {
+  for (let attempt = 1; ; attempt++) {
+    const ports = await choosePorts();
+    try {
+      return await startStandaloneOn(ports, config, env, logger);
+    } catch (error) {
+      // The inner apps' gRPC ports are chosen free, then bound once the apps before them have started
+      // (seconds, with migrations): another process can take one in between (CI hit it). Everything
+      // started was stopped; start again on new ports. The public PORT is not retried: it is the caller's.
+      if (attempt >= INTERNAL_PORT_ATTEMPTS || !internalPortTaken(error, ports)) throw error;
+      logger.warn({ attempt, ports }, "an internal gRPC port was taken before it was bound; starting again");
+    }
+  }
+}
+
+const INTERNAL_PORT_ATTEMPTS = 3;
+
+/** Whether the start failed because another process bound one of the internal gRPC ports first. */
+export function internalPortTaken(error: unknown, ports: GrpcPorts): boolean {
+  const text = error instanceof Error ? `${error.message} ${String(error.stack)}` : String(error);
+  if (!text.includes("EADDRINUSE")) return false;
+  return Object.values(ports).some((port) => text.includes(`${LOOPBACK}:${port}`));
+}
+
+async function startStandaloneOn(
+  ports: GrpcPorts,
+  config: StandaloneConfig,
+  env: Env,
+  logger: Logger,
 ): Promise<RunningStandalone> {
   const stoppers: Stopper[] = [];
   const stopAll = async () => {
@@ -62,7 +92,6 @@ export async function startStandalone(
     const demo = await startFakeOpenAi({ demo: true, host: LOOPBACK, port: 0 });
     stoppers.push(() => demo.close());
 
-    const ports = await grpcPorts();
     const addresses = {
       keys: `${LOOPBACK}:${ports.keys}`,
       billing: `${LOOPBACK}:${ports.billing}`,
@@ -205,7 +234,14 @@ async function innerReadiness(readiness: Readiness): Promise<{ ok: boolean } & R
   return { ok: report.status === "ready", ...report };
 }
 
-async function grpcPorts(): Promise<{ keys: number; billing: number; generations: number }> {
+/** The loopback gRPC ports of the inner keys, billing and generations apps. */
+export interface GrpcPorts {
+  keys: number;
+  billing: number;
+  generations: number;
+}
+
+async function grpcPorts(): Promise<GrpcPorts> {
   const [keys, billing, generations] = [await freePort(), await freePort(), await freePort()];
   if (keys === undefined || billing === undefined || generations === undefined)
     throw new Error("no free ports");
