@@ -2,6 +2,7 @@ import { type FormEvent, useId, useState } from "react";
 import { useSearchParams } from "react-router";
 import { unwrap, useApi } from "../../api/client";
 import { useQuery } from "../../api/use-query";
+import { CursorPager, useCursorPages } from "../../components/CursorPager";
 import { type Column, DataTable } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { ErrorState } from "../../components/ErrorState";
@@ -23,18 +24,16 @@ export function RecentGenerations(props: { onOpen: (id: string) => void }) {
   const api = useApi();
   const [search, setSearch] = useSearchParams();
   const filters = filtersFromSearch(search);
-  // The cursors of the pages seen so far: page n is fetched with cursors[n] (undefined: the newest).
-  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
-  const page = cursors.length - 1;
+  const pages = useCursorPages();
   const filterKey = JSON.stringify(filters);
   const { state, reload } = useQuery(
     () =>
-      unwrap(api.GET("/api/v1/generations", { params: { query: filtersToQuery(filters, cursors[page]) } })),
-    [api, filterKey, cursors],
+      unwrap(api.GET("/api/v1/generations", { params: { query: filtersToQuery(filters, pages.cursor) } })),
+    [api, filterKey, pages.cursors],
   );
 
   const applyFilters = (next: GenerationFilters) => {
-    setCursors([undefined]);
+    pages.reset();
     setSearch(filtersIntoSearch(next, search));
   };
 
@@ -79,29 +78,9 @@ export function RecentGenerations(props: { onOpen: (id: string) => void }) {
       {state.data && state.data.data.length > 0 ? (
         <DataTable label="Recent generations" columns={columns} rows={state.data.data} rowKey={(g) => g.id} />
       ) : null}
-      <div className="generations-pager">
-        <button
-          type="button"
-          className="button"
-          disabled={page === 0}
-          onClick={() => setCursors((list) => list.slice(0, -1))}
-        >
-          Newer
-        </button>
-        <span className="muted">Page {page + 1}</span>
-        <button
-          type="button"
-          className="button"
-          disabled={!state.data?.next_cursor || state.status === "loading"}
-          onClick={() => {
-            const next = state.data?.next_cursor;
-            if (next) setCursors((list) => [...list, next]);
-          }}
-        >
-          Older
-        </button>
+      <CursorPager pages={pages} nextCursor={state.data?.next_cursor} loading={state.status === "loading"}>
         {state.status === "loading" && state.data ? <Loading label="Updating…" /> : null}
-      </div>
+      </CursorPager>
     </section>
   );
 }

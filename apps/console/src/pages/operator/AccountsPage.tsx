@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { unwrap, useApi } from "../../api/client";
 import { useQuery } from "../../api/use-query";
+import { CursorPager, useCursorPages } from "../../components/CursorPager";
 import { type Column, DataTable } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { ErrorState } from "../../components/ErrorState";
@@ -21,13 +22,12 @@ type Open =
 /** Every account with its balance (operator only): create one, add credits to one. */
 export function OperatorAccountsPage() {
   const api = useApi();
-  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
-  const page = cursors.length - 1;
+  const pages = useCursorPages();
   const { state, reload } = useQuery(() => {
-    const cursor = cursors[page];
+    const cursor = pages.cursor;
     const query = cursor ? { limit: PAGE_SIZE, cursor } : { limit: PAGE_SIZE };
     return unwrap(api.GET("/api/v1/admin/accounts", { params: { query } }));
-  }, [api, cursors]);
+  }, [api, pages.cursors]);
   const [open, setOpen] = useState<Open>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
@@ -100,28 +100,7 @@ export function OperatorAccountsPage() {
       {accounts.length > 0 ? (
         <DataTable label="Accounts" columns={columns} rows={accounts} rowKey={(a) => a.id} />
       ) : null}
-      <div className="generations-pager">
-        <button
-          type="button"
-          className="button"
-          disabled={page === 0}
-          onClick={() => setCursors((list) => list.slice(0, -1))}
-        >
-          Newer
-        </button>
-        <span className="muted">Page {page + 1}</span>
-        <button
-          type="button"
-          className="button"
-          disabled={!state.data?.next_cursor || state.status === "loading"}
-          onClick={() => {
-            const next = state.data?.next_cursor;
-            if (next) setCursors((list) => [...list, next]);
-          }}
-        >
-          Older
-        </button>
-      </div>
+      <CursorPager pages={pages} nextCursor={state.data?.next_cursor} loading={state.status === "loading"} />
 
       {open?.dialog === "create" ? (
         <CreateAccountDialog
@@ -129,7 +108,7 @@ export function OperatorAccountsPage() {
           onCreated={(created) => {
             setOpen({ dialog: "key", ...created });
             setNotice(`Created ${created.name}.`);
-            setCursors([undefined]);
+            pages.reset();
             reload();
           }}
         />
