@@ -426,3 +426,35 @@ describe("errors in the OpenAI envelope", () => {
     expect((await eventFor(id)).finishReason).toBe("error");
   });
 });
+
+describe("a request no endpoint has room for", () => {
+  it("is a 400 the OpenAI SDK at its default settings does not retry", async () => {
+    let calls = 0;
+    // Default maxRetries (2): the SDK retries 408, 409, 429 and 5xx, so a 503 here was sent three times.
+    const sdk = new OpenAI({
+      apiKey: key.secret,
+      baseURL: `${edge.url}/v1`,
+      fetch: (url, init) => {
+        calls += 1;
+        return fetch(url, init);
+      },
+    });
+    const upstreamBefore = edge.primary.requests().length;
+    const refused = await sdk.chat.completions
+      .create({
+        model: "openai/gpt-4o-mini",
+        messages: [{ role: "user", content: "hi" }],
+        max_tokens: 16_385,
+      })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+    const body = (refused as InstanceType<typeof OpenAI.BadRequestError>).error as {
+      message: string;
+      metadata: { reason: string };
+    };
+    expect(body.metadata.reason).toBe("context_length_exceeded");
+    expect(body.message).toContain("max_tokens 16385 is above its output cap of 16384");
+    expect(calls).toBe(1);
+    expect(edge.primary.requests().length).toBe(upstreamBefore);
+  });
+});
