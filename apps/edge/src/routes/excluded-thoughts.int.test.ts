@@ -1,3 +1,4 @@
+import { GoogleGenAI } from "@google/genai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type EdgeHarness, startEdgeHarness } from "../test/harness.js";
 import { testKey } from "../test/principals.js";
@@ -124,4 +125,29 @@ describe("Gemini surface → Anthropic, thinkingConfig.includeThoughts", () => {
         }
       }
     });
+});
+
+describe("@google/genai at its default settings, Gemini surface → Anthropic", () => {
+  it("gets thought parts with includeThoughts: true and none without, streamed and not", async () => {
+    const client = new GoogleGenAI({ apiKey: key.secret, httpOptions: { baseUrl: edge.url } });
+    const ask = (includeThoughts: boolean) => ({
+      model: "anthropic/claude-test",
+      contents: "why is the sky blue",
+      config: { maxOutputTokens: 4000, thinkingConfig: { thinkingBudget: 2048, includeThoughts } },
+    });
+    for (const includeThoughts of [true, false]) {
+      const answer = await client.models.generateContent(ask(includeThoughts));
+      const parts = answer.candidates?.[0]?.content?.parts ?? [];
+      const streamed = [];
+      for await (const chunk of await client.models.generateContentStream(ask(includeThoughts)))
+        streamed.push(...(chunk.candidates?.[0]?.content?.parts ?? []));
+      for (const received of [parts, streamed]) {
+        const thoughts = received.filter((part) => part.thought === true);
+        expect(received.some((part) => part.thought !== true && part.text)).toBe(true);
+        if (includeThoughts) expect(thoughts.map((part) => part.text).join("")).toMatch(/^Thinking about/);
+        else expect(thoughts).toEqual([]);
+      }
+      expect(sentThinking()).toEqual({ type: "enabled", budget_tokens: 2048 });
+    }
+  });
 });
