@@ -43,6 +43,12 @@ interface SubscribeBase {
   maxAttempts?: number;
   /** Most messages per batch handler call; default 500. */
   maxBatchSize?: number;
+  /**
+   * How long the bus may hold arriving events back to hand them over in larger batches, for consumers
+   * whose cost is mostly per batch (a transaction, a recompute); default 0: as soon as they arrive.
+   * Leave it 0 where a delay matters to a caller (a revoked key, a payment).
+   */
+  lingerMs?: number;
 }
 
 /** Exactly one of `handler` (message by message) and `batchHandler`. */

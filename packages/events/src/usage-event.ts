@@ -148,3 +148,11 @@ export function encodeUsageRecorded(facts: UsageFacts, policy: ChargePolicy, lea
 function elapsed(from: number, to: number): number {
   return Math.max(0, Math.round(to - from));
 }
+
+/**
+ * The linger of the usage consumers (billing's ledger, generations' records, the health figures):
+ * usage may be applied up to this much later in exchange for batches large enough that their fixed
+ * cost stops dominating. Admission never waits on it (it spends budget leases), and a generation's
+ * record was never immediate.
+ */
+export const USAGE_CONSUMER_LINGER_MS = 100;

@@ -46,7 +46,7 @@ export async function startConsumer(deps: ConsumerDeps, options: SubscribeOption
     groupId: options.groupId,
     sessionTimeout: settings.sessionTimeoutMs,
     heartbeatInterval: settings.heartbeatIntervalMs,
-    maxWaitTimeInMs: settings.maxWaitTimeMs,
+    ...fetchShape(settings, options),
   });
   consumer.on(consumer.events.CRASH, ({ payload }) =>
     logger.error({ err: payload.error, restart: payload.restart }, "consumer crashed"),
@@ -120,6 +120,25 @@ export async function startConsumer(deps: ConsumerDeps, options: SubscribeOption
       return stopped;
     },
   };
+}
+
+/**
+ * A lingering subscription asks the broker to answer a fetch only once `LINGER_MIN_BYTES` are ready or
+ * its linger passed; others take what is there at once. Every fetch answered costs the consumer a
+ * batch (a transaction, a hot-view apply, a recompute), so with Kafka's default of one byte a usage
+ * consumer at a moderate rate handled an event or two per batch: at 1,000 req/s PostgreSQL saw 0.28
+ * commits per request, 0.06 with a 100 ms linger (bench, 2026-11-27).
+ */
+export const LINGER_MIN_BYTES = 64 * 1024;
+
+function fetchShape(
+  settings: ConsumerSettings,
+  options: SubscribeOptions,
+): { maxWaitTimeInMs: number; minBytes: number } {
+  const linger = options.lingerMs ?? 0;
+  return linger > 0
+    ? { maxWaitTimeInMs: Math.min(linger, settings.maxWaitTimeMs), minBytes: LINGER_MIN_BYTES }
+    : { maxWaitTimeInMs: settings.maxWaitTimeMs, minBytes: 1 };
 }
 
 function retryingDelivery(

@@ -9,6 +9,7 @@ import {
   decodeEnvelope,
   decodePayload,
   type Envelope,
+  USAGE_CONSUMER_LINGER_MS,
   USAGE_RECORDED_V1,
   type UsageRecorded,
 } from "@gw/events";
@@ -149,5 +150,10 @@ export function subscribeUsage(
   topic: string,
   deps: UsageConsumerDeps,
 ): Promise<Subscription> {
-  return bus.subscribe({ topic, groupId: USAGE_CONSUMER_GROUP, batchHandler: usageBatchHandler(deps) });
+  return bus.subscribe({
+    topic,
+    groupId: USAGE_CONSUMER_GROUP,
+    lingerMs: USAGE_CONSUMER_LINGER_MS,
+    batchHandler: usageBatchHandler(deps),
+  });
 }

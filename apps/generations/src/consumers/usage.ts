@@ -4,6 +4,7 @@ import {
   decodePayload,
   type EventSubscriber,
   type Subscription,
+  USAGE_CONSUMER_LINGER_MS,
   USAGE_RECORDED_V1,
 } from "@gw/events";
 import type { Logger } from "@gw/logger";
@@ -29,6 +30,7 @@ export function consumeUsage(
     topic: options.topic,
     groupId: USAGE_GROUP_ID,
     fromBeginning: true,
+    lingerMs: USAGE_CONSUMER_LINGER_MS,
     batchHandler: async (messages) => {
       const rows = firstOfEachId(messages.flatMap(rowOf));
       const inserted = await recordGenerations(options.db, rows);

@@ -5,6 +5,7 @@ import {
   decodePayload,
   type EventSubscriber,
   type Subscription,
+  USAGE_CONSUMER_LINGER_MS,
   USAGE_RECORDED_V1,
 } from "@gw/events";
 import type { Logger } from "@gw/logger";
@@ -126,6 +127,7 @@ export function consumeHealth(bus: EventSubscriber, options: ConsumeHealthOption
     topic: options.topic,
     groupId: HEALTH_GROUP_ID,
     fromBeginning: false,
+    lingerMs: USAGE_CONSUMER_LINGER_MS,
     batchHandler: async (messages) => {
       const known = await options.knownEndpoints();
       const events = messages.flatMap((message) => eventSamples(message, known, now()));
