@@ -7,7 +7,14 @@ import { resolveInfrastructure } from "./infra.js";
 import { planFor } from "./plan.js";
 import { type BenchProcess, loadAverage, rssMb, startProcess, waitForOutput } from "./proc.js";
 import { markdown, type Report, verdicts } from "./report.js";
-import { type Configure, loadScenarios, longRun, openStreamScenario } from "./scenarios.js";
+import {
+  type Configure,
+  LOAD_PARTS,
+  type LoadPart,
+  loadScenarios,
+  longRun,
+  openStreamScenario,
+} from "./scenarios.js";
 import { directTarget } from "./targets/direct.js";
 import { startEdges } from "./targets/edge.js";
 import { startPortkey } from "./targets/portkey.js";
@@ -17,7 +24,10 @@ import type { Target } from "./targets/target.js";
 const benchDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 const root = join(benchDir, "..");
 const quick = process.argv.includes("--quick");
-/** `--only=load,streams,long` runs a subset (development); the default is all three. */
+/**
+ * `--only=load,streams,long` runs a subset (development); the default is all three. Instead of `load`,
+ * some of its scenarios: `rate`, `saturation`, `delayed`, `stream`.
+ */
 const only = (process.argv.find((arg) => arg.startsWith("--only="))?.slice(7) ?? "load,streams,long").split(
   ",",
 );
@@ -25,6 +35,11 @@ const only = (process.argv.find((arg) => arg.startsWith("--only="))?.slice(7) ??
 const longArg = process.argv.find((arg) => arg.startsWith("--long-requests="));
 /** `--rate=N` changes the open-loop rate (default 1,000 req/s), e.g. to one every target sustains. */
 const rateArg = process.argv.find((arg) => arg.startsWith("--rate="));
+/** `--targets=direct,split` keeps the targets whose name contains one of the words (development). */
+const targetWords = process.argv
+  .find((arg) => arg.startsWith("--targets="))
+  ?.slice(10)
+  .split(",");
 const plan = planFor(
   quick,
   longArg ? Number(longArg.slice(16)) : undefined,
@@ -67,10 +82,17 @@ async function main(): Promise<void> {
     portkeyError = (error as Error).message;
     process.stderr.write(`Portkey's gateway did not start: ${portkeyError}\n`);
   }
+  if (targetWords) {
+    const kept = targets.filter((target) => targetWords.some((word) => target.name.includes(word)));
+    targets.splice(0, targets.length, ...kept);
+  }
   for (const target of targets) process.stderr.write(`${target.name}: ${target.description}\n`);
   // Before any request: what each target costs just by running.
   const idleRssMb = Object.fromEntries(targets.map((target) => [target.name, rssMb(target.pids()[0] ?? 0)]));
-  const rows = only.includes("load") ? await loadScenarios(plan, targets, upstream.configure) : [];
+  const loadParts = new Set<LoadPart>(
+    only.includes("load") ? LOAD_PARTS : LOAD_PARTS.filter((part) => only.includes(part)),
+  );
+  const rows = loadParts.size > 0 ? await loadScenarios(plan, targets, upstream.configure, loadParts) : [];
   const openStreams = only.includes("streams")
     ? await openStreamScenario(plan, targets, upstream.configure)
     : [];

@@ -50,14 +50,26 @@ async function interleaved(
   return rows;
 }
 
-export async function loadScenarios(plan: Plan, targets: Target[], configure: Configure): Promise<Row[]> {
+/** The load scenarios; `--only=` may name a subset of them instead of `load` (development). */
+export const LOAD_PARTS = ["rate", "saturation", "delayed", "stream"] as const;
+export type LoadPart = (typeof LOAD_PARTS)[number];
+
+export async function loadScenarios(
+  plan: Plan,
+  targets: Target[],
+  configure: Configure,
+  parts: ReadonlySet<LoadPart> = new Set(LOAD_PARTS),
+): Promise<Row[]> {
   const rows: Row[] = [];
   await configure({});
   for (const target of targets)
     await runLoad(target, { kind: "closed", connections: 16, seconds: plan.warmupSeconds }, false);
   const rate = { kind: "rate", rps: plan.rate.rps, seconds: plan.rate.seconds } as const;
-  rows.push(...(await interleaved(`chat @ ${plan.rate.rps} req/s`, targets, (t) => runLoad(t, rate, false))));
-  for (const connections of plan.saturation.connections) {
+  if (parts.has("rate"))
+    rows.push(
+      ...(await interleaved(`chat @ ${plan.rate.rps} req/s`, targets, (t) => runLoad(t, rate, false))),
+    );
+  for (const connections of parts.has("saturation") ? plan.saturation.connections : []) {
     const shape = { kind: "closed", connections, seconds: plan.saturation.seconds } as const;
     rows.push(
       ...(await interleaved(`chat saturation c=${connections}`, targets, (t) => runLoad(t, shape, false))),
@@ -66,7 +78,8 @@ export async function loadScenarios(plan: Plan, targets: Target[], configure: Co
   await configure({ delayMs: plan.delayedRate.delayMs });
   const delayed = { kind: "rate", rps: plan.delayedRate.rps, seconds: plan.delayedRate.seconds } as const;
   const delayedName = `chat @ ${plan.delayedRate.rps} req/s, upstream +${plan.delayedRate.delayMs} ms`;
-  rows.push(...(await interleaved(delayedName, targets, (t) => runLoad(t, delayed, false))));
+  if (parts.has("delayed"))
+    rows.push(...(await interleaved(delayedName, targets, (t) => runLoad(t, delayed, false))));
   await configure({ streamChunks: plan.streaming.chunks });
   const streaming = {
     kind: "closed",
@@ -74,7 +87,8 @@ export async function loadScenarios(plan: Plan, targets: Target[], configure: Co
     seconds: plan.streaming.seconds,
   } as const;
   const streamName = `stream ${plan.streaming.chunks} chunks c=${plan.streaming.connections}`;
-  rows.push(...(await interleaved(streamName, targets, (t) => runLoad(t, streaming, true))));
+  if (parts.has("stream"))
+    rows.push(...(await interleaved(streamName, targets, (t) => runLoad(t, streaming, true))));
   await configure({});
   return rows;
 }

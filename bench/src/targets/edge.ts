@@ -105,15 +105,21 @@ async function startSplitPlane(
     GENERATIONS_GRPC_ADDRESS: `127.0.0.1:${generationsGrpc}`,
     EVENT_SPOOL_DIR: join(tmpdir(), suffix),
   };
+  // Profiling hook for keys, billing and generations (e.g. --cpu-prof); empty by default.
+  const servicesEnv = { ...env, NODE_OPTIONS: process.env.BENCH_SERVICES_NODE_OPTIONS ?? "" };
   const services = [
-    node(root, "keys", "apps/keys/dist/main.js", { ...env, HTTP_PORT: keysHttp, GRPC_PORT: keysGrpc }),
+    node(root, "keys", "apps/keys/dist/main.js", {
+      ...servicesEnv,
+      HTTP_PORT: keysHttp,
+      GRPC_PORT: keysGrpc,
+    }),
     node(root, "billing", "apps/billing/dist/main.js", {
-      ...env,
+      ...servicesEnv,
       HTTP_PORT: billingHttp,
       GRPC_PORT: billingGrpc,
     }),
     node(root, "generations", "apps/generations/dist/main.js", {
-      ...env,
+      ...servicesEnv,
       HTTP_PORT: generationsHttp,
       GRPC_PORT: generationsGrpc,
     }),
