@@ -5,6 +5,7 @@ import {
   mkdtempSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,7 +29,7 @@ describe("DiskSpool", () => {
   });
   afterEach(() => rmSync(directory, { recursive: true, force: true }));
 
-  it("replays appended events in order, batch by batch, and deletes its files when drained", async () => {
+  it("replays appended events in order, batch by batch, and empties its files when drained", async () => {
     const spool = new DiskSpool({ directory, maxBytes: 1 << 20 });
     for (let index = 0; index < 7; index++) expect(spool.append(message(index))).toBe(true);
     expect(spool.pending).toBe(7);
@@ -45,7 +46,15 @@ describe("DiskSpool", () => {
     expect(values(rest.messages)).toEqual(["v4", "v5", "v6"]);
     await spool.ack(rest);
     expect(spool.pending).toBe(0);
-    expect(existsSync(spool.dataFile)).toBe(false);
+    // Emptied in place (its descriptor stays open for the next append), the offset file removed.
+    expect(statSync(spool.dataFile).size).toBe(0);
+    expect(existsSync(join(directory, "events.spool.offset"))).toBe(false);
+    spool.append(message(7));
+    const next = await spool.peek(10);
+    expect(values(next.messages)).toEqual(["v7"]);
+    expect(readFileSync(spool.dataFile, "utf8").trim().split("\n")).toHaveLength(1);
+    // A restart on the emptied file replays nothing that was delivered.
+    expect(new DiskSpool({ directory, maxBytes: 1 << 20 }).pending).toBe(1);
   });
 
   it("writes each flush to the file at once, and sends this process's events from memory, not read back", async () => {

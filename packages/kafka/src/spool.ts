@@ -1,6 +1,7 @@
 import {
   closeSync,
   existsSync,
+  ftruncateSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -46,8 +47,8 @@ const TAIL_LIMIT = 10_000;
 /**
  * The overflow of the producer's bounded memory queue while the broker is unreachable: an
  * append-only file of JSON lines plus a file holding the byte offset up to which lines were
- * delivered. Lines are replayed in order; the files are deleted once everything is delivered, and
- * survive a restart so a later process replays them. Appends are buffered and written
+ * delivered. Lines are replayed in order; once everything is delivered the offset file is deleted and
+ * the data file emptied, and both survive a restart so a later process replays them. Appends are buffered and written
  * asynchronously, so a publisher never waits on the disk.
  */
 export class DiskSpool {
@@ -64,6 +65,8 @@ export class DiskSpool {
   private writeError: unknown;
   /** The data file, opened for appending once and kept open (not an open and a close per write). */
   private fd: number | undefined;
+  /** Whether an offset file may exist (written since the file was last emptied, or found at start). */
+  private offsetOnDisk = true;
   /** Every undelivered event in file order with its line's bytes, while they all fit; else undefined. */
   private tail: { message: BusMessage; bytes: number }[] | undefined = [];
 
@@ -141,16 +144,21 @@ export class DiskSpool {
     this.records -= batch.messages.length;
     this.tail?.splice(0, batch.messages.length);
     if (this.records === 0) {
-      this.closeFile();
       this.tail = [];
-      // Everything appended was peeked, so it is on disk: removing the files synchronously leaves
-      // no gap in which a new append could land in a file about to be deleted.
-      rmSync(this.dataFile, { force: true });
-      rmSync(this.offsetFile, { force: true });
+      // Everything appended was peeked, so it is on disk: emptying the file synchronously leaves no
+      // gap in which a new append could land in a file about to be emptied. The offset goes first: a
+      // crash in between replays delivered events (consumers drop repeats), never skips any.
+      if (this.offsetOnDisk) rmSync(this.offsetFile, { force: true });
+      this.offsetOnDisk = false;
+      // Emptied in place on the descriptor kept open (appends go to the new end): deleting it cost an
+      // open, a close and an unlink per acknowledged batch, hundreds a second at a moderate rate.
+      if (this.fd === undefined) rmSync(this.dataFile, { force: true });
+      else ftruncateSync(this.fd, 0);
       this.size = 0;
       this.delivered = 0;
       return;
     }
+    this.offsetOnDisk = true;
     await writeFile(this.offsetFile, String(this.delivered));
   }
 
