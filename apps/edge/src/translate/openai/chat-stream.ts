@@ -1,6 +1,7 @@
 import { type GatewayError, openAiStreamError } from "@gw/errors";
 import type { ChunkScan, Span } from "../../canonical/chunk-scan.js";
 import { type ChunkWire, chunkWireSchema, outputTexts } from "../../canonical/wire.js";
+import { DetachedTexts } from "../detached-texts.js";
 import { SSE_DONE, sseData } from "../sse.js";
 import type { StreamRenderer, Surface } from "../surface.js";
 import { type ResponseIdentity, renderCompletion } from "./chat-response.js";
@@ -19,7 +20,7 @@ export class ChatStreamRewriter implements StreamRenderer {
   private fingerprint: string | null = null;
 
   /** Raw relay: the chunks' `choices` texts, decoded only when metering estimates. */
-  private readonly rawChoices: string[] = [];
+  private readonly rawChoices = new DetachedTexts();
   private createdRaw = "";
   private fingerprintJson = "null";
   private readonly rawPrefix: string;
@@ -76,7 +77,7 @@ export class ChatStreamRewriter implements StreamRenderer {
       this.upstream = JSON.parse(data.slice(id.start, id.end)) as string;
     if (finishReason)
       this.nativeFinishReason = JSON.parse(data.slice(finishReason.start, finishReason.end)) as string;
-    if (scan.choices) this.rawChoices.push(data.slice(scan.choices.start, scan.choices.end));
+    if (scan.choices) this.rawChoices.add(data.slice(scan.choices.start, scan.choices.end));
     let frame = `${this.rawPrefix}${this.created},"model":${this.modelJson},"provider":${
       provider ? data.slice(provider.start, provider.end) : this.providerJson
     },"system_fingerprint":${this.fingerprintJson}`;
@@ -113,7 +114,7 @@ export class ChatStreamRewriter implements StreamRenderer {
   }
 
   outputTexts(): string[] {
-    for (const choices of this.rawChoices.splice(0)) {
+    for (const choices of this.rawChoices.drain()) {
       const parsed = chunkWireSchema.safeParse({ choices: JSON.parse(choices) });
       for (const choice of parsed.success ? (parsed.data.choices ?? []) : [])
         this.texts.push(...outputTexts(choice.delta));
