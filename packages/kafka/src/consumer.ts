@@ -129,7 +129,7 @@ export async function startConsumer(deps: ConsumerDeps, options: SubscribeOption
  * consumer at a moderate rate handled an event or two per batch: at 1,000 req/s PostgreSQL saw 0.28
  * commits per request, 0.06 with a 100 ms linger (bench, 2026-11-27).
  */
-export const LINGER_MIN_BYTES = 64 * 1024;
+const LINGER_MIN_BYTES = 64 * 1024;
 
 function fetchShape(
   settings: ConsumerSettings,

@@ -47,9 +47,9 @@ const TAIL_LIMIT = 10_000;
 /**
  * The overflow of the producer's bounded memory queue while the broker is unreachable: an
  * append-only file of JSON lines plus a file holding the byte offset up to which lines were
- * delivered. Lines are replayed in order; once everything is delivered the offset file is deleted and
- * the data file emptied, and both survive a restart so a later process replays them. Appends are buffered and written
- * asynchronously, so a publisher never waits on the disk.
+ * delivered. Lines are replayed in order; once everything is delivered the offset file is deleted
+ * and the data file emptied, and both survive a restart so a later process replays them. Appends are
+ * buffered and written asynchronously, so a publisher never waits on the disk.
  */
 export class DiskSpool {
   readonly dataFile: string;

@@ -11,6 +11,9 @@ describe("DetachedTexts", () => {
   it("gives back every piece in order, copied out or still pending, and empties itself", () => {
     const texts = new DetachedTexts();
     const pieces = Array.from({ length: 19 }, (_, index) => `[{"delta":{"content":"é\\n${index} 🙂"}}]`);
+    // A hostile upstream's raw NUL, and an empty piece, come back exactly as they went in.
+    pieces[3] = '[{"delta":{"content":"a\u0000b"}}]';
+    pieces[9] = "";
     for (const piece of pieces) texts.add(piece);
     expect(texts.drain()).toEqual(pieces);
     expect(texts.drain()).toEqual([]);
