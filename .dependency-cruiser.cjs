@@ -1,6 +1,6 @@
 // The workspace's dependency rules, checked by `pnpm check` (and so by CI) with dependency-cruiser:
-// no file cycles, no app reaching into another app, packages below apps, and the edge's folders as
-// layers that only import downwards. A violation names the rule; the rule's comment says what to do.
+// no file cycles, no app reaching into another app, packages below apps, and the edge's and the console's
+// folders as layers that only import downwards. A violation names the rule; the rule's comment says what to do.
 
 /** apps/edge/src's folders, bottom layer first: each may import only itself and the folders before it. */
 const EDGE_LAYERS = [
@@ -40,6 +40,70 @@ const layerRules = EDGE_LAYERS.flatMap((layer, index) =>
     to: { path: `${EDGE}${above}/` },
   })),
 );
+
+/**
+ * apps/console/src's folders, bottom first. api/ (the typed client hook, errors) and components/ (shared
+ * widgets and formatting) are what every screen uses; session/ is who is signed in (sign-in page, stored
+ * credential and playground key, what a session may open); pages/ are the screens; app/ (router, layout)
+ * puts them together. Each folder may import only itself and the folders before it.
+ */
+const CONSOLE_LAYERS = ["api", "components", "session", "pages", "app"];
+const CONSOLE = "^apps/console/src/";
+
+const consoleLayerRules = CONSOLE_LAYERS.flatMap((layer, index) =>
+  CONSOLE_LAYERS.slice(index + 1).map((above) => ({
+    name: `console-layer-${layer}-not-${above}`,
+    severity: "error",
+    comment:
+      `The console's ${layer}/ may not import ${above}/, a folder above it (bottom first: ` +
+      `${CONSOLE_LAYERS.join(", ")}). Move what ${layer}/ needs down into ${layer}/ or a folder below ` +
+      `it (shared widgets and helpers into components/), or let ${above}/ pass it in as a prop.`,
+    from: { path: `${CONSOLE}${layer}/` },
+    to: { path: `${CONSOLE}${above}/` },
+  })),
+);
+
+const consoleRules = [
+  ...consoleLayerRules,
+  {
+    name: "console-page-imports-another-page",
+    severity: "error",
+    comment:
+      "A console page may not import another page's folder: each page is one room a newcomer reads alone. " +
+      "Move what both pages use into src/components/ (widgets, formatting, pricing) or src/api/, and " +
+      "import it from there.",
+    from: { path: `${CONSOLE}pages/([^/]+)/` },
+    to: { path: `${CONSOLE}pages/`, pathNot: `${CONSOLE}pages/$1/` },
+  },
+  {
+    name: "console-no-import-of-main",
+    severity: "error",
+    comment:
+      "src/main.tsx is the console's entry point (it mounts the router and the session provider): " +
+      "nothing imports it. Import what you need from the folder that defines it.",
+    from: {},
+    to: { path: `${CONSOLE}main\\.tsx$` },
+  },
+  {
+    name: "console-folder-in-a-layer",
+    severity: "error",
+    comment:
+      "Every folder of apps/console/src is one from CONSOLE_LAYERS in .dependency-cruiser.cjs. Put the " +
+      "file in one of those folders, or add the folder to the list at its place.",
+    from: { path: `${CONSOLE}[^/]+/`, pathNot: `${CONSOLE}(${CONSOLE_LAYERS.join("|")})/` },
+    to: {},
+  },
+  {
+    name: "console-imports-only-the-client",
+    severity: "error",
+    comment:
+      "The console talks only to the public API, through @gw/client (its README's rule: anything it does, " +
+      "a dashboard backend can do too). Call the API through the typed client instead of importing " +
+      "another workspace package.",
+    from: { path: "^apps/console/" },
+    to: { path: "^(packages/|@gw/)", pathNot: "^(packages/client/|@gw/client($|/))" },
+  },
+];
 
 module.exports = {
   forbidden: [
@@ -100,6 +164,7 @@ module.exports = {
       from: { path: `${EDGE}[^/]+/`, pathNot: `${EDGE}(${EDGE_LAYERS.join("|")}|test)/` },
       to: {},
     },
+    ...consoleRules,
   ],
   options: {
     // Workspace packages resolve through their package.json to dist/: the import is recorded (so the

@@ -2,7 +2,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { RouterProvider } from "react-router/dom";
 import { createConsoleRouter } from "./app/router";
-import { SessionProvider } from "./app/session-context";
+import { SessionProvider } from "./session/session-context";
 import "./styles.css";
 
 const root = document.getElementById("root");

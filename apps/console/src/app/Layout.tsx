@@ -2,8 +2,8 @@ import { useCallback } from "react";
 import { NavLink, Outlet } from "react-router";
 import { ApiProvider } from "../api/client";
 import { SESSION_ENDED_MESSAGE } from "../api/errors";
-import { navItems } from "./nav";
-import { useSession, useSignedIn } from "./session-context";
+import { navItems } from "../session/nav";
+import { useSession, useSignedIn } from "../session/session-context";
 
 /** The signed-in frame: skip link, header with the main nav and "Sign out", and the page. */
 export function Layout() {

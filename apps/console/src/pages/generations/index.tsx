@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useId, useState } from "react";
 import { useSearchParams } from "react-router";
 import { unwrap, useApi } from "../../api/client";
 import { useQuery } from "../../api/use-query";
-import { useSignedIn } from "../../app/session-context";
+import { useSignedIn } from "../../session/session-context";
 import { ErrorState } from "../../components/ErrorState";
 import { Loading } from "../../components/Loading";
 import { PageHeader } from "../../components/PageHeader";

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { unwrap, useApi } from "../../api/client";
 import { type ApiProblem, problemOf } from "../../api/errors";
 import { useQuery } from "../../api/use-query";
-import { rememberPlaygroundKey } from "../../app/session";
+import { rememberPlaygroundKey } from "../../session/session";
 import { EmptyState } from "../../components/EmptyState";
 import { ErrorState } from "../../components/ErrorState";
 import { Loading } from "../../components/Loading";

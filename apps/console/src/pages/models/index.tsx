@@ -11,7 +11,7 @@ import { Loading } from "../../components/Loading";
 import { PageHeader } from "../../components/PageHeader";
 import { filterModels, filterOptions, type ModelFilter } from "./filter";
 import { ModelDetail } from "./ModelDetail";
-import { hasPrice, perMillionTokens } from "./pricing";
+import { hasPrice, perMillionTokens } from "../../components/pricing";
 import "./models.css";
 
 /**

@@ -8,7 +8,7 @@ import { ErrorState } from "../../components/ErrorState";
 import { formatDateTime, formatNumber } from "../../components/format";
 import { Loading } from "../../components/Loading";
 import { PageHeader } from "../../components/PageHeader";
-import { perMillionTokens } from "../models/pricing";
+import { perMillionTokens } from "../../components/pricing";
 import { CatalogChanges } from "./CatalogChanges";
 import { ImportForm } from "./ImportForm";
 import { PriceForm } from "./PriceForm";

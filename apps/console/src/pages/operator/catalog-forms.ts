@@ -1,4 +1,4 @@
-import { perTokenFromPerMillion } from "../models/pricing";
+import { perTokenFromPerMillion } from "../../components/pricing";
 
 /** One changed field as the admin routes report it (`diff: [{target, field, old, new}]`). */
 export interface DiffEntry {

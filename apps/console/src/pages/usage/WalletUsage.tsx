@@ -1,6 +1,6 @@
 import { unwrap, useApi } from "../../api/client";
 import { useQuery } from "../../api/use-query";
-import { useSignedIn } from "../../app/session-context";
+import { useSignedIn } from "../../session/session-context";
 import { DataTable } from "../../components/DataTable";
 import { ErrorState } from "../../components/ErrorState";
 import { formatDateTime, formatUsd, formatUsdOrNone } from "../../components/format";

@@ -1,7 +1,7 @@
 import { useMemo, useState } from "react";
 import { unwrap, useApi } from "../../api/client";
 import { useQuery } from "../../api/use-query";
-import { useSignedIn } from "../../app/session-context";
+import { useSignedIn } from "../../session/session-context";
 import { Chart, type ChartSeries } from "../../components/Chart";
 import { EmptyState } from "../../components/EmptyState";
 import { ErrorState } from "../../components/ErrorState";
