@@ -7,10 +7,10 @@ import { ModelsPage } from "../pages/models";
 import { OperatorAccountsPage, OperatorCatalogPage } from "../pages/operator";
 import { PlaygroundPage } from "../pages/playground";
 import { UsagePage } from "../pages/usage";
-import { Layout } from "./Layout";
 import { homePath, mayOpen } from "../session/nav";
 import { SignInPage } from "../session/SignInPage";
 import { useSession } from "../session/session-context";
+import { Layout } from "./Layout";
 
 /** The console's routes, under `/console` (history routing; the edge falls back to index.html). */
 export function createConsoleRouter() {

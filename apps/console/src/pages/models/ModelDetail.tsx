@@ -7,8 +7,8 @@ import { EmptyState } from "../../components/EmptyState";
 import { ErrorState } from "../../components/ErrorState";
 import { formatNumber } from "../../components/format";
 import { Loading } from "../../components/Loading";
-import { endpointStatus, formatLatency, formatThroughput, formatUptime } from "./health";
 import { decimalOf, perMillionTokens } from "../../components/pricing";
+import { endpointStatus, formatLatency, formatThroughput, formatUptime } from "./health";
 
 /** What the detail shows of a catalogue model (OpenRouter's model object). */
 export interface ModelSummary {

@@ -9,9 +9,9 @@ import { formatNumber } from "../../components/format";
 import { LinkButton } from "../../components/LinkButton";
 import { Loading } from "../../components/Loading";
 import { PageHeader } from "../../components/PageHeader";
+import { hasPrice, perMillionTokens } from "../../components/pricing";
 import { filterModels, filterOptions, type ModelFilter } from "./filter";
 import { ModelDetail } from "./ModelDetail";
-import { hasPrice, perMillionTokens } from "../../components/pricing";
 import "./models.css";
 
 /**

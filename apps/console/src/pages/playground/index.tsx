@@ -3,9 +3,9 @@ import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState 
 import { Link } from "react-router";
 import { unwrap } from "../../api/client";
 import { type ApiProblem, problemOf } from "../../api/errors";
-import { readPlaygroundKey } from "../../session/session";
 import { Loading } from "../../components/Loading";
 import { PageHeader } from "../../components/PageHeader";
+import { readPlaygroundKey } from "../../session/session";
 import { EMPTY_REPLY, type ReplyState } from "./chat-stream";
 import { ReplyMeta } from "./ReplyMeta";
 import { describeRefusal } from "./refusal";

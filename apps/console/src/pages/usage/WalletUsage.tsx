@@ -1,11 +1,11 @@
 import { unwrap, useApi } from "../../api/client";
 import { useQuery } from "../../api/use-query";
-import { useSignedIn } from "../../session/session-context";
 import { DataTable } from "../../components/DataTable";
 import { ErrorState } from "../../components/ErrorState";
 import { formatDateTime, formatUsd, formatUsdOrNone } from "../../components/format";
 import { Loading } from "../../components/Loading";
 import { PageHeader } from "../../components/PageHeader";
+import { useSignedIn } from "../../session/session-context";
 
 /**
  * A wallet session's Usage: its JWT is an API-key-like credential, so the management routes (activity,

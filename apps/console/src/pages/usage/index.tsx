@@ -1,13 +1,13 @@
 import { useMemo, useState } from "react";
 import { unwrap, useApi } from "../../api/client";
 import { useQuery } from "../../api/use-query";
-import { useSignedIn } from "../../session/session-context";
 import { Chart, type ChartSeries } from "../../components/Chart";
 import { EmptyState } from "../../components/EmptyState";
 import { ErrorState } from "../../components/ErrorState";
 import { formatNumber, formatUsd } from "../../components/format";
 import { Loading } from "../../components/Loading";
 import { PageHeader } from "../../components/PageHeader";
+import { useSignedIn } from "../../session/session-context";
 import { RangeControl } from "./RangeControl";
 import {
   type Bucket,
