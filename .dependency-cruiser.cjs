@@ -1,6 +1,7 @@
 // The workspace's dependency rules, checked by `pnpm check` (and so by CI) with dependency-cruiser:
-// no file cycles, no app reaching into another app, packages below apps, and the edge's and the console's
-// folders as layers that only import downwards. A violation names the rule; the rule's comment says what to do.
+// no file cycles, no app reaching into another app, packages below apps and importing only the packages
+// listed for them, and the folders of the edge, the console, billing and generations as layers that only
+// import downwards. A violation names the rule; the rule's comment says what to do.
 
 /** apps/edge/src's folders, bottom layer first: each may import only itself and the folders before it. */
 const EDGE_LAYERS = [
@@ -105,6 +106,150 @@ const consoleRules = [
   },
 ];
 
+/**
+ * The control-plane apps' src folders, bottom layer first (derived from their imports: the order in
+ * which no folder imports one after it). The root files (app.ts, main.ts, start.ts, grpc.ts, …) sit on
+ * top and wire the layers; deps.ts (what the app is given and the context its handlers share) is the one
+ * root file the handler layers, routes/ and rpc/, may import. src/test/ is the test harness.
+ * apps/keys and apps/standalone get their rules with their restructuring (issue 28).
+ */
+const CONTROL_PLANE_LAYERS = {
+  billing: [
+    "time",
+    "db",
+    "repositories",
+    "notifications",
+    "operator",
+    "payments",
+    "admission",
+    "consumers",
+    "routes",
+    "rpc",
+  ],
+  generations: ["db", "activity", "records", "repositories", "retention", "consumers", "routes", "rpc"],
+};
+/** The layers that receive the app's context (deps.ts) from the root: its request handlers. */
+const HANDLER_LAYERS = ["routes", "rpc"];
+
+function controlPlaneRules(app, layers) {
+  const root = `^apps/${app}/src/`;
+  const below = layers.filter((layer) => !HANDLER_LAYERS.includes(layer));
+  const layerRules = layers.flatMap((layer, index) =>
+    layers.slice(index + 1).map((above) => ({
+      name: `${app}-layer-${layer}-not-${above}`,
+      severity: "error",
+      comment:
+        `apps/${app}: ${layer}/ may not import ${above}/, a layer above it (bottom first: ` +
+        `${layers.join(", ")}). Move what ${layer}/ needs down into ${layer}/ or a layer below it, or ` +
+        `let ${above}/ pass it in.`,
+      from: { path: `${root}${layer}/`, pathNot: TEST_FILE },
+      to: { path: `${root}${above}/` },
+    })),
+  );
+  return [
+    ...layerRules,
+    {
+      name: `${app}-layer-no-root-or-harness`,
+      severity: "error",
+      comment:
+        `apps/${app}'s layer folders may not import the app's root files (app.ts, main.ts, start.ts, ` +
+        `config.ts, grpc.ts, …) or the test harness src/test/: those sit above every layer. Move the type ` +
+        `the layer needs into the layer and let the root pass it in (routes/ and rpc/ may import deps.ts).`,
+      from: { path: `${root}(${layers.join("|")})/`, pathNot: TEST_FILE },
+      to: { path: `${root}([^/]+\\.ts$|test/)`, pathNot: `${root}deps\\.ts$` },
+    },
+    {
+      name: `${app}-deps-only-in-handlers`,
+      severity: "error",
+      comment:
+        `apps/${app}/src/deps.ts builds the context the handlers share (and imports the layers to do ` +
+        `it), so only ${HANDLER_LAYERS.join("/ and ")}/ may import it. A lower layer takes what it needs ` +
+        `as parameters instead.`,
+      from: { path: `${root}(${below.join("|")})/`, pathNot: TEST_FILE },
+      to: { path: `${root}deps\\.ts$` },
+    },
+    {
+      name: `${app}-folder-in-a-layer`,
+      severity: "error",
+      comment:
+        `Every folder of apps/${app}/src is a layer from CONTROL_PLANE_LAYERS.${app} in ` +
+        `.dependency-cruiser.cjs (or the test harness src/test/). Put the file in one of those folders, ` +
+        `or add the folder to the list at its place (below everything it imports).`,
+      from: { path: `${root}[^/]+/`, pathNot: `${root}(${layers.join("|")}|test)/` },
+      to: {},
+    },
+  ];
+}
+
+/**
+ * Which workspace packages each package's code may import: what the code imports today, and no more
+ * (the graph has no cycle: leaves first, each entry lists only entries above it). `tests` are the extra
+ * packages its *.test.ts files may import. A package missing from this list may import no other
+ * package (rule package-in-the-import-map); no package may import an app (no-package-imports-an-app).
+ */
+const PACKAGE_IMPORTS = {
+  // Leaves: one concept each, no other @gw package.
+  errors: { imports: [] },
+  money: { imports: [] },
+  config: { imports: [] },
+  logger: { imports: [] },
+  telemetry: { imports: [] },
+  proto: { imports: [] },
+  db: { imports: [] },
+  client: { imports: [] },
+  openapi: { imports: [] },
+  x402: { imports: [] },
+  "fake-providers": { imports: [] },
+  hotstore: { imports: [], tests: ["testing"] },
+  // Built on the leaves.
+  events: { imports: ["proto"] },
+  catalog: { imports: ["money", "proto"] },
+  metrics: { imports: ["config"] },
+  http: { imports: ["errors"], tests: ["logger"] },
+  testing: { imports: ["db"] },
+  rpc: { imports: ["config", "errors", "metrics", "telemetry"] },
+  kafka: { imports: ["events", "logger", "metrics", "telemetry"], tests: ["testing"] },
+  auth: { imports: ["errors", "events", "metrics", "proto", "rpc"] },
+};
+
+/** `packages/x/…` (a relative or resolved path) or `@gw/x` (a specifier) for any of `names`. */
+const packagePath = (names) => `^(packages/(${names.join("|")})/|@gw/(${names.join("|")})($|/))`;
+
+const packageRules = [
+  ...Object.entries(PACKAGE_IMPORTS).flatMap(([name, { imports, tests = [] }]) => {
+    const rule = (suffix, from, mayImport, what) => ({
+      name: `package-${name}-imports${suffix}`,
+      severity: "error",
+      comment:
+        `${what} may import ${mayImport.length > 0 ? mayImport.join(", ") : "no other @gw package"} ` +
+        `(PACKAGE_IMPORTS in .dependency-cruiser.cjs; the package's README says the same). Pass the ` +
+        `dependency in from the app instead, or move the code to the package that may import it; widen ` +
+        `the list only if the package really is about both concepts, and never into a cycle.`,
+      from,
+      to: { path: "^(packages/|@gw/)", pathNot: packagePath([name, ...mayImport]) },
+    });
+    if (tests.length === 0) return [rule("", { path: `^packages/${name}/` }, imports, `@gw/${name}`)];
+    return [
+      rule("", { path: `^packages/${name}/`, pathNot: TEST_FILE }, imports, `@gw/${name}`),
+      rule(
+        "-in-tests",
+        { path: `^packages/${name}/.*${TEST_FILE}` },
+        [...imports, ...tests],
+        `@gw/${name}'s tests`,
+      ),
+    ];
+  }),
+  {
+    name: "package-in-the-import-map",
+    severity: "error",
+    comment:
+      "This package is not in PACKAGE_IMPORTS in .dependency-cruiser.cjs, so it may import no other " +
+      "package. Add it there with the packages it may import (and say the same in its README).",
+    from: { path: "^packages/([^/]+)/", pathNot: packagePath(Object.keys(PACKAGE_IMPORTS)) },
+    to: { path: "^(packages/|@gw/)", pathNot: "^(packages/$1/|@gw/$1($|/))" },
+  },
+];
+
 module.exports = {
   forbidden: [
     {
@@ -165,6 +310,8 @@ module.exports = {
       to: {},
     },
     ...consoleRules,
+    ...Object.entries(CONTROL_PLANE_LAYERS).flatMap(([app, layers]) => controlPlaneRules(app, layers)),
+    ...packageRules,
   ],
   options: {
     // Workspace packages resolve through their package.json to dist/: the import is recorded (so the

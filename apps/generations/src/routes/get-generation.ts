@@ -4,8 +4,8 @@ import type { RequestHandler } from "express";
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import type { GenerationsTables } from "../db/schema.js";
-import { lookupGeneration } from "../records/lookup.js";
 import { generationJson } from "../records/view.js";
+import { lookupGeneration } from "../repositories/lookup.js";
 
 /** `?id=`: exported for the OpenAPI document. */
 export const generationQuery = z.object({ id: z.string().min(1, "is required") });

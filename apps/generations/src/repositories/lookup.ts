@@ -2,8 +2,8 @@ import { GatewayError } from "@gw/errors";
 import { generationIdTime } from "@gw/events";
 import type { Kysely } from "kysely";
 import type { GenerationsTables } from "../db/schema.js";
-import { findGeneration } from "../repositories/generations.js";
-import type { GenerationRow } from "./usage-row.js";
+import type { GenerationRow } from "../records/usage-row.js";
+import { findGeneration } from "./generations.js";
 
 /** How long after a request its record may still be on its way through the usage topic. */
 export const PENDING_WINDOW_MS = 120_000;
