@@ -74,6 +74,15 @@ module.exports = {
       to: { path: `^(apps/|@gw/(${APPS.join("|")})($|/))` },
     },
     {
+      name: "no-import-of-e2e",
+      severity: "error",
+      comment:
+        "e2e/ (the whole-system suites) sits on top of everything: it may import apps and packages, nothing " +
+        "may import it. Move what another test needs from e2e/ into @gw/testing.",
+      from: { pathNot: "^e2e/" },
+      to: { path: "^(e2e/|@gw/e2e($|/))" },
+    },
+    {
       name: "no-import-of-bench",
       severity: "error",
       comment: "bench/ sits on top of everything: it may import apps and packages, nothing may import it.",
