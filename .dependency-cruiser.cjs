@@ -22,6 +22,7 @@ const EDGE_LAYERS = [
 ];
 
 const EDGE = "^apps/edge/src/";
+const STANDALONE = "^apps/standalone/src/";
 const TEST_FILE = "\\.test\\.ts$";
 const APPS = ["edge", "keys", "billing", "generations", "standalone"];
 
@@ -281,6 +282,34 @@ module.exports = {
         "app into a package, or let the app pass it in.",
       from: { path: "^packages/" },
       to: { path: `^(apps/|@gw/(${APPS.join("|")})($|/))` },
+    },
+    {
+      name: "standalone-cli-own-room",
+      severity: "error",
+      comment:
+        "apps/standalone/src/cli/ is the operator CLI's room: the embedded default's composition never " +
+        "imports it. Move what both need out of cli/ (as data-dir.ts and databases.ts are).",
+      from: { path: STANDALONE, pathNot: `${STANDALONE}cli/` },
+      to: { path: `${STANDALONE}cli/` },
+    },
+    {
+      name: "standalone-cli-not-the-server",
+      severity: "error",
+      comment:
+        "The operator CLI shares only the data directory and the database connections with the embedded " +
+        "default (data-dir.ts, databases.ts); it never starts or imports the server's composition. Put a " +
+        "CLI-only helper in cli/, or move what both need into one of those shared files.",
+      from: { path: `${STANDALONE}cli/` },
+      to: { path: STANDALONE, pathNot: `${STANDALONE}(cli/|data-dir\\.ts$|databases\\.ts$)` },
+    },
+    {
+      name: "no-import-of-e2e",
+      severity: "error",
+      comment:
+        "e2e/ (the whole-system suites) sits on top of everything: it may import apps and packages, nothing " +
+        "may import it. Move what another test needs from e2e/ into @gw/testing.",
+      from: { pathNot: "^e2e/" },
+      to: { path: "^(e2e/|@gw/e2e($|/))" },
     },
     {
       name: "no-import-of-bench",

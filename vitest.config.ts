@@ -18,6 +18,9 @@ const include = tier ? (tierPatterns[tier] ?? []) : ["src/**/*.test.ts", "test/*
 const exclude =
   tier === "unit" ? ["**/*.int.test.ts", "**/*.e2e.test.ts", "**/node_modules/**"] : ["**/node_modules/**"];
 
+// e2e/ (the whole-system suites) keeps its tests at any depth, without a src/ or test/ folder.
+const anywhere = (patterns: string[]) => [...new Set(patterns.map((p) => p.replace(/^(src|test)\//, "")))];
+
 // bench/ is one package itself (its subfolders are not): before, it was listed as a parent and its
 // tests never ran.
 const workspaceDirs = [
@@ -29,6 +32,7 @@ const workspaceDirs = [
       : [],
   ),
   ...(existsSync("bench/package.json") ? ["bench"] : []),
+  ...(existsSync("e2e/package.json") ? ["e2e"] : []),
 ];
 
 export default defineConfig({
@@ -40,7 +44,7 @@ export default defineConfig({
       test: {
         name: dir,
         root: dir,
-        include,
+        include: dir === "e2e" ? anywhere(include) : include,
         exclude,
         testTimeout: 60_000,
         hookTimeout: 120_000,

@@ -1,4 +1,5 @@
 export type { StandaloneConfig } from "./config.js";
 export { loadStandaloneConfig } from "./config.js";
-export type { RunningStandalone } from "./standalone.js";
-export { startStandalone } from "./standalone.js";
+export { gatewayOpenApiDocument } from "./openapi/document.js";
+export type { GrpcPorts, RunningStandalone } from "./standalone.js";
+export { internalPortTaken, startStandalone } from "./standalone.js";

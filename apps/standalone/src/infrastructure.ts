@@ -10,7 +10,7 @@ import {
   OutboxEventBus,
   type OutboxTables,
   outboxMigrations,
-} from "./outbox/index.js";
+} from "@gw/outbox";
 
 export interface Owned<T> {
   value: T;

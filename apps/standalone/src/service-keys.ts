@@ -1,13 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import {
-  generateServiceKeys,
-  publicKeyList,
-  SERVICE_NAMES,
-  type ServiceKeyPair,
-  type ServiceName,
-} from "@gw/rpc";
+import { generateServiceKeys, SERVICE_NAMES, type ServiceKeyPair, type ServiceName } from "@gw/rpc";
 
 export function serviceKeysFile(dataDirectory: string): string {
   return join(dataDirectory, "service-keys.json");
@@ -43,19 +36,4 @@ function readKeys(text: string): Record<ServiceName, ServiceKeyPair> | undefined
     if (!("publicKey" in pair) || typeof pair.publicKey !== "string") return undefined;
   }
   return parsed as Record<ServiceName, ServiceKeyPair>;
-}
-
-/** `gw service-keys`: a fresh set as the variables docker-compose.yml reads (e.g. `> .env`). */
-export function serviceKeysEnvFile(
-  keys: Record<ServiceName, ServiceKeyPair> = generateServiceKeys(),
-): string {
-  const lines = SERVICE_NAMES.map((name) => `GW_${name.toUpperCase()}_SERVICE_KEY=${keys[name].privateKey}`);
-  // The images run with NODE_ENV=production, where every app refuses to start without a wallet JWT
-  // secret: compose takes it from the same .env (32 random bytes, hex).
-  return [
-    ...lines,
-    `GW_SERVICE_PUBLIC_KEYS=${publicKeyList(keys)}`,
-    `GW_WALLET_JWT_SECRET=${randomBytes(32).toString("hex")}`,
-    "",
-  ].join("\n");
 }

@@ -6,7 +6,7 @@ import { testKey } from "../test/principals.js";
 
 // With x402 on, a request that carries a credential and no payment takes the path it took before:
 // no facilitator call, no payment event, nothing but the usual Admit. (The paid path and its bad
-// inputs are tested through the whole gateway: apps/standalone/src/x402, test/x402.e2e.test.ts.)
+// inputs are tested through the whole gateway: e2e/x402/payments.int.test.ts, e2e/x402.e2e.test.ts.)
 
 describe("x402 on: the hot path of a request that does not pay", () => {
   const key = testKey("acct_hot_path");

@@ -3,7 +3,6 @@ import { parseArgs } from "node:util";
 import { fragments, loadConfig, z } from "@gw/config";
 import { dataDir } from "../data-dir.js";
 import { connectAppDatabases, resolvePostgres } from "../databases.js";
-import { serviceKeysEnvFile } from "../service-keys.js";
 import {
   catalogAliasCommand,
   catalogChangesCommand,
@@ -24,6 +23,7 @@ import {
   createKeyCommand,
   walletRevokeCommand,
 } from "./commands.js";
+import { serviceKeysEnvFile } from "./service-keys-env.js";
 
 const USAGE = `Model Gateway operator CLI
 

@@ -7,11 +7,10 @@ import { SCHEMA as BILLING_SCHEMA, type BillingTables } from "@gw/billing";
 import { connectDatabase, type Database, freePort } from "@gw/db";
 import { createAccount, createApiKey, SCHEMA as KEYS_SCHEMA, type KeysTables } from "@gw/keys";
 import { createLogger } from "@gw/logger";
+import { loadStandaloneConfig, type RunningStandalone, startStandalone } from "@gw/standalone";
 import { createTestDatabase, describeWith, type TestDatabase } from "@gw/testing";
 import { createSiweMessage, generateSiweNonce } from "viem/siwe";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { loadStandaloneConfig } from "../config.js";
-import { type RunningStandalone, startStandalone } from "../standalone.js";
 import { base64Json, NETWORK, newPayer, ONE_USD, signPayment, USDC } from "./payment-fixtures.js";
 
 // Every bad payment of issue 11's list, sent through the edge of the embedded default with x402 on:

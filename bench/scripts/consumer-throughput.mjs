@@ -4,8 +4,8 @@
 // system). Postgres' own CPU is not included. Not a test: the numbers depend on the machine and load.
 //
 //   cd /work/main && source scripts/env.sh && pnpm build
-//   node apps/standalone/scripts/consumer-throughput.mjs billing 20000
-//   node apps/standalone/scripts/consumer-throughput.mjs generations 20000
+//   node bench/scripts/consumer-throughput.mjs billing 20000
+//   node bench/scripts/consumer-throughput.mjs generations 20000
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";

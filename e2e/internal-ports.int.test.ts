@@ -4,10 +4,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "@gw/db";
 import { createLogger } from "@gw/logger";
+import {
+  type GrpcPorts,
+  internalPortTaken,
+  loadStandaloneConfig,
+  type RunningStandalone,
+  startStandalone,
+} from "@gw/standalone";
 import { createTestDatabase, describeWith, type TestDatabase } from "@gw/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { loadStandaloneConfig } from "./config.js";
-import { type GrpcPorts, internalPortTaken, type RunningStandalone, startStandalone } from "./standalone.js";
 
 // The embedded default chooses its inner apps' gRPC ports free and binds them seconds later; a port
 // another process takes in between (it happened in CI: EADDRINUSE on billing's port) must not stop the

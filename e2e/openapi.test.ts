@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { OPENAPI_JSON_URL } from "@gw/openapi";
+import { gatewayOpenApiDocument } from "@gw/standalone";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
-import { gatewayOpenApiDocument } from "../src/openapi/document.js";
 
 // The committed OpenAPI document (packages/openapi/openapi.json, served by the edge at /openapi.json)
 // against the apps' zod schemas it is generated from, and against the OpenAPI 3.1 schema. Each app's own

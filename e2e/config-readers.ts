@@ -5,8 +5,8 @@ import { declaredVariables, type Env } from "@gw/config";
 import { loadEdgeConfig } from "@gw/edge";
 import { loadGenerationsConfig } from "@gw/generations";
 import { loadKeysConfig } from "@gw/keys";
+import { loadStandaloneConfig } from "@gw/standalone";
 import { repoRoot } from "@gw/testing";
-import { loadStandaloneConfig } from "../src/config.js";
 
 // Which environment variables each app really reads: the names its config loader declares plus its
 // direct `env.X` reads. Shared by the README test (the configuration table) and the deployment test
