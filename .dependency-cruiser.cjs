@@ -210,6 +210,7 @@ const PACKAGE_IMPORTS = {
   testing: { imports: ["db"] },
   rpc: { imports: ["config", "errors", "metrics", "telemetry"] },
   kafka: { imports: ["events", "logger", "metrics", "telemetry"], tests: ["testing"] },
+  outbox: { imports: ["db", "events", "kafka", "logger", "metrics", "telemetry"], tests: ["testing"] },
   auth: { imports: ["errors", "events", "metrics", "proto", "rpc"] },
 };
 
