@@ -1,5 +1,6 @@
+import { chargedPico, isValidByokFeePercent } from "@gw/money";
 import { describe, expect, it } from "vitest";
-import { chargedPico, isValidByokFeePercent, usageRecorded } from "./usage-event.js";
+import { usageRecorded } from "./usage-event.js";
 import { catalogueCost, exampleUsageFacts } from "./usage-facts.js";
 
 const price = catalogueCost(300_000n, 700_000n, 50_000n);

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import {
   type ConsumedMessage,
-  DEFAULT_CHARGE_POLICY,
   type EncodedEvent,
   type EventSubscriber,
   encodeEvent,
@@ -15,6 +14,7 @@ import {
 import { catalogueCost, exampleUsageFacts } from "@gw/events/testing";
 import { type LedgerEntryUpdate, MemoryAdmissionStore } from "@gw/hotstore";
 import { memoryLogger, silentLogger } from "@gw/logger";
+import { DEFAULT_CHARGE_POLICY } from "@gw/money";
 import { describeWith } from "@gw/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createBillingTestDatabase, type TestDatabase } from "../test/database.js";
