@@ -17,7 +17,8 @@ const BILLING_LOAD_TESTS = ["apps/billing/src/admission/*overshoot*.test.ts"];
 /** @type {Record<string, Area>} */
 export const AREAS = {
   money: {
-    mutate: ["packages/money/src/index.ts"],
+    // Pico arithmetic and the BYOK charge rule (charge.ts), each held by the tests beside it.
+    mutate: ["packages/money/src/pico.ts", "packages/money/src/charge.ts"],
     tests: ["packages/money/src/**/*.test.ts"],
   },
   auth: {
