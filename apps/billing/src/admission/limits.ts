@@ -1,4 +1,4 @@
-import type { KeyLimitCheck, RateCheck, RateFloor } from "@gw/hotstore";
+import type { KeyLimitCheck, RateCheck, RateFloor } from "@gw/admission-store";
 import { usdToPico } from "@gw/money";
 import { type AdmitRequest, type FreeTierLimits, LimitReset } from "@gw/proto/billing/v1/billing";
 import { utcDayStart, utcMonthStart, utcWeekStart } from "../time/windows.js";

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { type LedgerEntryUpdate, MemoryAdmissionStore } from "@gw/admission-store";
 import {
   type ConsumedMessage,
   type EncodedEvent,
@@ -12,7 +13,6 @@ import {
   usageRecorded,
 } from "@gw/events";
 import { catalogueCost, exampleUsageFacts } from "@gw/events/testing";
-import { type LedgerEntryUpdate, MemoryAdmissionStore } from "@gw/hotstore";
 import { memoryLogger, silentLogger } from "@gw/logger";
 import { DEFAULT_CHARGE_POLICY } from "@gw/money";
 import { describeWith } from "@gw/testing";
