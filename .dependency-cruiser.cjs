@@ -201,9 +201,9 @@ const PACKAGE_IMPORTS = {
   openapi: { imports: [] },
   x402: { imports: [] },
   "fake-providers": { imports: [] },
-  hotstore: { imports: [], tests: ["testing"] },
+  "admission-store": { imports: [], tests: ["testing"] },
   // Built on the leaves.
-  events: { imports: ["proto"] },
+  events: { imports: ["money", "proto"] },
   catalog: { imports: ["money", "proto"] },
   metrics: { imports: ["config"] },
   http: { imports: ["errors"], tests: ["logger"] },

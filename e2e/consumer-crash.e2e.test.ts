@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { connectDatabase, type Database, freePort } from "@gw/db";
-import { DEFAULT_CHARGE_POLICY, encodeUsageRecorded, newGenerationId, type UsageFacts } from "@gw/events";
+import { encodeUsageRecorded, newGenerationId, type UsageFacts } from "@gw/events";
 import { catalogueCost, exampleUsageFacts } from "@gw/events/testing";
 import { KafkaEventBus } from "@gw/kafka";
 import { silentLogger } from "@gw/logger";
-import { picoToDecimalString } from "@gw/money";
+import { DEFAULT_CHARGE_POLICY, picoToDecimalString } from "@gw/money";
 import {
   createTestDatabase,
   describeWith,

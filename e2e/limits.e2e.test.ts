@@ -1,9 +1,10 @@
 import { connectDatabase, type Database, freePort } from "@gw/db";
-import { DEFAULT_CHARGE_POLICY, encodeUsageRecorded } from "@gw/events";
+import { encodeUsageRecorded } from "@gw/events";
 import { catalogueCost, exampleUsageFacts } from "@gw/events/testing";
 import { type FakeServer, startFakeOpenAi } from "@gw/fake-providers";
 import { KafkaEventBus } from "@gw/kafka";
 import { silentLogger } from "@gw/logger";
+import { DEFAULT_CHARGE_POLICY } from "@gw/money";
 import {
   createTestDatabase,
   describeWith,

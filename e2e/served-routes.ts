@@ -1,3 +1,4 @@
+import { MemoryAdmissionStore } from "@gw/admission-store";
 import { PrincipalResolver } from "@gw/auth";
 import { createApp as createBillingApp } from "@gw/billing";
 import type { TopicConfig } from "@gw/config";
@@ -5,7 +6,6 @@ import { connectDatabase } from "@gw/db";
 import { CatalogHolder, connectBillingClient, createApp as createEdgeApp, ProviderRegistry } from "@gw/edge";
 import { InProcessEventBus } from "@gw/events";
 import { createApp as createGenerationsApp } from "@gw/generations";
-import { MemoryAdmissionStore } from "@gw/hotstore";
 import { connectBillingUsage, createApp as createKeysApp } from "@gw/keys";
 import { silentLogger } from "@gw/logger";
 import { registeredRoutes } from "@gw/openapi";

@@ -1,3 +1,4 @@
+import { MemoryAdmissionStore } from "@gw/admission-store";
 import { PrincipalResolver } from "@gw/auth";
 import {
   SCHEMA as BILLING_SCHEMA,
@@ -8,7 +9,6 @@ import {
 import type { TopicConfig } from "@gw/config";
 import { freePort } from "@gw/db";
 import { InProcessEventBus } from "@gw/events";
-import { MemoryAdmissionStore } from "@gw/hotstore";
 import {
   bundledCatalog,
   connectBillingUsage,

@@ -1,3 +1,4 @@
+import { MemoryAdmissionStore } from "@gw/admission-store";
 import { PrincipalResolver } from "@gw/auth";
 import {
   addCredits,
@@ -16,7 +17,6 @@ import {
   type GenerationsTables,
   migrations as generationsMigrations,
 } from "@gw/generations";
-import { MemoryAdmissionStore } from "@gw/hotstore";
 import { ensureTopics, KafkaEventBus } from "@gw/kafka";
 import {
   bundledCatalog,

@@ -17,7 +17,8 @@ const BILLING_LOAD_TESTS = ["apps/billing/src/admission/*overshoot*.test.ts"];
 /** @type {Record<string, Area>} */
 export const AREAS = {
   money: {
-    mutate: ["packages/money/src/index.ts"],
+    // Pico arithmetic and the BYOK charge rule (charge.ts), each held by the tests beside it.
+    mutate: ["packages/money/src/pico.ts", "packages/money/src/charge.ts"],
     tests: ["packages/money/src/**/*.test.ts"],
   },
   auth: {
@@ -30,21 +31,21 @@ export const AREAS = {
     ],
     tests: ["packages/auth/src/**/*.test.ts"],
   },
-  hotstore: {
+  "admission-store": {
     // redis/lua.ts is left out: it is Lua in template strings, which Stryker cannot mutate (it mutates
     // JS/TS only; its one mutant per script, the empty string, says nothing). The Lua is held to the
     // same contract suite as the memory store, which is mutated here, by redis-store.int.test.ts.
     mutate: [
-      "packages/hotstore/src/admission-store.ts",
-      "packages/hotstore/src/memory-store.ts",
-      "packages/hotstore/src/validate.ts",
-      "packages/hotstore/src/redis/connect.ts",
-      "packages/hotstore/src/redis/keys.ts",
-      "packages/hotstore/src/redis/redis-store.ts",
-      "packages/hotstore/src/redis/replies.ts",
-      "packages/hotstore/src/redis/script.ts",
+      "packages/admission-store/src/admission-store.ts",
+      "packages/admission-store/src/memory-store.ts",
+      "packages/admission-store/src/validate.ts",
+      "packages/admission-store/src/redis/connect.ts",
+      "packages/admission-store/src/redis/keys.ts",
+      "packages/admission-store/src/redis/redis-store.ts",
+      "packages/admission-store/src/redis/replies.ts",
+      "packages/admission-store/src/redis/script.ts",
     ],
-    tests: ["packages/hotstore/src/**/*.test.ts"],
+    tests: ["packages/admission-store/src/**/*.test.ts"],
     timeoutMs: 30_000,
   },
   "billing-admission": {

@@ -1,8 +1,8 @@
+import type { AdmissionStore } from "@gw/admission-store";
 import type { PrincipalResolver } from "@gw/auth";
 import type { TopicConfig } from "@gw/config";
 import type { Database } from "@gw/db";
 import type { EventBus } from "@gw/events";
-import type { AdmissionStore } from "@gw/hotstore";
 import type { ReadinessCheck } from "@gw/http";
 import type { Logger } from "@gw/logger";
 import type { ServiceAuth } from "@gw/rpc";

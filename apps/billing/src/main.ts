@@ -1,8 +1,8 @@
+import { connectRedis, RedisAdmissionStore } from "@gw/admission-store";
 import { PrincipalResolver, walletTokensFromEnv } from "@gw/auth";
 import { topicsFrom } from "@gw/config";
 import { connectDatabase, migrateToLatest } from "@gw/db";
 import type { EventBus } from "@gw/events";
-import { connectRedis, RedisAdmissionStore } from "@gw/hotstore";
 import { KafkaEventBus } from "@gw/kafka";
 import { createLogger, type Logger, runMain, stopOnSignals } from "@gw/logger";
 import { startAppMetrics } from "@gw/metrics";

@@ -1,6 +1,6 @@
+import { MemoryAdmissionStore } from "@gw/admission-store";
 import { PrincipalResolver } from "@gw/auth";
 import { InProcessEventBus } from "@gw/events";
-import { MemoryAdmissionStore } from "@gw/hotstore";
 import { silentLogger } from "@gw/logger";
 import { buildGatewayDocument, registeredRoutes, undocumentedRoutes, unservedOperations } from "@gw/openapi";
 import { type MigratedTestDatabase, migratedTestDatabase } from "@gw/testing";

@@ -1,15 +1,6 @@
 import { hostname } from "node:os";
 import { type WalletTokens, walletTokensFromEnv } from "@gw/auth";
-import {
-  type Env,
-  fragments,
-  loadConfig,
-  loadX402Config,
-  type TopicConfig,
-  topicsFrom,
-  type X402Config,
-  z,
-} from "@gw/config";
+import { type Env, fragments, loadConfig, type TopicConfig, topicsFrom, z } from "@gw/config";
 import { DEFAULT_BODY_TIMEOUT_MS } from "@gw/http";
 import { metricsEnv } from "@gw/metrics";
 import { usdToPico } from "@gw/money";
@@ -18,6 +9,7 @@ import type { ControlPlaneUrls } from "./clients/control-plane.js";
 import { type ConsoleSettings, defaultConsoleDir } from "./console/index.js";
 import { parseTrustedProxies } from "./middleware/client-address.js";
 import { DEFAULT_FLOOD_LIMITS, type FloodLimits } from "./middleware/flood-guard.js";
+import { loadX402Config, type X402Config } from "./payments/x402-config.js";
 import {
   byokProviderSettings,
   type ProviderSettings,

@@ -1,7 +1,12 @@
 import { join } from "node:path";
+import {
+  type AdmissionStore,
+  connectRedis,
+  MemoryAdmissionStore,
+  RedisAdmissionStore,
+} from "@gw/admission-store";
 import { connectDatabase, migrateToLatest } from "@gw/db";
 import type { EventBus } from "@gw/events";
-import { type AdmissionStore, connectRedis, MemoryAdmissionStore, RedisAdmissionStore } from "@gw/hotstore";
 import { KafkaEventBus } from "@gw/kafka";
 import type { Logger } from "@gw/logger";
 import {

@@ -50,4 +50,3 @@ export function topicsFrom(env: {
 }): TopicConfig {
   return { usage: env.TOPIC_USAGE, keyChanges: env.TOPIC_KEY_CHANGES, payments: env.TOPIC_PAYMENTS };
 }
-export * from "./x402.js";

@@ -1,3 +1,4 @@
+import { type ChargePolicy, chargedPico, type Pico } from "@gw/money";
 import { type EncodedEvent, encodeEvent, USAGE_RECORDED_V1, type UsageRecorded } from "./envelope.js";
 
 /** A request's price at catalogue rates, in integer pico-dollars (the edge's canonical Cost). */
@@ -66,40 +67,19 @@ export interface UsageAttribution {
   appTitle: string;
 }
 
-/** How the account is charged: BYOK requests pay only the gateway's fee (`BYOK_FEE_PERCENT`). */
-export interface ChargePolicy {
-  /** Percent of the provider's price charged to credits for a BYOK request; default 0. */
-  byokFeePercent: number;
-}
-
-export const DEFAULT_CHARGE_POLICY: ChargePolicy = { byokFeePercent: 0 };
-
-/** Fee percent is kept to 1/1000 of a percent so the charge is exact integer arithmetic. */
-const FEE_SCALE = 100_000n;
-
 /**
- * What a request costs the account's credits (api-decisions, "BYOK billing"): the catalogue price,
- * or for a request served on the account's own provider key only `byokFeePercent` of it (rounded
- * down to the pico-dollar). The provider's price itself is reported as the upstream cost.
+ * What the account's credits are charged for a usage event: the figure itself when the producer has
+ * already priced the generation (the edge charges each generation once, see @gw/money's
+ * `chargedPico`), or the policy to charge it by (consumers' tests build their events that way).
  */
-export function chargedPico(cost: CatalogueCost, isByok: boolean, policy: ChargePolicy): bigint {
-  if (!isByok) return cost.totalPico;
-  const milliPercent = BigInt(Math.round(policy.byokFeePercent * 1000));
-  if (milliPercent <= 0n) return 0n;
-  return (cost.totalPico * milliPercent) / FEE_SCALE;
-}
-
-/** Checks a BYOK_FEE_PERCENT value: a finite percent in [0, 100]. */
-export function isValidByokFeePercent(value: number): boolean {
-  return Number.isFinite(value) && value >= 0 && value <= 100;
-}
+export type UsageCharge = Pico | ChargePolicy;
 
 /**
  * The `usage.recorded` v1 payload, with both figures consumers need and derive nothing from:
  * `cost_pico` is what the account's credits are charged, `upstream_*_cost_pico` the provider's price
  * (the per-request price is part of the prompt cost, so prompt + completion = the upstream total).
  */
-export function usageRecorded(facts: UsageFacts, policy: ChargePolicy, leaseId = ""): UsageRecorded {
+export function usageRecorded(facts: UsageFacts, charge: UsageCharge, leaseId = ""): UsageRecorded {
   const { usage, cost } = facts;
   return {
     generationId: facts.generationId,
@@ -125,7 +105,7 @@ export function usageRecorded(facts: UsageFacts, policy: ChargePolicy, leaseId =
     cachedTokens: usage.cachedTokens,
     cacheWriteTokens: usage.cacheWriteTokens,
     reasoningTokens: usage.reasoningTokens,
-    costPico: chargedPico(cost, facts.isByok, policy),
+    costPico: typeof charge === "bigint" ? charge : chargedPico(cost, facts.isByok, charge),
     upstreamPromptCostPico: cost.promptPico + cost.requestPico,
     upstreamCompletionCostPico: cost.completionPico,
     attempts: facts.attempts.map((attempt) => ({ ...attempt, fault: attempt.fault ?? "" })),
@@ -137,8 +117,8 @@ export function usageRecorded(facts: UsageFacts, policy: ChargePolicy, leaseId =
 }
 
 /** Envelope with event id = generation id (consumers are idempotent on it) and key = account id. */
-export function encodeUsageRecorded(facts: UsageFacts, policy: ChargePolicy, leaseId = ""): EncodedEvent {
-  return encodeEvent(USAGE_RECORDED_V1, usageRecorded(facts, policy, leaseId), {
+export function encodeUsageRecorded(facts: UsageFacts, charge: UsageCharge, leaseId = ""): EncodedEvent {
+  return encodeEvent(USAGE_RECORDED_V1, usageRecorded(facts, charge, leaseId), {
     accountId: facts.accountId,
     eventId: facts.generationId,
     occurredAt: new Date(facts.endedAt),

@@ -1,5 +1,5 @@
+import { AdmissionInputError, type AdmissionStore, type KeyLimitCheck, keyWindow } from "@gw/admission-store";
 import { GatewayError } from "@gw/errors";
-import { AdmissionInputError, type AdmissionStore, type KeyLimitCheck, keyWindow } from "@gw/hotstore";
 import type { Logger } from "@gw/logger";
 import type { AdmitRequest, AdmitResponse } from "@gw/proto/billing/v1/billing";
 import type { Kysely } from "kysely";

@@ -1,5 +1,5 @@
+import { AdmissionInputError, type AdmissionStore, MemoryAdmissionStore } from "@gw/admission-store";
 import { GatewayError } from "@gw/errors";
-import { AdmissionInputError, type AdmissionStore, MemoryAdmissionStore } from "@gw/hotstore";
 import { silentLogger } from "@gw/logger";
 import { type AcquireLeaseRequest, type KeyLimit, LimitReset } from "@gw/proto/billing/v1/billing";
 import { describe, expect, it } from "vitest";

@@ -1,11 +1,11 @@
-import { GatewayError } from "@gw/errors";
 import {
   AdmissionInputError,
   type AdmissionStore,
   type KeyLimitCheck,
   keyWindow,
   type RateCheck,
-} from "@gw/hotstore";
+} from "@gw/admission-store";
+import { GatewayError } from "@gw/errors";
 import type { Logger } from "@gw/logger";
 import type { AcquireLeaseRequest, AcquireLeaseResponse } from "@gw/proto/billing/v1/billing";
 import type { Admission } from "./admission.js";

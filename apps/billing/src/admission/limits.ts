@@ -1,15 +1,27 @@
-import type { KeyLimitCheck, RateCheck, RateFloor } from "@gw/hotstore";
+import type { KeyLimitCheck, RateCheck, RateFloor } from "@gw/admission-store";
 import { usdToPico } from "@gw/money";
-import { type AdmitRequest, LimitReset } from "@gw/proto/billing/v1/billing";
+import { type AdmitRequest, type FreeTierLimits, LimitReset } from "@gw/proto/billing/v1/billing";
 import { utcDayStart, utcMonthStart, utcWeekStart } from "../time/windows.js";
 
-/** Free-tier limits (spec "Limits"): per account, whatever key or edge the requests come through. */
+/**
+ * Free-tier limits (spec "Limits"): per account, whatever key or edge the requests come through. Defined
+ * here only: admission enforces them (rateChecks) and GetUsage hands them to whoever shows them (the
+ * edge's `/v1/key`) as FREE_TIER_LIMITS.
+ */
 export const FREE_TIER = {
   perMinute: 20,
   perDay: 50,
   perDayAfterPurchase: 1_000,
   purchaseThresholdPico: usdToPico("5"),
 } as const;
+
+/** FREE_TIER as GetUsage answers it. */
+export const FREE_TIER_LIMITS: FreeTierLimits = {
+  requestsPerMinute: FREE_TIER.perMinute,
+  requestsPerDay: FREE_TIER.perDay,
+  requestsPerDayAfterPurchase: FREE_TIER.perDayAfterPurchase,
+  purchaseThresholdPico: FREE_TIER.purchaseThresholdPico,
+};
 
 /**
  * The paid-model request ceiling (PAID_REQUESTS_PER_MINUTE): the spec's Limits table leaves paid models'

@@ -1,4 +1,4 @@
-import type { AdmitResult } from "@gw/hotstore";
+import type { AdmitResult } from "@gw/admission-store";
 import { type AdmitResponse, type Refusal, RefusalCode } from "@gw/proto/billing/v1/billing";
 
 type Answer = Exclude<AdmitResult, { status: "cold" } | { status: "cold_key" }>;

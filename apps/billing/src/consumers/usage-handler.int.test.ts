@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { type LedgerEntryUpdate, MemoryAdmissionStore } from "@gw/admission-store";
 import {
   type ConsumedMessage,
-  DEFAULT_CHARGE_POLICY,
   type EncodedEvent,
   type EventSubscriber,
   encodeEvent,
@@ -13,8 +13,8 @@ import {
   usageRecorded,
 } from "@gw/events";
 import { catalogueCost, exampleUsageFacts } from "@gw/events/testing";
-import { type LedgerEntryUpdate, MemoryAdmissionStore } from "@gw/hotstore";
 import { memoryLogger, silentLogger } from "@gw/logger";
+import { DEFAULT_CHARGE_POLICY } from "@gw/money";
 import { describeWith } from "@gw/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createBillingTestDatabase, type TestDatabase } from "../test/database.js";

@@ -1,3 +1,4 @@
+import type { AdmissionStore } from "@gw/admission-store";
 import type {
   BatchHandler,
   ConsumedMessage,
@@ -13,7 +14,6 @@ import {
   USAGE_RECORDED_V1,
   type UsageRecorded,
 } from "@gw/events";
-import type { AdmissionStore } from "@gw/hotstore";
 import type { Logger } from "@gw/logger";
 import { timeLedgerApply } from "@gw/metrics";
 import type { Kysely } from "kysely";

@@ -1,4 +1,4 @@
-import type { LedgerEntryUpdate } from "@gw/hotstore";
+import type { LedgerEntryUpdate } from "@gw/admission-store";
 import { sql, type Transaction } from "kysely";
 import type { BillingTables } from "../db/schema.js";
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { MemoryAdmissionStore } from "@gw/hotstore";
+import { MemoryAdmissionStore } from "@gw/admission-store";
 import { silentLogger } from "@gw/logger";
 import { describeWith } from "@gw/testing";
 import { sql } from "kysely";

@@ -1,4 +1,4 @@
-import type { AdmissionStore } from "@gw/hotstore";
+import type { AdmissionStore } from "@gw/admission-store";
 import type { Logger } from "@gw/logger";
 import type pg from "pg";
 import { LEDGER_CHANNEL, parseLedgerNotice } from "./channel.js";

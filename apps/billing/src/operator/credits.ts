@@ -1,5 +1,5 @@
+import { MAX_AMOUNT_PICO } from "@gw/admission-store";
 import type { Database } from "@gw/db";
-import { MAX_AMOUNT_PICO } from "@gw/hotstore";
 import type { BillingTables, CreditKind } from "../db/schema.js";
 import { notifyLedgerEntry } from "../notifications/channel.js";
 import { accountTotals } from "../repositories/ledger-read.js";
@@ -79,7 +79,7 @@ function checkCredit(input: AddCreditsInput): void {
     throw new CreditsInputError(`credit kind must be purchase or grant, not ${String(input.kind)}`);
   }
   if (input.amountPico <= 0n) throw new CreditsInputError("credit amount must be positive");
-  // One ledger amount must fit the hot view's int64 arithmetic (see @gw/hotstore).
+  // One ledger amount must fit the hot view's int64 arithmetic (see @gw/admission-store).
   if (input.amountPico > MAX_AMOUNT_PICO)
     throw new CreditsInputError("credit amount is too large for one entry");
   if (input.reference !== undefined && input.reference.length === 0) {

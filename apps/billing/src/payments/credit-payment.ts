@@ -1,5 +1,5 @@
+import type { AdmissionStore } from "@gw/admission-store";
 import { type PaymentSettled, paymentReference, usdcAtomicToPico } from "@gw/events";
-import type { AdmissionStore } from "@gw/hotstore";
 import type { Logger } from "@gw/logger";
 import { timeLedgerApply } from "@gw/metrics";
 import type { Kysely } from "kysely";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { status } from "@grpc/grpc-js";
-import { connectRedis, DEFAULT_MAX_VIEW_AGE_MS, MemoryAdmissionStore } from "@gw/hotstore";
+import { connectRedis, DEFAULT_MAX_VIEW_AGE_MS, MemoryAdmissionStore } from "@gw/admission-store";
 import { type AdmitRequest, RefusalCode } from "@gw/proto/billing/v1/billing";
 import { describeWith, serviceUrl } from "@gw/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";

@@ -1,10 +1,11 @@
 import type { GetUsageRequest, GetUsageResponse } from "@gw/proto/billing/v1/billing";
+import { FREE_TIER_LIMITS } from "../admission/limits.js";
 import type { BillingContext } from "../deps.js";
 import { accountTotals, freeRequestsSince, keySpend } from "../repositories/ledger-read.js";
 import { usageWindows } from "../time/windows.js";
 import { requireField } from "./store-errors.js";
 
-/** GetUsage: account totals from the ledger and, for a key, its spend per UTC window. */
+/** GetUsage: account totals from the ledger, for a key its spend per UTC window, and the free-tier limits. */
 export function getUsage(context: BillingContext) {
   return async (request: GetUsageRequest): Promise<GetUsageResponse> => {
     const accountId = requireField("account_id", request.accountId);
@@ -28,6 +29,7 @@ export function getUsage(context: BillingContext) {
       keyByokUsageWeeklyPico: key?.byokWeekly ?? 0n,
       keyByokUsageMonthlyPico: key?.byokMonthly ?? 0n,
       freeRequestsToday: freeToday,
+      freeTier: FREE_TIER_LIMITS,
     };
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { status } from "@grpc/grpc-js";
-import { connectRedis } from "@gw/hotstore";
+import { connectRedis } from "@gw/admission-store";
 import {
   type AcquireLeaseRequest,
   type KeyLimit,

@@ -1,5 +1,5 @@
+import { AdmissionInputError } from "@gw/admission-store";
 import { GatewayError } from "@gw/errors";
-import { AdmissionInputError } from "@gw/hotstore";
 
 /** Bad input stays INVALID_ARGUMENT; anything else from the store means it is down: UNAVAILABLE. */
 export async function withStore<T>(operation: string, work: () => Promise<T>): Promise<T> {

@@ -1,8 +1,14 @@
 import { randomUUID } from "node:crypto";
+import {
+  type AdmissionStore,
+  connectRedis,
+  RedisAdmissionStore,
+  type RedisStoreOptions,
+} from "@gw/admission-store";
 import type { TopicConfig } from "@gw/config";
-import { type ChargePolicy, type EventBus, InProcessEventBus } from "@gw/events";
-import { type AdmissionStore, connectRedis, RedisAdmissionStore, type RedisStoreOptions } from "@gw/hotstore";
+import { type EventBus, InProcessEventBus } from "@gw/events";
 import { silentLogger } from "@gw/logger";
+import type { ChargePolicy } from "@gw/money";
 import { BillingServiceClient } from "@gw/proto/billing/v1/billing";
 import {
   clientOptions,

@@ -1,5 +1,6 @@
-import { type ChargePolicy, DEFAULT_CHARGE_POLICY, type EncodedEvent, encodeUsageRecorded } from "@gw/events";
+import { type EncodedEvent, encodeUsageRecorded } from "@gw/events";
 import { catalogueCost, exampleUsageFacts } from "@gw/events/testing";
+import { type ChargePolicy, DEFAULT_CHARGE_POLICY } from "@gw/money";
 
 /** A request as billing's tests describe it; everything else is the example facts'. */
 export interface UsageSpec {

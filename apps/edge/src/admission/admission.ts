@@ -1,7 +1,7 @@
 import { isGatewayError } from "@gw/errors";
-import { type ChargePolicy, DEFAULT_CHARGE_POLICY } from "@gw/events";
 import type { Logger } from "@gw/logger";
 import { recordAdmissionRefused, recordAdmitted } from "@gw/metrics";
+import { type ChargePolicy, DEFAULT_CHARGE_POLICY } from "@gw/money";
 import type { BillingClient } from "../clients/billing.js";
 import { type AdmitInput, admit, type Hold, isLeaseHold } from "./admit.js";
 import { admitPlanned } from "./admit-planned.js";

@@ -1,6 +1,6 @@
 import type { Principal } from "@gw/auth";
 import { isGatewayError } from "@gw/errors";
-import type { ChargePolicy } from "@gw/events";
+import type { ChargePolicy } from "@gw/money";
 import type { BillingClient } from "../clients/billing.js";
 import type { PlannedAttempt } from "../planning/plan.js";
 import { admit, type Hold } from "./admit.js";

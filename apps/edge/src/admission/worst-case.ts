@@ -1,4 +1,4 @@
-import { type ChargePolicy, chargedPico } from "@gw/events";
+import { type ChargePolicy, chargedPico } from "@gw/money";
 import type { PromptText } from "../canonical/prompt-text.js";
 import type { Endpoint } from "../catalog/snapshot.js";
 import type { PlannedAttempt } from "../planning/plan.js";

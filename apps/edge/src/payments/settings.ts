@@ -1,5 +1,5 @@
-import type { X402Config } from "@gw/config";
 import type { Facilitator } from "@gw/x402";
+import type { X402Config } from "./x402-config.js";
 
 /** One network the gateway takes top-ups on: the token, who is paid, and the token's EIP-712 domain. */
 export interface PaymentNetwork {

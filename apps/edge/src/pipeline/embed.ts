@@ -1,8 +1,6 @@
 import type { Principal } from "@gw/auth";
-import { chargedPico } from "@gw/events";
 import type { Response } from "express";
 import type { ChatRequest } from "../canonical/chat-request.js";
-import { computeCost } from "../canonical/cost.js";
 import type { EmbedRequest } from "../canonical/embed-request.js";
 import { type TokenUsage, ZERO_USAGE } from "../canonical/tokens.js";
 import { finalError, networkFailure } from "../providers/failure.js";
@@ -103,10 +101,8 @@ export async function serveEmbeddings(
   const measured: Measured = reported
     ? { usage: { ...reported, completionTokens: 0 }, estimated: false }
     : { usage: { ...ZERO_USAGE, promptTokens }, estimated: true };
-  const cost = computeCost(outcome.attempt.endpoint.pricing, measured.usage);
-  const isByok = outcome.attempt.byok !== undefined;
   const endedAt = context.now();
-  finishGeneration(context, subject, {
+  const { record, chargedPico } = finishGeneration(context, subject, {
     served: true,
     success: outcome,
     streamed: false,
@@ -121,9 +117,9 @@ export async function serveEmbeddings(
   response.status(200).json(
     inference.render(outcome.served.vectors, identity(start.generationId, outcome.attempt, endedAt), {
       ...measured,
-      cost,
-      chargedPico: chargedPico(cost, isByok, context.settings),
-      isByok,
+      cost: record.cost,
+      chargedPico,
+      isByok: record.isByok,
     }),
   );
 }

@@ -1,5 +1,5 @@
 import type { Principal } from "@gw/auth";
-import { chargedPico } from "@gw/events";
+import type { Pico } from "@gw/money";
 import { leaseIdOf } from "../admission/admission.js";
 import type { Hold } from "../admission/admit.js";
 import type { Attribution } from "../canonical/attribution.js";
@@ -40,29 +40,40 @@ export type Ending =
     }
   | { served: false; failure: AttemptsFailure; streamed: boolean; measured: Measured; endedAt: number };
 
+/** A finished generation: its record (with the cost at catalogue prices) and what its account is charged. */
+export interface Finished {
+  record: Generation;
+  chargedPico: Pico;
+}
+
 /**
- * The one end of every generation, whatever the surface: the record is built once, admission ends the
- * hold with its cost, and the meter publishes the usage event. Returns the record.
+ * The one end of every generation, whatever the surface: the record is built once (its cost computed
+ * there, once), the charge is computed once from it, admission ends the hold with that charge and the
+ * meter publishes it. The surface renders the answer's usage from what this returns.
  */
 export function finishGeneration(
   context: Pick<EdgeContext, "admission" | "meter" | "settings">,
   subject: GenerationSubject,
   ending: Ending,
-): Generation {
+): Finished {
   const record = generationRecord(subject, ending);
-  finishRecord(context, record, subject.hold);
-  return record;
+  return { record, chargedPico: finishRecord(context, record, subject.hold) };
 }
 
-/** A record built elsewhere (the provider proxy reads usage from native bodies): end its hold and publish it. */
+/**
+ * A record built elsewhere (the provider proxy reads usage from native bodies): end its hold and publish
+ * it. Returns the charge.
+ */
 export function finishRecord(
   context: Pick<EdgeContext, "admission" | "meter" | "settings">,
   record: Generation,
   hold: Hold,
-): void {
-  // The hold ends at what the account's credits are charged: for a BYOK request only the fee.
-  context.admission.finish(hold, chargedPico(record.cost, record.isByok, context.settings), record.served);
-  context.meter.record(record, leaseIdOf(hold));
+): Pico {
+  // The generation's one charge (for a BYOK request only the fee): the hold ends at it, the event carries it.
+  const chargedPico = context.meter.charge(record);
+  context.admission.finish(hold, chargedPico, record.served);
+  context.meter.record(record, chargedPico, leaseIdOf(hold));
+  return chargedPico;
 }
 
 function generationRecord(subject: GenerationSubject, ending: Ending): Generation {

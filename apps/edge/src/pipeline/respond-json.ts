@@ -1,6 +1,4 @@
-import { chargedPico } from "@gw/events";
 import type { Response } from "express";
-import { computeCost } from "../canonical/cost.js";
 import { normaliseFinishReason } from "../canonical/finish-reason.js";
 import { finalError } from "../providers/failure.js";
 import { completionTexts } from "../translate/openai/chat-response.js";
@@ -30,10 +28,8 @@ export async function respondJson(
   if (outcome.served.stream) throw new Error("a non-streamed attempt produced a stream");
   const { completion } = outcome.served;
   const measured = await measure(completion.usage, chat.prompt, () => completionTexts(completion.body));
-  const cost = computeCost(outcome.attempt.endpoint.pricing, measured.usage, measured.images);
-  const isByok = outcome.attempt.byok !== undefined;
   const endedAt = context.now();
-  finishGeneration(context, subjectOf(chat), {
+  const { record, chargedPico } = finishGeneration(context, subjectOf(chat), {
     served: true,
     success: outcome,
     streamed: false,
@@ -50,9 +46,9 @@ export async function respondJson(
     response,
     chat.surface.renderJson(completion.body, identity(chat.generationId, outcome.attempt, endedAt), {
       ...measured,
-      cost,
-      chargedPico: chargedPico(cost, isByok, context.settings),
-      isByok,
+      cost: record.cost,
+      chargedPico,
+      isByok: record.isByok,
     }),
   );
 }

@@ -1,8 +1,7 @@
 import { GatewayError } from "@gw/errors";
-import { chargedPico } from "@gw/events";
 import type { Response } from "express";
 import { parseScannedChunk } from "../canonical/chunk-scan.js";
-import { computeCost, ZERO_COST } from "../canonical/cost.js";
+import { ZERO_COST } from "../canonical/cost.js";
 import { normaliseFinishReason } from "../canonical/finish-reason.js";
 import type { TokenUsage } from "../canonical/tokens.js";
 import type { PlannedAttempt } from "../planning/plan.js";
@@ -44,12 +43,9 @@ export async function respondStream(
   const pumped = await pump(outcome.served.events, writer, rewriter);
   const cancelled = writer.clientGone;
   const measured = await measure(pumped.usage, chat.prompt, () => rewriter.outputTexts());
-  const cost = computeCost(outcome.attempt.endpoint.pricing, measured.usage, measured.images);
   if (pumped.error) await writer.write(rewriter.error(streamFailure(pumped.error)));
-  const isByok = outcome.attempt.byok !== undefined;
-  const charged = chargedPico(cost, isByok, context.settings);
   const nativeFinishReason = rewriter.finishReason();
-  finishGeneration(context, subjectOf(chat), {
+  const { record, chargedPico } = finishGeneration(context, subjectOf(chat), {
     served: true,
     success: outcome,
     streamed: true,
@@ -61,7 +57,7 @@ export async function respondStream(
     endedAt: context.now(),
   });
   await context.meter.persisted();
-  await writer.write(rewriter.end({ ...measured, cost, chargedPico: charged, isByok }));
+  await writer.write(rewriter.end({ ...measured, cost: record.cost, chargedPico, isByok: record.isByok }));
   writer.end();
 }
 

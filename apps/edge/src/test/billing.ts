@@ -3,6 +3,7 @@ import type {
   AcquireLeaseResponse,
   AdmitRequest,
   AdmitResponse,
+  FreeTierLimits,
   GetUsageRequest,
   GetUsageResponse,
   Refusal,
@@ -12,6 +13,14 @@ import type {
   SettleRequest,
 } from "@gw/proto/billing/v1/billing";
 import type { BillingClient } from "../clients/billing.js";
+
+/** The free-tier limits as the billing app answers them in GetUsage (it defines them; the edge only shows them). */
+export const BILLING_FREE_TIER: FreeTierLimits = {
+  requestsPerMinute: 20,
+  requestsPerDay: 50,
+  requestsPerDayAfterPurchase: 1_000,
+  purchaseThresholdPico: 5_000_000_000_000n,
+};
 
 export const EMPTY_USAGE: GetUsageResponse = {
   totalCreditsPico: 0n,
@@ -27,6 +36,7 @@ export const EMPTY_USAGE: GetUsageResponse = {
   keyByokUsageMonthlyPico: 0n,
   freeRequestsToday: 0,
   totalPurchasedPico: 0n,
+  freeTier: BILLING_FREE_TIER,
 };
 
 /**

@@ -1,6 +1,7 @@
 import type { GetUsageResponse } from "@gw/proto/billing/v1/billing";
 import { LimitReset } from "@gw/proto/keys/v1/keys";
 import { describe, expect, it } from "vitest";
+import { BILLING_FREE_TIER } from "../test/billing.js";
 import { testKey } from "../test/principals.js";
 import { keyInfo, windowUsagePico } from "./key-info.js";
 
@@ -20,6 +21,7 @@ const usage: GetUsageResponse = {
   keyByokUsageMonthlyPico: 2n * USD,
   freeRequestsToday: 7,
   totalPurchasedPico: 2n * USD,
+  freeTier: BILLING_FREE_TIER,
 };
 
 describe("keyInfo", () => {

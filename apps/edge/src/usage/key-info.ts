@@ -1,6 +1,7 @@
 import { isManagementKey, type Principal } from "@gw/auth";
-import { PICO_PER_USD, picoToUsdNumber } from "@gw/money";
-import type { GetUsageResponse } from "@gw/proto/billing/v1/billing";
+import { GatewayError } from "@gw/errors";
+import { picoToUsdNumber } from "@gw/money";
+import type { FreeTierLimits, GetUsageResponse } from "@gw/proto/billing/v1/billing";
 import { LimitReset } from "@gw/proto/keys/v1/keys";
 
 export type LimitResetName = "daily" | "weekly" | "monthly";
@@ -32,12 +33,6 @@ export interface KeyInfo {
   allowed_data_regions: string[];
 }
 
-// Free-tier limits (spec: Limits): 20/min always; 50/day, or 1,000/day once 5 USD were ever purchased.
-export const FREE_REQUESTS_PER_MINUTE = 20;
-export const FREE_DAILY_REQUESTS = 50;
-export const FREE_DAILY_REQUESTS_AFTER_PURCHASE = 1_000;
-const PURCHASE_THRESHOLD_PICO = 5n * PICO_PER_USD;
-
 const RESET_NAMES: Partial<Record<LimitReset, LimitResetName>> = {
   [LimitReset.LIMIT_RESET_DAILY]: "daily",
   [LimitReset.LIMIT_RESET_WEEKLY]: "weekly",
@@ -60,10 +55,11 @@ export function windowUsagePico(principal: Principal, usage: GetUsageResponse): 
 export function keyInfo(principal: Principal, usage: GetUsageResponse): KeyInfo {
   const limitPico = principal.limitPico;
   const remainingPico = limitPico === undefined ? undefined : limitPico - windowUsagePico(principal, usage);
+  const free = freeTierOf(usage);
   const dailyLimit =
-    usage.totalPurchasedPico >= PURCHASE_THRESHOLD_PICO
-      ? FREE_DAILY_REQUESTS_AFTER_PURCHASE
-      : FREE_DAILY_REQUESTS;
+    usage.totalPurchasedPico >= free.purchaseThresholdPico
+      ? free.requestsPerDayAfterPurchase
+      : free.requestsPerDay;
   const management = isManagementKey(principal);
   return {
     label: principal.label,
@@ -85,7 +81,7 @@ export function keyInfo(principal: Principal, usage: GetUsageResponse): KeyInfo 
     is_provisioning_key: management,
     expires_at: principal.expiresAt ? principal.expiresAt.toISOString() : null,
     rate_limit: {
-      requests: FREE_REQUESTS_PER_MINUTE,
+      requests: free.requestsPerMinute,
       interval: "1m",
       note: "applies per account to :free models; paid models are limited by credits and per-model limits",
     },
@@ -99,4 +95,14 @@ export function keyInfo(principal: Principal, usage: GetUsageResponse): KeyInfo 
     creator_user_id: null,
     allowed_data_regions: ["global"],
   };
+}
+
+/**
+ * The free-tier limits as billing defines and enforces them (billing's FREE_TIER), from its GetUsage
+ * answer: the edge shows them and never restates them. A billing too old to send them is a dependency
+ * failure, not a reason to show made-up figures.
+ */
+function freeTierOf(usage: GetUsageResponse): FreeTierLimits {
+  if (usage.freeTier) return usage.freeTier;
+  throw new GatewayError("service_unavailable", "the billing service did not report the free-tier limits");
 }

@@ -1,10 +1,6 @@
-import {
-  type ChargePolicy,
-  DEFAULT_CHARGE_POLICY,
-  type EventPublisher,
-  encodeUsageRecorded,
-} from "@gw/events";
+import { type EventPublisher, encodeUsageRecorded } from "@gw/events";
 import type { Logger } from "@gw/logger";
+import { type ChargePolicy, chargedPico, DEFAULT_CHARGE_POLICY, type Pico } from "@gw/money";
 import type { Generation } from "../canonical/generation.js";
 
 export interface MeterDeps {
@@ -29,8 +25,18 @@ export interface MeterDeps {
 export class Meter {
   constructor(private readonly deps: MeterDeps) {}
 
-  record(generation: Generation, leaseId?: string): void {
-    const event = encodeUsageRecorded(generation, this.deps.charge ?? DEFAULT_CHARGE_POLICY, leaseId);
+  /**
+   * What the generation costs the account's credits, by @gw/money's BYOK charge rule under this edge's
+   * BYOK_FEE_PERCENT. The end of a generation asks this once and hands the figure to both admission
+   * (the hold ends at it) and `record` (the event's cost), so the two can never disagree.
+   */
+  charge(generation: Pick<Generation, "cost" | "isByok">): Pico {
+    return chargedPico(generation.cost, generation.isByok, this.deps.charge ?? DEFAULT_CHARGE_POLICY);
+  }
+
+  /** Publishes the generation's usage event; `charged` is `charge(generation)`, computed once by the caller. */
+  record(generation: Generation, charged: Pico, leaseId?: string): void {
+    const event = encodeUsageRecorded(generation, charged, leaseId);
     try {
       this.deps.bus.publish(this.deps.usageTopic, event.key, event.value, event.headers);
     } catch (error) {

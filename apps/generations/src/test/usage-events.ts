@@ -1,6 +1,4 @@
 import {
-  type ChargePolicy,
-  DEFAULT_CHARGE_POLICY,
   type EventPublisher,
   encodeEvent,
   USAGE_RECORDED_V1,
@@ -9,6 +7,7 @@ import {
   usageRecorded,
 } from "@gw/events";
 import { exampleUsageFacts } from "@gw/events/testing";
+import { type ChargePolicy, DEFAULT_CHARGE_POLICY } from "@gw/money";
 
 /** A finished request's facts, with `createdAt` moving its start (and so its timestamps) as a whole. */
 export type UsageOverrides = Partial<UsageFacts> & { createdAt?: Date };

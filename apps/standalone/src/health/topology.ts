@@ -1,3 +1,4 @@
+import { MemoryAdmissionStore } from "@gw/admission-store";
 import { PrincipalResolver } from "@gw/auth";
 import {
   addCredits,
@@ -10,7 +11,6 @@ import type { TopicConfig } from "@gw/config";
 import { freePort } from "@gw/db";
 import { connectEdgeDeps, loadEdgeConfig, startEdge } from "@gw/edge";
 import { type FakeServer, startFakeOpenAi } from "@gw/fake-providers";
-import { MemoryAdmissionStore } from "@gw/hotstore";
 import { ensureTopics, KafkaEventBus } from "@gw/kafka";
 import {
   bundledCatalog,

@@ -198,8 +198,28 @@ export interface GetUsageResponse {
   keyByokUsageWeeklyPico: bigint;
   keyByokUsageMonthlyPico: bigint;
   freeRequestsToday: number;
-  /** Purchases only (grants excluded): 5 USD purchased raises the free-model daily limit. */
+  /**
+   * Purchases only (grants excluded): purchasing free_tier.purchase_threshold_pico raises the
+   * free-model daily limit.
+   */
   totalPurchasedPico: bigint;
+  /**
+   * The free-tier limits billing enforces, so that whoever shows them (the edge's /v1/key) reads
+   * billing's figures instead of restating them.
+   */
+  freeTier?: FreeTierLimits | undefined;
+}
+
+/** The free-tier limits (spec "Limits"), per account whatever key or edge the requests come through. */
+export interface FreeTierLimits {
+  /** Requests per UTC minute to :free models. */
+  requestsPerMinute: number;
+  /** Requests per UTC day to :free models, until purchase_threshold_pico was purchased ... */
+  requestsPerDay: number;
+  /** ... and from then on. */
+  requestsPerDayAfterPurchase: number;
+  /** Lifetime purchases (grants excluded) that raise the daily limit. */
+  purchaseThresholdPico: bigint;
 }
 
 export interface AcquireLeaseRequest {
@@ -1463,6 +1483,7 @@ function createBaseGetUsageResponse(): GetUsageResponse {
     keyByokUsageMonthlyPico: 0n,
     freeRequestsToday: 0,
     totalPurchasedPico: 0n,
+    freeTier: undefined,
   };
 }
 
@@ -1539,6 +1560,9 @@ export const GetUsageResponse: MessageFns<GetUsageResponse> = {
         throw new globalThis.Error("value provided for field message.totalPurchasedPico of type int64 too large");
       }
       writer.uint32(104).int64(message.totalPurchasedPico);
+    }
+    if (message.freeTier !== undefined) {
+      FreeTierLimits.encode(message.freeTier, writer.uint32(114).fork()).join();
     }
     return writer;
   },
@@ -1660,6 +1684,14 @@ export const GetUsageResponse: MessageFns<GetUsageResponse> = {
             message.totalPurchasedPico = reader.int64() as bigint;
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.freeTier = FreeTierLimits.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1739,6 +1771,11 @@ export const GetUsageResponse: MessageFns<GetUsageResponse> = {
         : isSet(object.total_purchased_pico)
         ? BigInt(object.total_purchased_pico)
         : 0n,
+      freeTier: isSet(object.freeTier)
+        ? FreeTierLimits.fromJSON(object.freeTier)
+        : isSet(object.free_tier)
+        ? FreeTierLimits.fromJSON(object.free_tier)
+        : undefined,
     };
   },
 
@@ -1782,6 +1819,9 @@ export const GetUsageResponse: MessageFns<GetUsageResponse> = {
     }
     if (message.totalPurchasedPico !== 0n) {
       obj.totalPurchasedPico = message.totalPurchasedPico.toString();
+    }
+    if (message.freeTier !== undefined) {
+      obj.freeTier = FreeTierLimits.toJSON(message.freeTier);
     }
     return obj;
   },
@@ -1829,6 +1869,148 @@ export const GetUsageResponse: MessageFns<GetUsageResponse> = {
     message.totalPurchasedPico = (object.totalPurchasedPico !== undefined && object.totalPurchasedPico !== null)
       ? BigInt(object.totalPurchasedPico)
       : 0n;
+    message.freeTier = (object.freeTier !== undefined && object.freeTier !== null)
+      ? FreeTierLimits.fromPartial(object.freeTier)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseFreeTierLimits(): FreeTierLimits {
+  return { requestsPerMinute: 0, requestsPerDay: 0, requestsPerDayAfterPurchase: 0, purchaseThresholdPico: 0n };
+}
+
+export const FreeTierLimits: MessageFns<FreeTierLimits> = {
+  encode(message: FreeTierLimits, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.requestsPerMinute !== 0) {
+      writer.uint32(8).uint32(message.requestsPerMinute);
+    }
+    if (message.requestsPerDay !== 0) {
+      writer.uint32(16).uint32(message.requestsPerDay);
+    }
+    if (message.requestsPerDayAfterPurchase !== 0) {
+      writer.uint32(24).uint32(message.requestsPerDayAfterPurchase);
+    }
+    if (message.purchaseThresholdPico !== 0n) {
+      if (BigInt.asIntN(64, message.purchaseThresholdPico) !== message.purchaseThresholdPico) {
+        throw new globalThis.Error("value provided for field message.purchaseThresholdPico of type int64 too large");
+      }
+      writer.uint32(32).int64(message.purchaseThresholdPico);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FreeTierLimits {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFreeTierLimits();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.requestsPerMinute = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.requestsPerDay = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.requestsPerDayAfterPurchase = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.purchaseThresholdPico = reader.int64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FreeTierLimits {
+    return {
+      requestsPerMinute: isSet(object.requestsPerMinute)
+        ? globalThis.Number(object.requestsPerMinute)
+        : isSet(object.requests_per_minute)
+        ? globalThis.Number(object.requests_per_minute)
+        : 0,
+      requestsPerDay: isSet(object.requestsPerDay)
+        ? globalThis.Number(object.requestsPerDay)
+        : isSet(object.requests_per_day)
+        ? globalThis.Number(object.requests_per_day)
+        : 0,
+      requestsPerDayAfterPurchase: isSet(object.requestsPerDayAfterPurchase)
+        ? globalThis.Number(object.requestsPerDayAfterPurchase)
+        : isSet(object.requests_per_day_after_purchase)
+        ? globalThis.Number(object.requests_per_day_after_purchase)
+        : 0,
+      purchaseThresholdPico: isSet(object.purchaseThresholdPico)
+        ? BigInt(object.purchaseThresholdPico)
+        : isSet(object.purchase_threshold_pico)
+        ? BigInt(object.purchase_threshold_pico)
+        : 0n,
+    };
+  },
+
+  toJSON(message: FreeTierLimits): unknown {
+    const obj: any = {};
+    if (message.requestsPerMinute !== 0) {
+      obj.requestsPerMinute = Math.round(message.requestsPerMinute);
+    }
+    if (message.requestsPerDay !== 0) {
+      obj.requestsPerDay = Math.round(message.requestsPerDay);
+    }
+    if (message.requestsPerDayAfterPurchase !== 0) {
+      obj.requestsPerDayAfterPurchase = Math.round(message.requestsPerDayAfterPurchase);
+    }
+    if (message.purchaseThresholdPico !== 0n) {
+      obj.purchaseThresholdPico = message.purchaseThresholdPico.toString();
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<FreeTierLimits>): FreeTierLimits {
+    return FreeTierLimits.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<FreeTierLimits>): FreeTierLimits {
+    const message = createBaseFreeTierLimits();
+    message.requestsPerMinute = object.requestsPerMinute ?? 0;
+    message.requestsPerDay = object.requestsPerDay ?? 0;
+    message.requestsPerDayAfterPurchase = object.requestsPerDayAfterPurchase ?? 0;
+    message.purchaseThresholdPico =
+      (object.purchaseThresholdPico !== undefined && object.purchaseThresholdPico !== null)
+        ? BigInt(object.purchaseThresholdPico)
+        : 0n;
     return message;
   },
 };

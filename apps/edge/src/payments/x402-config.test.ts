@@ -1,6 +1,6 @@
+import { ConfigError } from "@gw/config";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "./index.js";
-import { loadX402Config } from "./x402.js";
+import { loadX402Config } from "./x402-config.js";
 
 const EVM = "0x2096000000000000000000000000000000000001";
 const SOL = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";

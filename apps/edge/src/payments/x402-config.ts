@@ -1,5 +1,4 @@
-import { z } from "zod";
-import { ConfigError, type Env, loadConfig } from "./load.js";
+import { ConfigError, type Env, loadConfig, z } from "@gw/config";
 
 /** x402 payments as configured (X402_*); `undefined` from loadX402Config when X402_ENABLED is false. */
 export interface X402Config {
