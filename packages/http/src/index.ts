@@ -1,3 +1,4 @@
+export * from "./charset.js";
 export * from "./credential.js";
 export * from "./cursor-page.js";
 export * from "./errors.js";
