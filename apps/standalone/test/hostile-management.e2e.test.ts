@@ -292,18 +292,27 @@ describe("hostile input: what the database, the static server and the import ref
       send(gateway.url, { method: "GET", path, headers: { authorization: `Bearer ${key}` } }),
     );
 
-  it("cursors dated year 0 or 30 February are a 400 on /api/v1/generations and /api/v1/admin/accounts", async () => {
-    for (const at of ["0000-01-01T00:00:00.000000Z", "2026-02-30T00:00:00.000000Z"]) {
-      const generations = await get(`/api/v1/generations?cursor=${cursorAt(at)}`, gateway.managementKey);
-      expect(generations.status, at).toBe(400);
-      const accounts = await get(`/api/v1/admin/accounts?cursor=${cursorAt(at)}`, operatorToken);
-      expect(accounts.status, at).toBe(400);
-    }
+  const badCursors = [
+    ["year 0", "0000-01-01T00:00:00.000000Z"],
+    ["30 February", "2026-02-30T00:00:00.000000Z"],
+  ] as const;
+  for (const [what, at] of badCursors) {
+    it(`a cursor dated ${what} is a 400 on /api/v1/generations`, async () => {
+      const answer = await get(`/api/v1/generations?cursor=${cursorAt(at)}`, gateway.managementKey);
+      expect(answer.status).toBe(400);
+    });
+    it(`a cursor dated ${what} is a 400 on /api/v1/admin/accounts`, async () => {
+      const answer = await get(`/api/v1/admin/accounts?cursor=${cursorAt(at)}`, operatorToken);
+      expect(answer.status).toBe(400);
+      expect((await get("/api/v1/admin/accounts?limit=1", operatorToken)).status).toBe(200);
+    });
+  }
+
+  it("a from date in year 0 (or in year 0 once in UTC) is a 400 on /api/v1/generations", async () => {
     for (const date of ["0000-01-01", "0000-12-31T00:00:00Z", "0001-01-01T00:00:00+14:00"]) {
       const answer = await get(`/api/v1/generations?from=${encodeURIComponent(date)}`, gateway.managementKey);
       expect(answer.status, date).toBe(400);
     }
-    expect((await get("/api/v1/admin/accounts?limit=1", operatorToken)).status).toBe(200);
   });
 
   it("an app_id of 2^31 or more is a 400 on /api/v1/activity; int4's maximum is served", async () => {
