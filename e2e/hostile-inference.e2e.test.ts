@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type HostileGateway, startHostileGateway } from "./hostile/gateway.js";
 import { hostileLookupSuite, hostileRouteSuite } from "./hostile/route-suite.js";
+import { expectHandled, Tally, type Target } from "./hostile/suite.js";
 import { type Answer, send } from "./hostile/wire.js";
 
 // Property-based hostile input (fast-check) against every inference surface of the embedded default,
@@ -212,6 +213,57 @@ describe("hostile input: the provider proxy", () => {
     auth: bearer,
     state: upstream,
     body: { model: "gpt-4o-mini", messages: user },
+  });
+});
+
+// Issue 33's depth class: JSON inside a JSON string escapes the body's depth limit, and the gateway
+// parses tool-call arguments and tool results to translate them, then writes them out recursively
+// (JSON.stringify overflows the stack near 5,000 levels): a 500 before the parse was bounded. Before the
+// batches: their items reach the providers in the background, which would move the upstream count.
+describe("hostile input: JSON nested 10,000 deep inside a string of the body", () => {
+  const tally = new Tally("JSON inside strings");
+  const target: Target = { shape: "openai", tally, state: upstream };
+  afterAll(() => {
+    console.log(tally.summary());
+    expect(tally.serverErrors).toBe(0);
+  });
+  const deep = `{"a":${"[".repeat(10_000)}${"]".repeat(10_000)}}`;
+  const chat = (body: unknown) =>
+    send(gateway.url, {
+      method: "POST",
+      path: "/v1/chat/completions",
+      headers: { authorization: `Bearer ${gateway.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const toolTurn = (model: string, content: string, args: string) => ({
+    model,
+    max_tokens: 16,
+    messages: [
+      { role: "user", content: "hello" },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: args } }],
+      },
+      { role: "tool", tool_call_id: "call_1", content },
+    ],
+    tools: [{ type: "function", function: { name: "f", parameters: { type: "object", properties: {} } } }],
+  });
+
+  it("tool-call arguments translated for Anthropic and Gemini are a 400, not a 500", async () => {
+    for (const model of ["anthropic/claude-3-5-haiku", "google/gemini-2.5-flash"]) {
+      const answer = await expectHandled(target, `arguments for ${model}`, () =>
+        chat(toolTurn(model, "sunny", deep)),
+      );
+      expect(answer.status, model).toBe(400);
+    }
+  });
+
+  it("a tool result translated for Gemini goes as text, not a 500", async () => {
+    const answer = await expectHandled(target, "tool result for Gemini", () =>
+      chat(toolTurn("google/gemini-2.5-flash", deep, "{}")),
+    );
+    expect(answer.status, answer.text.slice(0, 200)).toBe(200);
   });
 });
 

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type HostileGateway, startHostileGateway } from "./hostile/gateway.js";
 import { hostileLookupSuite, hostileRouteSuite } from "./hostile/route-suite.js";
+import { expectHandled, Tally, type Target } from "./hostile/suite.js";
 import { send } from "./hostile/wire.js";
+import { runCli } from "./processes.js";
 
 // Property-based hostile input (fast-check) against every management and lookup route family of the
 // embedded default, run as a process (issue 16): keys CRUD, BYOK, credits, key info, generation
@@ -262,5 +264,105 @@ describe("hostile input: wallet sign-in", () => {
       headers: { "sign-in-with-x": Buffer.from('{"__proto__":{"admin":true}}').toString("base64") },
     });
     expect(answer.status).toBe(401);
+  });
+});
+
+// Issue 33: values zod accepted and PostgreSQL refused (500s), the console's static statuses (500s),
+// and the operator catalogue import (a deep price was a 500, a 30,000-model dry run stopped the process
+// for up to 0.84 s). Each case below was a 5xx before its fix.
+describe("hostile input: what the database, the static server and the import refuse (issue 33)", () => {
+  const tally = new Tally("issue 33 cases");
+  const target: Target = { shape: "openai", tally, state: stored };
+  let operatorToken = "";
+  beforeAll(async () => {
+    const created = await runCli(
+      "apps/standalone/dist/cli/main.js",
+      ["operator-token", "create", "--name", "hostile", "--json"],
+      { GW_DATA_DIR: gateway.dataDir, DATABASE_URL: "" },
+    );
+    operatorToken = (JSON.parse(created) as { token: string }).token;
+  }, 60_000);
+  afterAll(() => {
+    console.log(tally.summary());
+  });
+
+  const cursorAt = (at: string) => Buffer.from(JSON.stringify([at, "x"])).toString("base64url");
+  const get = (path: string, key: string) =>
+    expectHandled(target, path, () =>
+      send(gateway.url, { method: "GET", path, headers: { authorization: `Bearer ${key}` } }),
+    );
+
+  const badCursors = [
+    ["year 0", "0000-01-01T00:00:00.000000Z"],
+    ["30 February", "2026-02-30T00:00:00.000000Z"],
+  ] as const;
+  for (const [what, at] of badCursors) {
+    it(`a cursor dated ${what} is a 400 on /api/v1/generations`, async () => {
+      const answer = await get(`/api/v1/generations?cursor=${cursorAt(at)}`, gateway.managementKey);
+      expect(answer.status).toBe(400);
+    });
+    it(`a cursor dated ${what} is a 400 on /api/v1/admin/accounts`, async () => {
+      const answer = await get(`/api/v1/admin/accounts?cursor=${cursorAt(at)}`, operatorToken);
+      expect(answer.status).toBe(400);
+      expect((await get("/api/v1/admin/accounts?limit=1", operatorToken)).status).toBe(200);
+    });
+  }
+
+  it("a from date in year 0 (or in year 0 once in UTC) is a 400 on /api/v1/generations", async () => {
+    for (const date of ["0000-01-01", "0000-12-31T00:00:00Z", "0001-01-01T00:00:00+14:00"]) {
+      const answer = await get(`/api/v1/generations?from=${encodeURIComponent(date)}`, gateway.managementKey);
+      expect(answer.status, date).toBe(400);
+    }
+  });
+
+  it("an app_id of 2^31 or more is a 400 on /api/v1/activity; int4's maximum is served", async () => {
+    for (const id of ["2147483648", "4294967296", "9999999999"]) {
+      const answer = await get(`/api/v1/activity?app_id=${id}`, gateway.managementKey);
+      expect(answer.status, id).toBe(400);
+      expect(answer.text, id).toContain("app_id");
+    }
+    expect((await get("/api/v1/activity?app_id=2147483647", gateway.managementKey)).status).toBe(200);
+  });
+
+  it("If-Match, If-Unmodified-Since and an unsatisfiable Range on /console/ are the static server's 412 and 416", async () => {
+    const cases: Array<[Record<string, string>, number]> = [
+      [{ "if-match": '"not-this-one"' }, 412],
+      [{ "if-unmodified-since": "Thu, 01 Jan 1970 00:00:00 GMT" }, 412],
+      [{ range: "bytes=99999999-" }, 416],
+    ];
+    for (const path of ["/console/", "/console/keys"]) {
+      for (const [headers, status] of cases) {
+        const answer = await send(gateway.url, { method: "GET", path, headers });
+        tally.record("console", answer.status);
+        expect(answer.status, `${path} ${JSON.stringify(headers)}`).toBe(status);
+      }
+    }
+  });
+
+  it("the catalogue import refuses a price nested 20,000 deep and more than 10,000 models with 400, quickly", async () => {
+    const importing = (content: string) =>
+      expectHandled(target, "catalogue import", () =>
+        send(gateway.url, {
+          method: "POST",
+          path: "/api/v1/admin/catalog/import",
+          headers: { authorization: `Bearer ${operatorToken}`, "content-type": "application/json" },
+          body: JSON.stringify({ format: "litellm", content }),
+        }),
+      );
+    const deep = `{"gpt-4o-mini":{"litellm_provider":"openai","mode":"chat","input_cost_per_token":${"[".repeat(20_000)}${"]".repeat(20_000)}}}`;
+    const refusedDeep = await importing(deep);
+    expect(refusedDeep.status).toBe(400);
+    expect(refusedDeep.text).toContain("deeper than 64");
+    const models = Object.fromEntries(
+      Array.from({ length: 30_000 }, (_, index) => [
+        `model-${index}`,
+        { litellm_provider: "openai", mode: "chat", input_cost_per_token: 1e-6 },
+      ]),
+    );
+    const started = Date.now();
+    const refusedMany = await importing(JSON.stringify(models));
+    expect(refusedMany.status).toBe(400);
+    expect(refusedMany.text).toContain("at most 10,000 per import");
+    console.log(`[hostile] a 30,000-model import refused in ${Date.now() - started} ms`);
   });
 });

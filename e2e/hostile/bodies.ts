@@ -259,3 +259,33 @@ function parses(candidate: string): boolean {
     return false;
   }
 }
+
+/** Levels of the charset-disguised bodies: far past any recursive walk's stack (issue 33 used 20,000). */
+const DISGUISED_DEPTH = 30_000;
+
+/**
+ * The template with a member nested DISGUISED_DEPTH deep, in a charset whose bytes hide the brackets
+ * from a depth check that reads them as UTF-8 (issue 33's critical finding): UTF-7 writes the opening
+ * brackets base64-shifted (`+AFsAWwBb…-`); UTF-16LE puts U+2200 (bytes 00 22) before them, whose 0x22
+ * byte makes a byte scanner believe the brackets are inside a string. Each with its Content-Type.
+ */
+export function charsetDisguisedBodies(template: Json): { kind: string; type: string; bytes: Buffer }[] {
+  const object = typeof template === "object" && template !== null && !Array.isArray(template);
+  const base = JSON.stringify(object ? { ...template, hostile: "\u2200" } : { hostile: "\u2200" });
+  const prefix = `${base.slice(0, -1)},"deep":`;
+  const closing = `${"]".repeat(DISGUISED_DEPTH)}}`;
+  const opening = Buffer.from("[".repeat(DISGUISED_DEPTH), "utf16le").swap16().toString("base64");
+  const asciiPrefix = prefix.replace("\u2200", "+IgA-");
+  return [
+    {
+      kind: "deep body in UTF-7",
+      type: "application/json; charset=utf-7",
+      bytes: Buffer.from(`${asciiPrefix}+${opening.replace(/=+$/, "")}-${closing}`, "latin1"),
+    },
+    {
+      kind: "deep body in UTF-16LE",
+      type: "application/json; charset=utf-16le",
+      bytes: Buffer.from(`${prefix}${"[".repeat(DISGUISED_DEPTH)}${closing}`, "utf16le"),
+    },
+  ];
+}

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, expect, it } from "vitest";
-import { type BodyOptions, hostileBodies, type Json } from "./bodies.js";
+import { type BodyOptions, charsetDisguisedBodies, hostileBodies, type Json } from "./bodies.js";
 import type { HostileGateway } from "./gateway.js";
 import { assertProperty, CASES, type ErrorShape, expectHandled, Tally, type Target } from "./suite.js";
 import { type Answer, rawRequest, send, sendRaw } from "./wire.js";
@@ -121,6 +121,21 @@ export function hostileRouteSuite(gateway: () => HostileGateway, route: HostileR
       await assertProperty(hostileBodies(template, route.bodies), (body) =>
         expectHandled(target, body.kind, () => callWith(body.bytes)),
       );
+    });
+
+    // Issue 33: the depth limit read the raw bytes before the charset was decoded, so these reached the
+    // routes' recursive code (500s) and the control plane's NUL walk (a stack overflow outside any
+    // handler that stopped the process).
+    it(`${route.name}: a deep body in a charset other than UTF-8 is refused naming it, and the gateway lives on`, async () => {
+      for (const body of charsetDisguisedBodies(template)) {
+        const answer = await expectHandled(target, body.kind, () =>
+          callWith(body.bytes, { "content-type": body.type }),
+        );
+        expect(answer.status, body.kind).toBe(400);
+        expect(answer.text, body.kind).toContain(body.type.split("=")[1]);
+        const alive = await send(gateway().url, { method: "GET", path: "/healthz" });
+        expect(alive.status, `${body.kind}: the process still answers`).toBe(200);
+      }
     });
 
     if (route.bodyLimitBytes !== undefined) {

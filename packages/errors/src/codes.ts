@@ -52,6 +52,11 @@ export const ERROR_CODES = {
     meaning: "the JSON body nests arrays or objects deeper than 64 levels",
   },
   unsupported_encoding: { kind: "invalid_request", meaning: "a Content-Encoding the gateway cannot decode" },
+  unsupported_charset: {
+    kind: "invalid_request",
+    meaning:
+      "a Content-Type charset other than UTF-8 (the body is refused before it is read; the message names it)",
+  },
   unsupported_content_type: {
     kind: "invalid_request",
     meaning: "the provider proxy got a body that is not JSON; it forwards JSON only",

@@ -161,6 +161,29 @@ describe("hostile bodies", () => {
     expect(answer.body).toMatchObject({ error: { metadata: { reason: "json_too_deep" } } });
   });
 
+  it("a deep body in UTF-7 or UTF-16LE is refused by its charset, before its depth could be misread (issue 33)", async () => {
+    const depth = 9_000;
+    // UTF-7 hides the opening brackets in a base64 run; in UTF-16LE the 0x22 byte of U+2200 makes a byte
+    // scanner think they are inside a string. Both decoded to a body 9,000 deep that used to pass.
+    const opening = Buffer.from("[".repeat(depth), "utf16le").swap16().toString("base64");
+    const utf7 = Buffer.from(`{"name":"+IgA-","deep":+${opening}-${"]".repeat(depth)}}`, "latin1");
+    const utf16 = Buffer.from(`{"name":"\u2200","deep":${"[".repeat(depth)}${"]".repeat(depth)}}`, "utf16le");
+    for (const [bytes, charset] of [
+      [utf7, "utf-7"],
+      [utf16, "utf-16le"],
+    ] as const) {
+      const answer = await storesOnlyWhatItAccepts(() => post(bytes, `application/json; charset=${charset}`));
+      expect(answer.status, charset).toBe(400);
+      expect(answer.body).toMatchObject({
+        error: {
+          metadata: { reason: "unsupported_charset", charset },
+          message: expect.stringContaining(charset),
+        },
+      });
+    }
+    expect((await post(JSON.stringify({ name: "after" }))).status).toBe(201);
+  });
+
   it("a NUL in any string or key is a 400 naming the field, and nothing is stored", async () => {
     const withNul = fc
       .tuple(fc.string({ maxLength: 10 }), fc.string({ maxLength: 10 }))

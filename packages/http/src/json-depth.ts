@@ -40,23 +40,42 @@ export function isUnstorableText(text: string): boolean {
 /**
  * The path of the first string (value or key) PostgreSQL cannot store (see isUnstorableText), e.g.
  * `messages[0].name`; the control plane stores text there, so it is a 400 naming the field, not a 500.
+ * Iterative, with an explicit stack, in document order: it runs on caller data before any schema, so
+ * its cost is the value's size, never its depth (a recursive walk of a 20,000-level value overflowed the
+ * stack outside any handler and stopped the process, issue 33). Paths are built only for the answer.
  */
 export function unstorableTextPath(value: unknown, path = ""): string | undefined {
-  if (typeof value === "string") return isUnstorableText(value) ? path || "body" : undefined;
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) {
-      const found = unstorableTextPath(value[index], `${path}[${index}]`);
-      if (found) return found;
+  const stack: Array<{ value: unknown; path: string }> = [{ value, path }];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const current = next.value;
+    if (typeof current === "string") {
+      if (isUnstorableText(current)) return next.path || "body";
+      continue;
     }
-    return undefined;
-  }
-  if (typeof value === "object" && value !== null) {
-    for (const [key, item] of Object.entries(value)) {
-      const field = path ? `${path}.${key}` : key;
-      if (isUnstorableText(key)) return field;
-      const found = unstorableTextPath(item, field);
-      if (found) return found;
+    if (typeof current !== "object" || current === null) continue;
+    // Pushed in reverse so the first member is visited first, as the recursive walk did.
+    const children: Array<{ value: unknown; path: string }> = [];
+    if (Array.isArray(current)) {
+      for (let index = 0; index < current.length; index++)
+        children.push({ value: current[index], path: `${next.path}[${index}]` });
+    } else {
+      for (const [key, item] of Object.entries(current)) {
+        const field = next.path ? `${next.path}.${key}` : key;
+        if (isUnstorableText(key)) {
+          // A key is checked before its value and before later members: a marker visited in order.
+          children.push({ value: UNSTORABLE_KEY, path: field });
+          break;
+        }
+        children.push({ value: item, path: field });
+      }
+    }
+    for (let index = children.length - 1; index >= 0; index--) {
+      const child = children[index];
+      if (child) stack.push(child);
     }
   }
   return undefined;
 }
+
+/** Stands for an unstorable key in unstorableTextPath's stack (a string that is itself unstorable). */
+const UNSTORABLE_KEY = "\u0000";

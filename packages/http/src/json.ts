@@ -1,5 +1,6 @@
 import { GatewayError } from "@gw/errors";
 import express, { type NextFunction, type Request, type RequestHandler } from "express";
+import { unreadableCharset } from "./charset.js";
 import { hasBody, isPlainJsonRequest, parseLimit, parseStrictJson, readBody } from "./json-body-reader.js";
 import { DEFAULT_MAX_JSON_DEPTH, exceedsDepth, unstorableTextPath } from "./json-depth.js";
 
@@ -48,6 +49,9 @@ export function jsonBody(limits: string | BodyLimits = DEFAULT_BODY_LIMIT): Requ
   });
   const limitBytes = parseLimit(limit);
   return (request, response, next) => {
+    // Before anything reads the body: every check below then sees the text the routes get.
+    const charset = hasBody(request) ? unreadableCharset(request) : undefined;
+    if (charset) return next(charset);
     const finish = once(request, timeoutMs, next, refuseNul);
     if (limitBytes !== undefined && hasBody(request) && isPlainJsonRequest(request)) {
       readJson(request, limitBytes, maxDepth, finish);
@@ -68,6 +72,8 @@ export function textBody(limits: Pick<BodyLimits, "limit" | "timeoutMs"> = {}): 
   const parse = express.text({ type: () => true, limit: limits.limit ?? DEFAULT_BODY_LIMIT });
   const timeoutMs = limits.timeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   return (request, response, next) => {
+    const charset = hasBody(request) ? unreadableCharset(request) : undefined;
+    if (charset) return next(charset);
     const finish = once(request, timeoutMs, next, false);
     parse(request, response, (error?: unknown) =>
       finish(error === undefined ? undefined : translateBodyError(error)),
@@ -93,19 +99,22 @@ function once(request: Request, timeoutMs: number, next: NextFunction, refuseNul
     if (done) return;
     done = true;
     if (timer) clearTimeout(timer);
+    // This runs in the body stream's 'end' callback, outside express's try/catch: whatever the checks
+    // throw goes to the error handler as this request's error, never up to the process (issue 33).
+    let checked: unknown = error;
     if (error === undefined && refuseNul) {
-      const field = unstorableTextPath(request.body);
-      if (field) {
-        next(
-          new GatewayError("invalid_request", `${field}: ${UNSTORABLE_TEXT}`, {
+      try {
+        const field = unstorableTextPath(request.body);
+        if (field)
+          checked = new GatewayError("invalid_request", `${field}: ${UNSTORABLE_TEXT}`, {
             code: "invalid_request",
             metadata: { field },
-          }),
-        );
-        return;
+          });
+      } catch (failure) {
+        checked = failure;
       }
     }
-    next(error);
+    next(checked);
   };
 }
 
@@ -113,7 +122,13 @@ function readJson(request: Request, limit: number, maxDepth: number, next: NextF
   readBody(request, limit, (failure, body) => {
     if (failure === "too_large") return next(tooLarge());
     if (failure || !body) return next(unreadable());
-    const parsed = parseStrictJson(body, maxDepth);
+    // In the stream's 'end' callback, outside express's try/catch: a throw is this request's error.
+    let parsed: ReturnType<typeof parseStrictJson>;
+    try {
+      parsed = parseStrictJson(body, maxDepth);
+    } catch (error) {
+      return next(error);
+    }
     if (!parsed.ok) return next(parsed.reason === "too_deep" ? tooDeep() : malformed());
     request.body = parsed.value;
     next();

@@ -132,6 +132,31 @@ describe("edge: the web console at /console", () => {
     expectStrictHeaders(response);
   });
 
+  it("answers a failed precondition 412 and an unsatisfiable range 416, as the static server decides (issue 33: both were 500s)", async () => {
+    const get = (path: string, headers: Record<string, string>) =>
+      fetch(`${served.url}${path}`, { headers: { "accept-encoding": "identity", ...headers } });
+    for (const path of [
+      "/console/",
+      "/console/keys",
+      "/console/assets/index-Ab12Cd34.js",
+      "/console/favicon.svg",
+    ]) {
+      const ifMatch = await get(path, { "if-match": '"not-this-one"' });
+      expect(ifMatch.status, `${path} If-Match`).toBe(412);
+      const unmodified = await get(path, { "if-unmodified-since": "Thu, 01 Jan 1970 00:00:00 GMT" });
+      expect(unmodified.status, `${path} If-Unmodified-Since`).toBe(412);
+      const range = await get(path, { range: "bytes=999999-" });
+      expect(range.status, `${path} Range`).toBe(416);
+      expect(range.headers.get("content-range"), path).toMatch(/^bytes \*\/\d+$/);
+      expect(range.headers.get("content-security-policy"), path).toBe(CONSOLE_CSP);
+    }
+    // A missing hashed asset is still a 404, and a satisfiable range is served.
+    expect((await get("/console/assets/missing-00000000.js", {})).status).toBe(404);
+    const part = await get("/console/assets/index-Ab12Cd34.js", { range: "bytes=0-6" });
+    expect(part.status).toBe(206);
+    expect(await part.text()).toBe(SCRIPT.slice(0, 7));
+  });
+
   it("revalidates files outside assets/", async () => {
     const response = await raw(served.url, "/console/favicon.svg");
     expect(response.status).toBe(200);

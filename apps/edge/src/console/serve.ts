@@ -1,7 +1,13 @@
 import { access } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "@gw/logger";
-import express, { type Express, type RequestHandler, type Response, Router } from "express";
+import express, {
+  type ErrorRequestHandler,
+  type Express,
+  type RequestHandler,
+  type Response,
+  Router,
+} from "express";
 import { consoleSecurityHeaders, IMMUTABLE, REVALIDATE } from "./headers.js";
 import { sendPrecompressed } from "./precompressed.js";
 
@@ -41,18 +47,53 @@ function consoleRouter(settings: ConsoleSettings, logger: Logger): Router {
       index: false,
       redirect: false,
       dotfiles: "ignore",
-      fallthrough: true,
+      // Its refusals as errors (a 412 or 416 fell through silently to the page, which then failed the
+      // same way as a 500); a missing file goes on to the fallback below.
+      fallthrough: false,
       cacheControl: false,
       setHeaders: (response, path) => {
         response.setHeader("Cache-Control", cacheControlFor(settings.dir, path));
       },
     }),
   );
+  router.use(clientStatuses(true));
   // A missing hashed file is a 404, never the HTML page in its place (a stale tab asking for the
   // previous build's chunk would otherwise run HTML as a script).
   router.use("/assets", (_request, response) => notFound(response));
   router.use(spaFallback(settings.dir));
+  router.use(clientStatuses(false));
   return router;
+}
+
+/**
+ * The static server's own refusals answered with their own status: 412 for a failed `If-Match` or
+ * `If-Unmodified-Since`, 416 (with its `Content-Range`) for an unsatisfiable `Range`. They reached the
+ * edge's generic error handler, which answered 500 (issue 33). With `missingGoesOn`, a 404 (no such
+ * file) continues to the next handler instead, as the static server's fallthrough did.
+ */
+function clientStatuses(missingGoesOn: boolean): ErrorRequestHandler {
+  return (error: unknown, _request, response, next) => {
+    const status = statusOf(error);
+    if (status === undefined || status < 400 || status >= 500 || response.headersSent) return next(error);
+    if (status === 404 && missingGoesOn) return next();
+    response.setHeader("Cache-Control", REVALIDATE);
+    response
+      .status(status)
+      .type("text/plain")
+      .send(`${status === 404 ? "Not found" : statusText(status)}\n`);
+  };
+}
+
+function statusOf(error: unknown): number | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const status = "status" in error ? error.status : "statusCode" in error ? error.statusCode : undefined;
+  return typeof status === "number" && Number.isInteger(status) ? status : undefined;
+}
+
+function statusText(status: number): string {
+  if (status === 412) return "Precondition failed";
+  if (status === 416) return "Range not satisfiable";
+  return "Refused";
 }
 
 function isRead(method: string): boolean {
@@ -140,6 +181,7 @@ function spaFallback(dir: string): RequestHandler {
   return (request, response, next) => {
     const sendIdentity = (): void => {
       response.setHeader("Cache-Control", REVALIDATE);
+      // A 412 or 416 of the send module goes on to clientStatuses, which answers it as such.
       response.sendFile(index, { cacheControl: false, dotfiles: "deny" }, (error) => {
         if (error && !response.headersSent) next(error);
       });

@@ -33,6 +33,8 @@ describe("x402 header codec", () => {
       [b64("[1,2]"), /not an object/],
       [b64("null"), /not an object/],
       ["A".repeat(20_000), /not standard base64/],
+      // Issue 33's depth class: forwarded and written out recursively, so bounded as a body is.
+      [b64(`{"a":${"[".repeat(5_000)}${"]".repeat(5_000)}}`), /nests too deeply/],
     ];
     for (const [raw, message] of cases) {
       const refused = refusal(() => decodeX402Header(raw, "payment-signature"));

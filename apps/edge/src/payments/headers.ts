@@ -1,4 +1,5 @@
 import { GatewayError } from "@gw/errors";
+import { DEFAULT_MAX_JSON_DEPTH, exceedsDepth } from "@gw/http";
 
 /** x402's header names (v2 and v1) as Node spells request headers (lower case). */
 export const PAYMENT_SIGNATURE = "payment-signature";
@@ -44,9 +45,12 @@ export function decodeX402Header(raw: string, name: string): Record<string, unkn
   const value = raw.trim();
   if (value.length === 0 || value.length > MAX_HEADER_LENGTH || !BASE64.test(value) || value.length % 4 !== 0)
     throw malformed(name, "is not standard base64");
+  const text = Buffer.from(value, "base64").toString("utf8");
+  // The payload is forwarded (written out recursively): no deeper than a body may be (issue 33).
+  if (exceedsDepth(text, DEFAULT_MAX_JSON_DEPTH)) throw malformed(name, "nests too deeply");
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(value, "base64").toString("utf8"));
+    parsed = JSON.parse(text);
   } catch {
     throw malformed(name, "is base64 but not JSON");
   }

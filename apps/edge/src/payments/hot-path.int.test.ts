@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EdgeHarness, startEdgeHarness } from "../test/harness.js";
 import { testKey } from "../test/principals.js";
@@ -64,6 +64,39 @@ describe("x402 on: the hot path of a request that does not pay", () => {
     });
     expect(response.status).toBe(402);
     expect(response.headers.get("payment-required")).toBeTruthy();
+    expect(facilitatorCalls).toEqual([]);
+  });
+
+  it("answers a malformed Host on a request that gets the offer 400 in the surface's shape, never 500 (issue 33)", async () => {
+    const port = new URL(harness.url).port;
+    for (const host of ["a b", "[::1", "gateway:99999", "a@b"]) {
+      const body = JSON.stringify({
+        model: "openai/gpt-4o-mini",
+        messages: [{ role: "user", content: "hi" }],
+      });
+      const head = [
+        "POST /v1/chat/completions HTTP/1.1",
+        `host: ${host}`,
+        "connection: close",
+        "content-type: application/json",
+        `content-length: ${Buffer.byteLength(body)}`,
+      ];
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), "127.0.0.1");
+        let text = "";
+        socket.on("data", (chunk: Buffer) => {
+          text += chunk.toString("utf8");
+        });
+        socket.on("error", reject);
+        socket.on("close", () => resolve(text));
+        socket.write(`${head.join("\r\n")}\r\n\r\n${body}`);
+      });
+      expect(answer.split("\r\n")[0], host).toBe("HTTP/1.1 400 Bad Request");
+      const json = JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) as unknown;
+      expect(json, host).toMatchObject({
+        error: { type: "invalid_request_error", message: expect.stringContaining("Host") },
+      });
+    }
     expect(facilitatorCalls).toEqual([]);
   });
 });

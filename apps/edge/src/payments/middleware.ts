@@ -1,5 +1,6 @@
 import { extractSecret, looksLikeJwt } from "@gw/auth";
 import { type CodeFor, GatewayError, isGatewayError } from "@gw/errors";
+import { requestOrigin } from "@gw/http";
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from "express";
 import type { FeePayers } from "./fee-payers.js";
 import {
@@ -40,7 +41,9 @@ function isPaidRequest(request: Request): boolean {
 }
 
 function originOf(runtime: X402Runtime, request: Request): URL {
-  return new URL(runtime.publicBaseUrl ?? `${request.protocol}://${request.get("host") ?? "localhost"}`);
+  // Host is checked, never parsed as sent: a malformed one is the caller's 400 (issue 33).
+  if (runtime.publicBaseUrl === undefined) return requestOrigin(request.protocol, request.get("host"));
+  return new URL(runtime.publicBaseUrl);
 }
 
 function resourceUrlOf(runtime: X402Runtime, request: Request): string {

@@ -1,5 +1,6 @@
 import type { Principal } from "@gw/auth";
 import { GatewayError, isGatewayError } from "@gw/errors";
+import { requestOrigin } from "@gw/http";
 import type { Request, Response } from "express";
 import type { BatchClient } from "../clients/batches.js";
 import { resolveApiKey } from "../middleware/api-key.js";
@@ -18,7 +19,8 @@ type Handler = (
 
 /** The gateway's base URL for absolute `results_url`s: the configured public one, else as the client reached it. */
 function baseUrl(context: EdgeContext, request: Request): string {
-  return context.settings?.publicBaseUrl ?? `${request.protocol}://${request.get("host") ?? "localhost"}`;
+  // Host is checked, not echoed as sent (issue 33): a malformed one is a 400, not a broken URL.
+  return context.settings?.publicBaseUrl ?? requestOrigin(request.protocol, request.get("host")).origin;
 }
 
 function notFound(id: string): GatewayError {

@@ -1,4 +1,5 @@
 import { GatewayError } from "@gw/errors";
+import { isExactUtcInstant } from "@gw/http";
 
 /** A position in the newest-first listing: the last row's created_at (exact, to the microsecond) and id. */
 export interface ListPosition {
@@ -38,7 +39,8 @@ function parsePosition(text: string): ListPosition | undefined {
   }
   if (!Array.isArray(parsed) || parsed.length !== 2) return undefined;
   const [at, id] = parsed as unknown[];
-  if (typeof at !== "string" || !EXACT_INSTANT.test(at) || Number.isNaN(Date.parse(at))) return undefined;
+  // A real instant PostgreSQL accepts: Date.parse takes year 0 and 30 February, PostgreSQL refuses them.
+  if (typeof at !== "string" || !EXACT_INSTANT.test(at) || !isExactUtcInstant(at)) return undefined;
   if (typeof id !== "string" || id.length === 0 || id.length > MAX_ID_LENGTH || id.includes("\0")) {
     return undefined;
   }

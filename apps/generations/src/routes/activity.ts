@@ -1,6 +1,6 @@
 import { principalOf } from "@gw/auth";
 import { GatewayError } from "@gw/errors";
-import { parseOrThrow } from "@gw/http";
+import { int4IdText, parseOrThrow } from "@gw/http";
 import type { RequestHandler } from "express";
 import type { Kysely } from "kysely";
 import { z } from "zod";
@@ -23,9 +23,8 @@ export const activityQuery = z.object({
     .regex(/^[0-9a-f]{64}$/, "expected a key hash (64 lower-case hex digits)")
     .optional()
     .meta({ description: "Only this API key's requests (its hash, as the keys API shows it)." }),
-  app_id: z
-    .string()
-    .regex(/^[1-9][0-9]{0,9}$/, "expected an app id (a positive integer)")
+  // int4, as the column: 2^31 and more passed a ten-digit pattern and PostgreSQL refused it (a 500).
+  app_id: int4IdText
     .optional()
     .meta({ description: "Only requests attributed to this app (a generation's app_id)." }),
 });

@@ -1,6 +1,6 @@
 import { principalOf } from "@gw/auth";
 import { GatewayError } from "@gw/errors";
-import { cursorPageQuery, parseOrThrow } from "@gw/http";
+import { cursorPageQuery, parseOrThrow, storableInstantText } from "@gw/http";
 import type { RequestHandler } from "express";
 import type { Kysely } from "kysely";
 import { z } from "zod";
@@ -12,11 +12,8 @@ import { listGenerations } from "../repositories/generations.js";
 const DAY_MS = 86_400_000;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
-const instant = z
-  .union([z.iso.date(), z.iso.datetime({ offset: true })], {
-    error: "expected an ISO 8601 date (YYYY-MM-DD) or date-time with a time zone",
-  })
-  .optional();
+// Only dates the database accepts (no year 0): zod's date alone let `0000-01-01` through to a 500.
+const instant = storableInstantText.optional();
 
 /** Query of GET /api/v1/generations: exported for the OpenAPI document. */
 export const listGenerationsQuery = cursorPageQuery.extend({

@@ -1,4 +1,5 @@
 import { GatewayError } from "@gw/errors";
+import { isExactUtcInstant } from "@gw/http";
 
 /** A position in the newest-first account list: the last row's created_at (to the microsecond) and id. */
 export interface AccountPosition {
@@ -24,7 +25,8 @@ export function decodeAccountCursor(cursor: string): AccountPosition {
   }
   if (Array.isArray(parsed) && parsed.length === 2) {
     const [at, id] = parsed as unknown[];
-    if (typeof at === "string" && EXACT_INSTANT.test(at) && !Number.isNaN(Date.parse(at))) {
+    // A real instant PostgreSQL accepts: Date.parse takes year 0 and 30 February, PostgreSQL refuses them.
+    if (typeof at === "string" && EXACT_INSTANT.test(at) && isExactUtcInstant(at)) {
       if (typeof id === "string" && ACCOUNT_ID.test(id)) return { at, id };
     }
   }

@@ -159,6 +159,42 @@ describeWith(["postgres"], "catalogue admin routes", () => {
     expect(await readCatalogVersion(harness.database.db)).toBe(version);
   });
 
+  it("refuses a price nested 20,000 deep and a file of more than 10,000 entries with 400 naming the bound (issue 33)", async () => {
+    const version = await readCatalogVersion(harness.database.db);
+    const deepPrice = `{"gpt-4o-mini":{"litellm_provider":"openai","mode":"chat","input_cost_per_token":${"[".repeat(20_000)}${"]".repeat(20_000)}}}`;
+    const deep = await call("POST", "/import", operator, { format: "litellm", content: deepPrice });
+    expect(deep.status).toBe(400);
+    expect(deep.body.error.metadata.problems).toEqual([
+      "content nests arrays or objects deeper than 64 levels",
+    ]);
+    const many = (count: number) =>
+      JSON.stringify(
+        Object.fromEntries(
+          Array.from({ length: count }, (_, index) => [
+            `model-${index}`,
+            { litellm_provider: "openai", mode: "chat", input_cost_per_token: 1e-6 },
+          ]),
+        ),
+      );
+    const started = Date.now();
+    const over = await call("POST", "/import", operator, { format: "litellm", content: many(30_000) });
+    expect(over.status).toBe(400);
+    expect(over.body.error.metadata.problems).toEqual([
+      "30000 entries: at most 10,000 per import (split the file, e.g. by provider)",
+    ]);
+    const openrouter = JSON.stringify({
+      data: Array.from({ length: 10_001 }, (_, index) => ({ id: `m/${index}` })),
+    });
+    const overOpenRouter = await call("POST", "/import", operator, {
+      format: "openrouter",
+      content: openrouter,
+    });
+    expect(overOpenRouter.status).toBe(400);
+    expect(overOpenRouter.body.error.metadata.problems[0]).toMatch(/^10001 entries: at most 10,000/);
+    console.info(`refusing a 30,000-entry and a 10,001-entry import took ${Date.now() - started} ms`);
+    expect(await readCatalogVersion(harness.database.db)).toBe(version);
+  });
+
   it("disables and enables an endpoint, and adds an alias", async () => {
     const model = "meta-llama/llama-3.3-70b-instruct";
     const off = await call("POST", "/disable", operator, { model, provider: "together" });

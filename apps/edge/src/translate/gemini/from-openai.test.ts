@@ -97,4 +97,24 @@ describe("geminiRequestBody (OpenAI → Gemini golden)", () => {
       ),
     ).toThrow(/no earlier assistant tool call has id nope/);
   });
+
+  it("bounds JSON inside strings: deep arguments are refused, a deep result goes as text (issue 33)", () => {
+    const deep = `{"a":${"[".repeat(10_000)}${"]".repeat(10_000)}}`;
+    const turn = (args: string, result: string) =>
+      parseChatRequest({
+        model: "m",
+        messages: [
+          { role: "user", content: "hi" },
+          {
+            role: "assistant",
+            content: null,
+            tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: args } }],
+          },
+          { role: "tool", tool_call_id: "c1", content: result },
+        ],
+      });
+    expect(() => geminiRequestBody(turn(deep, "x"))).toThrow(/nests deeper than 64 levels/);
+    const body = geminiRequestBody(turn("{}", deep));
+    expect(JSON.stringify(body)).toContain('"result":"{\\"a\\":[[[');
+  });
 });

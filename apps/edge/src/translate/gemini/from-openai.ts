@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_JSON_DEPTH, exceedsDepth } from "@gw/http";
 import { type ChatMessage, type ChatRequest, requestedMaxTokens } from "../../canonical/chat-request.js";
 import {
   type ContentPiece,
@@ -152,6 +153,8 @@ function functionResponse(message: ChatMessage, path: string, callNames: Map<str
 
 /** Gemini wants an object: a JSON object result passes as is, anything else is wrapped. */
 function responseObject(text: string): Record<string, unknown> {
+  // Deeper than any body may nest (issue 33: written out recursively later): sent as text.
+  if (exceedsDepth(text, DEFAULT_MAX_JSON_DEPTH)) return { result: text };
   try {
     const value: unknown = JSON.parse(text);
     if (typeof value === "object" && value !== null && !Array.isArray(value))

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_JSON_DEPTH, exceedsDepth } from "@gw/http";
 import type { ChatMessage } from "../../canonical/chat-request.js";
 import { untranslatable } from "../untranslatable.js";
 
@@ -126,6 +127,10 @@ export function toolCalls(message: ChatMessage, path: string): ToolCallWire[] {
 /** Tool-call arguments as an object: the other formats carry objects, not JSON strings. */
 export function parseArguments(text: string, path: string): Record<string, unknown> {
   if (text.trim() === "") return {};
+  // A JSON string inside the body escapes the body's depth limit; the parsed object is later written
+  // out by recursive code (JSON.stringify overflows the stack near 5,000 levels: a 500, issue 33).
+  if (exceedsDepth(text, DEFAULT_MAX_JSON_DEPTH))
+    return untranslatable(path, `function.arguments nests deeper than ${DEFAULT_MAX_JSON_DEPTH} levels`);
   try {
     const value: unknown = JSON.parse(text);
     if (typeof value === "object" && value !== null && !Array.isArray(value))

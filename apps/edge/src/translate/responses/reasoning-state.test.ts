@@ -23,6 +23,11 @@ describe("reasoning state in encrypted_content", () => {
     expect(decodeReasoningDetails(undefined)).toEqual([]);
   });
 
+  it("ignores state nested deeper than a body may be (issue 33: written out recursively later)", () => {
+    const deep = Buffer.from(`[{"a":${"[".repeat(10_000)}${"]".repeat(10_000)}}]`).toString("base64url");
+    expect(decodeReasoningDetails(`gw-rd1.${deep}`)).toEqual([]);
+  });
+
   it("joins streamed thinking fragments until the signature, and merging twice changes nothing", () => {
     const merged = mergeReasoningDetails([
       fragment({ text: "Let me " }),

@@ -1,3 +1,5 @@
+import { DEFAULT_MAX_JSON_DEPTH, exceedsDepth } from "@gw/http";
+
 type Json = Record<string, unknown>;
 
 // Providers need their own reasoning back on the next turn (Anthropic's signed thinking blocks on
@@ -24,7 +26,10 @@ export function encodeReasoningDetails(details: readonly Json[]): string {
 export function decodeReasoningDetails(value: unknown): Json[] {
   if (typeof value !== "string" || !value.startsWith(PREFIX)) return [];
   try {
-    const parsed: unknown = JSON.parse(Buffer.from(value.slice(PREFIX.length), "base64url").toString("utf8"));
+    const text = Buffer.from(value.slice(PREFIX.length), "base64url").toString("utf8");
+    // The client hands this back: deeper than this gateway writes is not ours (issue 33's depth class).
+    if (exceedsDepth(text, DEFAULT_MAX_JSON_DEPTH)) return [];
+    const parsed: unknown = JSON.parse(text);
     return Array.isArray(parsed) ? parsed.filter(isRecord) : [];
   } catch {
     return [];

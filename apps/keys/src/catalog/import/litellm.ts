@@ -6,8 +6,10 @@ import {
   duplicates,
   type ImportOptions,
   isRecord,
+  MAX_IMPORT_ENTRIES,
   type ParsedImport,
   tokensChecked,
+  tooManyEntries,
   topLevelKeys,
   usdToPicoChecked,
 } from "./common.js";
@@ -64,6 +66,10 @@ export function parseLiteLlm(text: string, options: LiteLlmOptions): ParsedImpor
     result.problems.push(
       "not LiteLLM's model_prices_and_context_window.json: expected an object of model entries with litellm_provider",
     );
+    return result;
+  }
+  if (entries.length > MAX_IMPORT_ENTRIES) {
+    result.problems.push(tooManyEntries(entries.length));
     return result;
   }
   for (const key of duplicates(topLevelKeys(text))) result.problems.push(`duplicate id: ${key}`);

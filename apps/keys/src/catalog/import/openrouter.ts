@@ -5,8 +5,10 @@ import {
   duplicates,
   type ImportOptions,
   isRecord,
+  MAX_IMPORT_ENTRIES,
   type ParsedImport,
   tokensChecked,
+  tooManyEntries,
   usdToPicoChecked,
 } from "./common.js";
 
@@ -41,6 +43,10 @@ export function parseOpenRouter(text: string, options: OpenRouterOptions): Parse
   }
   if (!isRecord(document) || !Array.isArray(document.data)) {
     result.problems.push('not OpenRouter\'s GET /api/v1/models answer: expected { "data": [models] }');
+    return result;
+  }
+  if (document.data.length > MAX_IMPORT_ENTRIES) {
+    result.problems.push(tooManyEntries(document.data.length));
     return result;
   }
   const providerId = options.providerId ?? "openrouter";
