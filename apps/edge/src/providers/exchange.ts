@@ -90,11 +90,7 @@ export async function exchangeChat(
       ok: true,
       stream: true,
       status: response.status,
-      events: drainedAfter(
-        dialect.events(response.body.iterator({ destroyOnReturn: false }), signals),
-        response.body,
-        signals,
-      ),
+      events: drainedAfter(dialect.events(response.body, signals), response.body, signals),
     };
   }
   const answer = await readAnswer(sent, dialect.parse);
