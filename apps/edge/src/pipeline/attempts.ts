@@ -4,7 +4,12 @@ import { attemptFault } from "../planning/fault.js";
 import type { PlannedAttempt } from "../planning/plan.js";
 import type { Route } from "../planning/planner.js";
 import { cancelledFailure, networkFailure, type UpstreamFailure } from "../providers/failure.js";
-import type { CanonicalCompletion, ChatResult, StreamEvent } from "../providers/types.js";
+import {
+  type CanonicalCompletion,
+  type ChatResult,
+  isRelayable,
+  type StreamEvent,
+} from "../providers/types.js";
 import { observeAttempt, observeFailover } from "./attempt-metrics.js";
 import type { EdgeContext } from "./edge-context.js";
 import { inAttemptSpan } from "./tracing.js";
@@ -180,6 +185,11 @@ async function peekStream(
       ok: false,
       failure: { ...networkFailure("protocol", first.value.message), code: first.value.code, status },
     };
+  }
+  if (isRelayable(events)) {
+    // Put back rather than wrapped in a generator: the responder can still relay the stream's bytes.
+    events.unshift(first.value);
+    return { ok: true, status, served: { stream: true, events } };
   }
   return { ok: true, status, served: { stream: true, events: prepend(first.value, iterator) } };
 }

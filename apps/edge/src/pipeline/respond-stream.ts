@@ -6,7 +6,7 @@ import { normaliseFinishReason } from "../canonical/finish-reason.js";
 import type { TokenUsage } from "../canonical/tokens.js";
 import type { PlannedAttempt } from "../planning/plan.js";
 import { finalError } from "../providers/failure.js";
-import type { StreamEvent } from "../providers/types.js";
+import { isRelayable, type RelayableEvents, type StreamEvent } from "../providers/types.js";
 import type { StreamRenderer } from "../translate/surface.js";
 import { measure, unservedMeasure } from "../usage/measure.js";
 import { type AdmittedChat, subjectOf } from "./admitted.js";
@@ -40,7 +40,11 @@ export async function respondStream(
   if (!outcome.ok) return failStream(writer, chat, outcome, context);
   if (!outcome.served.stream) throw new Error("a streamed attempt produced a single body");
   const rewriter = chat.surface.stream(identity(chat.generationId, outcome.attempt, context.now()));
-  const pumped = await pump(outcome.served.events, writer, rewriter);
+  const events = outcome.served.events;
+  const pumped =
+    isRelayable(events) && (rewriter.rawBytes || !rewriter.raw)
+      ? await relayBytes(events, writer, rewriter)
+      : await pump(events, writer, rewriter);
   const cancelled = writer.clientGone;
   const measured = await measure(pumped.usage, chat.prompt, () => rewriter.outputTexts());
   if (pumped.error) await writer.write(rewriter.error(streamFailure(pumped.error)));
@@ -84,6 +88,58 @@ async function pump(
     }
   }
   return pumped;
+}
+
+/**
+ * The byte relay: the provider's reads are pushed through (no promise or generator per read or
+ * frame), each content frame is our envelope spliced in front of the provider's own bytes, and the
+ * frames of one socket read leave in one write; a full socket pauses the upstream body until it
+ * drains. A surface that translates (Anthropic, Gemini, Responses) gets each content frame parsed
+ * and renders it, on the same push path.
+ */
+function relayBytes(events: RelayableEvents, writer: SseWriter, rewriter: StreamRenderer): Promise<Pumped> {
+  return new Promise((resolve) => {
+    const pumped: Pumped = { usage: undefined, error: undefined };
+    events.relay({
+      raw: (bytes, start, text, scan) => {
+        if (rewriter.rawBytes) {
+          const out = writer.bytes();
+          if (out) rewriter.rawBytes(bytes, start, text, scan, out);
+          return;
+        }
+        // A surface that translates: the chunk parsed, rendered as its own events.
+        const chunk = parseScannedChunk(bytes.toString("utf8", start, start + text.length));
+        if (chunk === undefined) {
+          pumped.error = MALFORMED_CHUNK;
+          events.stop();
+        } else {
+          const frames = rewriter.chunk(chunk);
+          if (frames) writer.write(frames);
+        }
+      },
+      event: (event) => {
+        if (event.type === "usage") pumped.usage = event.usage;
+        else if (event.type === "error") pumped.error = event;
+        else {
+          const frames = render(event, rewriter);
+          if (frames === undefined) {
+            pumped.error = MALFORMED_CHUNK;
+            events.stop();
+          } else if (frames) writer.write(frames);
+        }
+      },
+      flush: () => {
+        if (writer.clientGone) {
+          events.stop();
+          return true;
+        }
+        if (!writer.full) return true;
+        writer.afterDrain(() => events.resume());
+        return false;
+      },
+      end: () => resolve(pumped),
+    });
+  });
 }
 
 const MALFORMED_CHUNK = {

@@ -1,4 +1,5 @@
 import type { Response } from "express";
+import { FrameBytes } from "../translate/frame-bytes.js";
 import { SSE_HEADERS, SSE_KEEP_ALIVE } from "../translate/sse.js";
 import type { StreamFraming } from "../translate/surface.js";
 
@@ -16,6 +17,8 @@ export class SseWriter {
   private timer: NodeJS.Timeout | undefined;
   /** Frames written in this tick, sent as one string when it ends. */
   private batch: string[] = [];
+  /** The tick's batch once the byte relay added to it: sent as one buffer. */
+  private mixed: FrameBytes | undefined;
   private flushScheduled = false;
   /** Set while the socket's buffer is over its mark; resolves once it drained or the client left. */
   private blocked: Promise<void> | undefined;
@@ -57,6 +60,38 @@ export class SseWriter {
     return this.blocked;
   }
 
+  /**
+   * This tick's batch as bytes, for the byte relay to add its frames to (our envelopes and spans of
+   * the provider's reads, copied once when the batch is flushed): everything the upstream reads of one
+   * socket read produced leaves in one write, however many HTTP chunks they came in. Frames queued
+   * as text before it stay in front. Undefined once the stream is over or the client left.
+   */
+  bytes(): FrameBytes | undefined {
+    if (this.finished || this.gone) return undefined;
+    this.open();
+    if (this.mixed === undefined) {
+      const mixed = new FrameBytes();
+      for (const frame of this.batch) mixed.addText(frame);
+      this.batch = [];
+      this.mixed = mixed;
+    }
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      process.nextTick(flushWriter, this);
+    }
+    return this.mixed;
+  }
+
+  /** Whether the socket was over its mark at the last flush: the relay pauses until `afterDrain`. */
+  get full(): boolean {
+    return this.blocked !== undefined;
+  }
+
+  /** Runs `then` once the socket drained (or the client left). */
+  afterDrain(then: () => void): void {
+    void (this.blocked ?? Promise.resolve()).then(then);
+  }
+
   end(): void {
     this.stop();
     if (this.finished) return;
@@ -64,7 +99,7 @@ export class SseWriter {
     const rest = this.take();
     if (this.gone) return;
     // The last frames and the chunked body's terminator leave in one write.
-    if (rest === "") this.response.end();
+    if (rest.length === 0) this.response.end();
     else this.response.end(rest);
   }
 
@@ -78,7 +113,9 @@ export class SseWriter {
     this.flushScheduled = false;
     if (this.finished) return;
     const frames = this.take();
-    if (frames === "" || this.gone) return;
+    if (frames.length === 0 || this.gone) return;
+    // Once per tick, not per frame: the keep-alive clock (the text path also refreshes it per write).
+    this.schedule();
     // Corked, so the length line, the frames and the CRLF (and the headers, first time) are one write.
     this.response.cork();
     const roomLeft = this.response.write(frames);
@@ -96,13 +133,19 @@ export class SseWriter {
   }
 
   private enqueue(frame: string): void {
-    this.batch.push(frame);
+    if (this.mixed) this.mixed.addText(frame);
+    else this.batch.push(frame);
     if (this.flushScheduled) return;
     this.flushScheduled = true;
     process.nextTick(flushWriter, this);
   }
 
-  private take(): string {
+  private take(): string | Buffer {
+    if (this.mixed) {
+      const bytes = this.mixed.take();
+      this.mixed = undefined;
+      if (bytes !== undefined) return bytes;
+    }
     if (this.batch.length === 0) return "";
     const frames = this.batch.length === 1 ? (this.batch[0] ?? "") : this.batch.join("");
     this.batch = [];

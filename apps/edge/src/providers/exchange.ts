@@ -8,7 +8,13 @@ import {
   type UpstreamHttp,
   type UpstreamResponse,
 } from "./http.js";
-import type { CanonicalCompletion, ChatCall, ChatResult, StreamEvent } from "./types.js";
+import {
+  type CanonicalCompletion,
+  type ChatCall,
+  type ChatResult,
+  isRelayable,
+  type StreamEvent,
+} from "./types.js";
 
 export interface WireRequest {
   path: string;
@@ -86,15 +92,13 @@ export async function exchangeChat(
         failure: networkFailure("protocol", "the provider did not answer with an event stream"),
       };
     }
+    const events = dialect.events(response.body, signals);
     return {
       ok: true,
       stream: true,
       status: response.status,
-      events: drainedAfter(
-        dialect.events(response.body.iterator({ destroyOnReturn: false }), signals),
-        response.body,
-        signals,
-      ),
+      // A relayable stream reads its own body off when it stops.
+      events: isRelayable(events) ? events : drainedAfter(events, response.body, signals),
     };
   }
   const answer = await readAnswer(sent, dialect.parse);

@@ -3,12 +3,9 @@ import { type Dispatcher, Pool } from "undici";
 import { cancelledFailure, networkFailure, type UpstreamFailure } from "./failure.js";
 import type { UpstreamTimeouts } from "./settings.js";
 import { dispatchTimed, endStage } from "./stage-clock.js";
+import { UpstreamBody, type UpstreamResponse } from "./upstream-body.js";
 
-export interface UpstreamResponse {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Dispatcher.ResponseData["body"];
-}
+export type { BodySink, UpstreamBody, UpstreamResponse } from "./upstream-body.js";
 
 export interface UpstreamRequest {
   method: "GET" | "POST";
@@ -79,24 +76,28 @@ export class UpstreamHttp {
   signals(client: AbortSignal): AttemptSignals {
     const total = new AbortController();
     const combined = new AbortController();
+    // The combined signal is aborted only here, so the attempt's call is told directly (`onAbort`)
+    // instead of through one more listener on the signal.
+    const abort = (reason: unknown): void => {
+      combined.abort(reason);
+      record.onAbort?.(reason);
+    };
     const timer = setTimeout(() => {
       const reason = new DOMException("the provider call exceeded its total timeout", "TimeoutError");
       total.abort(reason);
-      combined.abort(reason);
+      abort(reason);
     }, this.timeouts.totalMs);
     timer.unref();
-    const onClientAbort = (): void => combined.abort(client.reason);
+    const onClientAbort = (): void => abort(client.reason);
+    const record: Attempt = { timer, onClientAbort, onAbort: undefined };
     if (client.aborted) onClientAbort();
     else client.addEventListener("abort", onClientAbort, { once: true });
     const signals = { client, total: total.signal, combined: combined.signal };
-    this.attempts.set(signals, { timer, onClientAbort });
+    this.attempts.set(signals, record);
     return signals;
   }
 
-  private readonly attempts = new WeakMap<
-    AttemptSignals,
-    { timer: NodeJS.Timeout; onClientAbort: () => void }
-  >();
+  private readonly attempts = new WeakMap<AttemptSignals, Attempt>();
 
   private finished(signals: AttemptSignals): void {
     const attempt = this.attempts.get(signals);
@@ -106,27 +107,36 @@ export class UpstreamHttp {
     this.attempts.delete(signals);
   }
 
-  /** Resolves with the response, or with the failure when no response arrived. Never throws. */
-  async send(request: UpstreamRequest, signals: AttemptSignals): Promise<UpstreamResponse | UpstreamFailure> {
+  /**
+   * Resolves with the response once its headers arrived (its body read through undici's dispatch
+   * callbacks, see `UpstreamBody`), or with the failure when no response arrived. Never throws.
+   */
+  send(request: UpstreamRequest, signals: AttemptSignals): Promise<UpstreamResponse | UpstreamFailure> {
     endStage(signals.client, "prepare");
-    try {
-      const response = await dispatchTimed(signals.client, () =>
-        this.pool.request({
-          method: request.method,
-          path: request.rooted ? request.path : `${this.basePath}${request.path}`,
-          headers: request.headers,
-          body: request.body ?? null,
-          signal: signals.combined,
-        }),
-      );
-      endStage(signals.client, "first_byte");
-      // Read to the end, failed or abandoned: the body closes and the attempt is over.
-      response.body.once("close", () => this.finished(signals));
-      return { status: response.statusCode, headers: response.headers, body: response.body };
-    } catch (error) {
+    const attempt = this.attempts.get(signals);
+    if (signals.combined.aborted || !attempt) {
       this.finished(signals);
-      return classifyError(error, signals);
+      return Promise.resolve(classifyError(signals.combined.reason, signals));
     }
+    return new Promise((resolve) => {
+      const handler = new ResponseHandler(signals, resolve, () => this.finished(signals));
+      attempt.onAbort = (reason) => handler.abort(reason);
+      try {
+        dispatchTimed(signals.client, () =>
+          this.pool.dispatch(
+            {
+              method: request.method,
+              path: request.rooted ? request.path : `${this.basePath}${request.path}`,
+              headers: request.headers,
+              body: request.body ?? null,
+            },
+            handler,
+          ),
+        );
+      } catch (error) {
+        handler.onResponseError(undefined, error instanceof Error ? error : new Error(String(error)));
+      }
+    });
   }
 
   /**
@@ -140,6 +150,75 @@ export class UpstreamHttp {
 
   close(): Promise<void> {
     return this.pool.close();
+  }
+}
+
+interface Attempt {
+  timer: NodeJS.Timeout;
+  onClientAbort: () => void;
+  /** The running call's abort, while there is one. */
+  onAbort: ((reason: unknown) => void) | undefined;
+}
+
+/**
+ * One call's dispatch callbacks: the promise settles at the response's headers (or its failure), then
+ * the body takes the reads. An abort before the request reached a socket is applied when it does (as
+ * `pool.request`'s signal handling does), after the headers it fails the body.
+ */
+class ResponseHandler implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | undefined;
+  private body: UpstreamBody | undefined;
+  private abortReason: Error | undefined;
+  private settled = false;
+
+  constructor(
+    private readonly signals: AttemptSignals,
+    private readonly resolve: (value: UpstreamResponse | UpstreamFailure) => void,
+    private readonly finished: () => void,
+  ) {}
+
+  abort(reason: unknown): void {
+    const error = reason instanceof Error ? reason : new Error(String(reason));
+    if (this.body) this.body.abort(error);
+    else if (this.controller) this.controller.abort(error);
+    else this.abortReason = error;
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.abortReason) controller.abort(this.abortReason);
+  }
+
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: IncomingHttpHeaders,
+  ): void {
+    endStage(this.signals.client, "first_byte");
+    const body = new UpstreamBody(this.finished);
+    body.attach(controller);
+    this.body = body;
+    this.settled = true;
+    this.resolve({ status: statusCode, headers, body });
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.body?.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.body?.finish();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
+    if (this.body) {
+      this.body.fail(error);
+      return;
+    }
+    if (this.settled) return;
+    this.settled = true;
+    this.finished();
+    this.resolve(classifyError(error, this.signals));
   }
 }
 

@@ -45,6 +45,39 @@ export type StreamEvent =
   /** The upstream reported an error inside the stream. */
   | { type: "error"; message: string; code: string | undefined };
 
+/**
+ * Where a relayed stream goes, one upstream read at a time (see `RelayableEvents.relay`): content
+ * chunks as the provider's bytes, everything else as events, then `flush` once per read.
+ */
+export interface StreamRelayTarget {
+  /**
+   * An OpenAI-format content chunk as received: its JSON is `bytes[start, start + text.length)`;
+   * `text` is the same bytes read as Latin-1 (one character per byte, so `scan`'s offsets are byte
+   * offsets from `start`; JSON's structure is ASCII, so the scan is the same as on the decoded text).
+   */
+  raw(bytes: Buffer, start: number, text: string, scan: ChunkScan): void;
+  /** Any other event; after an error event the stream stops. */
+  event(event: StreamEvent): void;
+  /** One read's frames are in: false = the client is full, `resume()` once it drained. */
+  flush(): boolean;
+  /** The stream is over: `[DONE]`, the body's end, an error event, a failure, or `stop()`. Called once. */
+  end(): void;
+}
+
+/** A stream that can also be pushed (the byte relay) instead of pulled one event at a time. */
+export interface RelayableEvents extends AsyncIterable<StreamEvent> {
+  relay(target: StreamRelayTarget): void;
+  resume(): void;
+  /** Ends the stream early (the client left or the consumer gave up): the rest is read off or dropped. */
+  stop(): void;
+  /** Puts an event taken with `next()` back in front (the attempts' first-event peek). */
+  unshift(event: StreamEvent): void;
+}
+
+export function isRelayable(events: AsyncIterable<StreamEvent>): events is RelayableEvents {
+  return typeof (events as Partial<RelayableEvents>).relay === "function";
+}
+
 export type ChatResult =
   | { ok: true; stream: false; status: number; completion: CanonicalCompletion }
   | { ok: true; stream: true; status: number; events: AsyncIterable<StreamEvent> }

@@ -2,6 +2,7 @@ import type { GatewayError } from "@gw/errors";
 import type { ChunkScan } from "../canonical/chunk-scan.js";
 import type { ApiType } from "../canonical/generation.js";
 import type { ChunkWire, CompletionWire } from "../canonical/wire.js";
+import type { FrameBytes } from "./frame-bytes.js";
 import type { ResponseIdentity } from "./openai/chat-response.js";
 import type { UsageRender } from "./openai/usage.js";
 
@@ -23,6 +24,12 @@ export interface StreamRenderer {
    * without parsing; absent on surfaces that translate (they get it parsed, through `chunk`).
    */
   raw?(data: string, scan: ChunkScan): string;
+  /**
+   * The same relayed as bytes (the byte relay): the chunk's JSON is `bytes[start, start + text.length)`
+   * and `text` is those bytes read as Latin-1, so `scan`'s offsets are byte offsets from `start`. The
+   * frame is appended to `out`: our envelope, then the provider's own bytes.
+   */
+  rawBytes?(bytes: Buffer, start: number, text: string, scan: ChunkScan, out: FrameBytes): void;
   /** An error after the first byte, in the surface's own in-band form. */
   error(failure: GatewayError): string;
   /** Whatever closes the stream: usage and the end marker of the format. */

@@ -1,121 +1,18 @@
-import { scanChunk } from "../../canonical/chunk-scan.js";
-import { chunkWireSchema, usageFromWire, usageWireSchema } from "../../canonical/wire.js";
-import { type AttemptSignals, classifyError } from "../http.js";
-import { type SseEvent, SseParser } from "../sse.js";
+import type { AttemptSignals } from "../http.js";
 import type { StreamEvent } from "../types.js";
+import { OpenAiEventStream } from "./event-stream.js";
+
+export { mapSseEvent, parseSseEvent } from "./stream-map.js";
 
 /**
- * Upstream SSE bytes → canonical stream events, pulled one network chunk at a time so the client's
- * pace (backpressure) reaches the upstream socket. Ends at `[DONE]`; a network failure mid-stream
- * becomes an error event, except when the client itself went away.
+ * Upstream SSE bytes → canonical stream events (`OpenAiEventStream`): pulled one network read at a
+ * time so the client's pace (backpressure) reaches the upstream socket, or relayed as bytes. Ends at
+ * `[DONE]`; a network failure mid-stream becomes an error event, except when the client itself went
+ * away.
  */
-export async function* openAiStreamEvents(
+export function openAiStreamEvents(
   body: AsyncIterable<Uint8Array>,
   signals: AttemptSignals,
-): AsyncGenerator<StreamEvent> {
-  const parser = new SseParser();
-  let finished = false;
-  try {
-    for await (const bytes of body) {
-      for (const event of parser.push(bytes)) {
-        const mapped = mapSseEvent(event);
-        if (mapped === "done") return;
-        finished ||= mapped.some(hasFinishReason);
-        yield* mapped;
-      }
-    }
-    for (const event of parser.end()) {
-      const mapped = mapSseEvent(event);
-      if (mapped === "done") return;
-      finished ||= mapped.some(hasFinishReason);
-      yield* mapped;
-    }
-    // Some hosts omit [DONE]; only a stream that stopped before any choice finished is broken.
-    if (!finished)
-      yield { type: "error", message: "the provider closed the stream before finishing", code: "protocol" };
-  } catch (error) {
-    const failure = classifyError(error, signals);
-    if (failure.kind === "cancelled") return;
-    yield { type: "error", message: failure.message, code: failure.kind };
-  }
-}
-
-const MALFORMED: StreamEvent = {
-  type: "error",
-  message: "the provider sent a malformed stream chunk",
-  code: "protocol",
-};
-
-/**
- * One SSE event → zero or more events, without parsing the chunk: one structural scan finds its
- * members, content goes on as a `raw` event, and only a usage object (normally once, in the last
- * chunk) is parsed. Errors take the full parse, as before.
- */
-export function mapSseEvent(event: SseEvent): StreamEvent[] | "done" {
-  const data = event.data;
-  if (data === "[DONE]" || data.trim() === "[DONE]") return "done";
-  const scan = event.event === "error" ? undefined : scanChunk(data);
-  if (!scan || scan.error !== undefined) return parseSseEvent(event);
-  const events: StreamEvent[] = [];
-  if (scan.hasChoices) events.push({ type: "raw", data, scan });
-  if (scan.usage) {
-    let json: unknown;
-    try {
-      json = JSON.parse(data.slice(scan.usage.start, scan.usage.end));
-    } catch {
-      return [MALFORMED];
-    }
-    const parsed = usageWireSchema.nullish().safeParse(json);
-    if (!parsed.success) return [MALFORMED];
-    const usage = usageFromWire(parsed.data);
-    if (usage) events.push({ type: "usage", usage });
-  }
-  return events;
-}
-
-/** One SSE event fully parsed into canonical events; a usage report is split from any content it rides on. */
-export function parseSseEvent(event: SseEvent): StreamEvent[] | "done" {
-  if (event.data.trim() === "[DONE]") return "done";
-  let json: unknown;
-  try {
-    json = JSON.parse(event.data);
-  } catch {
-    return [{ type: "error", message: "the provider sent a malformed stream chunk", code: "protocol" }];
-  }
-  const parsed = chunkWireSchema.safeParse(json);
-  if (!parsed.success) {
-    return [{ type: "error", message: "the provider sent a malformed stream chunk", code: "protocol" }];
-  }
-  const chunk = parsed.data;
-  if (event.event === "error" || chunk.error !== undefined) {
-    return [{ type: "error", ...describeStreamError(chunk.error) }];
-  }
-  const events: StreamEvent[] = [];
-  const usage = usageFromWire(chunk.usage);
-  if (chunk.choices && chunk.choices.length > 0) {
-    const { usage: _dropped, ...content } = chunk;
-    events.push({ type: "chunk", chunk: content });
-  }
-  if (usage) events.push({ type: "usage", usage });
-  return events;
-}
-
-function describeStreamError(error: unknown): { message: string; code: string | undefined } {
-  if (typeof error === "object" && error !== null) {
-    const message = "message" in error && typeof error.message === "string" ? error.message : undefined;
-    const code =
-      "code" in error && error.code !== null && error.code !== undefined ? String(error.code) : undefined;
-    return { message: message ?? "the provider reported an error mid-stream", code };
-  }
-  return {
-    message: typeof error === "string" ? error : "the provider reported an error mid-stream",
-    code: undefined,
-  };
-}
-
-function hasFinishReason(event: StreamEvent): boolean {
-  if (event.type === "raw") return event.scan.finishReason !== undefined;
-  return (
-    event.type === "chunk" && (event.chunk.choices ?? []).some((choice) => Boolean(choice.finish_reason))
-  );
+): AsyncIterable<StreamEvent> {
+  return new OpenAiEventStream(body, signals);
 }

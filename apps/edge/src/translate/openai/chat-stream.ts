@@ -2,6 +2,7 @@ import { type GatewayError, openAiStreamError } from "@gw/errors";
 import type { ChunkScan, Span } from "../../canonical/chunk-scan.js";
 import { type ChunkWire, chunkWireSchema, outputTexts } from "../../canonical/wire.js";
 import { DetachedTexts } from "../detached-texts.js";
+import type { FrameBytes } from "../frame-bytes.js";
 import { SSE_DONE, sseData } from "../sse.js";
 import type { StreamRenderer, Surface } from "../surface.js";
 import { type ResponseIdentity, renderCompletion } from "./chat-response.js";
@@ -26,6 +27,12 @@ export class ChatStreamRewriter implements StreamRenderer {
   private readonly rawPrefix: string;
   private readonly modelJson: string;
   private readonly providerJson: string;
+  /** Byte relay: the `choices` texts as Latin-1 (the bytes as they came), decoded only when metering estimates. */
+  private readonly latin1Choices = new DetachedTexts();
+  private envelopeBytes: Buffer | undefined;
+  private fingerprintLatin1 = "";
+  /** The chunk's own `provider` member as Latin-1, "" = ours. */
+  private providerLatin1 = "";
 
   constructor(private readonly identity: ResponseIdentity) {
     this.created = identity.created;
@@ -86,6 +93,53 @@ export class ChatStreamRewriter implements StreamRenderer {
     return `${frame}}\n\n`;
   }
 
+  /**
+   * `raw` on the provider's bytes (the byte relay): the same envelope, kept as bytes and rebuilt only
+   * when `created`, the fingerprint or the provider change (normally never after the first chunk), so
+   * a frame costs its four pieces and no string is built from the provider's content.
+   */
+  rawBytes(bytes: Buffer, start: number, text: string, scan: ChunkScan, out: FrameBytes): void {
+    const { created, fingerprint, id, finishReason, provider, rest } = scan;
+    let stale = this.envelopeBytes === undefined;
+    if (created && isNumberText(text, created) && !sameText(text, created, this.createdRaw)) {
+      this.createdRaw = text.slice(created.start, created.end);
+      this.created = Number(this.createdRaw);
+      stale = true;
+    }
+    if (fingerprint && text.charCodeAt(fingerprint.start) === QUOTE)
+      if (!sameText(text, fingerprint, this.fingerprintLatin1)) {
+        this.fingerprintLatin1 = text.slice(fingerprint.start, fingerprint.end);
+        this.fingerprintJson = bytes.toString("utf8", start + fingerprint.start, start + fingerprint.end);
+        this.fingerprint = JSON.parse(this.fingerprintJson) as string;
+        stale = true;
+      }
+    if (provider ? !sameText(text, provider, this.providerLatin1) : this.providerLatin1 !== "") {
+      this.providerLatin1 = provider ? text.slice(provider.start, provider.end) : "";
+      stale = true;
+    }
+    if (this.upstream === undefined && id && text.charCodeAt(id.start) === QUOTE)
+      this.upstream = JSON.parse(bytes.toString("utf8", start + id.start, start + id.end)) as string;
+    if (finishReason)
+      this.nativeFinishReason = JSON.parse(
+        bytes.toString("utf8", start + finishReason.start, start + finishReason.end),
+      ) as string;
+    if (scan.choices) this.latin1Choices.add(text.slice(scan.choices.start, scan.choices.end));
+    if (stale || this.envelopeBytes === undefined) {
+      const providerJson = provider
+        ? bytes.toString("utf8", start + provider.start, start + provider.end)
+        : this.providerJson;
+      this.envelopeBytes = Buffer.from(
+        `${this.rawPrefix}${this.created},"model":${this.modelJson},"provider":${providerJson},"system_fingerprint":${this.fingerprintJson}`,
+      );
+    }
+    out.add(this.envelopeBytes);
+    for (let index = 0; index < rest.length; index += 2) {
+      out.add(COMMA);
+      out.addSpan(bytes, start + (rest[index] ?? 0), start + (rest[index + 1] ?? 0));
+    }
+    out.add(FRAME_END);
+  }
+
   /** The final usage chunk (`choices: []`, as OpenAI sends it with `include_usage`), then `[DONE]`. */
   end(usage: UsageRender): string {
     return sseData({ ...this.envelope(), choices: [], usage: renderUsage(usage) }) + SSE_DONE;
@@ -114,7 +168,8 @@ export class ChatStreamRewriter implements StreamRenderer {
   }
 
   outputTexts(): string[] {
-    for (const choices of this.rawChoices.drain()) {
+    const relayed = this.latin1Choices.drain().map((text) => Buffer.from(text, "latin1").toString("utf8"));
+    for (const choices of [...this.rawChoices.drain(), ...relayed]) {
       const parsed = chunkWireSchema.safeParse({ choices: JSON.parse(choices) });
       for (const choice of parsed.success ? (parsed.data.choices ?? []) : [])
         this.texts.push(...outputTexts(choice.delta));
@@ -143,6 +198,8 @@ export const CHAT_SURFACE: Surface = {
 };
 
 const QUOTE = 34;
+const COMMA = Buffer.from(",");
+const FRAME_END = Buffer.from("}\n\n");
 
 /** Whether the value at `span` is a JSON number (`created` of any other type is ignored, as before). */
 function isNumberText(data: string, span: Span): boolean {
