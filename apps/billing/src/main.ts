@@ -6,7 +6,7 @@ import { connectRedis, RedisAdmissionStore } from "@gw/hotstore";
 import { KafkaEventBus } from "@gw/kafka";
 import { createLogger, type Logger, runMain, stopOnSignals } from "@gw/logger";
 import { startAppMetrics } from "@gw/metrics";
-import { clientOptions, serviceAuthFromConfig } from "@gw/rpc";
+import { serviceAuthFromConfig } from "@gw/rpc";
 import { startTracingFromEnv } from "@gw/telemetry";
 import { type BillingConfig, loadBillingConfig } from "./config.js";
 import { migrations, SCHEMA } from "./db/index.js";
@@ -40,12 +40,11 @@ async function main(): Promise<void> {
   const redis = await connectRedis(config.REDIS_URL);
   const store = new RedisAdmissionStore(redis, { keyPrefix: config.REDIS_KEY_PREFIX });
   const bus = connectBus(config, logger);
-  const keys = PrincipalResolver.connect(
-    config.KEYS_GRPC_ADDRESS,
+  const keys = PrincipalResolver.connect(config.KEYS_GRPC_ADDRESS, {
     // Wallet JWTs are verified here as on the edge (WALLET_JWT_SECRET; required in production).
-    { walletTokens: walletTokensFromEnv(process.env) },
-    clientOptions(serviceAuth.issuer, "keys"),
-  );
+    walletTokens: walletTokensFromEnv(process.env),
+    issuer: serviceAuth.issuer,
+  });
   const running = await startBilling(
     {
       database,

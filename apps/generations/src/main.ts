@@ -5,7 +5,7 @@ import { connectDatabase, migrateToLatest } from "@gw/db";
 import { KafkaEventBus } from "@gw/kafka";
 import { createLogger, runMain, stopOnSignals } from "@gw/logger";
 import { startAppMetrics } from "@gw/metrics";
-import { clientOptions, serviceAuthFromConfig } from "@gw/rpc";
+import { serviceAuthFromConfig } from "@gw/rpc";
 import { startTracingFromEnv } from "@gw/telemetry";
 import { loadGenerationsConfig } from "./config.js";
 import { migrations, SCHEMA } from "./db/index.js";
@@ -30,12 +30,11 @@ async function main(): Promise<void> {
     clientId: `generations-${hostname()}`,
     logger,
   });
-  const keys = PrincipalResolver.connect(
-    config.KEYS_GRPC_ADDRESS,
+  const keys = PrincipalResolver.connect(config.KEYS_GRPC_ADDRESS, {
     // Wallet JWTs are verified here as on the edge (WALLET_JWT_SECRET; required in production).
-    { walletTokens: walletTokensFromEnv(process.env) },
-    clientOptions(serviceAuth.issuer, "keys"),
-  );
+    walletTokens: walletTokensFromEnv(process.env),
+    issuer: serviceAuth.issuer,
+  });
   const running = await startGenerations(
     {
       database,
