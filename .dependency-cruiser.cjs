@@ -208,10 +208,14 @@ const PACKAGE_IMPORTS = {
   metrics: { imports: ["config"] },
   http: { imports: ["errors"], tests: ["logger"] },
   testing: { imports: ["db"] },
-  rpc: { imports: ["config", "errors", "metrics", "telemetry"] },
+  rpc: { imports: ["config", "errors", "metrics", "telemetry"], tests: ["proto"] },
   kafka: { imports: ["events", "logger", "metrics", "telemetry"], tests: ["testing"] },
   outbox: { imports: ["db", "events", "kafka", "logger", "metrics", "telemetry"], tests: ["testing"] },
   auth: { imports: ["errors", "events", "metrics", "proto", "rpc"] },
+  // The control-plane skeleton: composes the plumbing packages into one way to build an app.
+  service: {
+    imports: ["auth", "config", "db", "events", "http", "kafka", "logger", "metrics", "rpc", "telemetry"],
+  },
 };
 
 /** `packages/x/…` (a relative or resolved path) or `@gw/x` (a specifier) for any of `names`. */

@@ -71,10 +71,12 @@ function cliVariables(): Set<string> {
   return names;
 }
 
-/** Packages' functions that read the environment themselves, and the file that does it. */
-const ENV_HELPERS: Record<string, string> = {
-  walletTokensFromEnv: "packages/auth/src/wallet-config.ts",
-  startTracingFromEnv: "packages/telemetry/src/setup.ts",
+/** Packages' functions that read the environment themselves, and the files that do it. */
+const ENV_HELPERS: Record<string, readonly string[]> = {
+  walletTokensFromEnv: ["packages/auth/src/wallet-config.ts"],
+  startTracingFromEnv: ["packages/telemetry/src/setup.ts"],
+  // The control-plane skeleton's process (@gw/service) starts tracing and verifies wallet JWTs.
+  openControlPlane: ["packages/telemetry/src/setup.ts", "packages/auth/src/wallet-config.ts"],
 };
 
 function sourceFiles(folder: string): string[] {
@@ -99,8 +101,9 @@ function sourceVariables(app: string): Set<string> {
     .map((file) => readFileSync(file, "utf8"))
     .join("\n");
   const helpers = Object.entries(ENV_HELPERS)
-    .filter(([name]) => text.includes(`${name}(`))
-    .map(([, file]) => readFileSync(join(root, file), "utf8"));
+    // A call, with or without type arguments: `openControlPlane<KeysTables>(`.
+    .filter(([name]) => new RegExp(`\\b${name}[<(]`).test(text))
+    .flatMap(([, files]) => files.map((file) => readFileSync(join(root, file), "utf8")));
   return new Set([text, ...helpers].flatMap(directReads));
 }
 

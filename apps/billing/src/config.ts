@@ -1,13 +1,9 @@
 import { type Env, fragments, loadConfig, z } from "@gw/config";
-import { DEFAULT_BODY_TIMEOUT_MS } from "@gw/http";
-import { metricsEnv } from "@gw/metrics";
-import { serviceAuthEnv } from "@gw/rpc";
+import { controlPlaneEnv, keysClientEnv } from "@gw/service";
 import { LEASE_EXPIRY_MARGIN_MS } from "./admission/leases.js";
 import { DEFAULT_PAID_REQUESTS_PER_MINUTE } from "./admission/limits.js";
 import { DEFAULT_HOLD_TTL_MS, DEFAULT_LEASE_USE_MS } from "./deps.js";
 
-// fragments.port() types its key as `string`, which would erase the variable name from the config type.
-const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 const flag = z
   .enum(["true", "false"], { message: "expected true or false" })
   .default("false")
@@ -17,21 +13,9 @@ const flag = z
 export function loadBillingConfig(env: Env = process.env) {
   return loadConfig(
     {
-      HOST: z.string().min(1).default("0.0.0.0"),
-      HTTP_PORT: port(8082),
-      GRPC_PORT: port(50052),
-      ...fragments.databaseUrl,
+      ...controlPlaneEnv({ http: 8082, grpc: 50052 }),
       ...fragments.redisUrl,
-      ...fragments.kafkaBrokers,
-      ...fragments.topics,
-      ...fragments.logLevel,
-      ...fragments.shutdownDeadline,
-      ...serviceAuthEnv,
-      ...metricsEnv,
-      /** A management request whose body is still arriving after this long is answered 408. */
-      BODY_TIMEOUT_MS: z.coerce.number().int().min(100).default(DEFAULT_BODY_TIMEOUT_MS),
-      /** KeyService, for authenticating management keys on /api/v1/credits. */
-      KEYS_GRPC_ADDRESS: z.string().min(1).default("127.0.0.1:50051"),
+      ...keysClientEnv,
       /** How long a spend hold pins budget if the edge never settles or releases it. */
       HOLD_TTL_MS: z.coerce.number().int().min(1_000).default(DEFAULT_HOLD_TTL_MS),
       /**

@@ -1,11 +1,8 @@
 import type { AdmissionStore } from "@gw/admission-store";
 import type { PrincipalResolver } from "@gw/auth";
-import type { TopicConfig } from "@gw/config";
-import type { Database } from "@gw/db";
-import type { EventBus } from "@gw/events";
 import type { ReadinessCheck } from "@gw/http";
 import type { Logger } from "@gw/logger";
-import type { ServiceAuth } from "@gw/rpc";
+import type { ControlPlaneDeps } from "@gw/service";
 import type { Kysely } from "kysely";
 import { Admission, type AdmissionSettings } from "./admission/admission.js";
 import { type LeaseSettings, Leases } from "./admission/leases.js";
@@ -15,12 +12,12 @@ import type { BillingTables } from "./db/schema.js";
 export const DEFAULT_HOLD_TTL_MS = 5 * 60 * 1000;
 export const DEFAULT_LEASE_USE_MS = 30 * 1000;
 
-/** What the billing app is given; the caller (main.ts, standalone, a test) owns every connection. */
-export interface BillingDeps {
-  database: Database<BillingTables>;
-  bus: EventBus;
-  topics: TopicConfig;
-  logger: Logger;
+/**
+ * What the billing app is given beyond every control-plane app's deps (database, bus, topics, logger,
+ * service auth: REST answers only the edge, gRPC each method's callers in grpc.ts); the caller
+ * (main.ts, standalone, a test) owns every connection.
+ */
+export interface BillingDeps extends ControlPlaneDeps<BillingTables> {
   /** The hot admission view: RedisAdmissionStore in production, MemoryAdmissionStore embedded. */
   store: AdmissionStore;
   /** Authenticates management keys on REST routes (KeyService through its cache). */
@@ -30,13 +27,6 @@ export interface BillingDeps {
   leases?: Partial<Pick<LeaseSettings, "ttlMs" | "useMs">>;
   /** Time source for holds and usage windows; tests pin it. */
   clock?: () => number;
-  /**
-   * Service-to-service authentication (main.ts always sets it): REST answers only the edge, gRPC
-   * each method's callers (grpc.ts). Unset in tests that exercise the app alone.
-   */
-  serviceAuth?: ServiceAuth | undefined;
-  /** BODY_TIMEOUT_MS: a request body still arriving after this long is a 408 (default 10 s). */
-  bodyTimeoutMs?: number | undefined;
   /** /readyz's check of the hot store's connection (Redis PING); unset for an in-process store. */
   hotStoreCheck?: ReadinessCheck | undefined;
 }

@@ -1,6 +1,7 @@
 import type * as grpc from "@grpc/grpc-js";
 import { BillingServiceService } from "@gw/proto/billing/v1/billing";
-import { callerPolicy, callersOf, createAuthenticatedServer } from "@gw/rpc";
+import { callerPolicy, callersOf } from "@gw/rpc";
+import { createControlPlaneGrpc } from "@gw/service";
 import { type BillingContext, type BillingDeps, billingContext } from "./deps.js";
 import { billingService } from "./rpc/billing-service.js";
 
@@ -26,9 +27,5 @@ export function createGrpcServer(
   deps: BillingDeps,
   context: BillingContext = billingContext(deps),
 ): grpc.Server {
-  const server = createAuthenticatedServer(
-    deps.serviceAuth && { verifier: deps.serviceAuth.verifier, policy: BILLING_CALLERS, logger: deps.logger },
-  );
-  server.addService(BillingServiceService, billingService(context));
-  return server;
+  return createControlPlaneGrpc(deps, BILLING_CALLERS, [[BillingServiceService, billingService(context)]]);
 }

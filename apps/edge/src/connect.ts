@@ -1,7 +1,6 @@
 import { PrincipalResolver } from "@gw/auth";
 import type { EventPublisher, EventSubscriber } from "@gw/events";
 import type { Logger } from "@gw/logger";
-import { clientOptions } from "@gw/rpc";
 import { HttpFacilitator } from "@gw/x402";
 import { CatalogHolder } from "./catalog/catalog-holder.js";
 import { connectBatchClient } from "./clients/batches.js";
@@ -34,15 +33,12 @@ export function connectEdgeDeps(
   // Every call to the control plane carries the edge's service token (one per audience, reused).
   const issuer = config.serviceAuth?.issuer;
   const rpcOptions = { timeoutMs: config.rpcTimeoutMs, issuer };
-  const auth = PrincipalResolver.connect(
-    config.keysGrpcAddress,
-    {
-      timeoutMs: config.rpcTimeoutMs,
-      maxTtlMs: config.authCacheMaxTtlMs,
-      walletTokens: config.walletTokens,
-    },
-    clientOptions(issuer, "keys"),
-  );
+  const auth = PrincipalResolver.connect(config.keysGrpcAddress, {
+    timeoutMs: config.rpcTimeoutMs,
+    maxTtlMs: config.authCacheMaxTtlMs,
+    walletTokens: config.walletTokens,
+    issuer,
+  });
   const credentials = connectCredentialSource(config.keysGrpcAddress, rpcOptions);
   const byok = new ByokProviders(credentials.source, {
     settings: config.byokProviders,

@@ -1,7 +1,8 @@
 import type * as grpc from "@grpc/grpc-js";
 import { BatchServiceService } from "@gw/proto/generations/v1/batches";
 import { GenerationServiceService } from "@gw/proto/generations/v1/generations";
-import { callerPolicy, callersOf, createAuthenticatedServer } from "@gw/rpc";
+import { callerPolicy, callersOf } from "@gw/rpc";
+import { createControlPlaneGrpc } from "@gw/service";
 import type { GenerationsDeps } from "./deps.js";
 import { batchService } from "./rpc/batch-service.js";
 import { generationService } from "./rpc/generation-service.js";
@@ -23,14 +24,8 @@ export const GENERATIONS_CALLERS = callerPolicy(
 
 /** GenerationService and BatchService, added but not bound. */
 export function createGrpcServer(deps: GenerationsDeps): grpc.Server {
-  const server = createAuthenticatedServer(
-    deps.serviceAuth && {
-      verifier: deps.serviceAuth.verifier,
-      policy: GENERATIONS_CALLERS,
-      logger: deps.logger,
-    },
-  );
-  server.addService(GenerationServiceService, generationService(deps.database.db, deps.logger));
-  server.addService(BatchServiceService, batchService(deps.database.db, deps.logger));
-  return server;
+  return createControlPlaneGrpc(deps, GENERATIONS_CALLERS, [
+    [GenerationServiceService, generationService(deps.database.db, deps.logger)],
+    [BatchServiceService, batchService(deps.database.db, deps.logger)],
+  ]);
 }

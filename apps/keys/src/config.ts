@@ -1,27 +1,11 @@
-import { type Env, fragments, loadConfig, z } from "@gw/config";
-import { DEFAULT_BODY_TIMEOUT_MS } from "@gw/http";
-import { metricsEnv } from "@gw/metrics";
-import { serviceAuthEnv } from "@gw/rpc";
-
-// fragments.port() types its key as `string`, which would erase the variable name from the config type.
-const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+import { type Env, loadConfig, z } from "@gw/config";
+import { controlPlaneEnv } from "@gw/service";
 
 /** Keys app settings; a bad value stops start-up with a message naming the variable. */
 export function loadKeysConfig(env: Env = process.env) {
   return loadConfig(
     {
-      HOST: z.string().min(1).default("0.0.0.0"),
-      HTTP_PORT: port(8081),
-      GRPC_PORT: port(50051),
-      ...fragments.databaseUrl,
-      ...fragments.kafkaBrokers,
-      ...fragments.topics,
-      ...fragments.logLevel,
-      ...fragments.shutdownDeadline,
-      ...serviceAuthEnv,
-      ...metricsEnv,
-      /** A management request whose body is still arriving after this long is answered 408. */
-      BODY_TIMEOUT_MS: z.coerce.number().int().min(100).default(DEFAULT_BODY_TIMEOUT_MS),
+      ...controlPlaneEnv({ http: 8081, grpc: 50051 }),
       /**
        * The gateway's public URL (the edge's): its host is the wallet sign-in domain, its origin the
        * sign-in URI's. Wallet sign-in also needs WALLET_JWT_SECRET (read by @gw/auth's walletTokensFromEnv).

@@ -2,7 +2,8 @@ import type * as grpc from "@grpc/grpc-js";
 import { CatalogServiceService } from "@gw/proto/catalog/v1/catalog";
 import { EndpointHealthServiceService } from "@gw/proto/catalog/v1/health";
 import { KeyServiceService } from "@gw/proto/keys/v1/keys";
-import { callerPolicy, callersOf, createAuthenticatedServer } from "@gw/rpc";
+import { callerPolicy, callersOf } from "@gw/rpc";
+import { createControlPlaneGrpc } from "@gw/service";
 import { type KeysContext, type KeysDeps, keysContext } from "./deps.js";
 import { catalogService } from "./rpc/catalog-service.js";
 import { endpointHealthService } from "./rpc/health-service.js";
@@ -24,11 +25,9 @@ export const KEYS_CALLERS = callerPolicy(
 
 /** KeyService, CatalogService and EndpointHealthService, added but not bound. */
 export function createGrpcServer(deps: KeysDeps, context: KeysContext = keysContext(deps)): grpc.Server {
-  const server = createAuthenticatedServer(
-    deps.serviceAuth && { verifier: deps.serviceAuth.verifier, policy: KEYS_CALLERS, logger: deps.logger },
-  );
-  server.addService(KeyServiceService, keyService(context.db, context.byok, deps.logger, context.walletAuth));
-  server.addService(CatalogServiceService, catalogService(context.snapshots, deps.logger));
-  server.addService(EndpointHealthServiceService, endpointHealthService(context.health, deps.logger));
-  return server;
+  return createControlPlaneGrpc(deps, KEYS_CALLERS, [
+    [KeyServiceService, keyService(context.db, context.byok, deps.logger, context.walletAuth)],
+    [CatalogServiceService, catalogService(context.snapshots, deps.logger)],
+    [EndpointHealthServiceService, endpointHealthService(context.health, deps.logger)],
+  ]);
 }

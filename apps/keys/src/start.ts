@@ -1,5 +1,4 @@
-import { listen, type Readiness } from "@gw/http";
-import { bindGrpcServer, shutdownGrpcServer } from "@gw/rpc";
+import { type ListenOptions, type RunningControlPlane, startControlPlane } from "@gw/service";
 import { createApp } from "./app.js";
 import { bundledCatalog } from "./catalog/content.js";
 import { refreshCatalog } from "./catalog/store.js";
@@ -9,25 +8,8 @@ import { startHealthAggregator } from "./health/start.js";
 import type { HealthTables } from "./health/tables.js";
 import { keysReadiness } from "./routes/health.js";
 
-export interface ListenOptions {
-  host: string;
-  /** 0 picks a free port. */
-  httpPort: number;
-  grpcPort: number;
-  /** How long a stop waits for requests under way before cutting them (SHUTDOWN_DEADLINE_MS). */
-  shutdownDeadlineMs?: number;
-}
-
-export interface RunningKeys {
-  httpUrl: string;
-  grpcAddress: string;
-  readiness: Readiness;
-  /**
-   * Readiness goes 503 first, then the servers close gracefully (requests under way get until the
-   * shutdown deadline); the deps (database, bus) stay open: the caller owns them.
-   */
-  stop(): Promise<void>;
-}
+export type { ListenOptions };
+export type RunningKeys = RunningControlPlane;
 
 /**
  * Seeds the catalogue (this release's bundled seed with every operator change laid over it), then serves
@@ -37,41 +19,27 @@ export async function startKeys(deps: KeysDeps, options: ListenOptions): Promise
   const seeded = await refreshCatalog(deps.database.db, deps.catalog ?? bundledCatalog());
   deps.logger.info(seeded, seeded.changed ? "catalogue seeded" : "catalogue already current");
   const context = keysContext(deps);
-  const health = await startHealthAggregator({
-    bus: deps.bus,
-    topic: deps.topics.usage,
-    db: context.db.withTables<HealthTables>(),
-    figures: context.health,
-    snapshots: context.snapshots,
-  });
   const readiness = keysReadiness(deps);
-  const http = await listen(createApp(deps, context, readiness), options.host, options.httpPort);
-  const grpcServer = createGrpcServer(deps, context);
-  let grpcPort: number;
-  try {
-    grpcPort = await bindGrpcServer(grpcServer, options.host, options.grpcPort);
-  } catch (error) {
-    await http.close();
-    await health.stop();
-    throw error;
-  }
-  const grpcAddress = `${loopbackFor(options.host)}:${grpcPort}`;
-  deps.logger.info({ httpUrl: http.url, grpcAddress }, "keys app listening");
-  return {
-    httpUrl: http.url,
-    grpcAddress,
-    readiness,
-    // The bus is the caller's: its close() delivers (or spools) what was published, with a bound that
-    // flush() on a dead broker would not have.
-    stop: async () => {
-      readiness.drain();
-      const deadlineMs = options.shutdownDeadlineMs;
-      await Promise.all([http.close(deadlineMs), shutdownGrpcServer(grpcServer, deadlineMs)]);
-      await health.stop();
+  // The bus is the caller's: its close() delivers (or spools) what was published, with a bound that
+  // flush() on a dead broker would not have.
+  return startControlPlane(
+    {
+      name: "keys",
+      logger: deps.logger,
+      readiness,
+      work: async (stops) => {
+        const health = await startHealthAggregator({
+          bus: deps.bus,
+          topic: deps.topics.usage,
+          db: context.db.withTables<HealthTables>(),
+          figures: context.health,
+          snapshots: context.snapshots,
+        });
+        stops.afterServers(health);
+      },
+      http: () => createApp(deps, context, readiness),
+      grpc: () => createGrpcServer(deps, context),
     },
-  };
-}
-
-function loopbackFor(host: string): string {
-  return host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
+    options,
+  );
 }

@@ -9,7 +9,7 @@ import { startGenerations } from "@gw/generations";
 import { connectBillingUsage, startKeys } from "@gw/keys";
 import type { Logger } from "@gw/logger";
 import { observeHttp, portOf, serveMetrics } from "@gw/metrics";
-import { clientOptions, publicKeyList, type ServiceKeyPair, type ServiceName, serviceAuthSet } from "@gw/rpc";
+import { publicKeyList, type ServiceKeyPair, type ServiceName, serviceAuthSet } from "@gw/rpc";
 import type { StandaloneConfig } from "./config.js";
 import { connectAppDatabases, resolvePostgres } from "./databases.js";
 import { type DevCredentials, devCredentialsFile, ensureDevCredentials } from "./dev-credentials.js";
@@ -120,17 +120,15 @@ async function startStandaloneOn(
     stoppers.push(() => keys.stop());
 
     // Billing and generations each ask keys as themselves.
-    const billingPrincipals = PrincipalResolver.connect(
-      addresses.keys,
-      { walletTokens: wallet.tokens },
-      clientOptions(auth.billing.issuer, "keys"),
-    );
+    const billingPrincipals = PrincipalResolver.connect(addresses.keys, {
+      walletTokens: wallet.tokens,
+      issuer: auth.billing.issuer,
+    });
     stoppers.push(() => billingPrincipals.close());
-    const generationsPrincipals = PrincipalResolver.connect(
-      addresses.keys,
-      { walletTokens: wallet.tokens },
-      clientOptions(auth.generations.issuer, "keys"),
-    );
+    const generationsPrincipals = PrincipalResolver.connect(addresses.keys, {
+      walletTokens: wallet.tokens,
+      issuer: auth.generations.issuer,
+    });
     stoppers.push(() => generationsPrincipals.close());
     const billing = await startBilling(
       {

@@ -1,4 +1,3 @@
-import type { ClientOptions } from "@grpc/grpc-js";
 import { GatewayError } from "@gw/errors";
 import type { EventSubscriber, Subscription } from "@gw/events";
 import { decodeEnvelope, decodePayload, KEY_CHANGED_V1 } from "@gw/events";
@@ -9,7 +8,7 @@ import {
   AuthFailureReason,
   KeyServiceClient,
 } from "@gw/proto/keys/v1/keys";
-import { CHANNEL_OPTIONS, dependencyError, insecureCredentials, unaryCall } from "@gw/rpc";
+import { connectClient, dependencyError, type ServiceTokenIssuer } from "@gw/rpc";
 import { hashSecret, looksLikeServiceKey } from "./credentials.js";
 import { type AuthFailureCode, assertUsable, invalidKey, type Principal } from "./principal.js";
 import { looksLikeJwt, type WalletTokens, walletTokenError } from "./wallet-token.js";
@@ -75,17 +74,20 @@ export class PrincipalResolver {
     this.walletTokens = options.walletTokens;
   }
 
-  /** `client`: gRPC client options, e.g. @gw/rpc's clientOptions with the calling app's service token. */
+  /** `issuer`: the calling app's service tokens (addressed to keys); absent where service auth is off. */
   static connect(
     keysAddress: string,
-    options: ResolverOptions = {},
-    client: Partial<ClientOptions> = CHANNEL_OPTIONS,
+    options: ResolverOptions & { issuer?: ServiceTokenIssuer | undefined } = {},
   ): { resolver: PrincipalResolver; close(): void } {
-    const keys = new KeyServiceClient(keysAddress, insecureCredentials(), client);
-    const call = unaryCall(keys, keys.authenticate, { timeoutMs: options.timeoutMs ?? 3_000 });
+    const { issuer, ...resolverOptions } = options;
+    const keys = connectClient(KeyServiceClient, keysAddress, {
+      audience: "keys",
+      issuer,
+      timeoutMs: options.timeoutMs ?? 3_000,
+    });
     return {
-      resolver: new PrincipalResolver((request) => call(request), options),
-      close: () => keys.close(),
+      resolver: new PrincipalResolver((request) => keys.authenticate(request), resolverOptions),
+      close: keys.close,
     };
   }
 

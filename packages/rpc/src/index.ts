@@ -4,3 +4,4 @@ export * from "./server.js";
 export * from "./service-auth.js";
 export * from "./service-keys.js";
 export * from "./service-tokens.js";
+export * from "./typed-client.js";

@@ -3,7 +3,7 @@ import {
   type GetSnapshotRequest,
   type GetSnapshotResponse,
 } from "@gw/proto/catalog/v1/catalog";
-import { clientOptions, insecureCredentials, type ServiceTokenIssuer, unaryCall } from "@gw/rpc";
+import { connectClient, type ServiceTokenIssuer } from "@gw/rpc";
 
 /** CatalogService.GetSnapshot: the edge's only source of models, endpoints and prices. */
 export type CatalogSource = (request: GetSnapshotRequest) => Promise<GetSnapshotResponse>;
@@ -12,12 +12,8 @@ export function connectCatalogSource(
   address: string,
   options: { timeoutMs?: number; issuer?: ServiceTokenIssuer | undefined } = {},
 ): { source: CatalogSource; close(): void } {
-  const client = new CatalogServiceClient(
-    address,
-    insecureCredentials(),
-    clientOptions(options.issuer, "keys"),
-  );
   // A full snapshot is larger than an auth answer; give it more time than the hot-path calls.
-  const call = unaryCall(client, client.getSnapshot, { timeoutMs: options.timeoutMs ?? 10_000 });
-  return { source: (request) => call(request), close: () => client.close() };
+  const { issuer, timeoutMs = 10_000 } = options;
+  const client = connectClient(CatalogServiceClient, address, { audience: "keys", issuer, timeoutMs });
+  return { source: (request) => client.getSnapshot(request), close: client.close };
 }

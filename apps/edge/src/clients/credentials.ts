@@ -1,5 +1,5 @@
 import { type GetProviderCredentialsResponse, KeyServiceClient } from "@gw/proto/keys/v1/keys";
-import { clientOptions, insecureCredentials, type ServiceTokenIssuer, unaryCall } from "@gw/rpc";
+import { connectClient, type ServiceTokenIssuer } from "@gw/rpc";
 
 /** An account's decrypted provider keys (BYOK), from KeyService.GetProviderCredentials. */
 export type CredentialSource = (accountId: string) => Promise<GetProviderCredentialsResponse>;
@@ -8,7 +8,6 @@ export function connectCredentialSource(
   address: string,
   options: { timeoutMs: number; issuer?: ServiceTokenIssuer | undefined },
 ): { source: CredentialSource; close(): void } {
-  const client = new KeyServiceClient(address, insecureCredentials(), clientOptions(options.issuer, "keys"));
-  const call = unaryCall(client, client.getProviderCredentials, { timeoutMs: options.timeoutMs });
-  return { source: (accountId) => call({ accountId }), close: () => client.close() };
+  const client = connectClient(KeyServiceClient, address, { audience: "keys", ...options });
+  return { source: (accountId) => client.getProviderCredentials({ accountId }), close: client.close };
 }

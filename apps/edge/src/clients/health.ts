@@ -3,7 +3,7 @@ import {
   type GetEndpointHealthRequest,
   type GetEndpointHealthResponse,
 } from "@gw/proto/catalog/v1/health";
-import { clientOptions, insecureCredentials, type ServiceTokenIssuer, unaryCall } from "@gw/rpc";
+import { connectClient, type ServiceTokenIssuer } from "@gw/rpc";
 
 /** EndpointHealthService.GetEndpointHealth on the keys app (its health aggregator's figures). */
 export type HealthSource = (request: GetEndpointHealthRequest) => Promise<GetEndpointHealthResponse>;
@@ -13,11 +13,7 @@ export function connectHealthSource(
   address: string,
   options: { timeoutMs?: number; issuer?: ServiceTokenIssuer | undefined } = {},
 ): { source: HealthSource; close(): void } {
-  const client = new EndpointHealthServiceClient(
-    address,
-    insecureCredentials(),
-    clientOptions(options.issuer, "keys"),
-  );
-  const call = unaryCall(client, client.getEndpointHealth, { timeoutMs: options.timeoutMs ?? 5_000 });
-  return { source: (request) => call(request), close: () => client.close() };
+  const { issuer, timeoutMs = 5_000 } = options;
+  const client = connectClient(EndpointHealthServiceClient, address, { audience: "keys", issuer, timeoutMs });
+  return { source: (request) => client.getEndpointHealth(request), close: client.close };
 }

@@ -1,7 +1,7 @@
 import { BillingServiceClient, type CreditPaymentResponse } from "@gw/proto/billing/v1/billing";
 import type { PaymentSettled } from "@gw/proto/events/v1/payments";
 import { type EnsureWalletAccountResponse, KeyServiceClient } from "@gw/proto/keys/v1/keys";
-import { clientOptions, insecureCredentials, type ServiceTokenIssuer, unaryCall } from "@gw/rpc";
+import { connectClient, type ServiceTokenIssuer } from "@gw/rpc";
 
 /**
  * The two control-plane calls an x402 payment needs, and only a paying request makes: the payer's
@@ -16,21 +16,11 @@ export function connectPaymentControlPlane(
   addresses: { keys: string; billing: string },
   options: { timeoutMs: number; issuer?: ServiceTokenIssuer | undefined },
 ): PaymentControlPlane & { close(): void } {
-  const keys = new KeyServiceClient(
-    addresses.keys,
-    insecureCredentials(),
-    clientOptions(options.issuer, "keys"),
-  );
-  const billing = new BillingServiceClient(
-    addresses.billing,
-    insecureCredentials(),
-    clientOptions(options.issuer, "billing"),
-  );
-  const ensure = unaryCall(keys, keys.ensureWalletAccount, { timeoutMs: options.timeoutMs });
-  const credit = unaryCall(billing, billing.creditPayment, { timeoutMs: options.timeoutMs });
+  const keys = connectClient(KeyServiceClient, addresses.keys, { audience: "keys", ...options });
+  const billing = connectClient(BillingServiceClient, addresses.billing, { audience: "billing", ...options });
   return {
-    ensureWalletAccount: (walletAccountId) => ensure({ walletAccountId }),
-    creditPayment: (payment) => credit({ payment }),
+    ensureWalletAccount: (walletAccountId) => keys.ensureWalletAccount({ walletAccountId }),
+    creditPayment: (payment) => billing.creditPayment({ payment }),
     close: () => {
       keys.close();
       billing.close();

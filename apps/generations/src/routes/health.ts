@@ -1,5 +1,5 @@
-import { migrationsCheck } from "@gw/db";
-import { Readiness } from "@gw/http";
+import type { Readiness } from "@gw/http";
+import { controlPlaneReadiness } from "@gw/service";
 import { migrations, SCHEMA } from "../db/index.js";
 import type { GenerationsDeps } from "../deps.js";
 
@@ -8,8 +8,5 @@ import type { GenerationsDeps } from "../deps.js";
  * the usage consumer both need it). The event backlog is detail only, as on every app.
  */
 export function generationsReadiness(deps: Pick<GenerationsDeps, "database" | "bus">): Readiness {
-  return new Readiness({
-    database: migrationsCheck(deps.database.db, SCHEMA, migrations),
-    events: () => ({ ok: true, backlog: deps.bus.backlog() }),
-  });
+  return controlPlaneReadiness(deps, { name: SCHEMA, migrations });
 }

@@ -1,5 +1,5 @@
-import { migrationsCheck } from "@gw/db";
-import { Readiness } from "@gw/http";
+import type { Readiness } from "@gw/http";
+import { controlPlaneReadiness } from "@gw/service";
 import { migrations, SCHEMA } from "../db/index.js";
 import type { KeysDeps } from "../deps.js";
 
@@ -10,12 +10,14 @@ import type { KeysDeps } from "../deps.js";
  */
 export function keysReadiness(deps: Pick<KeysDeps, "database" | "bus">): Readiness {
   const db = deps.database.db;
-  return new Readiness({
-    database: migrationsCheck(db, SCHEMA, migrations),
-    catalog: async () => {
-      const meta = await db.selectFrom("catalog_meta").select("version").executeTakeFirst();
-      return { ok: meta !== undefined, version: meta?.version ?? null };
+  return controlPlaneReadiness(
+    deps,
+    { name: SCHEMA, migrations },
+    {
+      catalog: async () => {
+        const meta = await db.selectFrom("catalog_meta").select("version").executeTakeFirst();
+        return { ok: meta !== undefined, version: meta?.version ?? null };
+      },
     },
-    events: () => ({ ok: true, backlog: deps.bus.backlog() }),
-  });
+  );
 }

@@ -6,7 +6,7 @@ import {
   type GrantCreditsRequest,
   type GrantCreditsResponse,
 } from "@gw/proto/billing/v1/billing";
-import { clientOptions, insecureCredentials, type ServiceTokenIssuer, unaryCall } from "@gw/rpc";
+import { connectClient, type ServiceTokenIssuer } from "@gw/rpc";
 
 /**
  * The slice of billing's gRPC contract the keys app uses: spend per key and UTC window, and the
@@ -21,17 +21,11 @@ export function connectBillingUsage(
   address: string,
   options: { timeoutMs?: number; issuer?: ServiceTokenIssuer | undefined } = {},
 ): { usage: UsageSource; close(): void } {
-  const client = new BillingServiceClient(
-    address,
-    insecureCredentials(),
-    clientOptions(options.issuer, "billing"),
-  );
-  const timeoutMs = options.timeoutMs ?? 3_000;
-  const call = unaryCall(client, client.getUsage, { timeoutMs });
-  const grant = unaryCall(client, client.grantCredits, { timeoutMs });
+  const { issuer, timeoutMs = 3_000 } = options;
+  const client = connectClient(BillingServiceClient, address, { audience: "billing", issuer, timeoutMs });
   return {
-    usage: { getUsage: (request) => call(request), grantCredits: (request) => grant(request) },
-    close: () => client.close(),
+    usage: { getUsage: client.getUsage, grantCredits: client.grantCredits },
+    close: client.close,
   };
 }
 
