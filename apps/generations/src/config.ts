@@ -23,7 +23,7 @@ export function loadGenerationsConfig(env: Env = process.env) {
       ...metricsEnv,
       /** A management request whose body is still arriving after this long is answered 408. */
       BODY_TIMEOUT_MS: z.coerce.number().int().min(100).default(DEFAULT_BODY_TIMEOUT_MS),
-      /** KeyService, which authenticates callers of the REST route. */
+      /** KeyService (authenticates callers of the REST route) and CatalogService (the endpoints health keeps). */
       KEYS_GRPC_ADDRESS: z.string().min(1).default("127.0.0.1:50051"),
       GENERATION_RETENTION_DAYS: positiveInt(90),
       GENERATION_RETENTION_INTERVAL_MS: positiveInt(3_600_000),

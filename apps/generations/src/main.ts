@@ -10,6 +10,7 @@ import { startTracingFromEnv } from "@gw/telemetry";
 import { loadGenerationsConfig } from "./config.js";
 import { migrations, SCHEMA } from "./db/index.js";
 import type { GenerationsTables } from "./db/schema.js";
+import { connectCatalogEndpoints } from "./health/known-endpoints.js";
 import { startGenerations } from "./start.js";
 
 /** Production entry: Postgres and Kafka are required; the embedded default is apps/standalone. */
@@ -36,6 +37,8 @@ async function main(): Promise<void> {
     { walletTokens: walletTokensFromEnv(process.env) },
     clientOptions(serviceAuth.issuer, "keys"),
   );
+  // The catalogue's endpoints, for the health aggregator (attempts at anything else are not kept).
+  const catalog = connectCatalogEndpoints(config.KEYS_GRPC_ADDRESS, { issuer: serviceAuth.issuer, logger });
   const running = await startGenerations(
     {
       database,
@@ -43,6 +46,7 @@ async function main(): Promise<void> {
       topics: topicsFrom(config),
       logger,
       resolver: keys.resolver,
+      knownEndpoints: catalog.endpoints,
       retention: {
         retentionDays: config.GENERATION_RETENTION_DAYS,
         intervalMs: config.GENERATION_RETENTION_INTERVAL_MS,
@@ -68,6 +72,7 @@ async function main(): Promise<void> {
     // Consumers finish and commit first, then the bus and the pool they used can close.
     await running.stop();
     keys.close();
+    catalog.close();
     await bus.close();
     await database.close();
     await metrics.stop();

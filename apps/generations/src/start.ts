@@ -5,6 +5,9 @@ import { createApp } from "./app.js";
 import { consumeUsage } from "./consumers/usage.js";
 import type { GenerationsDeps } from "./deps.js";
 import { createGrpcServer } from "./grpc.js";
+import { HealthFigures } from "./health/aggregator.js";
+import { startHealthAggregator } from "./health/start.js";
+import type { HealthTables } from "./health/tables.js";
 import { DEFAULT_RETENTION, startRetention } from "./retention/sweeper.js";
 import { generationsReadiness } from "./routes/health.js";
 
@@ -28,13 +31,26 @@ export interface RunningGenerations {
   stop(): Promise<void>;
 }
 
-/** Serves REST and gRPC, consumes usage events, invalidates cached principals, sweeps expired records. */
+/**
+ * Serves REST and gRPC, consumes usage events (the records, and with the catalogue's endpoints the
+ * endpoint health figures), invalidates cached principals, sweeps expired records.
+ */
 export async function startGenerations(
   deps: GenerationsDeps,
   options: ListenOptions,
 ): Promise<RunningGenerations> {
   const db = deps.database.db;
   const usage = await consumeUsage(deps.bus, { topic: deps.topics.usage, db, logger: deps.logger });
+  const figures = new HealthFigures(db.withTables<HealthTables>(), { logger: deps.logger });
+  const health = deps.knownEndpoints
+    ? await startHealthAggregator({
+        bus: deps.bus,
+        topic: deps.topics.usage,
+        db: db.withTables<HealthTables>(),
+        figures,
+        endpoints: deps.knownEndpoints,
+      })
+    : undefined;
   const keyChanges = await deps.resolver.subscribeToKeyChanges(
     deps.bus,
     deps.topics.keyChanges,
@@ -43,12 +59,12 @@ export async function startGenerations(
   const retention = startRetention(db, deps.retention ?? DEFAULT_RETENTION, deps.logger);
   const readiness = generationsReadiness(deps);
   const http = await listen(createApp(deps, readiness), options.host, options.httpPort);
-  const grpcServer = createGrpcServer(deps);
+  const grpcServer = createGrpcServer(deps, figures);
   let grpcPort: number;
   try {
     grpcPort = await bindGrpcServer(grpcServer, options.host, options.grpcPort);
   } catch (error) {
-    await Promise.all([http.close(), usage.stop(), keyChanges.stop(), retention.stop()]);
+    await Promise.all([http.close(), usage.stop(), health?.stop(), keyChanges.stop(), retention.stop()]);
     throw error;
   }
   const grpcAddress = `${loopbackFor(options.host)}:${grpcPort}`;
@@ -60,7 +76,7 @@ export async function startGenerations(
     stop: async () => {
       readiness.drain();
       const deadlineMs = options.shutdownDeadlineMs;
-      await Promise.all([usage.stop(), keyChanges.stop(), retention.stop()]);
+      await Promise.all([usage.stop(), health?.stop(), keyChanges.stop(), retention.stop()]);
       await Promise.all([http.close(deadlineMs), shutdownGrpcServer(grpcServer, deadlineMs)]);
     },
   };

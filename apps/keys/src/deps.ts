@@ -8,10 +8,9 @@ import type { Kysely } from "kysely";
 import { CredentialCipher } from "./byok/cipher.js";
 import type { ByokStore } from "./byok/service.js";
 import type { CatalogContent } from "./catalog/content.js";
+import { type EndpointHealthSource, EndpointHealthView } from "./catalog/endpoint-health.js";
 import { CatalogSnapshots } from "./catalog/snapshots.js";
 import type { KeysTables } from "./db/schema.js";
-import { HealthFigures } from "./health/aggregator.js";
-import type { HealthTables } from "./health/tables.js";
 import { authenticateKey } from "./keys/authenticate.js";
 import type { KeyStore } from "./keys/service.js";
 import type { UsageSource } from "./usage/billing.js";
@@ -25,6 +24,11 @@ export interface KeysDeps {
   logger: Logger;
   /** Billing's GetUsage, for the usage fields of the Key object. */
   billing: UsageSource;
+  /**
+   * The generations app's EndpointHealthService, polled in the background for the endpoints view's
+   * figures (main.ts and standalone always set it). Without it every figure is `null`.
+   */
+  health?: EndpointHealthSource | undefined;
   /** The catalogue to seed at start; defaults to @gw/catalog's. */
   catalog?: CatalogContent;
   /** BYOK_MASTER_KEY (32 bytes, hex or base64). Without it the BYOK routes answer 503. */
@@ -50,8 +54,8 @@ export interface KeysContext {
   byok: ByokStore;
   billing: UsageSource;
   snapshots: CatalogSnapshots;
-  /** Measured endpoint health (the health aggregator's figures), for the edges and the endpoints view. */
-  health: HealthFigures;
+  /** Measured endpoint health (the generations app's figures, polled), for the endpoints view. */
+  health: EndpointHealthView;
   resolver: PrincipalResolver;
   walletAuth: WalletAuthSettings | undefined;
   logger: Logger;
@@ -70,7 +74,7 @@ export function keysContext(deps: KeysDeps): KeysContext {
     },
     billing: deps.billing,
     snapshots: new CatalogSnapshots(db),
-    health: new HealthFigures(db.withTables<HealthTables>(), { logger: deps.logger }),
+    health: new EndpointHealthView(deps.health, { logger: deps.logger }),
     // This app owns the keys, so it authenticates its own callers against its tables, uncached: a key
     // disabled here stops working here at once.
     resolver: new PrincipalResolver((request) => authenticateKey(db, request.keyHash), {

@@ -1,16 +1,15 @@
 import type * as grpc from "@grpc/grpc-js";
 import { CatalogServiceService } from "@gw/proto/catalog/v1/catalog";
-import { EndpointHealthServiceService } from "@gw/proto/catalog/v1/health";
 import { KeyServiceService } from "@gw/proto/keys/v1/keys";
 import { callerPolicy, callersOf, createAuthenticatedServer } from "@gw/rpc";
 import { type KeysContext, type KeysDeps, keysContext } from "./deps.js";
 import { catalogService } from "./rpc/catalog-service.js";
-import { endpointHealthService } from "./rpc/health-service.js";
 import { keyService } from "./rpc/key-service.js";
 
 /**
  * Who may call what. Decrypted BYOK keys go to the edge alone; billing and generations authenticate
- * management and API keys on their own REST routes.
+ * management and API keys on their own REST routes; generations reads the catalogue's endpoints (the
+ * only ones its endpoint health keeps).
  */
 export const KEYS_CALLERS = callerPolicy(
   callersOf(KeyServiceService, {
@@ -18,17 +17,15 @@ export const KEYS_CALLERS = callerPolicy(
     getProviderCredentials: ["edge"],
     ensureWalletAccount: ["edge"],
   }),
-  callersOf(CatalogServiceService, { getSnapshot: ["edge"] }),
-  callersOf(EndpointHealthServiceService, { getEndpointHealth: ["edge"] }),
+  callersOf(CatalogServiceService, { getSnapshot: ["edge", "generations"] }),
 );
 
-/** KeyService, CatalogService and EndpointHealthService, added but not bound. */
+/** KeyService and CatalogService, added but not bound. */
 export function createGrpcServer(deps: KeysDeps, context: KeysContext = keysContext(deps)): grpc.Server {
   const server = createAuthenticatedServer(
     deps.serviceAuth && { verifier: deps.serviceAuth.verifier, policy: KEYS_CALLERS, logger: deps.logger },
   );
   server.addService(KeyServiceService, keyService(context.db, context.byok, deps.logger, context.walletAuth));
   server.addService(CatalogServiceService, catalogService(context.snapshots, deps.logger));
-  server.addService(EndpointHealthServiceService, endpointHealthService(context.health, deps.logger));
   return server;
 }

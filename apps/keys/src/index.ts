@@ -4,6 +4,8 @@ export { importCatalog, listCatalog } from "./catalog/admin.js";
 export type { CatalogContent } from "./catalog/content.js";
 export { bundledCatalog } from "./catalog/content.js";
 export type { DiffEntry } from "./catalog/diff.js";
+export type { EndpointHealthSource } from "./catalog/endpoint-health.js";
+export { connectEndpointHealth, EndpointHealthView } from "./catalog/endpoint-health.js";
 export { setAlias, setDisabled, setPrice } from "./catalog/operations.js";
 export type { OperatorPrice } from "./catalog/operator-prices.js";
 export {

@@ -7,6 +7,7 @@ import { createLogger, runMain, stopOnSignals } from "@gw/logger";
 import { startAppMetrics } from "@gw/metrics";
 import { serviceAuthFromConfig } from "@gw/rpc";
 import { startTracingFromEnv } from "@gw/telemetry";
+import { connectEndpointHealth } from "./catalog/endpoint-health.js";
 import { loadKeysConfig } from "./config.js";
 import { migrations, SCHEMA } from "./db/index.js";
 import type { KeysTables } from "./db/schema.js";
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
     spool: { directory: config.EVENT_SPOOL_DIR },
   });
   const billing = connectBillingUsage(config.BILLING_GRPC_ADDRESS, { issuer: serviceAuth.issuer });
+  const health = connectEndpointHealth(config.GENERATIONS_GRPC_ADDRESS, { issuer: serviceAuth.issuer });
   const running = await startKeys(
     {
       database,
@@ -39,6 +41,7 @@ async function main(): Promise<void> {
       topics: topicsFrom(config),
       logger,
       billing: billing.usage,
+      health: health.source,
       byokMasterKey: config.BYOK_MASTER_KEY,
       serviceAuth,
       bodyTimeoutMs: config.BODY_TIMEOUT_MS,
@@ -60,6 +63,7 @@ async function main(): Promise<void> {
   stopOnSignals(logger, async () => {
     await running.stop();
     billing.close();
+    health.close();
     // close() waits a bounded time for the backlog and spools the rest.
     await bus.close();
     await database.close();

@@ -5,8 +5,6 @@ import { bundledCatalog } from "./catalog/content.js";
 import { refreshCatalog } from "./catalog/store.js";
 import { type KeysDeps, keysContext } from "./deps.js";
 import { createGrpcServer } from "./grpc.js";
-import { startHealthAggregator } from "./health/start.js";
-import type { HealthTables } from "./health/tables.js";
 import { keysReadiness } from "./routes/health.js";
 
 export interface ListenOptions {
@@ -37,13 +35,8 @@ export async function startKeys(deps: KeysDeps, options: ListenOptions): Promise
   const seeded = await refreshCatalog(deps.database.db, deps.catalog ?? bundledCatalog());
   deps.logger.info(seeded, seeded.changed ? "catalogue seeded" : "catalogue already current");
   const context = keysContext(deps);
-  const health = await startHealthAggregator({
-    bus: deps.bus,
-    topic: deps.topics.usage,
-    db: context.db.withTables<HealthTables>(),
-    figures: context.health,
-    snapshots: context.snapshots,
-  });
+  // The endpoints view's figures, polled from generations in the background (never per request).
+  context.health.start();
   const readiness = keysReadiness(deps);
   const http = await listen(createApp(deps, context, readiness), options.host, options.httpPort);
   const grpcServer = createGrpcServer(deps, context);
@@ -52,7 +45,7 @@ export async function startKeys(deps: KeysDeps, options: ListenOptions): Promise
     grpcPort = await bindGrpcServer(grpcServer, options.host, options.grpcPort);
   } catch (error) {
     await http.close();
-    await health.stop();
+    await context.health.stop();
     throw error;
   }
   const grpcAddress = `${loopbackFor(options.host)}:${grpcPort}`;
@@ -67,7 +60,7 @@ export async function startKeys(deps: KeysDeps, options: ListenOptions): Promise
       readiness.drain();
       const deadlineMs = options.shutdownDeadlineMs;
       await Promise.all([http.close(deadlineMs), shutdownGrpcServer(grpcServer, deadlineMs)]);
-      await health.stop();
+      await context.health.stop();
     },
   };
 }

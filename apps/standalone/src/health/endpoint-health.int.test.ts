@@ -2,9 +2,9 @@ import { describeWith } from "@gw/testing";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { startTopology, type Topology, twoEndpointCatalog } from "./topology.js";
 
-// Issue 14: every edge routes on health measured from every edge's traffic. The keys app's health
-// aggregator consumes the usage events from Kafka into minute buckets in PostgreSQL; each edge polls
-// the figures every second.
+// Issue 14: every edge routes on health measured from every edge's traffic. The generations app's health
+// aggregator consumes the usage events from Kafka into minute buckets in PostgreSQL; each edge (and the
+// keys app's endpoints view) polls the figures every second.
 
 const FAILING = "health/failing";
 const SPEED = "health/speed";

@@ -1,31 +1,13 @@
-import { PrincipalResolver } from "@gw/auth";
-import {
-  addCredits,
-  SCHEMA as BILLING_SCHEMA,
-  type BillingTables,
-  migrations as billingMigrations,
-  startBilling,
-} from "@gw/billing";
+import { addCredits } from "@gw/billing";
 import type { TopicConfig } from "@gw/config";
-import { freePort } from "@gw/db";
 import { connectEdgeDeps, loadEdgeConfig, startEdge } from "@gw/edge";
 import { type FakeServer, startFakeOpenAi } from "@gw/fake-providers";
-import { MemoryAdmissionStore } from "@gw/hotstore";
 import { ensureTopics, KafkaEventBus } from "@gw/kafka";
-import {
-  bundledCatalog,
-  type CatalogContent,
-  connectBillingUsage,
-  createAccount,
-  createApiKey,
-  SCHEMA as KEYS_SCHEMA,
-  type KeysTables,
-  migrations as keysMigrations,
-  startKeys,
-} from "@gw/keys";
+import { bundledCatalog, type CatalogContent, createAccount, createApiKey } from "@gw/keys";
 import { silentLogger } from "@gw/logger";
 import { usdToPico } from "@gw/money";
-import { kafkaBrokers, migratedTestDatabase, uniqueName } from "@gw/testing";
+import { kafkaBrokers, uniqueName } from "@gw/testing";
+import { startHealthControlPlane } from "./control-plane.js";
 
 const HOST = "127.0.0.1";
 const FAKE_KEY = "sk-fake-upstream";
@@ -86,8 +68,9 @@ export interface Topology {
 }
 
 /**
- * The production shape on loopback: the keys app (catalogue, health aggregator) and billing on real
- * PostgreSQL, two edges, all on the shared Kafka broker; upstreams are fake OpenAI-compatible servers.
+ * The production shape on loopback: the keys app (catalogue), billing and generations (health
+ * aggregator) on real PostgreSQL, two edges, all on the shared Kafka broker; upstreams are fake
+ * OpenAI-compatible servers.
  */
 export async function startTopology(catalog: CatalogContent): Promise<Topology> {
   const stops: (() => Promise<unknown>)[] = [];
@@ -104,46 +87,31 @@ export async function startTopology(catalog: CatalogContent): Promise<Topology> 
     await ensureTopics(brokers, [topics.usage, topics.keyChanges, topics.payments]);
     const bus = new KafkaEventBus({ brokers, clientId: uniqueName("health-test") });
     stops.push(() => bus.close());
-    const keysDb = await migratedTestDatabase<KeysTables>(KEYS_SCHEMA, keysMigrations);
-    stops.push(() => keysDb.drop());
-    const billingDb = await migratedTestDatabase<BillingTables>(BILLING_SCHEMA, billingMigrations);
-    stops.push(() => billingDb.drop());
-    const keysGrpcPort = await freePort();
-    const keysAddress = `${HOST}:${keysGrpcPort}`;
-    const principals = PrincipalResolver.connect(keysAddress, {});
-    stops.push(async () => principals.close());
-    const shared = { bus, topics, logger: silentLogger() };
-    const store = new MemoryAdmissionStore();
-    const billing = await startBilling(
-      { ...shared, database: billingDb.database, store, resolver: principals.resolver },
-      { host: HOST, httpPort: 0, grpcPort: 0 },
-    );
-    stops.push(() => billing.stop());
-    const usage = connectBillingUsage(billing.grpcAddress, {});
-    stops.push(async () => usage.close());
-    const keys = await startKeys(
-      { ...shared, database: keysDb.database, billing: usage.usage, catalog },
-      { host: HOST, httpPort: 0, grpcPort: keysGrpcPort },
-    );
-    stops.push(() => keys.stop());
-    const account = await createAccount(keysDb.database, { name: "health" });
-    await addCredits(billingDb.database, {
+    const { keys, billing, generations, keysDb, billingDb, ...plane } = await startHealthControlPlane({
+      bus,
+      topics,
+      catalog,
+    });
+    stops.push(() => plane.stop());
+    const account = await createAccount(keysDb, { name: "health" });
+    await addCredits(billingDb, {
       accountId: account.accountId,
       amountPico: usdToPico("100"),
       kind: "grant",
       reference: `health-test:${account.accountId}`,
     });
-    const apiKey = await createApiKey(keysDb.database, { accountId: account.accountId, name: "health" });
+    const apiKey = await createApiKey(keysDb, { accountId: account.accountId, name: "health" });
     const groq = await startFakeOpenAi({ apiKey: FAKE_KEY });
     stops.push(() => groq.close());
     const edge = async (name: string): Promise<TestEdge> => {
       const openai = await startFakeOpenAi({ apiKey: FAKE_KEY });
       const config = loadEdgeConfig({
-        KEYS_GRPC_ADDRESS: keysAddress,
+        KEYS_GRPC_ADDRESS: keys.grpcAddress,
         BILLING_GRPC_ADDRESS: billing.grpcAddress,
+        GENERATIONS_GRPC_ADDRESS: generations.grpcAddress,
         KEYS_HTTP_URL: keys.httpUrl,
         BILLING_HTTP_URL: billing.httpUrl,
-        GENERATIONS_HTTP_URL: "http://127.0.0.1:9",
+        GENERATIONS_HTTP_URL: generations.httpUrl,
         OPENAI_API_KEY: FAKE_KEY,
         OPENAI_BASE_URL: openai.baseUrl,
         GROQ_API_KEY: FAKE_KEY,

@@ -2,7 +2,7 @@
 // versions:
 //   protoc-gen-ts_proto  v2.18.0
 //   protoc               unknown
-// source: catalog/v1/health.proto
+// source: generations/v1/health.proto
 
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
@@ -19,9 +19,9 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 
-export const protobufPackage = "catalog.v1";
+export const protobufPackage = "generations.v1";
 
-export const protobufFileName = "catalog/v1/health.proto";
+export const protobufFileName = "generations/v1/health.proto";
 
 export interface GetEndpointHealthRequest {
   knownVersion: string;
@@ -61,7 +61,7 @@ export interface EndpointHealth {
   throughput?:
     | Percentiles
     | undefined;
-  /** "ok", "degraded" or "down" (see the aggregator's status rule). */
+  /** "ok", "degraded" or "down" (the status rule in apps/generations/src/health/figures.ts). */
   status: string;
 }
 
@@ -611,14 +611,15 @@ export const EndpointHealth: MessageFns<EndpointHealth> = {
 };
 
 /**
- * EndpointHealthService hands the edges the measured health of every endpoint, computed by the keys
- * app's health aggregator from the usage events' attempt records over the last 30 minutes. Edges poll
- * it every second or so with the version they hold; an unchanged figure set answers not_modified.
+ * EndpointHealthService hands the edges (and the keys app's endpoints view) the measured health of
+ * every endpoint, computed by the generations app's health aggregator from the usage events' attempt
+ * records over the last 30 minutes. Callers poll it every second or so with the version they hold; an
+ * unchanged figure set answers not_modified.
  */
 export type EndpointHealthServiceService = typeof EndpointHealthServiceService;
 export const EndpointHealthServiceService = {
   getEndpointHealth: {
-    path: "/catalog.v1.EndpointHealthService/GetEndpointHealth" as const,
+    path: "/generations.v1.EndpointHealthService/GetEndpointHealth" as const,
     requestStream: false as const,
     responseStream: false as const,
     requestSerialize: (value: GetEndpointHealthRequest): Buffer =>
@@ -654,7 +655,7 @@ export interface EndpointHealthServiceClient extends Client {
 
 export const EndpointHealthServiceClient = makeGenericClientConstructor(
   EndpointHealthServiceService,
-  "catalog.v1.EndpointHealthService",
+  "generations.v1.EndpointHealthService",
 ) as unknown as {
   new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): EndpointHealthServiceClient;
   service: typeof EndpointHealthServiceService;

@@ -9,7 +9,7 @@ import {
   USAGE_RECORDED_V1,
 } from "@gw/events";
 import type { Logger } from "@gw/logger";
-import type { EndpointHealth, GetEndpointHealthResponse } from "@gw/proto/catalog/v1/health";
+import type { EndpointHealth, GetEndpointHealthResponse } from "@gw/proto/generations/v1/health";
 import type { Kysely } from "kysely";
 import { figuresOf } from "./figures.js";
 import { samplesOf } from "./samples.js";

@@ -3,19 +3,20 @@ import { exampleUsageFacts } from "@gw/events/testing";
 import { ensureTopics, KafkaEventBus } from "@gw/kafka";
 import { describeWith, kafkaBrokers, uniqueName } from "@gw/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type KeysHarness, startKeysHarness } from "../test/harness.js";
+import { type HealthHarness, startHealthHarness } from "./control-plane.js";
 
-// The health aggregator on a real broker and database: usage events in, figures out (what the edges
-// poll over gRPC and the endpoints view shows).
+// The health aggregator (apps/generations/src/health) on a real broker and database: usage events in,
+// figures out (what the edges poll over gRPC and the keys app's endpoints view shows, polled from
+// generations).
 
 const MODEL = "meta-llama/llama-3.3-70b-instruct";
 
 describeWith(["postgres", "kafka"], "the endpoint health aggregator", () => {
-  let harness: KeysHarness;
+  let harness: HealthHarness;
   let apiKey: string;
 
   beforeAll(async () => {
-    harness = await startKeysHarness({
+    harness = await startHealthHarness({
       bus: async (topics) => {
         await ensureTopics(kafkaBrokers(), [topics.usage, topics.keyChanges, topics.payments]);
         return new KafkaEventBus({ brokers: kafkaBrokers(), clientId: uniqueName("keys-health") });

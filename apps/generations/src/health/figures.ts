@@ -1,4 +1,4 @@
-import type { EndpointHealth } from "@gw/proto/catalog/v1/health";
+import type { EndpointHealth } from "@gw/proto/generations/v1/health";
 import { boundsOf, type Metric, percentiles } from "./histogram.js";
 import type { WindowRows } from "./store.js";
 

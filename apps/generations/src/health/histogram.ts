@@ -1,4 +1,4 @@
-import type { Percentiles } from "@gw/proto/catalog/v1/health";
+import type { Percentiles } from "@gw/proto/generations/v1/health";
 
 /**
  * Fixed histogram buckets: each minute keeps counts per bucket, so minutes (and aggregator instances)

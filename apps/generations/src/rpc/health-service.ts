@@ -1,5 +1,5 @@
 import type { Logger } from "@gw/logger";
-import type { EndpointHealthServiceServer } from "@gw/proto/catalog/v1/health";
+import type { EndpointHealthServiceServer } from "@gw/proto/generations/v1/health";
 import { unaryHandler } from "@gw/rpc";
 import type { HealthFigures } from "../health/aggregator.js";
 
