@@ -2,9 +2,9 @@ import type * as grpc from "@grpc/grpc-js";
 import { CatalogServiceService } from "@gw/proto/catalog/v1/catalog";
 import { KeyServiceService } from "@gw/proto/keys/v1/keys";
 import { callerPolicy, callersOf, createAuthenticatedServer } from "@gw/rpc";
+import { catalogService } from "./catalog/rpc/catalog-service.js";
 import { type KeysContext, type KeysDeps, keysContext } from "./deps.js";
-import { catalogService } from "./rpc/catalog-service.js";
-import { keyService } from "./rpc/key-service.js";
+import { keyService } from "./identity/rpc/key-service.js";
 
 /**
  * Who may call what. Decrypted BYOK keys go to the edge alone; billing and generations authenticate

@@ -11,8 +11,8 @@ import { connectEndpointHealth } from "./catalog/endpoint-health.js";
 import { loadKeysConfig } from "./config.js";
 import { migrations, SCHEMA } from "./db/index.js";
 import type { KeysTables } from "./db/schema.js";
+import { connectBillingUsage } from "./identity/usage/billing.js";
 import { startKeys } from "./start.js";
-import { connectBillingUsage } from "./usage/billing.js";
 
 /** Production entry: Postgres and Kafka are required; the embedded default is apps/standalone. */
 async function main(): Promise<void> {

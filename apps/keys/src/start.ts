@@ -5,7 +5,7 @@ import { bundledCatalog } from "./catalog/content.js";
 import { refreshCatalog } from "./catalog/store.js";
 import { type KeysDeps, keysContext } from "./deps.js";
 import { createGrpcServer } from "./grpc.js";
-import { keysReadiness } from "./routes/health.js";
+import { keysReadiness } from "./readiness.js";
 
 export interface ListenOptions {
   host: string;
