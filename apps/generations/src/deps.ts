@@ -22,6 +22,12 @@ export interface GenerationsDeps {
    * figures stay empty.
    */
   knownEndpoints?: KnownEndpoints | undefined;
+  /**
+   * The health aggregator's consumer group (default `endpoint-health`, one per deployment). Tests on a
+   * shared broker pass a name of their own: kafkajs members of one group that subscribe to different
+   * topics take each other's partitions, and the events of the test's topic go unread.
+   */
+  healthGroupId?: string | undefined;
   /** Defaults to 90 days, swept hourly in batches of 1000. */
   retention?: RetentionOptions;
   /**

@@ -46,6 +46,7 @@ export async function startGenerations(
     ? await startHealthAggregator({
         bus: deps.bus,
         topic: deps.topics.usage,
+        groupId: deps.healthGroupId,
         db: db.withTables<HealthTables>(),
         figures,
         endpoints: deps.knownEndpoints,

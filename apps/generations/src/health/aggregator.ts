@@ -109,6 +109,8 @@ export class HealthFigures {
 
 export interface ConsumeHealthOptions {
   topic: string;
+  /** Default HEALTH_GROUP_ID; a test on a shared broker passes its own so no other run joins its group. */
+  groupId?: string;
   db: Kysely<HealthTables>;
   figures: HealthFigures;
   /** The catalogue's endpoints (`model\nprovider`): attempts at anything else (an unpriced proxy call) are not kept. */
@@ -125,7 +127,7 @@ export function consumeHealth(bus: EventSubscriber, options: ConsumeHealthOption
   const now = options.now ?? Date.now;
   return bus.subscribe({
     topic: options.topic,
-    groupId: HEALTH_GROUP_ID,
+    groupId: options.groupId ?? HEALTH_GROUP_ID,
     fromBeginning: false,
     lingerMs: USAGE_CONSUMER_LINGER_MS,
     batchHandler: async (messages) => {

@@ -13,6 +13,7 @@ import type { HealthTables } from "./tables.js";
 export async function startHealthAggregator(input: {
   bus: EventSubscriber;
   topic: string;
+  groupId?: string | undefined;
   db: Kysely<HealthTables>;
   figures: HealthFigures;
   endpoints: KnownEndpoints;
@@ -20,6 +21,7 @@ export async function startHealthAggregator(input: {
   await input.figures.start();
   const subscription = await consumeHealth(input.bus, {
     topic: input.topic,
+    ...(input.groupId ? { groupId: input.groupId } : {}),
     db: input.db,
     figures: input.figures,
     knownEndpoints: () => input.endpoints.known(),
