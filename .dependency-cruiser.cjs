@@ -1,7 +1,8 @@
 // The workspace's dependency rules, checked by `pnpm check` (and so by CI) with dependency-cruiser:
 // no file cycles, no app reaching into another app, packages below apps and importing only the packages
-// listed for them, and the folders of the edge, the console, billing and generations as layers that only
-// import downwards. A violation names the rule; the rule's comment says what to do.
+// listed for them, the folders of the edge, the console, billing and generations as layers that only
+// import downwards, and the keys app's two modules (identity, catalogue) apart. A violation names the
+// rule; the rule's comment says what to do.
 
 /** apps/edge/src's folders, bottom layer first: each may import only itself and the folders before it. */
 const EDGE_LAYERS = [
@@ -127,7 +128,17 @@ const CONTROL_PLANE_LAYERS = {
     "routes",
     "rpc",
   ],
-  generations: ["db", "activity", "records", "repositories", "retention", "consumers", "routes", "rpc"],
+  generations: [
+    "db",
+    "activity",
+    "health",
+    "records",
+    "repositories",
+    "retention",
+    "consumers",
+    "routes",
+    "rpc",
+  ],
 };
 /** The layers that receive the app's context (deps.ts) from the root: its request handlers. */
 const HANDLER_LAYERS = ["routes", "rpc"];
@@ -256,6 +267,69 @@ const packageRules = [
   },
 ];
 
+/**
+ * apps/keys/src is two modules with a boundary, so the catalogue can leave for an app of its own by a
+ * move: identity/ (accounts, keys, wallets, BYOK credentials, operator tokens) and catalog/ (models,
+ * endpoints, prices, overrides, imports, aliases). Beside them: db/ (the one schema and its migrations,
+ * shared while both live in one database), openapi/ (the document, composed from both), test/ (the
+ * harness) and the composition root's files (app.ts, deps.ts, grpc.ts, start.ts, main.ts, …).
+ */
+const KEYS = "^apps/keys/src/";
+const KEYS_FOLDERS = ["identity", "catalog", "db", "openapi", "test"];
+
+const keysRules = [
+  {
+    name: "keys-catalog-not-identity",
+    severity: "error",
+    comment:
+      "The catalogue (apps/keys/src/catalog/) may not import identity's code: it must be able to become an " +
+      "app of its own by a move. What it needs from identity comes through catalog/operators.ts's " +
+      "OperatorGate, which app.ts fills with identity's operator check; add to that interface (and let " +
+      "app.ts pass it) rather than importing identity/. Tests may use identity to set up accounts.",
+    from: { path: `${KEYS}catalog/`, pathNot: TEST_FILE },
+    to: { path: `${KEYS}identity/` },
+  },
+  {
+    name: "keys-identity-reads-catalog-only",
+    severity: "error",
+    comment:
+      "identity/ may use the catalogue only through catalog/read.ts (which providers and models exist, to " +
+      "check allow-lists and BYOK providers): the one seam to turn into a CatalogService call when the " +
+      "catalogue leaves. Add the query you need there instead of importing another catalogue file.",
+    from: { path: `${KEYS}identity/`, pathNot: TEST_FILE },
+    to: { path: `${KEYS}catalog/`, pathNot: `${KEYS}catalog/read\\.ts$` },
+  },
+  {
+    name: "keys-module-not-root-or-harness",
+    severity: "error",
+    comment:
+      "identity/ and catalog/ may not import the composition root (app.ts, deps.ts, grpc.ts, start.ts, " +
+      "main.ts, index.ts, readiness.ts, …), openapi/ or the harness src/test/: those compose the modules. " +
+      "Take what you need as a parameter (each module has its own context type: identity/context.ts, " +
+      "catalog/context.ts) and let the root pass it in.",
+    from: { path: `${KEYS}(identity|catalog)/`, pathNot: TEST_FILE },
+    to: { path: `${KEYS}([^/]+\\.ts$|openapi/|test/)` },
+  },
+  {
+    name: "keys-db-not-modules",
+    severity: "error",
+    comment:
+      "apps/keys/src/db/ (schema types and migrations) sits below both modules and may not import them: " +
+      "migrations describe the schema as it was the day they were written, never the app's types.",
+    from: { path: `${KEYS}db/` },
+    to: { path: `${KEYS}(identity|catalog|openapi|test)/` },
+  },
+  {
+    name: "keys-folder-in-a-module",
+    severity: "error",
+    comment:
+      "Every folder of apps/keys/src is one of identity/, catalog/ (the two modules), db/, openapi/ or " +
+      "test/. Put the file in the module it belongs to (a new concern gets a folder inside its module).",
+    from: { path: `${KEYS}[^/]+/`, pathNot: `${KEYS}(${KEYS_FOLDERS.join("|")})/` },
+    to: {},
+  },
+];
+
 module.exports = {
   forbidden: [
     {
@@ -324,6 +398,7 @@ module.exports = {
       to: { path: "^bench/" },
     },
     ...layerRules,
+    ...keysRules,
     {
       name: "edge-layer-no-root-or-harness",
       severity: "error",

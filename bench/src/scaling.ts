@@ -64,9 +64,9 @@ export function plan(row: Row, assumptions: Assumptions = ASSUMPTIONS): Plan {
       `${app}: ${fmt(ms(app))} ms/request × ${targetRps} req/s = ${fmt(cores, 2)} cores → ⌈${fmt(cores, 2)} / ${utilisation}⌉ = ${replicas[app]} single-threaded replicas (${fmt((1000 * utilisation) / Math.max(ms(app), 1e-9), 0)} req/s each at ${utilisation * 100}%)`,
     );
   }
-  // billing, generations and keys (its endpoint-health aggregator) each consume the usage topic in
-  // their own group: a group has at most one active consumer per partition.
-  const consumers = Math.max(replicas.billing ?? 1, replicas.generations ?? 1, replicas.keys ?? 1);
+  // billing and generations (its records, and its endpoint health in a group of its own) consume the
+  // usage topic: a group has at most one active consumer per partition. keys consumes none of it.
+  const consumers = Math.max(replicas.billing ?? 1, replicas.generations ?? 1);
   const byRate = Math.ceil(targetRps / eventsPerPartition);
   const partitions = Math.max(consumers, byRate);
   lines.push(

@@ -7,7 +7,7 @@ import { connectBatchClient } from "./clients/batches.js";
 import { connectBillingClient } from "./clients/billing.js";
 import { connectCatalogSource } from "./clients/catalog.js";
 import { connectCredentialSource } from "./clients/credentials.js";
-import { connectHealthSource } from "./clients/health.js";
+import { connectHealthSource, unmeasuredHealth } from "./clients/health.js";
 import { connectPaymentControlPlane } from "./clients/payments.js";
 import type { EdgeConfig } from "./config.js";
 import type { EdgeDeps } from "./deps.js";
@@ -23,8 +23,9 @@ export interface ConnectedEdgeDeps {
 }
 
 /**
- * Builds the edge's deps from its config: gRPC clients to keys (auth, catalogue) and billing, the
- * catalogue holder and the provider pools. main.ts and the standalone app share this.
+ * Builds the edge's deps from its config: gRPC clients to keys (auth, catalogue), billing and
+ * generations (batches, endpoint health), the catalogue holder and the provider pools. main.ts and the
+ * standalone app share this.
  */
 export function connectEdgeDeps(
   config: EdgeConfig,
@@ -48,7 +49,10 @@ export function connectEdgeDeps(
   });
   const billing = connectBillingClient(config.billingGrpcAddress, rpcOptions);
   const catalogSource = connectCatalogSource(config.keysGrpcAddress, { issuer });
-  const healthSource = connectHealthSource(config.keysGrpcAddress, { issuer });
+  // Endpoint health is computed by the generations app, beside the records it is derived from.
+  const healthSource = config.generationsGrpcAddress
+    ? connectHealthSource(config.generationsGrpcAddress, { issuer })
+    : undefined;
   const providers = ProviderRegistry.fromSettings(config.providers, config.timeouts);
   const batches = config.generationsGrpcAddress
     ? connectBatchClient(config.generationsGrpcAddress, rpcOptions)
@@ -68,7 +72,9 @@ export function connectEdgeDeps(
       refreshMs: config.catalogRefreshMs,
       logger: shared.logger,
     }),
-    measuredHealth: new MeasuredHealthHolder(healthSource.source, { logger: shared.logger }),
+    measuredHealth: new MeasuredHealthHolder(healthSource?.source ?? unmeasuredHealth, {
+      logger: shared.logger,
+    }),
     bus: shared.bus,
     topics: config.topics,
     providers,
@@ -115,7 +121,7 @@ export function connectEdgeDeps(
       batches?.close();
       paymentControlPlane?.close();
       catalogSource.close();
-      healthSource.close();
+      healthSource?.close();
     },
   };
 }

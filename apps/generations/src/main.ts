@@ -3,6 +3,7 @@ import { openControlPlane } from "@gw/service";
 import { loadGenerationsConfig } from "./config.js";
 import { migrations, SCHEMA } from "./db/index.js";
 import type { GenerationsTables } from "./db/schema.js";
+import { connectCatalogEndpoints } from "./health/known-endpoints.js";
 import { startGenerations } from "./start.js";
 
 /** Production entry: Postgres and Kafka are required; the embedded default is apps/standalone. */
@@ -12,10 +13,17 @@ async function main(): Promise<void> {
     schema: SCHEMA,
     migrations,
   });
+  // The catalogue's endpoints, for the health aggregator (attempts at anything else are not kept).
+  const catalog = connectCatalogEndpoints(config.KEYS_GRPC_ADDRESS, {
+    issuer: base.deps.serviceAuth.issuer,
+    logger: base.deps.logger,
+  });
+  base.onClose(catalog.close);
   const running = await startGenerations(
     {
       ...base.deps,
       resolver: base.principals(config.KEYS_GRPC_ADDRESS),
+      knownEndpoints: catalog.endpoints,
       retention: {
         retentionDays: config.GENERATION_RETENTION_DAYS,
         intervalMs: config.GENERATION_RETENTION_INTERVAL_MS,

@@ -4,18 +4,26 @@ import { createApp } from "./app.js";
 import { consumeUsage } from "./consumers/usage.js";
 import type { GenerationsDeps } from "./deps.js";
 import { createGrpcServer } from "./grpc.js";
+import { HealthFigures } from "./health/aggregator.js";
+import { startHealthAggregator } from "./health/start.js";
+import type { HealthTables } from "./health/tables.js";
 import { DEFAULT_RETENTION, startRetention } from "./retention/sweeper.js";
 import { generationsReadiness } from "./routes/health.js";
 
 export type { ListenOptions };
 export type RunningGenerations = RunningControlPlane;
 
-/** Serves REST and gRPC, consumes usage events, invalidates cached principals, sweeps expired records. */
+/**
+ * Serves REST and gRPC, consumes usage events (the records, and with the catalogue's endpoints the
+ * endpoint health figures), invalidates cached principals, sweeps expired records.
+ */
 export async function startGenerations(
   deps: GenerationsDeps,
   options: ListenOptions,
 ): Promise<RunningGenerations> {
   const readiness = generationsReadiness(deps);
+  const db = deps.database.db;
+  const figures = new HealthFigures(db.withTables<HealthTables>(), { logger: deps.logger });
   return startControlPlane(
     {
       name: "generations",
@@ -23,10 +31,21 @@ export async function startGenerations(
       readiness,
       // Consumers finish and commit, and the retention job stops, before the servers close.
       work: async (stops) => {
-        const db = deps.database.db;
         stops.beforeServers(
           await consumeUsage(deps.bus, { topic: deps.topics.usage, db, logger: deps.logger }),
         );
+        if (deps.knownEndpoints) {
+          stops.beforeServers(
+            await startHealthAggregator({
+              bus: deps.bus,
+              topic: deps.topics.usage,
+              groupId: deps.healthGroupId,
+              db: db.withTables<HealthTables>(),
+              figures,
+              endpoints: deps.knownEndpoints,
+            }),
+          );
+        }
         stops.beforeServers(
           await deps.resolver.subscribeToKeyChanges(
             deps.bus,
@@ -37,7 +56,7 @@ export async function startGenerations(
         stops.beforeServers(startRetention(db, deps.retention ?? DEFAULT_RETENTION, deps.logger));
       },
       http: () => createApp(deps, readiness),
-      grpc: () => createGrpcServer(deps),
+      grpc: () => createGrpcServer(deps, figures),
     },
     options,
   );

@@ -2,26 +2,31 @@ import { authenticate } from "@gw/auth";
 import type { Readiness } from "@gw/http";
 import { createControlPlaneApp } from "@gw/service";
 import type { Express } from "express";
-import { createAccountRoute, grantCreditsRoute, listAccountsRoute } from "./accounts/admin-routes.js";
-import { mountCatalogAdmin, requireOperator } from "./catalog/admin-routes.js";
+import { mountCatalogAdmin } from "./catalog/admin-routes.js";
 import { bundledCatalog } from "./catalog/content.js";
+import { listModelsRoute } from "./catalog/routes/list-models.js";
+import { modelEndpointsRoute } from "./catalog/routes/model-endpoints.js";
 import { type KeysContext, type KeysDeps, keysContext } from "./deps.js";
+import {
+  createAccountRoute,
+  grantCreditsRoute,
+  listAccountsRoute,
+} from "./identity/accounts/admin-routes.js";
+import { operatorGate } from "./identity/operators/gate.js";
 import {
   createCredentialRoute,
   deleteCredentialRoute,
   getCredentialRoute,
   listCredentialsRoute,
   updateCredentialRoute,
-} from "./routes/byok.js";
-import { createKeyRoute } from "./routes/create-key.js";
-import { deleteKeyRoute } from "./routes/delete-key.js";
-import { getKeyRoute } from "./routes/get-key.js";
-import { keysReadiness } from "./routes/health.js";
-import { listKeysRoute } from "./routes/list-keys.js";
-import { listModelsRoute } from "./routes/list-models.js";
-import { modelEndpointsRoute } from "./routes/model-endpoints.js";
-import { updateKeyRoute } from "./routes/update-key.js";
-import { walletAuthBody, walletAuthRoute } from "./routes/wallet-auth.js";
+} from "./identity/routes/byok.js";
+import { createKeyRoute } from "./identity/routes/create-key.js";
+import { deleteKeyRoute } from "./identity/routes/delete-key.js";
+import { getKeyRoute } from "./identity/routes/get-key.js";
+import { listKeysRoute } from "./identity/routes/list-keys.js";
+import { updateKeyRoute } from "./identity/routes/update-key.js";
+import { walletAuthBody, walletAuthRoute } from "./identity/routes/wallet-auth.js";
+import { keysReadiness } from "./readiness.js";
 
 export function createApp(
   deps: KeysDeps,
@@ -30,10 +35,12 @@ export function createApp(
 ): Express {
   const management = authenticate(context.resolver, "management");
   const anyKey = authenticate(context.resolver, "any");
-  // The operator's catalogue routes: an operator token only (catalog/admin-routes.ts), never a tenant's key.
+  // The operator's catalogue routes: an operator token only (catalog/admin-routes.ts), never a tenant's
+  // key. Identity decides who is an operator; the catalogue gets that one check passed in.
+  const operators = operatorGate(context);
   const seed = deps.catalog ?? bundledCatalog();
-  // The operator's accounts and credits (accounts/admin-routes.ts): the same operator token.
-  const operator = requireOperator(context);
+  // The operator's accounts and credits (identity/accounts/admin-routes.ts): the same operator token.
+  const operator = operators.require;
   return createControlPlaneApp({
     ...deps,
     readiness,
@@ -54,7 +61,7 @@ export function createApp(
       app.delete("/api/v1/byok/:id", management, deleteCredentialRoute(context));
       app.get("/api/v1/models", listModelsRoute(context));
       app.get("/api/v1/models/:author/:slug/endpoints", anyKey, modelEndpointsRoute(context));
-      mountCatalogAdmin(app, { db: context.db, resolver: context.resolver, seed });
+      mountCatalogAdmin(app, { db: context.db, operators, seed });
       app.get("/api/v1/admin/accounts", operator, listAccountsRoute(context));
       app.post("/api/v1/admin/accounts", operator, createAccountRoute(context));
       app.post("/api/v1/admin/accounts/:id/credits", operator, grantCreditsRoute(context));

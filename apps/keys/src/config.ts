@@ -13,6 +13,8 @@ export function loadKeysConfig(env: Env = process.env) {
       PUBLIC_BASE_URL: z.url().optional(),
       /** Billing's gRPC address, for the usage fields of the Key object. */
       BILLING_GRPC_ADDRESS: z.string().min(1).default("127.0.0.1:50052"),
+      /** The generations app's gRPC address: the endpoints view polls its measured endpoint health. */
+      GENERATIONS_GRPC_ADDRESS: z.string().min(1).default("127.0.0.1:50053"),
       /** Where key-change events wait while the broker is unreachable, so none is lost on restart. */
       EVENT_SPOOL_DIR: z.string().min(1).default(".data/spool"),
       /** Seals BYOK provider keys (AES-256-GCM): 32 bytes as 64 hex characters or base64. Unset = no BYOK. */

@@ -4,18 +4,15 @@ import type { Database } from "@gw/db";
 import type { EventBus } from "@gw/events";
 import type { Logger } from "@gw/logger";
 import type { ServiceAuth } from "@gw/rpc";
-import type { Kysely } from "kysely";
-import { CredentialCipher } from "./byok/cipher.js";
-import type { ByokStore } from "./byok/service.js";
 import type { CatalogContent } from "./catalog/content.js";
+import type { CatalogContext } from "./catalog/context.js";
+import { type EndpointHealthSource, EndpointHealthView } from "./catalog/endpoint-health.js";
 import { CatalogSnapshots } from "./catalog/snapshots.js";
 import type { KeysTables } from "./db/schema.js";
-import { HealthFigures } from "./health/aggregator.js";
-import type { HealthTables } from "./health/tables.js";
-import { authenticateKey } from "./keys/authenticate.js";
-import type { KeyStore } from "./keys/service.js";
-import type { UsageSource } from "./usage/billing.js";
-import type { WalletAuthSettings } from "./wallets/sign-in.js";
+import { CredentialCipher } from "./identity/byok/cipher.js";
+import type { IdentityContext } from "./identity/context.js";
+import { authenticateKey } from "./identity/keys/authenticate.js";
+import type { UsageSource } from "./identity/usage/billing.js";
 
 /** What the keys app is given; the caller (main.ts, standalone, a test) owns every connection. */
 export interface KeysDeps {
@@ -25,6 +22,11 @@ export interface KeysDeps {
   logger: Logger;
   /** Billing's GetUsage, for the usage fields of the Key object. */
   billing: UsageSource;
+  /**
+   * The generations app's EndpointHealthService, polled in the background for the endpoints view's
+   * figures (main.ts and standalone always set it). Without it every figure is `null`.
+   */
+  health?: EndpointHealthSource | undefined;
   /** The catalogue to seed at start; defaults to @gw/catalog's. */
   catalog?: CatalogContent;
   /** BYOK_MASTER_KEY (32 bytes, hex or base64). Without it the BYOK routes answer 503. */
@@ -43,19 +45,11 @@ export interface KeysDeps {
   bodyTimeoutMs?: number | undefined;
 }
 
-/** Everything the routes share, built once per app. */
-export interface KeysContext {
-  db: Kysely<KeysTables>;
-  store: KeyStore;
-  byok: ByokStore;
-  billing: UsageSource;
-  snapshots: CatalogSnapshots;
-  /** Measured endpoint health (the health aggregator's figures), for the edges and the endpoints view. */
-  health: HealthFigures;
-  resolver: PrincipalResolver;
-  walletAuth: WalletAuthSettings | undefined;
-  logger: Logger;
-}
+/**
+ * Everything the routes share, built once per app: the identity module's context and the catalogue's
+ * (each module's routes see only their own, so either module can leave for an app of its own).
+ */
+export interface KeysContext extends IdentityContext, CatalogContext {}
 
 export function keysContext(deps: KeysDeps): KeysContext {
   const db = deps.database.db;
@@ -70,7 +64,7 @@ export function keysContext(deps: KeysDeps): KeysContext {
     },
     billing: deps.billing,
     snapshots: new CatalogSnapshots(db),
-    health: new HealthFigures(db.withTables<HealthTables>(), { logger: deps.logger }),
+    health: new EndpointHealthView(deps.health, { logger: deps.logger }),
     // This app owns the keys, so it authenticates its own callers against its tables, uncached: a key
     // disabled here stops working here at once.
     resolver: new PrincipalResolver((request) => authenticateKey(db, request.keyHash), {

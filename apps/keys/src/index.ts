@@ -4,6 +4,9 @@ export { importCatalog, listCatalog } from "./catalog/admin.js";
 export type { CatalogContent } from "./catalog/content.js";
 export { bundledCatalog } from "./catalog/content.js";
 export type { DiffEntry } from "./catalog/diff.js";
+export type { EndpointHealthSource } from "./catalog/endpoint-health.js";
+export { connectEndpointHealth, EndpointHealthView } from "./catalog/endpoint-health.js";
+export { endpointSchema, modelSchema } from "./catalog/openapi-schemas.js";
 export { setAlias, setDisabled, setPrice } from "./catalog/operations.js";
 export type { OperatorPrice } from "./catalog/operator-prices.js";
 export {
@@ -12,11 +15,6 @@ export {
   readOperatorPrices,
   setOperatorPrice,
 } from "./catalog/operator-prices.js";
-export {
-  createOperatorToken,
-  listOperatorTokens,
-  revokeOperatorToken,
-} from "./catalog/operator-tokens.js";
 export { seedCatalog } from "./catalog/seed.js";
 export type { CatalogChange, ChangeResult } from "./catalog/store.js";
 export { CatalogChangeError, changeCatalog, readCatalogChanges } from "./catalog/store.js";
@@ -26,20 +24,19 @@ export type { KeysTables } from "./db/index.js";
 export { migrations, SCHEMA } from "./db/index.js";
 export type { KeysContext, KeysDeps } from "./deps.js";
 export { createGrpcServer, KEYS_CALLERS } from "./grpc.js";
-export { authenticateKey } from "./keys/authenticate.js";
-export { keysOpenApiPaths } from "./openapi/index.js";
+export { authenticateKey } from "./identity/keys/authenticate.js";
+export { createdKeySchema, credentialSchema, keySchema } from "./identity/openapi-schemas.js";
+export type { AccountScopeInput, ChangeFeed, CreatedAccount, OperatorKeyInput } from "./identity/operator.js";
+export { createAccount, createApiKey, setAccountScope } from "./identity/operator.js";
 export {
-  createdKeySchema,
-  credentialSchema,
-  endpointSchema,
-  keySchema,
-  modelSchema,
-} from "./openapi/schemas.js";
-export type { AccountScopeInput, ChangeFeed, CreatedAccount, OperatorKeyInput } from "./operator.js";
-export { createAccount, createApiKey, setAccountScope } from "./operator.js";
+  createOperatorToken,
+  listOperatorTokens,
+  revokeOperatorToken,
+} from "./identity/operators/tokens.js";
+export type { UsageSource } from "./identity/usage/billing.js";
+export { connectBillingUsage } from "./identity/usage/billing.js";
+export { revokeWalletTokens } from "./identity/wallets/revoke.js";
+export type { WalletAuthSettings } from "./identity/wallets/sign-in.js";
+export { keysOpenApiPaths } from "./openapi/index.js";
 export type { ListenOptions, RunningKeys } from "./start.js";
 export { startKeys } from "./start.js";
-export type { UsageSource } from "./usage/billing.js";
-export { connectBillingUsage } from "./usage/billing.js";
-export { revokeWalletTokens } from "./wallets/revoke.js";
-export type { WalletAuthSettings } from "./wallets/sign-in.js";

@@ -2,11 +2,12 @@ import { walletTokensFromEnv } from "@gw/auth";
 import { ConfigError } from "@gw/config";
 import { runMain } from "@gw/logger";
 import { openControlPlane } from "@gw/service";
+import { connectEndpointHealth } from "./catalog/endpoint-health.js";
 import { loadKeysConfig } from "./config.js";
 import { migrations, SCHEMA } from "./db/index.js";
 import type { KeysTables } from "./db/schema.js";
+import { connectBillingUsage } from "./identity/usage/billing.js";
 import { startKeys } from "./start.js";
-import { connectBillingUsage } from "./usage/billing.js";
 
 /** Production entry: Postgres and Kafka are required; the embedded default is apps/standalone. */
 async function main(): Promise<void> {
@@ -19,10 +20,15 @@ async function main(): Promise<void> {
   });
   const billing = connectBillingUsage(config.BILLING_GRPC_ADDRESS, { issuer: base.deps.serviceAuth.issuer });
   base.onClose(billing.close);
+  const health = connectEndpointHealth(config.GENERATIONS_GRPC_ADDRESS, {
+    issuer: base.deps.serviceAuth.issuer,
+  });
+  base.onClose(health.close);
   const running = await startKeys(
     {
       ...base.deps,
       billing: billing.usage,
+      health: health.source,
       byokMasterKey: config.BYOK_MASTER_KEY,
       wallet: walletSettings(config.PUBLIC_BASE_URL),
     },

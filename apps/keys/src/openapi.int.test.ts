@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "./app.js";
 import { migrations, SCHEMA } from "./db/index.js";
 import type { KeysTables } from "./db/schema.js";
+import { connectBillingUsage } from "./identity/usage/billing.js";
 import { keysOpenApiPaths } from "./openapi/index.js";
-import { connectBillingUsage } from "./usage/billing.js";
 
 // Every route the keys app registers is in the OpenAPI document (as the edge forwards it), and the
 // document names no keys route the app does not serve. Operational routes on the app's own port are

@@ -4,9 +4,7 @@ import { bundledCatalog } from "./catalog/content.js";
 import { refreshCatalog } from "./catalog/store.js";
 import { type KeysDeps, keysContext } from "./deps.js";
 import { createGrpcServer } from "./grpc.js";
-import { startHealthAggregator } from "./health/start.js";
-import type { HealthTables } from "./health/tables.js";
-import { keysReadiness } from "./routes/health.js";
+import { keysReadiness } from "./readiness.js";
 
 export type { ListenOptions };
 export type RunningKeys = RunningControlPlane;
@@ -28,14 +26,9 @@ export async function startKeys(deps: KeysDeps, options: ListenOptions): Promise
       logger: deps.logger,
       readiness,
       work: async (stops) => {
-        const health = await startHealthAggregator({
-          bus: deps.bus,
-          topic: deps.topics.usage,
-          db: context.db.withTables<HealthTables>(),
-          figures: context.health,
-          snapshots: context.snapshots,
-        });
-        stops.afterServers(health);
+        // The endpoints view's figures, polled from generations in the background (never per request).
+        context.health.start();
+        stops.afterServers(context.health);
       },
       http: () => createApp(deps, context, readiness),
       grpc: () => createGrpcServer(deps, context),

@@ -5,8 +5,8 @@ import { freePort } from "@gw/db";
 import { connectEdgeDeps, loadEdgeConfig, startEdge } from "@gw/edge";
 import type { EventBus } from "@gw/events";
 import { startFakeOpenAi } from "@gw/fake-providers";
-import { startGenerations } from "@gw/generations";
-import { connectBillingUsage, startKeys } from "@gw/keys";
+import { connectCatalogEndpoints, startGenerations } from "@gw/generations";
+import { connectBillingUsage, connectEndpointHealth, startKeys } from "@gw/keys";
 import type { Logger } from "@gw/logger";
 import { observeHttp, portOf, serveMetrics } from "@gw/metrics";
 import { publicKeyList, type ServiceKeyPair, type ServiceName, serviceAuthSet } from "@gw/rpc";
@@ -104,12 +104,17 @@ async function startStandaloneOn(
 
     const billingUsage = connectBillingUsage(addresses.billing, { issuer: auth.keys.issuer });
     stoppers.push(() => billingUsage.close());
+    // The endpoints view polls generations' measured health (generations starts below: until then the
+    // figures are null, as before any traffic).
+    const endpointHealth = connectEndpointHealth(addresses.generations, { issuer: auth.keys.issuer });
+    stoppers.push(() => endpointHealth.close());
     const keys = await startKeys(
       {
         ...shared,
         database: databases.keys,
         logger: logger.child({ app: "keys" }),
         billing: billingUsage.usage,
+        health: endpointHealth.source,
         byokMasterKey: config.BYOK_MASTER_KEY,
         wallet: { tokens: wallet.tokens, publicBaseUrl: wallet.publicBaseUrl },
         serviceAuth: auth.keys,
@@ -130,6 +135,12 @@ async function startStandaloneOn(
       issuer: auth.generations.issuer,
     });
     stoppers.push(() => generationsPrincipals.close());
+    // Generations' health aggregator keeps attempts at the catalogue's endpoints only.
+    const catalogEndpoints = connectCatalogEndpoints(addresses.keys, {
+      issuer: auth.generations.issuer,
+      logger,
+    });
+    stoppers.push(() => catalogEndpoints.close());
     const billing = await startBilling(
       {
         ...shared,
@@ -152,6 +163,7 @@ async function startStandaloneOn(
         database: databases.generations,
         logger: logger.child({ app: "generations" }),
         resolver: generationsPrincipals.resolver,
+        knownEndpoints: catalogEndpoints.endpoints,
         serviceAuth: auth.generations,
         bodyTimeoutMs: config.BODY_TIMEOUT_MS,
       },

@@ -1,4 +1,4 @@
-import type { GetEndpointHealthResponse } from "@gw/proto/catalog/v1/health";
+import type { GetEndpointHealthResponse } from "@gw/proto/generations/v1/health";
 import { describe, expect, it } from "vitest";
 import { MeasuredHealthHolder } from "./measured-health.js";
 

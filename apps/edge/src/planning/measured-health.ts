@@ -1,5 +1,5 @@
 import type { Logger } from "@gw/logger";
-import type { EndpointHealth as EndpointHealthMessage, Percentiles } from "@gw/proto/catalog/v1/health";
+import type { EndpointHealth as EndpointHealthMessage, Percentiles } from "@gw/proto/generations/v1/health";
 import type { HealthSource } from "../clients/health.js";
 
 /** One endpoint's figures over the last 30 minutes, as every edge sees them. */

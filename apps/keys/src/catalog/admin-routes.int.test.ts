@@ -5,12 +5,13 @@ import { silentLogger } from "@gw/logger";
 import { describeWith } from "@gw/testing";
 import express from "express";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { authenticateKey } from "../keys/authenticate.js";
-import { createApiKey } from "../operator.js";
+import { authenticateKey } from "../identity/keys/authenticate.js";
+import { createApiKey } from "../identity/operator.js";
+import { operatorGate } from "../identity/operators/gate.js";
+import { createOperatorToken, revokeOperatorToken } from "../identity/operators/tokens.js";
 import { fixtureCatalog } from "../test/catalog-fixture.js";
 import { type KeysHarness, startKeysHarness } from "../test/harness.js";
 import { ADMIN_CATALOG_PATH, mountCatalogAdmin } from "./admin-routes.js";
-import { createOperatorToken, revokeOperatorToken } from "./operator-tokens.js";
 import { readCatalog, readCatalogVersion } from "./read.js";
 
 // The admin router on an app built like the keys app's (body layer, error handler), over the harness's
@@ -46,7 +47,7 @@ describeWith(["postgres"], "catalogue admin routes", () => {
     });
     const app = express();
     app.use(jsonBody());
-    mountCatalogAdmin(app, { db, resolver, seed: fixtureCatalog() });
+    mountCatalogAdmin(app, { db, operators: operatorGate({ db, resolver }), seed: fixtureCatalog() });
     app.use(notFoundHandler());
     app.use(errorHandler(silentLogger()));
     server = app.listen(0, "127.0.0.1");

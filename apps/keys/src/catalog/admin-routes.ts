@@ -1,4 +1,3 @@
-import { type PrincipalResolver, requireSecret } from "@gw/auth";
 import { GatewayError } from "@gw/errors";
 import { parseOrThrow } from "@gw/http";
 import { picoToDecimalString, usdToPico } from "@gw/money";
@@ -10,62 +9,17 @@ import { CatalogChangeError, importCatalog, listCatalog } from "./admin.js";
 import { aliasBody, disableBody, importBody, setPriceBody } from "./admin-schemas.js";
 import type { CatalogContent } from "./content.js";
 import { setAlias, setDisabled, setPrice } from "./operations.js";
-import { looksLikeOperatorToken, operatorTokenName } from "./operator-tokens.js";
+import type { OperatorGate } from "./operators.js";
 import { type ChangeResult, changeCatalog, readCatalogChanges } from "./store.js";
 
 export const ADMIN_CATALOG_PATH = "/api/v1/admin/catalog";
 
 export interface CatalogAdminContext {
   db: Kysely<KeysTables>;
-  resolver: PrincipalResolver;
+  /** Identity's operator check (app.ts passes it in): only an operator token passes. */
+  operators: OperatorGate;
   /** The release's bundled seed (or a test's), which operator changes are laid over. */
   seed: CatalogContent;
-}
-
-const ACTOR = Symbol("catalog-admin-actor");
-type WithActor = Request & { [ACTOR]?: string };
-
-/**
- * Only an operator token passes (`gw operator-token create`): an unknown or revoked one is a 401, and an
- * account's key (management or not) that would authenticate elsewhere is a 403: tenants never change
- * the catalogue every account is billed by, nor see or credit other accounts (accounts/admin-routes.ts).
- */
-export function requireOperator(context: Pick<CatalogAdminContext, "db" | "resolver">): RequestHandler {
-  const authorize = async (secret: string): Promise<string> => {
-    if (looksLikeOperatorToken(secret)) {
-      const name = await operatorTokenName(context.db, secret);
-      if (name !== undefined) return `operator:${name}`;
-      throw new GatewayError("authentication", "unknown or revoked operator token", {
-        code: "key_not_found",
-      });
-    }
-    // An account's key that does not resolve keeps its usual 401; one that does is refused here.
-    await context.resolver.resolveSecret(secret);
-    throw new GatewayError(
-      "permission",
-      "the admin routes take an operator token (gw operator-token create), not an account's key",
-    );
-  };
-  return (request, _response, next) => {
-    let secret: string;
-    try {
-      secret = requireSecret({ headers: request.headers, query: request.query as Record<string, unknown> });
-    } catch (error) {
-      next(error);
-      return;
-    }
-    authorize(secret).then((actor) => {
-      (request as WithActor)[ACTOR] = actor;
-      next();
-    }, next);
-  };
-}
-
-/** `operator:<token name>`: who is acting, for the audit trail (never the token itself). */
-export function operatorActor(request: Request): string {
-  const actor = (request as WithActor)[ACTOR];
-  if (!actor) throw new Error("admin route without requireOperator");
-  return actor;
 }
 
 /**
@@ -73,7 +27,7 @@ export function operatorActor(request: Request): string {
  * routes of their own so the OpenAPI coverage test sees them.
  */
 export function mountCatalogAdmin(app: Pick<Router, "get" | "post">, context: CatalogAdminContext): void {
-  const operator = requireOperator(context);
+  const operator = context.operators.require;
   const router = {
     get: (path: string, handler: RequestHandler) =>
       app.get(`${ADMIN_CATALOG_PATH}${path}`, operator, handler),
@@ -109,7 +63,7 @@ export function mountCatalogAdmin(app: Pick<Router, "get" | "post">, context: Ca
         format: body.format,
         text: body.content,
         apply: body.apply,
-        actor: operatorActor(request),
+        actor: context.operators.actor(request),
         skipUnknownProviders: body.skip_unknown_providers,
         providerId: body.provider,
       }),
@@ -151,7 +105,12 @@ function change(
   edit: Parameters<typeof changeCatalog>[2]["edit"],
 ): Promise<ChangeResult> {
   return refusing(() =>
-    changeCatalog(context.db, context.seed, { actor: operatorActor(request), action, dryRun: false, edit }),
+    changeCatalog(context.db, context.seed, {
+      actor: context.operators.actor(request),
+      action,
+      dryRun: false,
+      edit,
+    }),
   );
 }
 

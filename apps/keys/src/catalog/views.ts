@@ -1,6 +1,6 @@
 import { picoToUsdNumber } from "@gw/money";
 import type { Endpoint, Model, Pricing } from "@gw/proto/catalog/v1/catalog";
-import type { EndpointHealth } from "@gw/proto/catalog/v1/health";
+import type { EndpointHealth } from "@gw/proto/generations/v1/health";
 
 export interface PricingJson {
   prompt: number;
@@ -39,8 +39,8 @@ export interface EndpointJson {
 const STATUS_CODES: Readonly<Record<string, number>> = { ok: 0, degraded: -1, down: -2 };
 
 /**
- * One provider endpoint of a model, with its measured health over the last 30 minutes (the health
- * aggregator's figures, the same every edge routes on): status 0 ok, -1 degraded, -2 down; uptime in
+ * One provider endpoint of a model, with its measured health over the last 30 minutes (the generations
+ * app's figures, the same every edge routes on): status 0 ok, -1 degraded, -2 down; uptime in
  * percent of attempts the provider served; time to first token p50/p90/p99 in ms; throughput p50 in
  * output tokens per second. A figure with no data yet is null, never a made-up number.
  */

@@ -15,9 +15,9 @@ import { migratedTestDatabase, uniqueName } from "@gw/testing";
 import { migrations, SCHEMA } from "../db/index.js";
 import type { KeysTables } from "../db/schema.js";
 import type { KeysDeps } from "../deps.js";
-import { type CreatedAccount, createAccount } from "../operator.js";
+import { type CreatedAccount, createAccount } from "../identity/operator.js";
+import { connectBillingUsage } from "../identity/usage/billing.js";
 import { type RunningKeys, startKeys } from "../start.js";
-import { connectBillingUsage } from "../usage/billing.js";
 import { fixtureCatalog } from "./catalog-fixture.js";
 import { type FixedBilling, startFixedBilling } from "./fixed-billing.js";
 

@@ -4,6 +4,7 @@ import { messageBatches } from "./20261122T140000_message_batches.js";
 import { activity } from "./20261123T170000_activity.js";
 import { generationListing } from "./20261123T193000_generation_listing.js";
 import { cacheDiscount } from "./20261123T194500_cache_discount.js";
+import { endpointHealth } from "./20261127T173000_endpoint_health.js";
 
 export const migrations: Migrations = {
   "20261122T121000_generations": generations,
@@ -11,4 +12,5 @@ export const migrations: Migrations = {
   "20261123T170000_activity": activity,
   "20261123T193000_generation_listing": generationListing,
   "20261123T194500_cache_discount": cacheDiscount,
+  "20261127T173000_endpoint_health": endpointHealth,
 };

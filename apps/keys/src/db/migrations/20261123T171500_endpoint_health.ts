@@ -1,7 +1,8 @@
 import { type Kysely, sql } from "kysely";
 import type { Migration } from "kysely/migration";
 
-// Measured endpoint health (apps/keys/src/health): per endpoint and minute, the attempts and the
+// Measured endpoint health (then apps/keys/src/health; since 20261127T173000_drop_endpoint_health the
+// figures live in the generations schema): per endpoint and minute, the attempts and the
 // provider's failures, and fixed histogram buckets for time to first token and throughput. Counts are
 // added with upserts, so several aggregator instances (consumer-group members) write the same rows;
 // rows older than the 30-minute window are swept by the aggregator.

@@ -8,6 +8,7 @@ import { operatorPrices } from "./20261123T140000_operator_prices.js";
 import { catalogOperatorLayer } from "./20261123T170000_catalog_operator_layer.js";
 import { endpointHealth } from "./20261123T171500_endpoint_health.js";
 import { accountsListing } from "./20261123T195500_accounts_listing.js";
+import { dropEndpointHealth } from "./20261127T173000_drop_endpoint_health.js";
 
 export const migrations: Migrations = {
   "20261122T120000_accounts_and_keys": accountsAndKeys,
@@ -19,4 +20,5 @@ export const migrations: Migrations = {
   "20261123T170000_catalog_operator_layer": catalogOperatorLayer,
   "20261123T171500_endpoint_health": endpointHealth,
   "20261123T195500_accounts_listing": accountsListing,
+  "20261127T173000_drop_endpoint_health": dropEndpointHealth,
 };

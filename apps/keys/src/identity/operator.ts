@@ -1,0 +1,117 @@
+import type { Database } from "@gw/db";
+import { GatewayError } from "@gw/errors";
+import type { EventPublisher } from "@gw/events";
+import { usdToPico } from "@gw/money";
+import type { KeysTables, KeyTypeColumn, LimitResetColumn } from "../db/schema.js";
+import { assertKnownCatalogRefs } from "./keys/catalog-refs.js";
+import { publishKeyChange } from "./keys/changes.js";
+import { createKey } from "./keys/service.js";
+import { DEFAULT_SETTINGS } from "./keys/settings.js";
+import { findAccount, insertAccount, newAccountId, updateAccountScope } from "./repositories/accounts.js";
+import { liveKeyHashes } from "./repositories/api-keys.js";
+
+// Operator functions: what the CLI (and tests) use to bootstrap tenants, bypassing the REST API.
+
+export interface CreatedAccount {
+  accountId: string;
+  /** Plaintext management key: shown to the operator once. */
+  managementKey: string;
+  managementKeyHash: string;
+}
+
+/** Creates an account and its first management key in one transaction. */
+export async function createAccount(
+  database: Pick<Database<KeysTables>, "db">,
+  input: { name: string },
+): Promise<CreatedAccount> {
+  return database.db.transaction().execute(async (trx) => {
+    const account = await insertAccount(trx, { id: newAccountId(), name: input.name });
+    const { secret, row } = await createKey(trx, {
+      accountId: account.id,
+      keyType: "management",
+      settings: { ...DEFAULT_SETTINGS, name: `${input.name} management key` },
+    });
+    return { accountId: account.id, managementKey: secret, managementKeyHash: row.hash };
+  });
+}
+
+export interface OperatorKeyInput {
+  accountId: string;
+  name: string;
+  keyType?: KeyTypeColumn;
+  /** USD, as a decimal string or number; null/absent = no cap. */
+  limit?: string | number | null;
+  limitReset?: LimitResetColumn | null;
+  expiresAt?: Date | null;
+  allowedProviders?: string[] | null;
+  allowedModels?: string[] | null;
+  includeByokInLimit?: boolean;
+}
+
+export async function createApiKey(
+  database: Database<KeysTables>,
+  input: OperatorKeyInput,
+): Promise<{ key: string; hash: string }> {
+  const account = await findAccount(database.db, input.accountId);
+  if (!account) throw new GatewayError("not_found", `account ${input.accountId} not found`);
+  const { secret, row } = await createKey(database.db, {
+    accountId: account.id,
+    keyType: input.keyType ?? "regular",
+    settings: {
+      name: input.name,
+      limitPico: input.limit === undefined || input.limit === null ? null : usdToPico(input.limit),
+      limitReset: input.limitReset ?? null,
+      expiresAt: input.expiresAt ?? null,
+      allowedProviders: input.allowedProviders ?? null,
+      allowedModels: input.allowedModels ?? null,
+      includeByokInLimit: input.includeByokInLimit ?? false,
+    },
+  });
+  return { key: secret, hash: row.hash };
+}
+
+export interface AccountScopeInput {
+  accountId: string;
+  /** null = every provider / model the catalogue has. */
+  allowedProviders: string[] | null;
+  allowedModels: string[] | null;
+}
+
+/** Where the operator announces changes; without one, edges see them when cached principals lapse. */
+export interface ChangeFeed {
+  publisher: EventPublisher;
+  keyChangesTopic: string;
+}
+
+/**
+ * Sets the tenant's scope. Existing keys are narrowed at authentication time (never widened), so no key
+ * row changes. With a change feed every live key of the account is announced, so edges drop their
+ * cached principals at once; without one (no broker reachable) they pick the scope up when the cached
+ * principals lapse (the keys app's positive cache TTL, a few seconds).
+ */
+export async function setAccountScope(
+  database: Database<KeysTables>,
+  input: AccountScopeInput,
+  feed?: ChangeFeed,
+): Promise<{ accountId: string; allowedProviders: string[] | null; allowedModels: string[] | null }> {
+  await assertKnownCatalogRefs(database.db, input);
+  const row = await updateAccountScope(database.db, input.accountId, {
+    allowed_providers: input.allowedProviders,
+    allowed_models: input.allowedModels,
+  });
+  if (!row) throw new GatewayError("not_found", `account ${input.accountId} not found`);
+  if (feed) {
+    for (const keyHash of await liveKeyHashes(database.db, row.id)) {
+      publishKeyChange(feed.publisher, feed.keyChangesTopic, {
+        keyHash,
+        accountId: row.id,
+        change: "updated",
+      });
+    }
+  }
+  return {
+    accountId: row.id,
+    allowedProviders: row.allowed_providers,
+    allowedModels: row.allowed_models,
+  };
+}
