@@ -51,11 +51,10 @@ export const ERROR_CODES = {
     kind: "invalid_request",
     meaning: "the JSON body nests arrays or objects deeper than 64 levels",
   },
-  unsupported_encoding: { kind: "invalid_request", meaning: "a Content-Encoding the gateway cannot decode" },
-  unsupported_charset: {
+  unsupported_encoding: {
     kind: "invalid_request",
     meaning:
-      "a Content-Type charset other than UTF-8 (the body is refused before it is read; the message names it)",
+      "a Content-Encoding the gateway cannot decode, or a Content-Type charset other than UTF-8 (refused before the body is read; metadata.charset names it)",
   },
   unsupported_content_type: {
     kind: "invalid_request",

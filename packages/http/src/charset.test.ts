@@ -22,7 +22,7 @@ describe("request charset", () => {
     for (const charset of ["utf-7", "utf-16le", "utf-16", "utf-32", "latin1", "x"]) {
       const refusal = unreadableCharset(withType(`application/json; charset=${charset}`));
       expect(refusal?.status, charset).toBe(400);
-      expect(refusal?.code).toBe("unsupported_charset");
+      expect(refusal?.code).toBe("unsupported_encoding");
       expect(refusal?.message).toContain(`"${charset}"`);
     }
   });

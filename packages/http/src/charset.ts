@@ -28,7 +28,8 @@ export function requestCharset(request: IncomingMessage): string | undefined {
  * 20,000 levels through to the routes' recursive code (issue 33). Refused rather than decoded: no client
  * of an LLM API sends another charset, and every one decoded is another way to disguise a bracket.
  * A 400 (not 415): the catalogue's kinds map one status each, and a 415 kind would also change how a
- * provider's own 415 is relayed.
+ * provider's own 415 is relayed. Its code is the one an unknown charset always had here
+ * (`unsupported_encoding`), so callers that handle it keep working; `metadata.charset` names it.
  */
 export function unreadableCharset(request: IncomingMessage): GatewayError | undefined {
   const charset = requestCharset(request);
@@ -37,6 +38,6 @@ export function unreadableCharset(request: IncomingMessage): GatewayError | unde
   return new GatewayError(
     "invalid_request",
     `request body charset ${shown} is not supported: send the body as UTF-8`,
-    { code: "unsupported_charset", metadata: { charset: charset.slice(0, 40) } },
+    { code: "unsupported_encoding", metadata: { charset: charset.slice(0, 40) } },
   );
 }

@@ -176,7 +176,7 @@ describe("hostile bodies", () => {
       expect(answer.status, charset).toBe(400);
       expect(answer.body).toMatchObject({
         error: {
-          metadata: { reason: "unsupported_charset", charset },
+          metadata: { reason: "unsupported_encoding", charset },
           message: expect.stringContaining(charset),
         },
       });
