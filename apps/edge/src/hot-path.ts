@@ -113,24 +113,21 @@ function run(route: HotRoute, request: Request, response: Response, finish: Fini
 }
 
 /**
- * node:http options under which every request and response is born with the app's prototypes: express
- * sets them on each request (Object.setPrototypeOf on both, a hidden-class change per request), which is
- * then a no-op, and the hot path runs its handlers on the same objects without it.
+ * node:http options under which every request and response is born with the app's prototypes. express
+ * sets them on each request it handles (Object.setPrototypeOf on both, a hidden-class change per
+ * request); born with them, that is a no-op (the same prototype), and the hot path runs its handlers on
+ * the same objects without it. The two classes' prototypes chain to express's and become the app's,
+ * so node:http constructs them with a plain `super` call.
  */
 export function expressBorn(app: Express): ServerOptions {
-  return {
-    IncomingMessage: bornWith(IncomingMessage, app.request),
-    ServerResponse: bornWith(ServerResponse, app.response),
-  };
-}
-
-// biome-ignore lint/complexity/noBannedTypes: node:http constructs whatever class it is given
-function bornWith<T extends Function>(base: T, prototype: object): T {
-  function Born(...args: unknown[]): object {
-    return Reflect.construct(base, args, Born);
-  }
-  Born.prototype = prototype;
-  return Born as unknown as T;
+  class EdgeRequest extends IncomingMessage {}
+  class EdgeResponse extends ServerResponse<IncomingMessage> {}
+  Object.setPrototypeOf(EdgeRequest.prototype, app.request);
+  Object.setPrototypeOf(EdgeResponse.prototype, app.response);
+  app.request = EdgeRequest.prototype as unknown as Express["request"];
+  app.response = EdgeResponse.prototype as unknown as Express["response"];
+  // node:http's typing wants the base classes themselves; these are their subclasses.
+  return { IncomingMessage: EdgeRequest, ServerResponse: EdgeResponse as typeof ServerResponse };
 }
 
 const rejection = () => new Error("Rejected promise");
