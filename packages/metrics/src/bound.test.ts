@@ -64,5 +64,9 @@ describe("bound series", () => {
     expect(series.get("a", "b")).toBe("a/b");
     expect(series.get("a", "c")).toBe("a/c");
     expect(bound).toBe(2);
+    const five = new BoundSeries((values) => values.join("/"));
+    expect(five.get("a", "b", "c", "d", "e")).toBe("a/b/c/d/e");
+    expect(five.get("a", "b", "c", "d", "f")).toBe("a/b/c/d/f");
+    expect(five.get("a", "b", "c", "d", "e")).toBe("a/b/c/d/e");
   });
 });

@@ -74,6 +74,9 @@ export function boundHistogram<T extends string>(
   labels: Partial<Record<T, string>>,
 ): BoundHistogram {
   const store = histogram as unknown as Store<HistogramEntry> & { upperBounds: readonly number[] };
+  const upperBounds = store.upperBounds;
+  // The bucket's property name, converted once instead of on every observation.
+  const bucketKeys = upperBounds.map(String);
   let bound: { key: string; entry: HistogramEntry } | undefined;
   return {
     observe(value) {
@@ -82,10 +85,12 @@ export function boundHistogram<T extends string>(
         entry.sum += value;
         entry.count += 1;
         // prom-client's findBound: the first upper bound at or above the value (the +Inf bucket is the count).
-        for (const upper of store.upperBounds) {
-          if (value <= upper) {
-            if (Object.hasOwn(entry.bucketValues, upper))
-              entry.bucketValues[upper] = (entry.bucketValues[upper] ?? 0) + 1;
+        for (let index = 0; index < upperBounds.length; index++) {
+          if (value <= (upperBounds[index] as number)) {
+            const buckets = entry.bucketValues as Record<string, number | undefined>;
+            const key = bucketKeys[index] as string;
+            const count = buckets[key];
+            if (count !== undefined) buckets[key] = count + 1;
             break;
           }
         }
@@ -99,20 +104,48 @@ export function boundHistogram<T extends string>(
 
 /**
  * Bound series by their label values: the value sets are bounded (route patterns, catalogue ids,
- * statuses, outcome names), so this map is as bounded as the metric's own series.
+ * statuses, outcome names), so these maps are as bounded as the metric's own series. One map level per
+ * label, and no key string or argument array built per lookup. A set is always asked with the same
+ * number of values (its metric's labels).
  */
 export class BoundSeries<S> {
-  private readonly series = new Map<string, S>();
+  private readonly root = new Map<string, unknown>();
 
   constructor(private readonly bind: (values: readonly string[]) => S) {}
 
-  get(...values: string[]): S {
-    const key = values.join("\n");
-    let found = this.series.get(key);
+  get(a: string, b?: string, c?: string, d?: string, e?: string): S {
+    let level = this.root;
+    let last = a;
+    if (b !== undefined) {
+      level = below(level, a);
+      last = b;
+      if (c !== undefined) {
+        level = below(level, b);
+        last = c;
+        if (d !== undefined) {
+          level = below(level, c);
+          last = d;
+          if (e !== undefined) {
+            level = below(level, d);
+            last = e;
+          }
+        }
+      }
+    }
+    let found = level.get(last) as S | undefined;
     if (found === undefined) {
-      found = this.bind(values);
-      this.series.set(key, found);
+      found = this.bind([a, b, c, d, e].filter((value): value is string => value !== undefined));
+      level.set(last, found);
     }
     return found;
   }
+}
+
+function below(level: Map<string, unknown>, value: string): Map<string, unknown> {
+  let next = level.get(value) as Map<string, unknown> | undefined;
+  if (next === undefined) {
+    next = new Map<string, unknown>();
+    level.set(value, next);
+  }
+  return next;
 }
