@@ -1,5 +1,5 @@
 import { errorHandler, jsonBody, notFoundHandler, rejectMalformedUrl } from "@gw/http";
-import express, { type Express } from "express";
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
 import { mountConsole } from "./console/index.js";
 import { createEdgeContext } from "./context.js";
 import type { EdgeDeps } from "./deps.js";
@@ -35,23 +35,57 @@ import { responsesRoute } from "./routes/responses.js";
 import type { Route } from "./routes/route.js";
 
 /**
+ * The middleware every API request goes through, in order, built once: the express app and the hot
+ * path (hot-path.ts) run the same instances, so e.g. the flood guard's buckets are one set.
+ */
+export interface EdgeStack {
+  /** Before any route: server timing, request id and log, the malformed-URL check, the flood guard. */
+  front: RequestHandler[];
+  /** The JSON body reader (size limit, 408). */
+  body: RequestHandler;
+  /** x402 on the inference routes, when payments are configured. */
+  payments: RequestHandler | undefined;
+  /** After the routes: the wallet's offer on a refused request (x402), then the error envelope. */
+  errors: ErrorRequestHandler[];
+}
+
+/** The inference routes the hot path dispatches without express (same instances as the app's). */
+export interface InferenceRoutes {
+  exact: Route[];
+  gemini: Route;
+}
+
+export interface EdgeHttp {
+  app: Express;
+  stack: EdgeStack;
+  inference: InferenceRoutes;
+}
+
+/**
  * The edge's HTTP surface. Control-plane routes are forwarded before any body parsing (their owners
  * parse and limit their own bodies); everything else gets `jsonBody()` first and the gateway's error
  * envelope last.
  */
 export function createApp(deps: EdgeDeps, context: EdgeContext = createEdgeContext(deps)): Express {
+  return createEdgeHttp(deps, context).app;
+}
+
+/** The express app and the pieces of it the hot path (hot-path.ts) runs itself. */
+export function createEdgeHttp(deps: EdgeDeps, context: EdgeContext): EdgeHttp {
   const app = express();
   app.disable("x-powered-by");
   app.disable("etag");
+  const front: RequestHandler[] = [];
   // SERVER_TIMING=true: each answer names where its time went on the edge (see pipeline/server-timing.ts).
-  if (context.settings.serverTiming) app.use(serverTiming());
-  app.use(requestLog(deps.logger, context.now));
+  if (context.settings.serverTiming) front.push(serverTiming());
+  front.push(requestLog(deps.logger, context.now));
   // `%ff` or `%00` in a path or query is a 400 in the surface's shape before a route decodes it (a bad
   // escape in a route parameter, e.g. a Gemini model name, was rendered as a 500).
-  app.use(rejectMalformedUrl());
-  app.use(
+  front.push(rejectMalformedUrl());
+  front.push(
     floodGuard(context.settings.flood, context.now, new TrustedProxies(context.settings.trustedProxies)),
   );
+  for (const handler of front) app.use(handler);
   // Static files, before the body parser and outside the API's authentication (the API checks the
   // credential the console sends).
   if (context.settings.console) mountConsole(app, context.settings.console, deps.logger);
@@ -93,7 +127,8 @@ export function createApp(deps: EdgeDeps, context: EdgeContext = createEdgeConte
       deps.logger,
     ),
   );
-  app.use(jsonBody({ limit: context.settings.bodyLimit, timeoutMs: context.settings.bodyTimeoutMs }));
+  const body = jsonBody({ limit: context.settings.bodyLimit, timeoutMs: context.settings.bodyTimeoutMs });
+  app.use(body);
   const x402 =
     deps.payments &&
     createX402Runtime(deps.payments, {
@@ -103,18 +138,28 @@ export function createApp(deps: EdgeDeps, context: EdgeContext = createEdgeConte
       now: context.now,
       publicBaseUrl: context.settings.publicBaseUrl,
     });
-  if (x402) app.use(x402Payments(x402));
+  const payments = x402 ? x402Payments(x402) : undefined;
+  if (payments) app.use(payments);
   // Probes and the document are not traced: only the API's requests get a server span.
   const untraced: Route[] = [healthzRoute(), readyzRoute(context), openApiRoute()];
+  const chat = chatCompletionsRoute(context);
+  const responses = responsesRoute(context);
+  const completions = completionsRoute(context);
+  const messages = messagesRoute(context);
+  const embeddings = embeddingsRoute(context);
+  const inference: InferenceRoutes = {
+    exact: [chat, responses, completions, messages, embeddings],
+    gemini: geminiRoute(context, geminiEmbedMethods(context)),
+  };
   const routes: Route[] = [
-    chatCompletionsRoute(context),
-    responsesRoute(context),
-    completionsRoute(context),
-    messagesRoute(context),
+    chat,
+    responses,
+    completions,
+    messages,
     countTokensRoute(context),
     ...batchRoutes(context),
-    embeddingsRoute(context),
-    geminiRoute(context, geminiEmbedMethods(context)),
+    embeddings,
+    inference.gemini,
     modelsRoute(context),
     modelRoute(context),
     keyRoute(context),
@@ -131,7 +176,9 @@ export function createApp(deps: EdgeDeps, context: EdgeContext = createEdgeConte
       ...route.handlers.map((h) => context.inFlight.track(h)),
     );
   app.use(notFoundHandler());
-  if (x402) app.use(offerOnRefusal(x402));
-  app.use(errorHandler(deps.logger, withPaymentOffer(renderSurfaceError)));
-  return app;
+  const errors: ErrorRequestHandler[] = [];
+  if (x402) errors.push(offerOnRefusal(x402));
+  errors.push(errorHandler(deps.logger, withPaymentOffer(renderSurfaceError)));
+  for (const handler of errors) app.use(handler);
+  return { app, stack: { front, body, payments, errors }, inference };
 }

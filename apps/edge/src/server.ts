@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { Subscription } from "@gw/events";
 import { type Listening, listen, type Readiness } from "@gw/http";
-import { createApp } from "./app.js";
+import { createEdgeHttp } from "./app.js";
 import { startBatchWorker } from "./batches/worker.js";
 import { CONSOLE_PATH } from "./console/index.js";
 import { createEdgeContext } from "./context.js";
 import type { EdgeDeps } from "./deps.js";
+import { expressBorn, hotPathListener } from "./hot-path.js";
 import { observeEdgeHttp } from "./http-metrics.js";
 
 export interface EdgeListenOptions {
@@ -50,7 +51,13 @@ export async function startEdge(deps: EdgeDeps, options: EdgeListenOptions): Pro
   try {
     subscription = await deps.principals.subscribeToKeyChanges(deps.bus, deps.topics.keyChanges, instanceId);
     byokSubscription = await deps.byok?.subscribe(deps.bus, deps.topics.keyChanges, instanceId);
-    listening = await listen(createApp(deps, context), options.host, options.httpPort);
+    const http = createEdgeHttp(deps, context);
+    listening = await listen(
+      hotPathListener(http, context),
+      options.host,
+      options.httpPort,
+      expressBorn(http.app),
+    );
     observeEdgeHttp(listening.server);
   } catch (error) {
     await subscription?.stop();

@@ -10,5 +10,6 @@ export * from "./json-depth.js";
 export * from "./listen.js";
 export * from "./service-auth.js";
 export * from "./storable.js";
+export * from "./timer-wheel.js";
 export * from "./url-check.js";
 export * from "./validate.js";

@@ -3,6 +3,7 @@ import express, { type NextFunction, type Request, type RequestHandler } from "e
 import { unreadableCharset } from "./charset.js";
 import { hasBody, isPlainJsonRequest, parseLimit, parseStrictJson, readBody } from "./json-body-reader.js";
 import { DEFAULT_MAX_JSON_DEPTH, exceedsDepth, unstorableTextPath } from "./json-depth.js";
+import { sharedTimerWheel } from "./timer-wheel.js";
 
 export const DEFAULT_BODY_LIMIT = "10mb";
 /** Why a string PostgreSQL cannot store is refused (see unstorableTextPath). */
@@ -87,18 +88,19 @@ export function textBody(limits: Pick<BodyLimits, "limit" | "timeoutMs"> = {}): 
  */
 function once(request: Request, timeoutMs: number, next: NextFunction, refuseNul: boolean): NextFunction {
   let done = false;
-  const timer =
+  // On the shared wheel, not a Node timer per request (timer-wheel.ts): fires within a tick of the bound.
+  const deadline =
     timeoutMs > 0
-      ? setTimeout(() => {
+      ? sharedTimerWheel.schedule(timeoutMs, () => {
           if (done) return;
           done = true;
           next(slowBody());
-        }, timeoutMs)
+        })
       : undefined;
   return (error?: unknown) => {
     if (done) return;
     done = true;
-    if (timer) clearTimeout(timer);
+    deadline?.cancel();
     // This runs in the body stream's 'end' callback, outside express's try/catch: whatever the checks
     // throw goes to the error handler as this request's error, never up to the process (issue 33).
     let checked: unknown = error;

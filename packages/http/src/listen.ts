@@ -1,6 +1,5 @@
-import type { Server } from "node:http";
+import { createServer, type RequestListener, type Server, type ServerOptions } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Express } from "express";
 
 export interface Listening {
   server: Server;
@@ -16,10 +15,21 @@ export interface Listening {
 /** How often a closing server drops keep-alive connections that went idle after their last response. */
 const IDLE_SWEEP_MS = 250;
 
-/** Starts an express app; resolves once bound (port 0 picks a free one). */
-export function listen(app: Express, host: string, port: number): Promise<Listening> {
+/**
+ * Starts an express app (or any request listener in front of one); resolves once bound (port 0 picks a
+ * free one). `options` are node:http's server options (the edge passes its request and response
+ * classes).
+ */
+export function listen(
+  app: RequestListener,
+  host: string,
+  port: number,
+  options: ServerOptions = {},
+): Promise<Listening> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
+    // What express's app.listen does, with the server options it cannot pass.
+    const server = createServer(options, app);
+    server.listen(port, host);
     server.once("error", reject);
     server.once("listening", () => {
       const bound = (server.address() as AddressInfo).port;

@@ -1,4 +1,5 @@
 import { Counter } from "prom-client";
+import { boundCounter } from "./bound.js";
 import { boundedCode, registry } from "./registry.js";
 
 const outcomes = new Counter({
@@ -22,8 +23,13 @@ const leaseReturns = new Counter({
   registers: [registry],
 });
 
+const admitted = {
+  lease: boundCounter(outcomes, { outcome: "admitted", reason: "lease" }),
+  admit: boundCounter(outcomes, { outcome: "admitted", reason: "admit" }),
+};
+
 export function recordAdmitted(via: "lease" | "admit"): void {
-  outcomes.inc({ outcome: "admitted", reason: via });
+  admitted[via].inc();
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Counter } from "prom-client";
+import { boundCounter } from "./bound.js";
 import { registry } from "./registry.js";
 
 const lookups = new Counter({
@@ -8,6 +9,12 @@ const lookups = new Counter({
   registers: [registry],
 });
 
+const results = {
+  hit: boundCounter(lookups, { result: "hit" }),
+  shared: boundCounter(lookups, { result: "shared" }),
+  miss: boundCounter(lookups, { result: "miss" }),
+};
+
 export function recordAuthLookup(result: "hit" | "shared" | "miss"): void {
-  lookups.inc({ result });
+  results[result].inc();
 }

@@ -1,6 +1,13 @@
 import { subscribe } from "node:diagnostics_channel";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { Counter, Histogram } from "prom-client";
+import {
+  type BoundCounter,
+  type BoundHistogram,
+  BoundSeries,
+  boundCounter,
+  boundHistogram,
+} from "./bound.js";
 import { LATENCY_BUCKETS, registry, secondsSince } from "./registry.js";
 
 export type AppName = "edge" | "keys" | "billing" | "generations";
@@ -19,6 +26,13 @@ const duration = new Histogram({
   buckets: LATENCY_BUCKETS,
   registers: [registry],
 });
+
+const counted = new BoundSeries<BoundCounter>(([app, surface, method, route, status]) =>
+  boundCounter(requests, { app, surface, method, route, status }),
+);
+const timed = new BoundSeries<BoundHistogram>(([app, surface, method, route]) =>
+  boundHistogram(duration, { app, surface, method, route }),
+);
 
 /** What express leaves on a request once a route matched it (structural: no express dependency here). */
 interface RoutedRequest extends IncomingMessage {
@@ -70,8 +84,8 @@ function onRequest(message: unknown): void {
     const surface = options.surface(request);
     const method = request.method ?? "OTHER";
     const status = response.writableFinished ? String(response.statusCode) : "closed";
-    requests.inc({ app: options.app, surface, method, route, status });
-    duration.observe({ app: options.app, surface, method, route }, secondsSince(startedAt));
+    counted.get(options.app, surface, method, route, status).inc();
+    timed.get(options.app, surface, method, route).observe(secondsSince(startedAt));
   });
 }
 

@@ -1,4 +1,11 @@
 import { Counter, Histogram } from "prom-client";
+import {
+  type BoundCounter,
+  type BoundHistogram,
+  BoundSeries,
+  boundCounter,
+  boundHistogram,
+} from "./bound.js";
 import { LATENCY_BUCKETS, registry } from "./registry.js";
 
 /**
@@ -44,11 +51,21 @@ export interface AttemptObservation {
   failureClass: string | undefined;
 }
 
+const attemptSeries = new BoundSeries<BoundHistogram>(([provider, model, outcome]) =>
+  boundHistogram(attempts, { provider, model, outcome }),
+);
+const errorSeries = new BoundSeries<BoundCounter>(([provider, model, failure]) =>
+  boundCounter(errors, { provider, model, class: failure }),
+);
+const firstTokenSeries = new BoundSeries<BoundHistogram>(([provider, model]) =>
+  boundHistogram(firstToken, { provider, model }),
+);
+
 export function recordUpstreamAttempt(attempt: AttemptObservation): void {
   const { provider, model, seconds, failureClass } = attempt;
-  attempts.observe({ provider, model, outcome: failureClass === undefined ? "ok" : "failed" }, seconds);
-  if (failureClass !== undefined) errors.inc({ provider, model, class: failureClass });
-  else if (attempt.stream) firstToken.observe({ provider, model }, seconds);
+  attemptSeries.get(provider, model, failureClass === undefined ? "ok" : "failed").observe(seconds);
+  if (failureClass !== undefined) errorSeries.get(provider, model, failureClass).inc();
+  else if (attempt.stream) firstTokenSeries.get(provider, model).observe(seconds);
 }
 
 export function recordFailover(fromProvider: string, toProvider: string): void {

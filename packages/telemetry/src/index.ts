@@ -1,7 +1,7 @@
 export { traceBatch, traceMessage } from "./consumer.js";
 export { type MetadataLike, type RpcSpan, startRpcClientSpan, startRpcServerSpan } from "./grpc.js";
 export { installMemoryTracing } from "./memory.js";
-export { installTracing, startTracingFromEnv, type Tracing } from "./setup.js";
+export { installTracing, startTracingFromEnv, type Tracing, tracingInstalled } from "./setup.js";
 export {
   type Context,
   context,

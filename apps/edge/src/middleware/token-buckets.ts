@@ -33,13 +33,13 @@ export class TokenBuckets {
       : this.limit.burst;
     if (bucket) this.buckets.delete(name);
     else if (this.buckets.size >= this.maxNames) this.evictOldest();
-    // Re-inserted last, so the map's order is least recently used first.
-    if (tokens >= 1) {
-      this.buckets.set(name, { tokens: tokens - 1, updatedAt: now });
-      return 0;
-    }
-    this.buckets.set(name, { tokens, updatedAt: now });
-    return Math.ceil(((1 - tokens) * 1000) / this.limit.perSecond);
+    // The same bucket object, updated (no allocation per request), re-inserted last, so the map's
+    // order is least recently used first.
+    const entry = bucket ?? { tokens, updatedAt: now };
+    entry.tokens = tokens >= 1 ? tokens - 1 : tokens;
+    entry.updatedAt = now;
+    this.buckets.set(name, entry);
+    return tokens >= 1 ? 0 : Math.ceil(((1 - tokens) * 1000) / this.limit.perSecond);
   }
 
   get size(): number {

@@ -1,4 +1,12 @@
-import { context, endSpan, extractContext, SpanKind, tracer, withSpan } from "@gw/telemetry";
+import {
+  context,
+  endSpan,
+  extractContext,
+  SpanKind,
+  tracer,
+  tracingInstalled,
+  withSpan,
+} from "@gw/telemetry";
 import type { RequestHandler } from "express";
 
 /**
@@ -9,6 +17,8 @@ import type { RequestHandler } from "express";
 export function serverSpan(method: string, path: string | string[]): RequestHandler {
   const name = `${method.toUpperCase()} ${Array.isArray(path) ? path[0] : path}`;
   return (request, response, next) => {
+    // No provider: the span would be the API's no-op one (not recording), so none is started.
+    if (!tracingInstalled()) return next();
     const parent = extractContext(request.headers);
     const span = tracer().startSpan(
       name,
@@ -35,6 +45,7 @@ export async function inAttemptSpan<T extends { ok: boolean }>(
   attempt: { endpoint: { providerId: string }; model: { id: string } },
   invoke: () => Promise<T>,
 ): Promise<T> {
+  if (!tracingInstalled()) return invoke();
   const span = tracer().startSpan(`provider ${attempt.endpoint.providerId}`, {
     kind: SpanKind.CLIENT,
     attributes: {

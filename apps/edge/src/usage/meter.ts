@@ -1,4 +1,5 @@
 import { type EventPublisher, encodeUsageRecorded } from "@gw/events";
+import { type Deadline, sharedTimerWheel } from "@gw/http";
 import type { Logger } from "@gw/logger";
 import { type ChargePolicy, chargedPico, DEFAULT_CHARGE_POLICY, type Pico } from "@gw/money";
 import type { Generation } from "../canonical/generation.js";
@@ -56,12 +57,13 @@ export class Meter {
   async persisted(): Promise<void> {
     const pending = this.deps.bus.persisted?.();
     if (!pending) return;
-    let timer: NodeJS.Timeout | undefined;
+    let deadline: Deadline | undefined;
+    // On the shared wheel: no Node timer per request (the bound is 5 s; a tick more does not matter).
     const timedOut = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), this.deps.persistTimeoutMs ?? 5_000);
+      deadline = sharedTimerWheel.schedule(this.deps.persistTimeoutMs ?? 5_000, () => resolve(false));
     });
     const done = await Promise.race([pending.then(() => true), timedOut]);
-    clearTimeout(timer);
+    deadline?.cancel();
     if (!done) this.deps.logger.error({}, "usage event not yet durable; answering without waiting longer");
   }
 }

@@ -1,0 +1,93 @@
+/** A deadline on the wheel; `cancel` before it passes and it never fires. */
+export interface Deadline {
+  cancel(): void;
+}
+
+/** One object per deadline: the callback and the wheel whose count it leaves when cancelled. */
+class Entry implements Deadline {
+  constructor(
+    public fire: (() => void) | undefined,
+    private readonly wheel: { cancelled(): void },
+  ) {}
+
+  cancel(): void {
+    if (this.fire === undefined) return;
+    this.fire = undefined;
+    this.wheel.cancelled();
+  }
+}
+
+/**
+ * Coarse timeouts for the hot path: one shared interval instead of a Node timer per request. A request's
+ * deadline (its body's arrival, a provider call's total time) is one small object pushed into the slot
+ * of the tick it falls in, and cancelling it clears one field; Node's `setTimeout` costs a Timeout
+ * object with its async-hooks resource, a linked-list insertion and, when its list empties, a priority
+ * queue update, per request. A deadline fires between `ms` and `ms + tickMs` after it was set, which is
+ * the resolution these timeouts need (seconds to minutes, answered 408/504). The interval runs only while
+ * deadlines are pending and never keeps the process alive.
+ */
+export class TimerWheel {
+  private readonly slots = new Map<number, Entry[]>();
+  private pending = 0;
+  private ticker: NodeJS.Timeout | undefined;
+  private nextTick = 0;
+
+  constructor(
+    private readonly tickMs = 50,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Calls `fire` once, `ms` (rounded up to the next tick) from now, unless cancelled first. */
+  schedule(ms: number, fire: () => void): Deadline {
+    const tick = Math.ceil((this.now() + ms) / this.tickMs);
+    const entry = new Entry(fire, this);
+    const slot = this.slots.get(tick);
+    if (slot) slot.push(entry);
+    else this.slots.set(tick, [entry]);
+    this.pending++;
+    if (this.ticker === undefined) this.start();
+    return entry;
+  }
+
+  /** Deadlines set and neither fired nor cancelled. */
+  get size(): number {
+    return this.pending;
+  }
+
+  /** An entry's cancel (not for callers: `Deadline.cancel` is). */
+  cancelled(): void {
+    this.pending--;
+  }
+
+  private start(): void {
+    this.nextTick = Math.floor(this.now() / this.tickMs);
+    this.ticker = setInterval(() => this.advance(), this.tickMs);
+    this.ticker.unref();
+  }
+
+  private advance(): void {
+    const current = Math.floor(this.now() / this.tickMs);
+    // Every slot up to now, also those a late interval (a busy event loop) skipped over.
+    for (; this.nextTick <= current; this.nextTick++) {
+      const slot = this.slots.get(this.nextTick);
+      if (!slot) continue;
+      this.slots.delete(this.nextTick);
+      for (const entry of slot) {
+        const fire = entry.fire;
+        if (fire === undefined) continue;
+        entry.fire = undefined;
+        this.pending--;
+        fire();
+      }
+    }
+    if (this.pending === 0) {
+      // Nothing left to fire (at most cancelled deadlines): drop their slots and stop.
+      this.slots.clear();
+      clearInterval(this.ticker);
+      this.ticker = undefined;
+    }
+  }
+}
+
+/** The process's wheel: the edge's request-level deadlines share one interval. */
+export const sharedTimerWheel = new TimerWheel();
