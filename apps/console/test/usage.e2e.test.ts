@@ -112,6 +112,21 @@ describe("the Usage page", () => {
     // The range: "Today" leaves one day in the per-day data.
     await page.getByLabel("Preset period").selectOption({ label: "Today" });
     await expect.poll(() => perDay.locator("tbody tr").count()).toBe(1);
+
+    // Typing a day into From by keyboard (issue 34): the year's digits arrive one by one (0002, 0020,
+    // 0202, 2026) and must not collapse the range or reset the field mid-typing.
+    await page.getByLabel("Preset period").selectOption({ label: "Last 30 days" });
+    const from = new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10);
+    const [year, month, day] = from.split("-");
+    await page.getByLabel("Preset period").focus();
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(`${month}${day}${year}`, { delay: 50 });
+    await page.keyboard.press("Tab");
+    expect(await page.getByLabel("From", { exact: true }).inputValue()).toBe(from);
+    expect(await page.getByLabel("To", { exact: true }).inputValue()).toBe(today);
+    await expect.poll(() => perDay.locator("tbody tr").count()).toBe(11);
+    expect(await figure(page, "Requests")).toBe(formatNumber(3));
+    expect(await page.getByText("No requests in this period").count()).toBe(0);
     expect(await accessibilityProblems(page, "usage")).toEqual([]);
     await screenshot(page, TEST, "usage");
     expect(problems()).toEqual([]);
