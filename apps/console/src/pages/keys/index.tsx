@@ -6,7 +6,7 @@ import { EmptyState } from "../../components/EmptyState";
 import { ErrorState } from "../../components/ErrorState";
 import { Loading } from "../../components/Loading";
 import { PageHeader } from "../../components/PageHeader";
-import { rememberPlaygroundKey } from "../../session/session";
+import { forgetPlaygroundKey, rememberPlaygroundKey } from "../../session/session";
 import { DeleteKeyDialog } from "./DeleteKeyDialog";
 import type { Key } from "./form";
 import { CreateKeyDialog, EditKeyDialog } from "./KeyFormDialog";
@@ -130,7 +130,7 @@ export function KeysPage() {
         <CreateKeyDialog
           onClose={() => setOpen(null)}
           onCreated={(key, secret) => {
-            rememberPlaygroundKey(secret);
+            rememberPlaygroundKey(secret, key.hash);
             setNotice(`Key “${key.name}” created.`);
             setOpen({ dialog: "secret", name: key.name, secret });
             keys.reload();
@@ -156,6 +156,8 @@ export function KeysPage() {
           keyToDelete={open.key}
           onClose={() => setOpen(null)}
           onDeleted={() => {
+            // The playground would otherwise keep opening on this key and its "invalid api key".
+            forgetPlaygroundKey(open.key.hash);
             setNotice(`Key “${open.key.name}” deleted.`);
             setOpen(null);
             keys.reload();

@@ -5,7 +5,7 @@ import { unwrap } from "../../api/client";
 import { type ApiProblem, problemOf } from "../../api/errors";
 import { Loading } from "../../components/Loading";
 import { PageHeader } from "../../components/PageHeader";
-import { readPlaygroundKey } from "../../session/session";
+import { forgetPlaygroundKey, readPlaygroundKey } from "../../session/session";
 import { EMPTY_REPLY, type ReplyState } from "./chat-stream";
 import { ReplyMeta } from "./ReplyMeta";
 import { describeRefusal } from "./refusal";
@@ -37,6 +37,7 @@ export function PlaygroundPage() {
   const [message, setMessage] = useState("");
   const [exchanges, setExchanges] = useState<Exchange[]>([]);
   const [refusal, setRefusal] = useState<string | null>(null);
+  const [forgotten, setForgotten] = useState(false);
   const abort = useRef<AbortController | null>(null);
   const nextId = useRef(1);
   const streaming = exchanges.some((exchange) => exchange.status === "streaming");
@@ -45,6 +46,15 @@ export function PlaygroundPage() {
   useEffect(() => {
     if (models.status === "ok" && !models.ids.includes(model)) setModel(models.ids[0] ?? "");
   }, [models, model]);
+  // The key kept from this session was refused as unknown (deleted, disabled or expired, perhaps in
+  // another tab): forget it, so the page stops opening on "invalid api key" until sign-out.
+  useEffect(() => {
+    if (models.status === "error" && models.problem.status === 401 && apiKey === readPlaygroundKey()) {
+      forgetPlaygroundKey();
+      setApiKey("");
+      setForgotten(true);
+    }
+  }, [models, apiKey]);
   // Leaving the page stops a stream that is still running.
   useEffect(() => () => abort.current?.abort(), []);
 
@@ -121,7 +131,10 @@ export function PlaygroundPage() {
               autoComplete="off"
               spellCheck={false}
               value={apiKey}
-              onChange={(event) => setApiKey(event.target.value.trim())}
+              onChange={(event) => {
+                setForgotten(false);
+                setApiKey(event.target.value.trim());
+              }}
               aria-describedby={`${ids}-key-hint`}
             />
             <span className="field-hint" id={`${ids}-key-hint`}>
@@ -133,6 +146,12 @@ export function PlaygroundPage() {
         </div>
       </form>
 
+      {forgotten ? (
+        <p className="notice" role="status">
+          The API key kept from this session is no longer accepted (deleted, disabled or expired), so it was
+          forgotten. Paste another API key, or create one on the <Link to="/keys">Keys</Link> page.
+        </p>
+      ) : null}
       {refusal ? (
         <div className="error-state" role="alert">
           <p>{refusal}</p>
