@@ -224,6 +224,9 @@ describeWith(["postgres"], "operator routes: /api/v1/admin/accounts", () => {
       ["a negative amount", { amount: -5, reason: "r" }, {}, "amount"],
       ["a zero amount", { amount: "0", reason: "r" }, {}, "amount"],
       ["a non-numeric amount", { amount: "ten", reason: "r" }, {}, "amount"],
+      // Beyond one ledger entry's limit (and int64 pico-USD): a 400 naming the limit, never a 503.
+      ["an amount beyond the limit", { amount: "9999999999999", reason: "r" }, {}, "at most 1000000 USD"],
+      ["a number beyond the limit", { amount: 1_000_000.01, reason: "r" }, {}, "at most 1000000 USD"],
       ["no reason", { amount: 1 }, {}, "reason"],
       ["an unknown kind", { amount: 1, kind: "refund", reason: "r" }, {}, "kind"],
       [

@@ -7380,7 +7380,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description USD to credit, positive (a number or a decimal string for exact cents). */
+                    /** @description USD to credit, positive and at most 1000000 per credit (a number or a decimal string for exact cents). */
                     amount: number | string;
                     /**
                      * @description purchase (default, as `gw credits add`): paid credit, ends the free tier; grant: a gift that does not.
