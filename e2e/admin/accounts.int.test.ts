@@ -250,9 +250,22 @@ describeWith(["postgres"], "operator routes: /api/v1/admin/accounts", () => {
     });
     it("an empty name, a bad limit or cursor", async () => {
       expect((await call("POST", "/api/v1/admin/accounts", operator, { name: " " })).status).toBe(400);
+      const long = await call("POST", "/api/v1/admin/accounts", operator, { name: "x".repeat(5000) });
+      expect(long.status, long.text).toBe(400);
+      expect(long.text).toContain("name");
       expect((await call("GET", "/api/v1/admin/accounts?limit=0", operator)).status).toBe(400);
       expect((await call("GET", "/api/v1/admin/accounts?limit=101", operator)).status).toBe(400);
       expect((await call("GET", "/api/v1/admin/accounts?cursor=bm9wZQ", operator)).status).toBe(400);
+    });
+    it("a name another account has, letter case and spaces aside (issue 34)", async () => {
+      const first = await call("POST", "/api/v1/admin/accounts", operator, { name: "Twin Corp" });
+      expect(first.status, first.text).toBe(201);
+      const twin = await call("POST", "/api/v1/admin/accounts", operator, { name: "  twin corp " });
+      expect(twin.status, twin.text).toBe(400);
+      expect(twin.body.error).toMatchObject({ metadata: { field: "name" } });
+      expect(twin.text).toContain("already exists");
+      const names = (await listAll(100)).map((account) => account.name.toLowerCase());
+      expect(names.filter((name) => name === "twin corp")).toHaveLength(1);
     });
     it("an unknown account is a 404 and nothing is credited", async () => {
       const answer = await credit("acct_nobody", { amount: 1, reason: "r" });

@@ -38,7 +38,11 @@ export function OperatorAccountsPage() {
       header: "Account",
       cell: (a) => (
         <>
-          {a.name}
+          {/* Cut to one line (the whole name in its title): a long name must not push Balance and
+              Add credits off screen. */}
+          <span className="account-name" title={a.name}>
+            {a.name}
+          </span>
           <span className="model-id">{a.id}</span>
         </>
       ),
