@@ -180,6 +180,37 @@ describe("Operator pages", () => {
     expect(problems()).toEqual([]);
   });
 
+  it("lists a refused import's problems and asks before applying an absurd price (issue 34)", async () => {
+    const { page, problems } = await signedInAsOperator();
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Catalogue" }).click();
+    await page.getByRole("table", { name: "Served models" }).waitFor({ timeout: 15_000 });
+    const unknown = JSON.stringify({
+      "gpt-4o-mini": { litellm_provider: "nosuchprovider", mode: "chat", input_cost_per_token: 3e-7 },
+    });
+    await page.getByLabel("Catalogue JSON").fill(unknown);
+    await page.getByRole("button", { name: "Preview import" }).click();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: /unknown provider: nosuchprovider/ })
+      .waitFor({ timeout: 15_000 });
+
+    // $10^12 per 1M tokens (a per-1M price typed as per token, times a million).
+    const absurd = JSON.stringify({
+      "gpt-4o-mini": { litellm_provider: "openai", mode: "chat", input_cost_per_token: 1e6 },
+    });
+    await page.getByLabel("Catalogue JSON").fill(absurd);
+    await page.getByRole("button", { name: "Preview import" }).click();
+    const warning = page.getByRole("alert").filter({ hasText: /per 1M tokens; check the file's unit/ });
+    await warning.waitFor({ timeout: 15_000 });
+    expect(await warning.textContent()).toMatch(/gpt-4o-mini@openai prompt: \$1,000,000,000,000 per 1M/);
+    const apply = page.getByRole("button", { name: "Apply import" });
+    expect(await apply.isDisabled()).toBe(true);
+    await screenshot(page, "operator", "catalogue-absurd-price");
+    await warning.getByLabel("These prices are right: apply them").check();
+    expect(await apply.isDisabled()).toBe(false);
+    expect(problems()).toEqual([]);
+  });
+
   it("has no serious accessibility violation and fits 360 px", async () => {
     const { page } = await signedInAsOperator(360);
     await page.getByRole("table", { name: "Accounts" }).waitFor({ timeout: 15_000 });
