@@ -84,6 +84,25 @@ describe("Models", () => {
     await screenshot(page, "models", "endpoints");
   });
 
+  it("brings a model opened far down the list into view, with focus on it (issue 34)", async () => {
+    const { page } = await openModels();
+    const table = page.getByRole("table", { name: "Models" });
+    await table.waitFor({ timeout: 15_000 });
+    const last = table.getByRole("row").last();
+    await last.scrollIntoViewIfNeeded();
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    await last.getByRole("button").first().click();
+    const heading = page.locator("#model-detail-title");
+    await heading.waitFor({ timeout: 15_000 });
+    await expect
+      .poll(async () => {
+        const box = await heading.boundingBox();
+        return box !== null && box.y >= 0 && box.y + box.height <= 800;
+      })
+      .toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("model-detail-title");
+  });
+
   it("has no serious accessibility violation and fits 360 px", async () => {
     const { page } = await openModels(360);
     await page.getByRole("table", { name: "Models" }).waitFor({ timeout: 15_000 });
