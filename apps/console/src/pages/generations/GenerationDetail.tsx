@@ -19,7 +19,7 @@ const ATTEMPT_COLUMNS: Column<Attempt & { index: number }>[] = [
 ];
 
 /** The full record of one generation: what was asked, how it ended, every attempt, and what it cost. */
-export function GenerationDetail(props: { generation: Generation }) {
+export function GenerationDetail(props: { generation: Generation; keyName?: string | undefined }) {
   const g = props.generation;
   const usage = g.usage;
   return (
@@ -38,7 +38,10 @@ export function GenerationDetail(props: { generation: Generation }) {
             ["Finish reason (provider's)", g.native_finish_reason ?? "—"],
             ["Latency (first byte)", formatDuration(g.latency_ms)],
             ["Generation time", formatDuration(g.generation_time_ms)],
-            ["API key (hash)", <code key="hash">{g.key_hash}</code>],
+            // The key's name when the session may read it (a management key's own keys); its hash else.
+            props.keyName
+              ? ["API key", <KeyName key="key" name={props.keyName} hash={g.key_hash} />]
+              : ["API key (hash)", <code key="hash">{g.key_hash}</code>],
             ["App", g.app_title ?? (g.origin || "—")],
             ["Upstream id", g.upstream_id ?? "—"],
           ]}
@@ -94,5 +97,15 @@ function Facts(props: { title: string; facts: Array<[string, ReactNode]> }) {
         ))}
       </dl>
     </div>
+  );
+}
+
+function KeyName(props: { name: string; hash: string }) {
+  return (
+    <>
+      {props.name} <code className="key-hash" title={props.hash}>
+        {props.hash.slice(0, 12)}…
+      </code>
+    </>
   );
 }

@@ -24,3 +24,17 @@ export function attemptsLabel(record: StatusFields): string {
 export function attemptStatus(status: number): string {
   return status === 0 ? "No answer" : String(status);
 }
+
+/** How long after its creation a generation may still be missing (it is being recorded). */
+const RECORDING_MS = 30_000;
+
+/**
+ * Whether a 404 may be "not recorded yet": only for an id of the gateway's form
+ * (`gen-<9 base36 ms><16 hex>`) created in the last 30 seconds. Any other id (malformed, or old) is
+ * not found for good, and is said at once instead of after 5 s of retries.
+ */
+export function mayStillBeRecorded(id: string, now: number = Date.now()): boolean {
+  if (!/^gen-[0-9a-z]{9}[0-9a-f]{16}$/.test(id)) return false;
+  const created = Number.parseInt(id.slice(4, 13), 36);
+  return now - created < RECORDING_MS && created - now < RECORDING_MS;
+}
