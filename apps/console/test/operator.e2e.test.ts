@@ -152,9 +152,17 @@ describe("Operator pages", () => {
     await page.getByRole("button", { name: "Create account" }).click();
     await create.getByLabel("Name").fill("twin E2E");
     await create.getByRole("button", { name: "Create" }).click();
-    await create.getByRole("alert").filter({ hasText: /already exists/ }).waitFor({ timeout: 15_000 });
+    await create
+      .getByRole("alert")
+      .filter({ hasText: /already exists/ })
+      .waitFor({ timeout: 15_000 });
     await create.getByRole("button", { name: "Cancel" }).click();
-    expect(await table.getByRole("row").filter({ hasText: /twin e2e/i }).count()).toBe(1);
+    expect(
+      await table
+        .getByRole("row")
+        .filter({ hasText: /twin e2e/i })
+        .count(),
+    ).toBe(1);
 
     // The longest name the API takes (200 characters, no space) keeps Add credits on screen.
     const long = "W".repeat(200);

@@ -107,7 +107,10 @@ describe("Playground", () => {
     await page.getByRole("dialog", { name: "Your new key" }).getByRole("button", { name: "Done" }).click();
     const row = page.getByRole("row").filter({ hasText: "Playground soon deleted" });
     await row.getByRole("button", { name: "Delete" }).click();
-    await page.getByRole("dialog", { name: "Delete key" }).getByRole("button", { name: "Delete key" }).click();
+    await page
+      .getByRole("dialog", { name: "Delete key" })
+      .getByRole("button", { name: "Delete key" })
+      .click();
     await row.waitFor({ state: "detached" });
 
     await nav.getByRole("link", { name: "Playground", exact: true }).click();
@@ -125,7 +128,10 @@ describe("Playground", () => {
     expect(deleted.status).toBe(200);
     await nav.getByRole("link", { name: "Models", exact: true }).click();
     await nav.getByRole("link", { name: "Playground", exact: true }).click();
-    await page.getByRole("status").filter({ hasText: /no longer accepted/ }).waitFor({ timeout: 15_000 });
+    await page
+      .getByRole("status")
+      .filter({ hasText: /no longer accepted/ })
+      .waitFor({ timeout: 15_000 });
     expect(await page.getByLabel("API key").inputValue()).toBe("");
     expect(await page.evaluate(() => sessionStorage.getItem("gw.console.playground-key"))).toBeNull();
     expect(problems()).toEqual([]);

@@ -86,7 +86,11 @@ describe("advice", () => {
       error: {
         message: "the import was refused",
         code: 400,
-        metadata: { reason: "invalid_catalog", limit_source: "key", problems: ["models[0].id: required", { path: "x", message: "bad" }] },
+        metadata: {
+          reason: "invalid_catalog",
+          limit_source: "key",
+          problems: ["models[0].id: required", { path: "x", message: "bad" }],
+        },
       },
     });
     expect(parsed.limitSource).toBe("key");

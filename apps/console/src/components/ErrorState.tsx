@@ -11,7 +11,6 @@ export function ErrorState(props: { problem: ApiProblem; onRetry?: () => void })
       {props.problem.problems?.length ? (
         <ul className="error-problems">
           {props.problem.problems.slice(0, MAX_SHOWN).map((line, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: the API's list is fixed; lines may repeat
             <li key={index}>{line}</li>
           ))}
           {props.problem.problems.length > MAX_SHOWN ? (

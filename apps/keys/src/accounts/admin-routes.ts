@@ -141,10 +141,14 @@ async function refuseTakenName(context: KeysContext, name: string): Promise<void
     .where(sql<string>`lower(name)`, "=", name.toLowerCase())
     .executeTakeFirst();
   if (taken) {
-    throw new GatewayError("invalid_request", `name: an account named "${name}" already exists (${taken.id})`, {
-      code: "invalid_parameter",
-      metadata: { field: "name" },
-    });
+    throw new GatewayError(
+      "invalid_request",
+      `name: an account named "${name}" already exists (${taken.id})`,
+      {
+        code: "invalid_parameter",
+        metadata: { field: "name" },
+      },
+    );
   }
 }
 

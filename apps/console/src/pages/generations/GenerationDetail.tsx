@@ -103,7 +103,8 @@ function Facts(props: { title: string; facts: Array<[string, ReactNode]> }) {
 function KeyName(props: { name: string; hash: string }) {
   return (
     <>
-      {props.name} <code className="key-hash" title={props.hash}>
+      {props.name}{" "}
+      <code className="key-hash" title={props.hash}>
         {props.hash.slice(0, 12)}…
       </code>
     </>

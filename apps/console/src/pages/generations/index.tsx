@@ -7,8 +7,8 @@ import { Loading } from "../../components/Loading";
 import { PageHeader } from "../../components/PageHeader";
 import { useSignedIn } from "../../session/session-context";
 import { GenerationDetail } from "./GenerationDetail";
-import { mayStillBeRecorded } from "./status";
 import { RecentGenerations } from "./RecentGenerations";
+import { mayStillBeRecorded } from "./status";
 import "./generations.css";
 
 /**

@@ -7,7 +7,7 @@
 export function endpointStatus(status: number | null, uptimePercent: number | null = null): string {
   const byUptime =
     uptimePercent === null ? 0 : uptimePercent < UPTIME_DOWN ? -2 : uptimePercent < UPTIME_DEGRADED ? -1 : 0;
-  if (status === null) return uptimePercent === null ? "No data yet" : STATUS_TEXT[byUptime] ?? "Down";
+  if (status === null) return uptimePercent === null ? "No data yet" : (STATUS_TEXT[byUptime] ?? "Down");
   return STATUS_TEXT[Math.max(-2, Math.min(0, status, byUptime))] ?? "Down";
 }
 

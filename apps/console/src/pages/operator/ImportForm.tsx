@@ -236,7 +236,9 @@ function SuspectPricesWarning(props: {
             {price.target} {price.price}: ${formatNumber(price.perMillion)} per 1M tokens
           </li>
         ))}
-        {props.suspect.length > shown.length ? <li>…and {props.suspect.length - shown.length} more</li> : null}
+        {props.suspect.length > shown.length ? (
+          <li>…and {props.suspect.length - shown.length} more</li>
+        ) : null}
       </ul>
       <label className="checkbox">
         <input

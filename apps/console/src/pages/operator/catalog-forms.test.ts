@@ -46,7 +46,12 @@ describe("suspectPrices (issue 34: $10^12 per 1M tokens was applied without a wa
     const found = suspectPrices([
       { target: "a@p", field: "pricing.promptPico", old: "300000", new: "1000000000000000000" },
       { target: "a@p", field: "pricing.completion", old: "1", new: "600000000" },
-      { target: "b@q", field: "*", old: null, new: { upstreamModel: "b", "pricing.completion": "2000000000" } },
+      {
+        target: "b@q",
+        field: "*",
+        old: null,
+        new: { upstreamModel: "b", "pricing.completion": "2000000000" },
+      },
       { target: "c", field: "name", old: "x", new: "y" },
     ]);
     expect(found).toEqual([
