@@ -103,6 +103,32 @@ describe("Generations", () => {
     expect(new URL(page.url()).searchParams.get("model")).toBe("nobody/no-such-model");
   });
 
+  it("filters by status and provider, and suggests the catalogue's model ids (issue 34)", async () => {
+    const { page } = await openGenerations();
+    const table = page.getByRole("table", { name: "Recent generations" });
+    await table.waitFor({ timeout: 15_000 });
+    const filters = page.getByRole("form", { name: "Filter generations" });
+    const suggested = await filters
+      .locator("datalist option")
+      .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    expect(suggested).toContain("demo/echo");
+
+    await filters.getByLabel("Status").selectOption("error");
+    await filters.getByRole("button", { name: "Filter" }).click();
+    await page.getByText("No generation matches these filters").waitFor({ timeout: 15_000 });
+    expect(new URL(page.url()).searchParams.get("status")).toBe("error");
+
+    await filters.getByLabel("Status").selectOption("completed");
+    await filters.getByLabel("Provider").fill("demo");
+    await filters.getByRole("button", { name: "Filter" }).click();
+    await expect
+      .poll(() => table.getByRole("row").filter({ hasText: "demo/echo" }).count(), { timeout: 15_000 })
+      .toBe(2);
+    await filters.getByLabel("Provider").fill("nosuchprovider");
+    await filters.getByRole("button", { name: "Filter" }).click();
+    await page.getByText("No generation matches these filters").waitFor({ timeout: 15_000 });
+  });
+
   it("looks a generation up by id, from the form and from ?id=", async () => {
     const { page } = await openGenerations();
     const first = ids[0] ?? "";
