@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -87,6 +88,28 @@ describe("the Usage page", () => {
     await expect
       .poll(() => figure(page, "Balance"))
       .toBe(formatUsd(credits.total_credits - credits.total_usage));
+
+    // Token figures beside spend, and the period's activity as CSV, row for row as the API gave it.
+    const activityTokens =
+      await management<Array<{ prompt_tokens: number; completion_tokens: number }>>("/api/v1/activity");
+    const tokensIn = activityTokens.reduce((n, a) => n + a.prompt_tokens, 0);
+    const tokensOut = activityTokens.reduce((n, a) => n + a.completion_tokens, 0);
+    expect(await figure(page, "Tokens (in / out)")).toBe(
+      `${formatNumber(tokensIn)} / ${formatNumber(tokensOut)}`,
+    );
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Export CSV" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^usage-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = readFileSync((await download.path()) ?? "", "utf8")
+      .trim()
+      .split("\r\n");
+    expect(csv[0]).toBe(
+      "date,model,provider_name,requests,usage,byok_usage_inference,prompt_tokens,completion_tokens,reasoning_tokens",
+    );
+    expect(csv).toHaveLength(activity.length + 1);
+    expect(csv.slice(1).reduce((n, line) => n + Number(line.split(",")[3]), 0)).toBe(3);
 
     // Three charts, each an image with a description and a table with the same figures.
     const charts = page.getByRole("img");
