@@ -180,6 +180,40 @@ describe("Playground", () => {
     await screenshot(page, "playground", "key-limit");
   });
 
+  it("sends a system prompt and parameters, refusing an out-of-range temperature", async () => {
+    const { page, problems } = await signedIn();
+    await page.getByLabel("API key").fill(gateway.apiKey);
+    const model = page.getByRole("combobox", { name: "Model" });
+    await expect.poll(() => model.locator(`option[value="demo/echo"]`).count(), { timeout: 15_000 }).toBe(1);
+    await model.selectOption("demo/echo");
+    await page.getByText("System prompt and parameters").click();
+    await page.getByLabel("System prompt").fill("Answer in one word.");
+    await page.getByLabel("Temperature").fill("5");
+    await page.getByRole("textbox", { name: "Message" }).fill("Parameters?");
+    await page.getByRole("alert").filter({ hasText: "Temperature: a number from 0 to 2." }).waitFor();
+    expect(await page.getByRole("button", { name: "Send" }).isDisabled()).toBe(true);
+    await page.getByLabel("Temperature").fill("0.3");
+    await page.getByLabel("Max tokens").fill("32");
+
+    const sent = page.waitForRequest((request) => request.url().endsWith("/api/v1/chat/completions"));
+    await page.getByRole("button", { name: "Send" }).click();
+    const body = JSON.parse((await sent).postData() ?? "{}") as Record<string, unknown>;
+    expect(body).toMatchObject({
+      model: "demo/echo",
+      temperature: 0.3,
+      max_tokens: 32,
+      messages: [
+        { role: "system", content: "Answer in one word." },
+        { role: "user", content: "Parameters?" },
+      ],
+    });
+    await page
+      .getByRole("log", { name: "Conversation" })
+      .getByText(/^Cost \$/)
+      .waitFor({ timeout: 30_000 });
+    expect(problems()).toEqual([]);
+  });
+
   it("has no serious accessibility violation and fits 360 px", async () => {
     const { page } = await signedIn(360);
     await page.getByLabel("API key").fill(gateway.apiKey);
