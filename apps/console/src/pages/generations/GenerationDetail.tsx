@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { type Column, DataTable } from "../../components/DataTable";
 import { formatDateTime, formatDuration, formatNumber, formatUsd } from "../../components/format";
-import { attemptStatus, statusLabel } from "./status";
+import { attemptStatus, failureSummary, statusLabel } from "./status";
 
 // cache_discount is left out: the typed client drops null-only fields from answers, and it is not shown.
 export type Generation = Omit<components["schemas"]["Generation"], "cache_discount">;
@@ -35,6 +35,7 @@ export function GenerationDetail(props: { generation: Generation; keyName?: stri
             ["API", g.api_type],
             ["Streamed", g.streamed ? "Yes" : "No"],
             ["Status", statusLabel(g)],
+            ...(failureSummary(g) ? [["Error", failureSummary(g)] as [string, ReactNode]] : []),
             ["Finish reason (provider's)", g.native_finish_reason ?? "—"],
             ["Latency (first byte)", formatDuration(g.latency_ms)],
             ["Generation time", formatDuration(g.generation_time_ms)],

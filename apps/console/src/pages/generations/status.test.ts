@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { attemptStatus, attemptsLabel, mayStillBeRecorded, statusLabel } from "./status";
+import { attemptStatus, attemptsLabel, failureSummary, mayStillBeRecorded, statusLabel } from "./status";
 
 const record = (finish: string | null, statuses: number[], cancelled = false) => ({
   cancelled,
@@ -38,5 +38,25 @@ describe("mayStillBeRecorded (issue 34: a malformed id spun for 6 s before 'not 
     expect(mayStillBeRecorded(idAt(now - 60_000), now)).toBe(false);
     expect(mayStillBeRecorded("not-a-generation", now)).toBe(false);
     expect(mayStillBeRecorded("gen-xyz", now)).toBe(false);
+  });
+});
+
+describe("failureSummary", () => {
+  const attempt = (provider: string, status: number) => ({ provider, status });
+  it("names each provider tried and its answer when the request ended in error", () => {
+    expect(
+      failureSummary({
+        cancelled: false,
+        finish_reason: "error",
+        attempts: [attempt("together", 429), attempt("openai", 0)],
+      }),
+    ).toBe("Every provider tried failed (together: 429, openai: no answer).");
+    expect(failureSummary({ cancelled: false, finish_reason: "error", attempts: [] })).toMatch(
+      /before any provider/,
+    );
+  });
+  it("says nothing for a completed or cancelled request", () => {
+    expect(failureSummary({ cancelled: false, finish_reason: "stop", attempts: [] })).toBeUndefined();
+    expect(failureSummary({ cancelled: true, finish_reason: "error", attempts: [] })).toBeUndefined();
   });
 });

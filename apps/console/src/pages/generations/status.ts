@@ -38,3 +38,18 @@ export function mayStillBeRecorded(id: string, now: number = Date.now()): boolea
   const created = Number.parseInt(id.slice(4, 13), 36);
   return now - created < RECORDING_MS && created - now < RECORDING_MS;
 }
+
+/**
+ * What a failed request's attempts say, for the detail's "Error" line: the record keeps no error text
+ * (the API does not store one), so this names each provider tried and how it answered.
+ */
+export function failureSummary(
+  record: Omit<StatusFields, "attempts"> & { attempts: ReadonlyArray<{ provider: string; status: number }> },
+): string | undefined {
+  if (record.cancelled || record.finish_reason !== "error") return undefined;
+  if (record.attempts.length === 0) return "The request failed before any provider was tried.";
+  const tried = record.attempts.map((attempt) =>
+    attempt.status === 0 ? `${attempt.provider}: no answer` : `${attempt.provider}: ${attempt.status}`,
+  );
+  return `Every provider tried failed (${tried.join(", ")}).`;
+}
