@@ -11,6 +11,7 @@ import { DeleteKeyDialog } from "./DeleteKeyDialog";
 import type { Key } from "./form";
 import { CreateKeyDialog, EditKeyDialog } from "./KeyFormDialog";
 import { KeysTable } from "./KeysTable";
+import { ProviderKeys } from "./ProviderKeys";
 import { SecretDialog } from "./SecretDialog";
 import "./keys.css";
 
@@ -125,6 +126,8 @@ export function KeysPage() {
           </nav>
         </>
       )}
+
+      <ProviderKeys />
 
       {open?.dialog === "create" ? (
         <CreateKeyDialog
