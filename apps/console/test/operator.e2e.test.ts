@@ -223,6 +223,7 @@ describe("Operator pages", () => {
     const { page } = await signedInAsOperator(360);
     await page.getByRole("table", { name: "Accounts" }).waitFor({ timeout: 15_000 });
     expect(await accessibilityProblems(page, "operator accounts")).toEqual([]);
+    await screenshot(page, "operator", "accounts-narrow");
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Catalogue" }).click();
     await page.getByRole("table", { name: "Served models" }).waitFor({ timeout: 15_000 });
     expect(await accessibilityProblems(page, "operator catalogue")).toEqual([]);

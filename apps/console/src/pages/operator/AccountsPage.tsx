@@ -102,7 +102,7 @@ export function OperatorAccountsPage() {
         <EmptyState title="No account yet">Create one; its management key is shown once.</EmptyState>
       ) : null}
       {accounts.length > 0 ? (
-        <DataTable label="Accounts" columns={columns} rows={accounts} rowKey={(a) => a.id} />
+        <DataTable label="Accounts" columns={columns} rows={accounts} rowKey={(a) => a.id} stacked />
       ) : null}
       <CursorPager pages={pages} nextCursor={state.data?.next_cursor} loading={state.status === "loading"} />
 
