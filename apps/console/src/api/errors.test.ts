@@ -96,6 +96,11 @@ describe("advice", () => {
     expect(parsed.limitSource).toBe("key");
     expect(parsed.problems).toEqual(["models[0].id: required", "x: bad"]);
   });
+  it("503 for an unconfigured BYOK says who must act, not to retry", () => {
+    const text = adviceFor({ ...problem(503), reason: "byok_not_configured" });
+    expect(text).toMatch(/operator sets BYOK_MASTER_KEY/);
+    expect(text).not.toMatch(/Try again/);
+  });
   it("429 says when to retry", () => {
     expect(describeProblem(problem(429, 30))).toBe(
       "The API's message. A rate or spend limit was reached. Try again in 30 seconds.",

@@ -90,6 +90,9 @@ export function adviceFor(problem: ApiProblem): string | undefined {
     case 429:
       return `A rate or spend limit was reached. ${retryPhrase(problem.retryAfterSeconds)}`;
     case 503:
+      // Not configured is not temporary: retrying cannot help, the operator must set it up.
+      if (problem.reason === "byok_not_configured")
+        return "Provider keys cannot be stored until the gateway's operator sets BYOK_MASTER_KEY.";
       return `The gateway is temporarily unavailable. ${retryPhrase(problem.retryAfterSeconds)}`;
     default:
       return undefined;
