@@ -224,6 +224,9 @@ describeWith(["postgres"], "operator routes: /api/v1/admin/accounts", () => {
       ["a negative amount", { amount: -5, reason: "r" }, {}, "amount"],
       ["a zero amount", { amount: "0", reason: "r" }, {}, "amount"],
       ["a non-numeric amount", { amount: "ten", reason: "r" }, {}, "amount"],
+      // Beyond one ledger entry's limit (and int64 pico-USD): a 400 naming the limit, never a 503.
+      ["an amount beyond the limit", { amount: "9999999999999", reason: "r" }, {}, "at most 1000000 USD"],
+      ["a number beyond the limit", { amount: 1_000_000.01, reason: "r" }, {}, "at most 1000000 USD"],
       ["no reason", { amount: 1 }, {}, "reason"],
       ["an unknown kind", { amount: 1, kind: "refund", reason: "r" }, {}, "kind"],
       [
@@ -247,9 +250,22 @@ describeWith(["postgres"], "operator routes: /api/v1/admin/accounts", () => {
     });
     it("an empty name, a bad limit or cursor", async () => {
       expect((await call("POST", "/api/v1/admin/accounts", operator, { name: " " })).status).toBe(400);
+      const long = await call("POST", "/api/v1/admin/accounts", operator, { name: "x".repeat(5000) });
+      expect(long.status, long.text).toBe(400);
+      expect(long.text).toContain("name");
       expect((await call("GET", "/api/v1/admin/accounts?limit=0", operator)).status).toBe(400);
       expect((await call("GET", "/api/v1/admin/accounts?limit=101", operator)).status).toBe(400);
       expect((await call("GET", "/api/v1/admin/accounts?cursor=bm9wZQ", operator)).status).toBe(400);
+    });
+    it("a name another account has, letter case and spaces aside (issue 34)", async () => {
+      const first = await call("POST", "/api/v1/admin/accounts", operator, { name: "Twin Corp" });
+      expect(first.status, first.text).toBe(201);
+      const twin = await call("POST", "/api/v1/admin/accounts", operator, { name: "  twin corp " });
+      expect(twin.status, twin.text).toBe(400);
+      expect(twin.body.error).toMatchObject({ metadata: { field: "name" } });
+      expect(twin.text).toContain("already exists");
+      const names = (await listAll(100)).map((account) => account.name.toLowerCase());
+      expect(names.filter((name) => name === "twin corp")).toHaveLength(1);
     });
     it("an unknown account is a 404 and nothing is credited", async () => {
       const answer = await credit("acct_nobody", { amount: 1, reason: "r" });

@@ -35,6 +35,8 @@ interface ApiKey {
 }
 
 beforeAll(async () => {
+  // The gateway seals BYOK provider keys with this (a test value; the gateway inherits the env).
+  process.env.BYOK_MASTER_KEY = "5a".repeat(32);
   [gateway, chrome] = await Promise.all([startGateway(), launchBrowser()]);
 }, 240_000);
 
@@ -237,6 +239,39 @@ describe("the Keys page", () => {
     await expect.poll(() => row.textContent()).not.toContain("2031-07-15");
     expect(await row.textContent()).toContain("Never");
     expect(await accessibilityProblems(page, "keys after editing the expiry")).toEqual([]);
+    expect(problems()).toEqual([]);
+  });
+
+  it("adds, disables and deletes a provider key (BYOK), never showing it again (issue 34)", async () => {
+    const { page, problems } = await chrome.newPage();
+    await signInToKeys(page);
+    const section = page.getByRole("region", { name: "Provider keys (BYOK)" });
+    await section.getByText("No provider key yet.").waitFor({ timeout: 15_000 });
+    const form = section.getByRole("form", { name: "Add a provider key" });
+    const secret = "sk-console-e2e-0123456789abcdef";
+    await form.getByLabel("Provider", { exact: true }).fill("openai");
+    await form.getByLabel("Name (optional)").fill("Team OpenAI");
+    await form.getByLabel("Provider API key").fill(secret);
+    await form.getByRole("button", { name: "Add provider key" }).click();
+    const table = section.getByRole("table", { name: "Provider keys" });
+    const row = table.getByRole("row").filter({ hasText: "Team OpenAI" });
+    await row.waitFor({ timeout: 15_000 });
+    expect(await row.textContent()).toContain("openai");
+    expect(await page.content()).not.toContain(secret);
+    expect(await form.getByLabel("Provider API key").inputValue()).toBe("");
+    const listed = await fetch(`${gateway.url}/api/v1/byok`, {
+      headers: { authorization: `Bearer ${gateway.managementKey}` },
+    });
+    const stored = ((await listed.json()) as { data: Array<{ name: string; disabled: boolean }> }).data;
+    expect(stored).toMatchObject([{ name: "Team OpenAI", disabled: false }]);
+
+    await row.getByRole("button", { name: "Disable Team OpenAI" }).click();
+    await row.getByText("Disabled", { exact: true }).waitFor({ timeout: 15_000 });
+    await row.getByRole("button", { name: "Delete Team OpenAI" }).click();
+    const confirm = page.getByRole("dialog", { name: "Delete provider key" });
+    await confirm.getByRole("button", { name: "Delete provider key" }).click();
+    await section.getByText("No provider key yet.").waitFor({ timeout: 15_000 });
+    expect(await accessibilityProblems(page, "provider keys")).toEqual([]);
     expect(problems()).toEqual([]);
   });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  ARTIFACTS_DIR,
   accessibilityProblems,
   type ConsoleBrowser,
   type ConsolePage,
@@ -36,6 +37,13 @@ async function openModels(width?: number): Promise<ConsolePage> {
 async function catalogue(): Promise<Array<{ id: string; pricing: { prompt: string } }>> {
   const response = await fetch(`${gateway.url}/api/v1/models`);
   return ((await response.json()) as { data: Array<{ id: string; pricing: { prompt: string } }> }).data;
+}
+
+/** Each model's context length, as the public API serves it. */
+async function catalogueContexts(): Promise<Map<string, number>> {
+  const response = await fetch(`${gateway.url}/api/v1/models`);
+  const data = ((await response.json()) as { data: Array<{ id: string; context_length: number }> }).data;
+  return new Map(data.map((m) => [m.id, m.context_length]));
 }
 
 describe("Models", () => {
@@ -82,6 +90,52 @@ describe("Models", () => {
     expect(await endpoints.getByRole("row").count()).toBeGreaterThan(1);
     expect(new URL(page.url()).searchParams.get("model")).toBe("demo/echo");
     await screenshot(page, "models", "endpoints");
+  });
+
+  it("brings a model opened far down the list into view, with focus on it (issue 34)", async () => {
+    const { page } = await openModels();
+    const table = page.getByRole("table", { name: "Models" });
+    await table.waitFor({ timeout: 15_000 });
+    const last = table.getByRole("row").last();
+    await last.scrollIntoViewIfNeeded();
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    await last.getByRole("button").first().click();
+    const heading = page.locator("#model-detail-title");
+    await heading.waitFor({ timeout: 15_000 });
+    await expect
+      .poll(async () => {
+        const box = await heading.boundingBox();
+        return box !== null && box.y >= 0 && box.y + box.height <= 800;
+      })
+      .toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("model-detail-title");
+    await page.screenshot({ path: `${ARTIFACTS_DIR}/models/detail-from-far-down.png` });
+  });
+
+  it("sorts by prompt price and by context (issue 34)", async () => {
+    const { page } = await openModels();
+    const table = page.getByRole("table", { name: "Models" });
+    await table.waitFor({ timeout: 15_000 });
+    const models = await catalogue();
+    const sortBy = page.getByLabel("Sort by");
+    const firstId = async () =>
+      ((await table.getByRole("row").nth(1).locator(".model-id").textContent()) ?? "").trim();
+
+    await sortBy.selectOption({ label: "Prompt price, lowest first" });
+    expect(new URL(page.url()).searchParams.get("sort")).toBe("prompt");
+    const priced = models.filter((m) => Number(m.pricing.prompt) >= 0);
+    const cheapest = Math.min(...priced.map((m) => Number(m.pricing.prompt)));
+    await expect
+      .poll(async () => {
+        const id = await firstId();
+        return Number(models.find((m) => m.id === id)?.pricing.prompt);
+      })
+      .toBe(cheapest);
+
+    await sortBy.selectOption({ label: "Context, largest first" });
+    const contexts = await catalogueContexts();
+    const largest = Math.max(...contexts.values());
+    await expect.poll(async () => contexts.get(await firstId())).toBe(largest);
   });
 
   it("has no serious accessibility violation and fits 360 px", async () => {

@@ -117,10 +117,113 @@ describe("Operator pages", () => {
     expect(problems()).toEqual([]);
   });
 
+  it("refuses a credit beyond the ledger's limit, a duplicate name, and keeps a long name's row on screen (issue 34)", async () => {
+    const { page, problems } = await signedInAsOperator();
+    const table = page.getByRole("table", { name: "Accounts" });
+    await table.waitFor({ timeout: 15_000 });
+    const row = table.getByRole("row").filter({ hasText: gateway.accountId });
+    await row.getByRole("button", { name: /^Add credits/ }).click();
+    const dialog = page.getByRole("dialog", { name: "Add credits" });
+    await dialog.getByLabel("Amount (USD)").fill("9999999999999");
+    await dialog.getByLabel("Reason").fill("too much");
+    await dialog.getByRole("button", { name: "Add credits" }).click();
+    const refused = dialog.getByRole("alert");
+    await refused.first().waitFor({ timeout: 15_000 });
+    const text = (await refused.allTextContents()).join(" ");
+    expect(text).toMatch(/at most \$1,000,000/);
+    expect(text).not.toMatch(/unavailable/);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+
+    // The API refuses it too (a script cannot do what the form cannot), as a 400 naming the limit.
+    const direct = await fetch(`${gateway.url}/api/v1/admin/accounts/${gateway.accountId}/credits`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${operatorToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ amount: "9999999999999", reason: "script" }),
+    });
+    expect(direct.status).toBe(400);
+    expect(await direct.text()).toContain("at most 1000000 USD");
+
+    // A name already used is refused beside the form, not added twice.
+    await page.getByRole("button", { name: "Create account" }).click();
+    const create = page.getByRole("dialog", { name: "Create account" });
+    await create.getByLabel("Name").fill("Twin e2e");
+    await create.getByRole("button", { name: "Create" }).click();
+    await page.getByRole("dialog", { name: "New account" }).getByRole("button", { name: "Done" }).click();
+    await page.getByRole("button", { name: "Create account" }).click();
+    await create.getByLabel("Name").fill("twin E2E");
+    await create.getByRole("button", { name: "Create" }).click();
+    await create
+      .getByRole("alert")
+      .filter({ hasText: /already exists/ })
+      .waitFor({ timeout: 15_000 });
+    await create.getByRole("button", { name: "Cancel" }).click();
+    expect(
+      await table
+        .getByRole("row")
+        .filter({ hasText: /twin e2e/i })
+        .count(),
+    ).toBe(1);
+
+    // The longest name the API takes (200 characters, no space) keeps Add credits on screen.
+    const long = "W".repeat(200);
+    const created = await fetch(`${gateway.url}/api/v1/admin/accounts`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${operatorToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: long }),
+    });
+    expect(created.status).toBe(201);
+    const tooLong = await fetch(`${gateway.url}/api/v1/admin/accounts`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${operatorToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "W".repeat(5000) }),
+    });
+    expect(tooLong.status).toBe(400);
+    await page.reload();
+    const longRow = table.getByRole("row").filter({ hasText: long });
+    await longRow.waitFor({ timeout: 15_000 });
+    const button = await longRow.getByRole("button", { name: /^Add credits/ }).boundingBox();
+    expect(button).not.toBeNull();
+    expect((button?.x ?? 0) + (button?.width ?? 0)).toBeLessThanOrEqual(1280);
+    await screenshot(page, "operator", "accounts-long-name");
+    expect(problems()).toEqual([]);
+  });
+
+  it("lists a refused import's problems and asks before applying an absurd price (issue 34)", async () => {
+    const { page, problems } = await signedInAsOperator();
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Catalogue" }).click();
+    await page.getByRole("table", { name: "Served models" }).waitFor({ timeout: 15_000 });
+    const unknown = JSON.stringify({
+      "gpt-4o-mini": { litellm_provider: "nosuchprovider", mode: "chat", input_cost_per_token: 3e-7 },
+    });
+    await page.getByLabel("Catalogue JSON").fill(unknown);
+    await page.getByRole("button", { name: "Preview import" }).click();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: /unknown provider: nosuchprovider/ })
+      .waitFor({ timeout: 15_000 });
+
+    // $10^12 per 1M tokens (a per-1M price typed as per token, times a million).
+    const absurd = JSON.stringify({
+      "gpt-4o-mini": { litellm_provider: "openai", mode: "chat", input_cost_per_token: 1e6 },
+    });
+    await page.getByLabel("Catalogue JSON").fill(absurd);
+    await page.getByRole("button", { name: "Preview import" }).click();
+    const warning = page.getByRole("alert").filter({ hasText: /per 1M tokens; check the file's unit/ });
+    await warning.waitFor({ timeout: 15_000 });
+    expect(await warning.textContent()).toMatch(/gpt-4o-mini@openai prompt: \$1,000,000,000,000 per 1M/);
+    const apply = page.getByRole("button", { name: "Apply import" });
+    expect(await apply.isDisabled()).toBe(true);
+    await screenshot(page, "operator", "catalogue-absurd-price");
+    await warning.getByLabel("These prices are right: apply them").check();
+    expect(await apply.isDisabled()).toBe(false);
+    expect(problems()).toEqual([]);
+  });
+
   it("has no serious accessibility violation and fits 360 px", async () => {
     const { page } = await signedInAsOperator(360);
     await page.getByRole("table", { name: "Accounts" }).waitFor({ timeout: 15_000 });
     expect(await accessibilityProblems(page, "operator accounts")).toEqual([]);
+    await screenshot(page, "operator", "accounts-narrow");
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Catalogue" }).click();
     await page.getByRole("table", { name: "Served models" }).waitFor({ timeout: 15_000 });
     expect(await accessibilityProblems(page, "operator catalogue")).toEqual([]);

@@ -96,6 +96,124 @@ describe("Playground", () => {
     expect(await page.getByRole("button", { name: "Sign out" }).isVisible()).toBe(true);
   });
 
+  it("forgets a key deleted on the Keys page, and one the gateway no longer accepts (issue 34)", async () => {
+    const { page, problems } = await signedIn();
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await nav.getByRole("link", { name: "Keys", exact: true }).click();
+    await page.getByRole("button", { name: "Create key" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create key" });
+    await dialog.getByLabel("Name", { exact: true }).fill("Playground soon deleted");
+    await dialog.getByRole("button", { name: "Create", exact: true }).click();
+    await page.getByRole("dialog", { name: "Your new key" }).getByRole("button", { name: "Done" }).click();
+    const row = page.getByRole("row").filter({ hasText: "Playground soon deleted" });
+    await row.getByRole("button", { name: "Delete" }).click();
+    await page
+      .getByRole("dialog", { name: "Delete key" })
+      .getByRole("button", { name: "Delete key" })
+      .click();
+    await row.waitFor({ state: "detached" });
+
+    await nav.getByRole("link", { name: "Playground", exact: true }).click();
+    await page.getByRole("heading", { level: 1, name: "Playground" }).waitFor();
+    expect(await page.getByLabel("API key").inputValue()).toBe("");
+    expect(await page.getByRole("alert").count()).toBe(0);
+
+    // A key kept from this session but deleted elsewhere (here: through the API) is forgotten at its 401.
+    const created = await createApiKey("playground-deleted-elsewhere");
+    await page.evaluate((secret) => sessionStorage.setItem("gw.console.playground-key", secret), created.key);
+    const deleted = await fetch(`${gateway.url}/api/v1/keys/${created.hash}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${gateway.managementKey}` },
+    });
+    expect(deleted.status).toBe(200);
+    await nav.getByRole("link", { name: "Models", exact: true }).click();
+    await nav.getByRole("link", { name: "Playground", exact: true }).click();
+    await page
+      .getByRole("status")
+      .filter({ hasText: /no longer accepted/ })
+      .waitFor({ timeout: 15_000 });
+    expect(await page.getByLabel("API key").inputValue()).toBe("");
+    expect(await page.evaluate(() => sessionStorage.getItem("gw.console.playground-key"))).toBeNull();
+    expect(problems()).toEqual([]);
+  });
+
+  it("says a management key is not an API key, and a key's own limit is not the account's credits", async () => {
+    const { page } = await signedIn();
+    await page.getByLabel("API key").fill(gateway.managementKey);
+    await page
+      .getByRole("alert")
+      .filter({ hasText: /This is a management key/ })
+      .waitFor({ timeout: 15_000 });
+    expect(await page.getByRole("alert").allTextContents()).not.toContainEqual(
+      expect.stringMatching(/allowed models/),
+    );
+
+    // A key whose own credit limit is used up, while the account still has credits.
+    const response = await fetch(`${gateway.url}/api/v1/keys`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${gateway.managementKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "playground-limited", limit: 0.000001 }),
+    });
+    expect(response.status).toBe(201);
+    const limited = ((await response.json()) as { key: string }).key;
+    let status = 0;
+    for (let attempt = 0; attempt < 10 && status !== 402; attempt++) {
+      const chat = await fetch(`${gateway.url}/api/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${limited}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: "demo/echo", messages: [{ role: "user", content: "spend" }] }),
+      });
+      status = chat.status;
+      await chat.arrayBuffer();
+      if (status !== 402) await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(status).toBe(402);
+    await page.getByLabel("API key").fill(limited);
+    const model = page.getByRole("combobox", { name: "Model" });
+    await expect.poll(() => model.locator(`option[value="demo/echo"]`).count(), { timeout: 15_000 }).toBe(1);
+    await model.selectOption("demo/echo");
+    await page.getByRole("textbox", { name: "Message" }).fill("Over my limit?");
+    await page.getByRole("button", { name: "Send" }).click();
+    const alert = page.getByRole("alert").filter({ hasText: /credit limit is used up/ });
+    await alert.waitFor({ timeout: 15_000 });
+    expect(await alert.textContent()).not.toMatch(/account's credits are used up/);
+    await screenshot(page, "playground", "key-limit");
+  });
+
+  it("sends a system prompt and parameters, refusing an out-of-range temperature", async () => {
+    const { page, problems } = await signedIn();
+    await page.getByLabel("API key").fill(gateway.apiKey);
+    const model = page.getByRole("combobox", { name: "Model" });
+    await expect.poll(() => model.locator(`option[value="demo/echo"]`).count(), { timeout: 15_000 }).toBe(1);
+    await model.selectOption("demo/echo");
+    await page.getByText("System prompt and parameters").click();
+    await page.getByLabel("System prompt").fill("Answer in one word.");
+    await page.getByLabel("Temperature").fill("5");
+    await page.getByRole("textbox", { name: "Message" }).fill("Parameters?");
+    await page.getByRole("alert").filter({ hasText: "Temperature: a number from 0 to 2." }).waitFor();
+    expect(await page.getByRole("button", { name: "Send" }).isDisabled()).toBe(true);
+    await page.getByLabel("Temperature").fill("0.3");
+    await page.getByLabel("Max tokens").fill("32");
+
+    const sent = page.waitForRequest((request) => request.url().endsWith("/api/v1/chat/completions"));
+    await page.getByRole("button", { name: "Send" }).click();
+    const body = JSON.parse((await sent).postData() ?? "{}") as Record<string, unknown>;
+    expect(body).toMatchObject({
+      model: "demo/echo",
+      temperature: 0.3,
+      max_tokens: 32,
+      messages: [
+        { role: "system", content: "Answer in one word." },
+        { role: "user", content: "Parameters?" },
+      ],
+    });
+    await page
+      .getByRole("log", { name: "Conversation" })
+      .getByText(/^Cost \$/)
+      .waitFor({ timeout: 30_000 });
+    expect(problems()).toEqual([]);
+  });
+
   it("has no serious accessibility violation and fits 360 px", async () => {
     const { page } = await signedIn(360);
     await page.getByLabel("API key").fill(gateway.apiKey);

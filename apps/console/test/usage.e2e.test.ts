@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -88,6 +89,28 @@ describe("the Usage page", () => {
       .poll(() => figure(page, "Balance"))
       .toBe(formatUsd(credits.total_credits - credits.total_usage));
 
+    // Token figures beside spend, and the period's activity as CSV, row for row as the API gave it.
+    const activityTokens =
+      await management<Array<{ prompt_tokens: number; completion_tokens: number }>>("/api/v1/activity");
+    const tokensIn = activityTokens.reduce((n, a) => n + a.prompt_tokens, 0);
+    const tokensOut = activityTokens.reduce((n, a) => n + a.completion_tokens, 0);
+    expect(await figure(page, "Tokens (in / out)")).toBe(
+      `${formatNumber(tokensIn)} / ${formatNumber(tokensOut)}`,
+    );
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Export CSV" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^usage-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = readFileSync((await download.path()) ?? "", "utf8")
+      .trim()
+      .split("\r\n");
+    expect(csv[0]).toBe(
+      "date,model,provider_name,requests,usage,byok_usage_inference,prompt_tokens,completion_tokens,reasoning_tokens",
+    );
+    expect(csv).toHaveLength(activity.length + 1);
+    expect(csv.slice(1).reduce((n, line) => n + Number(line.split(",")[3]), 0)).toBe(3);
+
     // Three charts, each an image with a description and a table with the same figures.
     const charts = page.getByRole("img");
     await expect.poll(() => charts.count()).toBe(3);
@@ -112,6 +135,21 @@ describe("the Usage page", () => {
     // The range: "Today" leaves one day in the per-day data.
     await page.getByLabel("Preset period").selectOption({ label: "Today" });
     await expect.poll(() => perDay.locator("tbody tr").count()).toBe(1);
+
+    // Typing a day into From by keyboard (issue 34): the year's digits arrive one by one (0002, 0020,
+    // 0202, 2026) and must not collapse the range or reset the field mid-typing.
+    await page.getByLabel("Preset period").selectOption({ label: "Last 30 days" });
+    const from = new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10);
+    const [year, month, day] = from.split("-");
+    await page.getByLabel("Preset period").focus();
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(`${month}${day}${year}`, { delay: 50 });
+    await page.keyboard.press("Tab");
+    expect(await page.getByLabel("From", { exact: true }).inputValue()).toBe(from);
+    expect(await page.getByLabel("To", { exact: true }).inputValue()).toBe(today);
+    await expect.poll(() => perDay.locator("tbody tr").count()).toBe(11);
+    expect(await figure(page, "Requests")).toBe(formatNumber(3));
+    expect(await page.getByText("No requests in this period").count()).toBe(0);
     expect(await accessibilityProblems(page, "usage")).toEqual([]);
     await screenshot(page, TEST, "usage");
     expect(problems()).toEqual([]);

@@ -7380,7 +7380,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description USD to credit, positive (a number or a decimal string for exact cents). */
+                    /** @description USD to credit, positive and at most 1000000 per credit (a number or a decimal string for exact cents). */
                     amount: number | string;
                     /**
                      * @description purchase (default, as `gw credits add`): paid credit, ends the free tier; grant: a gift that does not.
@@ -8528,6 +8528,10 @@ export interface operations {
                 api_key_hash?: string;
                 /** @description Only requests served as this model. */
                 model?: string;
+                /** @description Only requests served by this provider (its id, e.g. openai). */
+                provider?: string;
+                /** @description Only requests that ended so: completed (not cancelled, finish_reason not error), error (finish_reason error) or cancelled. */
+                status?: "completed" | "error" | "cancelled";
                 /** @description Only requests made at or after this instant (a bare date: that UTC day's start). */
                 from?: string;
                 /** @description Only requests made before this instant (a bare date: that UTC day is included). */

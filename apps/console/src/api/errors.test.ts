@@ -76,6 +76,31 @@ describe("advice", () => {
   it("401 says to sign in again", () => expect(adviceFor(problem(401))).toBe(SESSION_ENDED_MESSAGE));
   it("402 says how to add credits", () =>
     expect(adviceFor(problem(402))).toMatch(/credits are used up.*Add credits/));
+  it("402 from the key's own limit says to raise the key's limit, not to add credits", () => {
+    const text = adviceFor({ ...problem(402), reason: "quota_exceeded", limitSource: "key" });
+    expect(text).toMatch(/key's credit limit is used up/);
+    expect(text).not.toMatch(/Add credits/);
+  });
+  it("reads limit_source and problems from the answer's metadata", () => {
+    const parsed = problemFromResponse(400, new Headers(), {
+      error: {
+        message: "the import was refused",
+        code: 400,
+        metadata: {
+          reason: "invalid_catalog",
+          limit_source: "key",
+          problems: ["models[0].id: required", { path: "x", message: "bad" }],
+        },
+      },
+    });
+    expect(parsed.limitSource).toBe("key");
+    expect(parsed.problems).toEqual(["models[0].id: required", "x: bad"]);
+  });
+  it("503 for an unconfigured BYOK says who must act, not to retry", () => {
+    const text = adviceFor({ ...problem(503), reason: "byok_not_configured" });
+    expect(text).toMatch(/operator sets BYOK_MASTER_KEY/);
+    expect(text).not.toMatch(/Try again/);
+  });
   it("429 says when to retry", () => {
     expect(describeProblem(problem(429, 30))).toBe(
       "The API's message. A rate or spend limit was reached. Try again in 30 seconds.",

@@ -14,6 +14,10 @@ export interface ApiProblem {
   field: string | undefined;
   /** Seconds from `Retry-After`, when the answer carried one. */
   retryAfterSeconds: number | undefined;
+  /** Whose limit refused it (`error.metadata.limit_source`: `key`, `account`, …), for 402 and 429. */
+  limitSource?: string | undefined;
+  /** What a refused request got wrong, item by item (`error.metadata.problems`, e.g. a catalogue import). */
+  problems?: string[] | undefined;
 }
 
 export const SESSION_ENDED_MESSAGE = "Your session has ended; sign in again.";
@@ -28,7 +32,22 @@ export function problemFromResponse(status: number, headers: Headers, body: unkn
     reason: stringOf(metadata?.reason) ?? stringOf(error?.code),
     field: stringOf(metadata?.field),
     retryAfterSeconds: parseRetryAfter(headers.get("retry-after"), Date.now()),
+    limitSource: stringOf(metadata?.limit_source),
+    problems: problemsOf(metadata?.problems),
   };
+}
+
+/** `metadata.problems` as lines: strings as they are, objects as `path: message` when they have them. */
+function problemsOf(value: unknown): string[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  return value.map((item) => {
+    if (typeof item === "string") return item;
+    const record = recordOf(item);
+    const message = stringOf(record?.message);
+    const where = stringOf(record?.path) ?? stringOf(record?.field) ?? stringOf(record?.model);
+    if (message) return where ? `${where}: ${message}` : message;
+    return JSON.stringify(item);
+  });
 }
 
 /** The problem for a request that never got an answer (network down, CORS, aborted). */
@@ -67,17 +86,30 @@ export function adviceFor(problem: ApiProblem): string | undefined {
     case 401:
       return SESSION_ENDED_MESSAGE;
     case 402:
-      return (
-        "The account's credits are used up. Add credits (an operator grants them, or pay with a wallet " +
-        "through x402), or raise the key's credit limit, then try again."
-      );
+      return paymentAdvice(problem);
     case 429:
       return `A rate or spend limit was reached. ${retryPhrase(problem.retryAfterSeconds)}`;
     case 503:
+      // Not configured is not temporary: retrying cannot help, the operator must set it up.
+      if (problem.reason === "byok_not_configured")
+        return "Provider keys cannot be stored until the gateway's operator sets BYOK_MASTER_KEY.";
       return `The gateway is temporarily unavailable. ${retryPhrase(problem.retryAfterSeconds)}`;
     default:
       return undefined;
   }
+}
+
+/**
+ * A 402 names whose limit refused it: the key's own credit limit (`quota_exceeded`, limit_source
+ * `key`) is raised on the Keys page, while the account's credits being used up needs credits.
+ */
+function paymentAdvice(problem: ApiProblem): string {
+  if (problem.reason === "quota_exceeded" || problem.limitSource === "key")
+    return "This key's credit limit is used up (the account may still have credits). Raise or reset the key's limit on the Keys page, or use another key.";
+  return (
+    "The account's credits are used up. Add credits (an operator grants them, or pay with a wallet " +
+    "through x402), then try again."
+  );
 }
 
 /** The full text for an alert: the API's message, then the advice when there is one. */

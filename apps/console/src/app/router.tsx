@@ -44,7 +44,9 @@ export function createConsoleRouter() {
 /** Signed out (never signed in, signed out, or a 401 ended the session): to the sign-in page. */
 function RequireSession(props: { children: ReactNode }) {
   const { session } = useSession();
-  if (!session) return <Navigate to="/sign-in" replace />;
+  const { pathname, search } = useLocation();
+  // The page asked for (a deep link, e.g. /generations?id=…) is passed on, for after the sign-in.
+  if (!session) return <Navigate to="/sign-in" replace state={{ from: `${pathname}${search}` }} />;
   return props.children;
 }
 

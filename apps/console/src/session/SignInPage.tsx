@@ -1,9 +1,9 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { Navigate } from "react-router";
+import { Navigate, useLocation } from "react-router";
 import { consoleClient } from "../api/client";
 import { describeProblem, problemFromNetworkError, problemFromResponse } from "../api/errors";
 import { detectCredential } from "./detect";
-import { homePath } from "./nav";
+import { homePath, mayOpen } from "./nav";
 import { rememberPlaygroundKey } from "./session";
 import { useSession } from "./session-context";
 import { browserWallet, signInMessage, walletErrorMessage } from "./wallet";
@@ -14,12 +14,17 @@ export function SignInPage() {
   const [busy, setBusy] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   const wallet = browserWallet();
+  const from = requestedPage(useLocation().state);
 
   useEffect(() => {
     heading.current?.focus({ preventScroll: true });
   }, []);
 
-  if (session) return <Navigate to={homePath(session)} replace />;
+  // Back to the page that was asked for before the sign-in, when this credential may open it.
+  if (session)
+    return (
+      <Navigate to={from && mayOpen(session, from.split("?")[0] ?? "") ? from : homePath(session)} replace />
+    );
 
   async function onManagementKey(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -117,4 +122,12 @@ export function SignInPage() {
       ) : null}
     </main>
   );
+}
+
+/** The console path a signed-out visit asked for (router state `{from}`), if it is one. */
+function requestedPage(state: unknown): string | undefined {
+  if (typeof state !== "object" || state === null) return undefined;
+  const from = (state as { from?: unknown }).from;
+  // A path inside the console only (never `//host` or a URL): the router's basename is added to it.
+  return typeof from === "string" && /^\/(?!\/)/.test(from) ? from : undefined;
 }

@@ -18,6 +18,8 @@ export interface Session {
 const SESSION_KEY = "gw.console.session";
 /** The secret of an API key created in this session, for the playground (inference needs an API key). */
 const PLAYGROUND_KEY = "gw.console.playground-key";
+/** Its hash, so deleting that key on the Keys page forgets it here too. */
+const PLAYGROUND_KEY_HASH = "gw.console.playground-key-hash";
 
 export function readSession(storage: Storage = window.sessionStorage): Session | null {
   const raw = storage.getItem(SESSION_KEY);
@@ -37,11 +39,28 @@ export function writeSession(session: Session, storage: Storage = window.session
 /** Signing out forgets everything the console kept: the credential and any API key secret. */
 export function clearSession(storage: Storage = window.sessionStorage): void {
   storage.removeItem(SESSION_KEY);
-  storage.removeItem(PLAYGROUND_KEY);
+  forgetPlaygroundKey(undefined, storage);
 }
 
-export function rememberPlaygroundKey(secret: string, storage: Storage = window.sessionStorage): void {
+/** `hash`: the key's hash when it is known (a key created on the Keys page), to forget it on deletion. */
+export function rememberPlaygroundKey(
+  secret: string,
+  hash?: string,
+  storage: Storage = window.sessionStorage,
+): void {
   storage.setItem(PLAYGROUND_KEY, secret);
+  if (hash) storage.setItem(PLAYGROUND_KEY_HASH, hash);
+  else storage.removeItem(PLAYGROUND_KEY_HASH);
+}
+
+/**
+ * Forgets the playground's key: the one with `hash` only (a key deleted on the Keys page; another
+ * remembered key stays), or whichever is kept when no hash is given (it was refused as unknown).
+ */
+export function forgetPlaygroundKey(hash?: string, storage: Storage = window.sessionStorage): void {
+  if (hash !== undefined && storage.getItem(PLAYGROUND_KEY_HASH) !== hash) return;
+  storage.removeItem(PLAYGROUND_KEY);
+  storage.removeItem(PLAYGROUND_KEY_HASH);
 }
 
 export function readPlaygroundKey(storage: Storage = window.sessionStorage): string | null {

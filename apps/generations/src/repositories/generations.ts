@@ -51,10 +51,16 @@ export async function findGeneration(
     .executeTakeFirst();
 }
 
+/** How a request ended, as the list filters it (the console's Status column reads the same fields). */
+export const GENERATION_STATUSES = ["completed", "error", "cancelled"] as const;
+export type GenerationStatus = (typeof GENERATION_STATUSES)[number];
+
 export interface GenerationListFilter {
   accountId: string;
   keyHash?: string | undefined;
   model?: string | undefined;
+  provider?: string | undefined;
+  status?: GenerationStatus | undefined;
   /** created_at >= from */
   from?: Date | undefined;
   /** created_at < to */
@@ -86,6 +92,16 @@ export async function listGenerations(
     .where("account_id", "=", filter.accountId);
   if (filter.keyHash !== undefined) query = query.where("key_hash", "=", filter.keyHash);
   if (filter.model !== undefined) query = query.where("model", "=", filter.model);
+  if (filter.provider !== undefined) query = query.where("provider", "=", filter.provider);
+  // Cancelled first, then error, as the console labels a row; both are rare, so these are filters on
+  // the account's listing index range, not indexes of their own.
+  if (filter.status === "cancelled") query = query.where("cancelled", "=", true);
+  if (filter.status === "error")
+    query = query.where("cancelled", "=", false).where("finish_reason", "=", "error");
+  if (filter.status === "completed")
+    query = query
+      .where("cancelled", "=", false)
+      .where((eb) => eb.or([eb("finish_reason", "is", null), eb("finish_reason", "<>", "error")]));
   if (filter.from !== undefined) query = query.where("created_at", ">=", filter.from);
   if (filter.to !== undefined) query = query.where("created_at", "<", filter.to);
   const after = filter.after;

@@ -73,9 +73,12 @@ describeWith(["postgres"], "GET /api/v1/generations", () => {
       { minutes: 1, overrides: { keyHash: KEY_B } },
       { minutes: 2 },
       { minutes: 2 },
-      { minutes: 2, overrides: { model: "anthropic/claude-test", provider: "anthropic" } },
+      {
+        minutes: 2,
+        overrides: { model: "anthropic/claude-test", provider: "anthropic", finishReason: "error" },
+      },
       { minutes: 60 * 24 },
-      { minutes: 60 * 24 + 5 },
+      { minutes: 60 * 24 + 5, overrides: { cancelled: true } },
     ];
     for (const { minutes, overrides } of plan) {
       const at = BASE + minutes * MINUTE;
@@ -143,6 +146,19 @@ describeWith(["postgres"], "GET /api/v1/generations", () => {
     );
   });
 
+  it("filters by provider and by how the request ended (issue 34)", async () => {
+    const byProvider = await page("?provider=anthropic");
+    expect(byProvider.data.map((item) => item.model)).toEqual(["anthropic/claude-test"]);
+    const failed = await page("?status=error");
+    expect(failed.data.map((item) => item.model)).toEqual(["anthropic/claude-test"]);
+    const cancelled = await walk("status=cancelled");
+    expect(cancelled).toEqual([aliceIds[0]]);
+    const completed = await walk("status=completed&limit=2");
+    expect(completed).toHaveLength(5);
+    expect(completed).not.toContain(aliceIds[0]);
+    expect(await page("?provider=anthropic&status=completed")).toEqual({ data: [], next_cursor: null });
+  });
+
   it("never lists another account's generations, whatever cursor it is given", async () => {
     const bobs = await page("", bob);
     expect(bobs.data).toHaveLength(2);
@@ -173,6 +189,8 @@ describeWith(["postgres"], "GET /api/v1/generations", () => {
       [`?cursor=${Buffer.from('["2026-03-10T12:00:00Z","x"]').toString("base64url")}`, "cursor"],
       ["?api_key_hash=ABC", "api_key_hash"],
       ["?model=", "model"],
+      ["?provider=", "provider"],
+      ["?status=failed", "status"],
       ["?from=yesterday", "from"],
       ["?to=2026-02-30", "to"],
       ["?from=2026-03-10T12:00:00", "from"],

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { GenerationsTables } from "../db/schema.js";
 import { decodeCursor, encodeCursor } from "../records/cursor.js";
 import { type GenerationJson, generationJson } from "../records/view.js";
-import { listGenerations } from "../repositories/generations.js";
+import { GENERATION_STATUSES, listGenerations } from "../repositories/generations.js";
 
 const DAY_MS = 86_400_000;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -23,6 +23,16 @@ export const listGenerationsQuery = cursorPageQuery.extend({
     .optional()
     .meta({ description: "Only this API key's requests (its hash, as the keys API shows it)." }),
   model: z.string().min(1).max(200).optional().meta({ description: "Only requests served as this model." }),
+  provider: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .meta({ description: "Only requests served by this provider (its id, e.g. openai)." }),
+  status: z.enum(GENERATION_STATUSES).optional().meta({
+    description:
+      "Only requests that ended so: completed (not cancelled, finish_reason not error), error (finish_reason error) or cancelled.",
+  }),
   from: instant.meta({
     description: "Only requests made at or after this instant (a bare date: that UTC day's start).",
   }),
@@ -57,6 +67,8 @@ export function listGenerationsRoute(db: Kysely<GenerationsTables>): RequestHand
       accountId: principalOf(request).accountId,
       keyHash: query.api_key_hash,
       model: query.model,
+      provider: query.provider,
+      status: query.status,
       from,
       to,
       after: query.cursor === undefined ? undefined : decodeCursor(query.cursor),

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { type Column, DataTable } from "../../components/DataTable";
 import { formatDateTime, formatDuration, formatNumber, formatUsd } from "../../components/format";
-import { attemptStatus, statusLabel } from "./status";
+import { attemptStatus, failureSummary, statusLabel } from "./status";
 
 // cache_discount is left out: the typed client drops null-only fields from answers, and it is not shown.
 export type Generation = Omit<components["schemas"]["Generation"], "cache_discount">;
@@ -19,7 +19,7 @@ const ATTEMPT_COLUMNS: Column<Attempt & { index: number }>[] = [
 ];
 
 /** The full record of one generation: what was asked, how it ended, every attempt, and what it cost. */
-export function GenerationDetail(props: { generation: Generation }) {
+export function GenerationDetail(props: { generation: Generation; keyName?: string | undefined }) {
   const g = props.generation;
   const usage = g.usage;
   return (
@@ -35,10 +35,14 @@ export function GenerationDetail(props: { generation: Generation }) {
             ["API", g.api_type],
             ["Streamed", g.streamed ? "Yes" : "No"],
             ["Status", statusLabel(g)],
+            ...(failureSummary(g) ? [["Error", failureSummary(g)] as [string, ReactNode]] : []),
             ["Finish reason (provider's)", g.native_finish_reason ?? "—"],
             ["Latency (first byte)", formatDuration(g.latency_ms)],
             ["Generation time", formatDuration(g.generation_time_ms)],
-            ["API key (hash)", <code key="hash">{g.key_hash}</code>],
+            // The key's name when the session may read it (a management key's own keys); its hash else.
+            props.keyName
+              ? ["API key", <KeyName key="key" name={props.keyName} hash={g.key_hash} />]
+              : ["API key (hash)", <code key="hash">{g.key_hash}</code>],
             ["App", g.app_title ?? (g.origin || "—")],
             ["Upstream id", g.upstream_id ?? "—"],
           ]}
@@ -94,5 +98,16 @@ function Facts(props: { title: string; facts: Array<[string, ReactNode]> }) {
         ))}
       </dl>
     </div>
+  );
+}
+
+function KeyName(props: { name: string; hash: string }) {
+  return (
+    <>
+      {props.name}{" "}
+      <code className="key-hash" title={props.hash}>
+        {props.hash.slice(0, 12)}…
+      </code>
+    </>
   );
 }

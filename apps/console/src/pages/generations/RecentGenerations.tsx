@@ -15,6 +15,7 @@ import {
   filtersProblem,
   filtersToQuery,
   type GenerationFilters,
+  STATUS_OPTIONS,
 } from "./filters";
 import type { Generation } from "./GenerationDetail";
 import { attemptsLabel, statusLabel } from "./status";
@@ -63,7 +64,11 @@ export function RecentGenerations(props: { onOpen: (id: string) => void }) {
   return (
     <section aria-labelledby="recent-generations-title">
       <h2 id="recent-generations-title">Recent generations</h2>
-      <FiltersForm value={filters} onApply={applyFilters} />
+      <FiltersForm
+        value={filters}
+        onApply={applyFilters}
+        providers={[...new Set((state.data?.data ?? []).map((g) => g.provider))].sort()}
+      />
       {state.status === "error" ? <ErrorState problem={state.problem} onRetry={reload} /> : null}
       {state.status === "loading" && !state.data ? <Loading label="Loading recent generations…" /> : null}
       {state.data && state.data.data.length === 0 ? (
@@ -89,11 +94,17 @@ function filtersActive(filters: GenerationFilters): boolean {
   return Object.values(filters).some((value) => value !== "");
 }
 
-function FiltersForm(props: { value: GenerationFilters; onApply: (filters: GenerationFilters) => void }) {
+function FiltersForm(props: {
+  value: GenerationFilters;
+  onApply: (filters: GenerationFilters) => void;
+  /** Providers seen in the rows shown, offered as suggestions. */
+  providers: string[];
+}) {
   const [draft, setDraft] = useState(props.value);
   const [problem, setProblem] = useState<string | undefined>();
   const id = useId();
   const keys = useKeyOptions();
+  const models = useModelIds();
   const set = (field: keyof GenerationFilters) => (value: string) =>
     setDraft((d) => ({ ...d, [field]: value }));
   const submit = (event: FormEvent) => {
@@ -125,12 +136,53 @@ function FiltersForm(props: { value: GenerationFilters; onApply: (filters: Gener
         <label className="field-label" htmlFor={`${id}-model`}>
           Model
         </label>
+        {/* The catalogue's ids as suggestions: the filter matches an id exactly, which nobody types. */}
         <input
           id={`${id}-model`}
           value={draft.model}
+          list={`${id}-models`}
           placeholder="e.g. openai/gpt-4o-mini"
           onChange={(event) => set("model")(event.target.value)}
         />
+        <datalist id={`${id}-models`}>
+          {models.map((model) => (
+            <option key={model} value={model} />
+          ))}
+        </datalist>
+      </div>
+      <div className="field">
+        <label className="field-label" htmlFor={`${id}-provider`}>
+          Provider
+        </label>
+        <input
+          id={`${id}-provider`}
+          value={draft.provider ?? ""}
+          list={`${id}-providers`}
+          placeholder="e.g. openai"
+          onChange={(event) => set("provider")(event.target.value)}
+        />
+        <datalist id={`${id}-providers`}>
+          {props.providers.map((provider) => (
+            <option key={provider} value={provider} />
+          ))}
+        </datalist>
+      </div>
+      <div className="field">
+        <label className="field-label" htmlFor={`${id}-status`}>
+          Status
+        </label>
+        <select
+          id={`${id}-status`}
+          value={draft.status ?? ""}
+          onChange={(event) => set("status")(event.target.value)}
+        >
+          <option value="">Any</option>
+          {STATUS_OPTIONS.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
       </div>
       <div className="field">
         <label className="field-label" htmlFor={`${id}-from`}>
@@ -175,4 +227,11 @@ function useKeyOptions(): Array<{ hash: string; name: string }> {
     [api],
   );
   return (state.data?.data ?? []).map((key) => ({ hash: key.hash, name: key.name || key.label }));
+}
+
+/** The catalogue's model ids (`GET /api/v1/models`), for the model filter's suggestions. */
+function useModelIds(): string[] {
+  const api = useApi();
+  const { state } = useQuery(() => unwrap(api.GET("/api/v1/models")), [api]);
+  return (state.data?.data ?? []).map((model) => model.id).sort();
 }

@@ -9,6 +9,15 @@ import {
 } from "./filters";
 
 describe("filtersToQuery", () => {
+  it("sends the provider and a known status (issue 34), never an unknown status", () => {
+    expect(filtersToQuery({ ...NO_FILTERS, provider: " openai ", status: "error" })).toEqual({
+      limit: PAGE_SIZE,
+      provider: "openai",
+      status: "error",
+    });
+    expect(filtersToQuery({ ...NO_FILTERS, status: "failed" })).toEqual({ limit: PAGE_SIZE });
+  });
+
   it("sends only the page size when nothing is filtered", () => {
     expect(filtersToQuery(NO_FILTERS)).toEqual({ limit: PAGE_SIZE });
   });

@@ -10,9 +10,28 @@ export interface GenerationFilters {
   from: string;
   /** YYYY-MM-DD or "". */
   to: string;
+  /** A provider id, or "" (absent: ""). */
+  provider?: string;
+  /** completed, error, cancelled, or "" (absent: ""). */
+  status?: string;
 }
 
-export const NO_FILTERS: GenerationFilters = { apiKeyHash: "", model: "", from: "", to: "" };
+export const NO_FILTERS: GenerationFilters = {
+  apiKeyHash: "",
+  model: "",
+  from: "",
+  to: "",
+  provider: "",
+  status: "",
+};
+
+/** How a request ended, as the list route filters it (`status`), with the Status column's words. */
+export const STATUS_OPTIONS = [
+  { value: "completed", label: "Completed" },
+  { value: "error", label: "Error" },
+  { value: "cancelled", label: "Cancelled" },
+] as const;
+type StatusValue = (typeof STATUS_OPTIONS)[number]["value"];
 
 export interface GenerationListQuery {
   limit: number;
@@ -21,6 +40,8 @@ export interface GenerationListQuery {
   model?: string;
   from?: string;
   to?: string;
+  provider?: string;
+  status?: StatusValue;
 }
 
 export const PAGE_SIZE = 25;
@@ -41,6 +62,10 @@ export function filtersToQuery(
   if (model) query.model = model;
   if (filters.from) query.from = filters.from;
   if (filters.to) query.to = filters.to;
+  const provider = filters.provider?.trim();
+  if (provider) query.provider = provider;
+  const status = STATUS_OPTIONS.find((option) => option.value === filters.status)?.value;
+  if (status) query.status = status;
   return query;
 }
 
@@ -64,6 +89,8 @@ export function filtersFromSearch(search: URLSearchParams): GenerationFilters {
     model: search.get("model") ?? "",
     from: search.get("from") ?? "",
     to: search.get("to") ?? "",
+    provider: search.get("provider") ?? "",
+    status: search.get("status") ?? "",
   };
 }
 
@@ -75,6 +102,8 @@ export function filtersIntoSearch(filters: GenerationFilters, search: URLSearchP
     ["model", filters.model.trim()],
     ["from", filters.from],
     ["to", filters.to],
+    ["provider", filters.provider?.trim() ?? ""],
+    ["status", filters.status ?? ""],
   ];
   for (const [name, value] of pairs) {
     if (value) next.set(name, value);

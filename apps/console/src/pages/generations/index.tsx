@@ -8,6 +8,7 @@ import { PageHeader } from "../../components/PageHeader";
 import { useSignedIn } from "../../session/session-context";
 import { GenerationDetail } from "./GenerationDetail";
 import { RecentGenerations } from "./RecentGenerations";
+import { mayStillBeRecorded } from "./status";
 import "./generations.css";
 
 /**
@@ -33,7 +34,9 @@ export function GenerationsPage() {
         description="Every request made with your keys: model, provider, tokens, cost, latency and each attempt."
       />
       <Lookup initial={openId} onLookUp={open} />
-      {openId ? <LookedUp id={openId} onClose={() => open("")} /> : null}
+      {openId ? (
+        <LookedUp id={openId} canReadKeys={session.kind === "management"} onClose={() => open("")} />
+      ) : null}
       {session.kind === "management" ? (
         <RecentGenerations onOpen={open} />
       ) : (
@@ -80,7 +83,7 @@ function Lookup(props: { initial: string; onLookUp: (id: string) => void }) {
 
 const NOT_FOUND_RETRIES = 5;
 
-function LookedUp(props: { id: string; onClose: () => void }) {
+function LookedUp(props: { id: string; canReadKeys: boolean; onClose: () => void }) {
   const api = useApi();
   const { state, reload } = useQuery(
     () => unwrap(api.GET("/api/v1/generation", { params: { query: { id: props.id } } })),
@@ -90,7 +93,11 @@ function LookedUp(props: { id: string; onClose: () => void }) {
   // is asked again a few times before it is shown.
   const [retries, setRetries] = useState(0);
   useEffect(() => setRetries(0), [props.id]);
-  const waiting = state.status === "error" && state.problem.status === 404 && retries < NOT_FOUND_RETRIES;
+  const waiting =
+    state.status === "error" &&
+    state.problem.status === 404 &&
+    retries < NOT_FOUND_RETRIES &&
+    mayStillBeRecorded(props.id);
   useEffect(() => {
     if (!waiting) return;
     const timer = setTimeout(() => {
@@ -99,6 +106,7 @@ function LookedUp(props: { id: string; onClose: () => void }) {
     }, 1000);
     return () => clearTimeout(timer);
   }, [waiting, reload]);
+  const keyName = useKeyName(props.canReadKeys ? state.data?.data.key_hash : undefined);
   if (state.status === "loading" || waiting) return <Loading label={`Looking up ${props.id}…`} />;
   if (state.status === "error") {
     const notYet = state.problem.status === 404;
@@ -119,10 +127,29 @@ function LookedUp(props: { id: string; onClose: () => void }) {
   }
   return (
     <>
-      <GenerationDetail generation={state.data.data} />
+      <GenerationDetail generation={state.data.data} keyName={keyName} />
       <button type="button" className="button" onClick={props.onClose}>
         Close details
       </button>
     </>
   );
+}
+
+/** The name of the key with this hash (`GET /api/v1/keys/{hash}`); undefined until known or if refused. */
+function useKeyName(hash: string | undefined): string | undefined {
+  const api = useApi();
+  const [names, setNames] = useState<Record<string, string>>({});
+  useEffect(() => {
+    if (!hash || names[hash] !== undefined) return;
+    let current = true;
+    unwrap(api.GET("/api/v1/keys/{hash}", { params: { path: { hash } } })).then(
+      (answer) => current && setNames((known) => ({ ...known, [hash]: answer.data.name })),
+      // A deleted key or another account's: the hash is shown instead.
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [api, hash, names]);
+  return hash ? names[hash] : undefined;
 }

@@ -6,11 +6,12 @@ import { EmptyState } from "../../components/EmptyState";
 import { ErrorState } from "../../components/ErrorState";
 import { Loading } from "../../components/Loading";
 import { PageHeader } from "../../components/PageHeader";
-import { rememberPlaygroundKey } from "../../session/session";
+import { forgetPlaygroundKey, rememberPlaygroundKey } from "../../session/session";
 import { DeleteKeyDialog } from "./DeleteKeyDialog";
 import type { Key } from "./form";
 import { CreateKeyDialog, EditKeyDialog } from "./KeyFormDialog";
 import { KeysTable } from "./KeysTable";
+import { ProviderKeys } from "./ProviderKeys";
 import { SecretDialog } from "./SecretDialog";
 import "./keys.css";
 
@@ -126,11 +127,13 @@ export function KeysPage() {
         </>
       )}
 
+      <ProviderKeys />
+
       {open?.dialog === "create" ? (
         <CreateKeyDialog
           onClose={() => setOpen(null)}
           onCreated={(key, secret) => {
-            rememberPlaygroundKey(secret);
+            rememberPlaygroundKey(secret, key.hash);
             setNotice(`Key “${key.name}” created.`);
             setOpen({ dialog: "secret", name: key.name, secret });
             keys.reload();
@@ -156,6 +159,8 @@ export function KeysPage() {
           keyToDelete={open.key}
           onClose={() => setOpen(null)}
           onDeleted={() => {
+            // The playground would otherwise keep opening on this key and its "invalid api key".
+            forgetPlaygroundKey(open.key.hash);
             setNotice(`Key “${open.key.name}” deleted.`);
             setOpen(null);
             keys.reload();

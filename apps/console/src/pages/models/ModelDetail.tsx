@@ -1,5 +1,5 @@
 import type { components } from "@gw/client";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { unwrap, useApi } from "../../api/client";
 import { useQuery } from "../../api/use-query";
 import { type Column, DataTable } from "../../components/DataTable";
@@ -26,7 +26,7 @@ export const REFRESH_MS = 30_000;
 
 const COLUMNS: Column<Endpoint>[] = [
   { header: "Provider", cell: (e) => e.provider_name },
-  { header: "Status", cell: (e) => endpointStatus(e.status) },
+  { header: "Status", cell: (e) => endpointStatus(e.status, e.uptime_last_30m) },
   { header: "Uptime (30 min)", cell: (e) => formatUptime(e.uptime_last_30m), numeric: true },
   { header: "First token p50 / p90", cell: (e) => formatLatency(e.latency_last_30m), numeric: true },
   { header: "Throughput", cell: (e) => formatThroughput(e.throughput_last_30m), numeric: true },
@@ -57,6 +57,13 @@ export function ModelDetail(props: { model: ModelSummary; onClose: () => void })
     () => unwrap(api.GET("/api/v1/models/{author}/{slug}/endpoints", { params: { path: { author, slug } } })),
     [api, author, slug],
   );
+  // The detail opens above the list: opened from far down, it would be off screen. Bring its heading
+  // into view and give it focus, so keyboard and screen reader users land on it too.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    heading.current?.scrollIntoView({ block: "start" });
+    heading.current?.focus({ preventScroll: true });
+  }, []);
   useEffect(() => {
     const timer = setInterval(reload, REFRESH_MS);
     return () => clearInterval(timer);
@@ -64,7 +71,9 @@ export function ModelDetail(props: { model: ModelSummary; onClose: () => void })
 
   return (
     <section className="model-detail" aria-labelledby="model-detail-title">
-      <h2 id="model-detail-title">{model.name}</h2>
+      <h2 id="model-detail-title" ref={heading} tabIndex={-1}>
+        {model.name}
+      </h2>
       <p className="muted">
         <code>{model.id}</code> · context {formatNumber(model.context_length)} tokens ·{" "}
         {model.architecture.modality}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type FilterableModel, filterModels, filterOptions, NO_MODEL_FILTER } from "./filter";
+import { type FilterableModel, filterModels, filterOptions, NO_MODEL_FILTER, sortModels } from "./filter";
 
 const model = (id: string, parameters: string[], input: string[], description = ""): FilterableModel => ({
   id,
@@ -49,5 +49,28 @@ describe("filterOptions", () => {
       parameters: ["reasoning", "temperature", "tools"],
       modalities: ["file", "image", "text"],
     });
+  });
+});
+
+describe("sortModels", () => {
+  const sortable = (name: string, prompt: string, completion: string, context: number) => ({
+    name,
+    context_length: context,
+    pricing: { prompt, completion },
+  });
+  const list = [
+    sortable("b", "0.000003", "0.000015", 200_000),
+    sortable("a", "0.00000015", "0.0000006", 128_000),
+    sortable("c", "-1", "0", 8_000),
+  ];
+  const names = (models: Array<{ name: string }>) => models.map((m) => m.name);
+
+  it("sorts by price (unpriced last), context and name, leaving the input alone", () => {
+    expect(names(sortModels(list, "prompt"))).toEqual(["a", "b", "c"]);
+    expect(names(sortModels(list, "completion"))).toEqual(["c", "a", "b"]);
+    expect(names(sortModels(list, "context"))).toEqual(["b", "a", "c"]);
+    expect(names(sortModels(list, "name"))).toEqual(["a", "b", "c"]);
+    expect(names(sortModels(list, ""))).toEqual(["b", "a", "c"]);
+    expect(names(list)).toEqual(["b", "a", "c"]);
   });
 });

@@ -46,3 +46,41 @@ export function filterOptions(models: readonly FilterableModel[]): {
   }
   return { parameters: [...parameters].sort(), modalities: [...modalities].sort() };
 }
+
+/** The orders the Models page offers (`?sort=`); "" keeps the catalogue's own order. */
+export const MODEL_SORTS = [
+  { value: "", label: "Catalogue order" },
+  { value: "prompt", label: "Prompt price, lowest first" },
+  { value: "completion", label: "Completion price, lowest first" },
+  { value: "context", label: "Context, largest first" },
+  { value: "name", label: "Name, A–Z" },
+] as const;
+
+/** The part of a model the sorts read: prices are USD-per-token decimal strings, as the API sends them. */
+export interface SortableModel {
+  name: string;
+  context_length: number;
+  pricing: { prompt: string; completion: string };
+}
+
+/**
+ * The models in the chosen order (a copy; ties keep the catalogue's order). A price that is not a
+ * number (e.g. "-1" for a variable price) sorts last.
+ */
+export function sortModels<M extends SortableModel>(models: readonly M[], sort: string): M[] {
+  const price = (value: string) => {
+    const number = Number(value);
+    return Number.isFinite(number) && number >= 0 ? number : Number.POSITIVE_INFINITY;
+  };
+  const compare: ((a: M, b: M) => number) | undefined =
+    sort === "prompt"
+      ? (a, b) => price(a.pricing.prompt) - price(b.pricing.prompt)
+      : sort === "completion"
+        ? (a, b) => price(a.pricing.completion) - price(b.pricing.completion)
+        : sort === "context"
+          ? (a, b) => b.context_length - a.context_length
+          : sort === "name"
+            ? (a, b) => a.name.localeCompare(b.name)
+            : undefined;
+  return compare ? [...models].sort(compare) : [...models];
+}

@@ -9,6 +9,14 @@ describe("endpoint health figures", () => {
     expect(endpointStatus(null)).toBe("No data yet");
   });
 
+  it("never shows a status better than the uptime beside it (issue 34: Up beside Uptime 0%)", () => {
+    expect(endpointStatus(0, 0)).toBe("Down");
+    expect(endpointStatus(0, 80)).toBe("Degraded");
+    expect(endpointStatus(0, 99.5)).toBe("Up");
+    expect(endpointStatus(-2, 100)).toBe("Down");
+    expect(endpointStatus(null, 0)).toBe("Down");
+  });
+
   it("formats uptime, latency and throughput, with — for no data", () => {
     expect(formatUptime(100)).toBe("100%");
     expect(formatUptime(97.25)).toBe("97.3%");

@@ -10,7 +10,7 @@ import { LinkButton } from "../../components/LinkButton";
 import { Loading } from "../../components/Loading";
 import { PageHeader } from "../../components/PageHeader";
 import { hasPrice, perMillionTokens } from "../../components/pricing";
-import { filterModels, filterOptions, type ModelFilter } from "./filter";
+import { filterModels, filterOptions, MODEL_SORTS, type ModelFilter, sortModels } from "./filter";
 import { ModelDetail } from "./ModelDetail";
 import "./models.css";
 
@@ -30,7 +30,8 @@ export function ModelsPage() {
   const openId = search.get("model") ?? "";
   const models = state.data?.data ?? [];
   const options = useMemo(() => filterOptions(models), [models]);
-  const shown = filterModels(models, filter);
+  const sort = search.get("sort") ?? "";
+  const shown = sortModels(filterModels(models, filter), sort);
   const open = models.find((model) => model.id === openId);
 
   const setParam = (name: string, value: string) => {
@@ -84,7 +85,7 @@ export function ModelsPage() {
           The model {openId} is not in the catalogue.
         </p>
       ) : null}
-      <Filters filter={filter} options={options} onChange={setParam} />
+      <Filters filter={filter} sort={sort} options={options} onChange={setParam} />
       {state.status === "error" ? <ErrorState problem={state.problem} onRetry={reload} /> : null}
       {state.status === "loading" && !state.data ? <Loading label="Loading the catalogue…" /> : null}
       {state.data && models.length === 0 ? (
@@ -110,6 +111,7 @@ export function ModelsPage() {
 
 function Filters(props: {
   filter: ModelFilter;
+  sort: string;
   options: { parameters: string[]; modalities: string[] };
   onChange: (name: string, value: string) => void;
 }) {
@@ -154,6 +156,22 @@ function Filters(props: {
           <option value="">Any</option>
           {props.options.modalities.map((modality) => (
             <option key={modality}>{modality}</option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label className="field-label" htmlFor={`${id}-sort`}>
+          Sort by
+        </label>
+        <select
+          id={`${id}-sort`}
+          value={props.sort}
+          onChange={(event) => props.onChange("sort", event.target.value)}
+        >
+          {MODEL_SORTS.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
           ))}
         </select>
       </div>

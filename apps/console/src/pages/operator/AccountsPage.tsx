@@ -38,7 +38,11 @@ export function OperatorAccountsPage() {
       header: "Account",
       cell: (a) => (
         <>
-          {a.name}
+          {/* Cut to one line (the whole name in its title): a long name must not push Balance and
+              Add credits off screen. */}
+          <span className="account-name" title={a.name}>
+            {a.name}
+          </span>
           <span className="model-id">{a.id}</span>
         </>
       ),
@@ -98,7 +102,7 @@ export function OperatorAccountsPage() {
         <EmptyState title="No account yet">Create one; its management key is shown once.</EmptyState>
       ) : null}
       {accounts.length > 0 ? (
-        <DataTable label="Accounts" columns={columns} rows={accounts} rowKey={(a) => a.id} />
+        <DataTable label="Accounts" columns={columns} rows={accounts} rowKey={(a) => a.id} stacked />
       ) : null}
       <CursorPager pages={pages} nextCursor={state.data?.next_cursor} loading={state.status === "loading"} />
 

@@ -4,7 +4,14 @@ import { type ApiProblem, problemOf } from "../../api/errors";
 import { ErrorState } from "../../components/ErrorState";
 import { formatNumber } from "../../components/format";
 import { Loading } from "../../components/Loading";
-import { type DiffEntry, detectFormat, type ImportFormat } from "./catalog-forms";
+import {
+  type DiffEntry,
+  detectFormat,
+  type ImportFormat,
+  PRICE_WARNING_PER_MILLION,
+  type SuspectPrice,
+  suspectPrices,
+} from "./catalog-forms";
 import { DiffTable } from "./DiffTable";
 
 interface ImportResult {
@@ -34,9 +41,12 @@ export function ImportForm(props: { onApplied: () => void }) {
   const [problem, setProblem] = useState<ApiProblem | string | null>(null);
   const [preview, setPreview] = useState<ImportResult | null>(null);
   const [applied, setApplied] = useState<ImportResult | null>(null);
+  const [confirmed, setConfirmed] = useState(false);
+  const suspect = preview ? suspectPrices(preview.diff) : [];
 
   const changeContent = (text: string) => {
     setContent(text);
+    setConfirmed(false);
     setPreview(null);
     setApplied(null);
     const detected = detectFormat(text);
@@ -161,7 +171,7 @@ export function ImportForm(props: { onApplied: () => void }) {
           <button
             type="button"
             className="button button-primary"
-            disabled={busy || preview === null}
+            disabled={busy || preview === null || (suspect.length > 0 && !confirmed)}
             onClick={() => void run(true)}
           >
             Apply import
@@ -175,6 +185,9 @@ export function ImportForm(props: { onApplied: () => void }) {
         </p>
       ) : problem ? (
         <ErrorState problem={problem} />
+      ) : null}
+      {suspect.length > 0 ? (
+        <SuspectPricesWarning suspect={suspect} confirmed={confirmed} onConfirm={setConfirmed} />
       ) : null}
       {preview ? <ImportSummary result={preview} /> : null}
       {applied ? <ImportSummary result={applied} /> : null}
@@ -197,6 +210,44 @@ function ImportSummary(props: { result: ImportResult }) {
         label={r.applied ? "Fields the import changed" : "Fields the import would change"}
         diff={r.diff}
       />
+    </div>
+  );
+}
+
+/**
+ * Prices above $1,000 per 1M tokens are far beyond any model's and usually a unit mistake (per token
+ * typed as per million): Apply waits for the operator to confirm them.
+ */
+function SuspectPricesWarning(props: {
+  suspect: SuspectPrice[];
+  confirmed: boolean;
+  onConfirm: (confirmed: boolean) => void;
+}) {
+  const shown = props.suspect.slice(0, 10);
+  return (
+    <div className="error-state" role="alert">
+      <p>
+        {props.suspect.length === 1 ? "One price" : `${props.suspect.length} prices`} above $
+        {formatNumber(PRICE_WARNING_PER_MILLION)} per 1M tokens; check the file's unit before applying:
+      </p>
+      <ul className="error-problems">
+        {shown.map((price) => (
+          <li key={`${price.target} ${price.price}`}>
+            {price.target} {price.price}: ${formatNumber(price.perMillion)} per 1M tokens
+          </li>
+        ))}
+        {props.suspect.length > shown.length ? (
+          <li>…and {props.suspect.length - shown.length} more</li>
+        ) : null}
+      </ul>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={props.confirmed}
+          onChange={(event) => props.onConfirm(event.target.checked)}
+        />
+        <span>These prices are right: apply them</span>
+      </label>
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { creditAmountProblem, newIdempotencyKey } from "./accounts-forms";
 
 describe("creditAmountProblem", () => {
   it("accepts positive decimal USD amounts", () => {
-    for (const amount of ["25", "12.50", " 0.01 ", "1234567890123.123456789012"]) {
+    for (const amount of ["25", "12.50", " 0.01 ", "1000000", "999999.123456789012"]) {
       expect(creditAmountProblem(amount)).toBeUndefined();
     }
   });
@@ -14,6 +14,14 @@ describe("creditAmountProblem", () => {
     expect(creditAmountProblem("-5")).toMatch(/plain decimal/);
     expect(creditAmountProblem("1e3")).toMatch(/plain decimal/);
     expect(creditAmountProblem("12.1234567890123")).toMatch(/plain decimal/);
+  });
+});
+
+describe("the ledger's limit for one credit (issue 34: beyond it the API answered 503)", () => {
+  it("refuses more than $1,000,000, naming the limit", () => {
+    for (const amount of ["1000000.01", "9999999999999", "1234567890123.123456789012"]) {
+      expect(creditAmountProblem(amount)).toMatch(/at most \$1,000,000/);
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detectFormat, diffValue, EMPTY_PRICES, pricingBody } from "./catalog-forms";
+import { detectFormat, diffValue, EMPTY_PRICES, pricingBody, suspectPrices } from "./catalog-forms";
 
 describe("pricingBody", () => {
   it("converts the filled-in prices per million to USD per token, leaving the others out", () => {
@@ -38,5 +38,25 @@ describe("diffValue", () => {
     expect(diffValue(undefined)).toBe("—");
     expect(diffValue(128000)).toBe("128000");
     expect(diffValue({ disabled: true })).toBe('{"disabled":true}');
+  });
+});
+
+describe("suspectPrices (issue 34: $10^12 per 1M tokens was applied without a warning)", () => {
+  it("finds changed and new prices above $1,000 per 1M tokens, in USD per 1M", () => {
+    const found = suspectPrices([
+      { target: "a@p", field: "pricing.promptPico", old: "300000", new: "1000000000000000000" },
+      { target: "a@p", field: "pricing.completion", old: "1", new: "600000000" },
+      {
+        target: "b@q",
+        field: "*",
+        old: null,
+        new: { upstreamModel: "b", "pricing.completion": "2000000000" },
+      },
+      { target: "c", field: "name", old: "x", new: "y" },
+    ]);
+    expect(found).toEqual([
+      { target: "a@p", price: "prompt", perMillion: 1e12 },
+      { target: "b@q", price: "completion", perMillion: 2000 },
+    ]);
   });
 });

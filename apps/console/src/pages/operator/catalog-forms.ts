@@ -75,3 +75,43 @@ export function detectFormat(content: string): ImportFormat | undefined {
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined;
   return Array.isArray((parsed as Record<string, unknown>).data) ? "openrouter" : "litellm";
 }
+
+/** A price above this (USD per 1M tokens) is taken for a typo or a wrong unit until the operator confirms it. */
+export const PRICE_WARNING_PER_MILLION = 1_000;
+// In the diff's unit, pico-USD per token: $1,000 per 1M tokens = 10^-3 USD = 10^9 pico per token.
+const PRICE_WARNING_PICO = 1_000_000_000n;
+
+export interface SuspectPrice {
+  target: string;
+  /** `prompt`, `completion`, … */
+  price: string;
+  /** USD per 1M tokens. */
+  perMillion: number;
+}
+
+/**
+ * The prices an import would set above PRICE_WARNING_PER_MILLION: a changed `pricing.<name>` field, or
+ * the prices of a new endpoint (field `*`), given by the admin routes as pico-USD per token strings.
+ */
+export function suspectPrices(diff: readonly DiffEntry[]): SuspectPrice[] {
+  const found: SuspectPrice[] = [];
+  const check = (target: string, field: string, value: unknown) => {
+    if (!field.startsWith("pricing.") || typeof value !== "string" || !/^\d+$/.test(value)) return;
+    const pico = BigInt(value);
+    if (pico > PRICE_WARNING_PICO)
+      // The diff names the stored fields (`pricing.promptPico`); the warning names the price.
+      found.push({
+        target,
+        price: field.slice("pricing.".length).replace(/Pico$/, ""),
+        perMillion: Number(pico) / 1e6,
+      });
+  };
+  for (const entry of diff) {
+    if (entry.field === "*" && typeof entry.new === "object" && entry.new !== null) {
+      for (const [field, value] of Object.entries(entry.new)) check(entry.target, field, value);
+    } else {
+      check(entry.target, entry.field, entry.new);
+    }
+  }
+  return found;
+}

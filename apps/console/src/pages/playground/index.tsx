@@ -5,11 +5,11 @@ import { unwrap } from "../../api/client";
 import { type ApiProblem, problemOf } from "../../api/errors";
 import { Loading } from "../../components/Loading";
 import { PageHeader } from "../../components/PageHeader";
-import { readPlaygroundKey } from "../../session/session";
+import { forgetPlaygroundKey, readPlaygroundKey } from "../../session/session";
 import { EMPTY_REPLY, type ReplyState } from "./chat-stream";
 import { ReplyMeta } from "./ReplyMeta";
 import { describeRefusal } from "./refusal";
-import { type ChatTurn, streamChat } from "./send";
+import { type ChatSettings, type ChatTurn, DEFAULT_SETTINGS, settingsProblem, streamChat } from "./send";
 import "./playground.css";
 
 interface Exchange {
@@ -37,6 +37,9 @@ export function PlaygroundPage() {
   const [message, setMessage] = useState("");
   const [exchanges, setExchanges] = useState<Exchange[]>([]);
   const [refusal, setRefusal] = useState<string | null>(null);
+  const [forgotten, setForgotten] = useState(false);
+  const [settings, setSettings] = useState<ChatSettings>(DEFAULT_SETTINGS);
+  const settingsError = settingsProblem(settings);
   const abort = useRef<AbortController | null>(null);
   const nextId = useRef(1);
   const streaming = exchanges.some((exchange) => exchange.status === "streaming");
@@ -45,6 +48,15 @@ export function PlaygroundPage() {
   useEffect(() => {
     if (models.status === "ok" && !models.ids.includes(model)) setModel(models.ids[0] ?? "");
   }, [models, model]);
+  // The key kept from this session was refused as unknown (deleted, disabled or expired, perhaps in
+  // another tab): forget it, so the page stops opening on "invalid api key" until sign-out.
+  useEffect(() => {
+    if (models.status === "error" && models.problem.status === 401 && apiKey === readPlaygroundKey()) {
+      forgetPlaygroundKey();
+      setApiKey("");
+      setForgotten(true);
+    }
+  }, [models, apiKey]);
   // Leaving the page stops a stream that is still running.
   useEffect(() => () => abort.current?.abort(), []);
 
@@ -56,7 +68,7 @@ export function PlaygroundPage() {
   async function send(event?: FormEvent) {
     event?.preventDefault();
     const prompt = message.trim();
-    if (!prompt || !model || !apiKey || streaming) return;
+    if (!prompt || !model || !apiKey || streaming || settingsError) return;
     const id = nextId.current++;
     const history: ChatTurn[] = exchanges.flatMap((exchange) =>
       exchange.reply.text
@@ -76,6 +88,7 @@ export function PlaygroundPage() {
         apiKey,
         model,
         messages: [...history, { role: "user", content: prompt }],
+        settings,
         signal: controller.signal,
         onUpdate: (partial) => update(id, { reply: partial }),
       });
@@ -121,7 +134,10 @@ export function PlaygroundPage() {
               autoComplete="off"
               spellCheck={false}
               value={apiKey}
-              onChange={(event) => setApiKey(event.target.value.trim())}
+              onChange={(event) => {
+                setForgotten(false);
+                setApiKey(event.target.value.trim());
+              }}
               aria-describedby={`${ids}-key-hint`}
             />
             <span className="field-hint" id={`${ids}-key-hint`}>
@@ -131,8 +147,20 @@ export function PlaygroundPage() {
           </div>
           <ModelPicker id={`${ids}-model`} state={models} value={model} onChange={setModel} />
         </div>
+        <SettingsFields
+          id={`${ids}-settings`}
+          value={settings}
+          problem={settingsError}
+          onChange={setSettings}
+        />
       </form>
 
+      {forgotten ? (
+        <p className="notice" role="status">
+          The API key kept from this session is no longer accepted (deleted, disabled or expired), so it was
+          forgotten. Paste another API key, or create one on the <Link to="/keys">Keys</Link> page.
+        </p>
+      ) : null}
       {refusal ? (
         <div className="error-state" role="alert">
           <p>{refusal}</p>
@@ -172,13 +200,71 @@ export function PlaygroundPage() {
           <button
             type="submit"
             className="button button-primary"
-            disabled={streaming || !apiKey || !model || !message.trim()}
+            disabled={streaming || !apiKey || !model || !message.trim() || settingsError !== undefined}
           >
             Send
           </button>
         </div>
       </form>
     </>
+  );
+}
+
+/** System prompt, temperature and max tokens, folded away until wanted; blank keeps the model's default. */
+function SettingsFields(props: {
+  id: string;
+  value: ChatSettings;
+  problem: string | undefined;
+  onChange: (settings: ChatSettings) => void;
+}) {
+  const { id, value } = props;
+  const set = (field: keyof ChatSettings) => (text: string) => props.onChange({ ...value, [field]: text });
+  return (
+    <details className="playground-parameters">
+      <summary>System prompt and parameters</summary>
+      <div className="field">
+        <label className="field-label" htmlFor={`${id}-system`}>
+          System prompt
+        </label>
+        <textarea
+          id={`${id}-system`}
+          rows={2}
+          value={value.system}
+          onChange={(event) => set("system")(event.target.value)}
+        />
+      </div>
+      <div className="form-grid">
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-temperature`}>
+            Temperature
+          </label>
+          <input
+            id={`${id}-temperature`}
+            inputMode="decimal"
+            placeholder="model default"
+            value={value.temperature}
+            onChange={(event) => set("temperature")(event.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-max-tokens`}>
+            Max tokens
+          </label>
+          <input
+            id={`${id}-max-tokens`}
+            inputMode="numeric"
+            placeholder="model default"
+            value={value.maxTokens}
+            onChange={(event) => set("maxTokens")(event.target.value)}
+          />
+        </div>
+      </div>
+      {props.problem ? (
+        <p className="field-error" role="alert">
+          {props.problem}
+        </p>
+      ) : null}
+    </details>
   );
 }
 

@@ -29,6 +29,31 @@ describe("describeRefusal", () => {
     );
   });
 
+  it("tells a key's own limit (quota_exceeded, limit_source key) from the account's credits", () => {
+    const own = describeRefusal({
+      ...problem(402, "this key's spending limit is used up"),
+      reason: "quota_exceeded",
+      limitSource: "key",
+    });
+    expect(own).toMatch(/key's credit limit is used up/);
+    expect(own).not.toMatch(/account's credits are used up/);
+    const account = describeRefusal({
+      ...problem(402, "insufficient credits"),
+      reason: "insufficient_credits",
+      limitSource: "account",
+    });
+    expect(account).toMatch(/account's credits are used up/);
+  });
+
+  it("tells a management key it is not an API key", () => {
+    const text = describeRefusal({
+      ...problem(403, "this route needs an API key"),
+      reason: "api_key_required",
+    });
+    expect(text).toMatch(/This is a management key/);
+    expect(text).not.toMatch(/allowed models/);
+  });
+
   it("adds nothing for a plain 400", () => {
     expect(describeRefusal(problem(400, "messages: required"))).toBe("messages: required");
   });

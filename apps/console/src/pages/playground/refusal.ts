@@ -10,6 +10,8 @@ export function playgroundAdvice(problem: ApiProblem): string | undefined {
     case 401:
       return "The API key was not accepted (unknown, disabled or expired). Check it, or create a key on the Keys page.";
     case 403:
+      if (problem.reason === "api_key_required")
+        return "This is a management key: the playground needs an API key. Create one on the Keys page (its secret is then filled in here).";
       return "The key may not use this model or its providers. Pick another model, or edit the key's allowed models and providers on the Keys page.";
     default:
       return adviceFor(problem);

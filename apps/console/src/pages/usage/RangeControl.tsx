@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { useEffect, useId, useState } from "react";
 import { ACTIVITY_DAYS, addDays, type DateRange, lastDays } from "./series";
 
 const PRESETS = [1, 7, 14, 30] as const;
@@ -37,28 +37,64 @@ export function RangeControl(props: {
           <option value="custom">Custom</option>
         </select>
       </label>
-      <label className="field">
-        <span className="field-label">From</span>
-        <input
-          type="date"
-          min={earliest}
-          max={range.to}
-          value={range.from}
-          required
-          onChange={(event) => event.target.value && onChange({ from: event.target.value, to: range.to })}
-        />
-      </label>
-      <label className="field">
-        <span className="field-label">To</span>
-        <input
-          type="date"
-          min={range.from}
-          max={today}
-          value={range.to}
-          required
-          onChange={(event) => event.target.value && onChange({ from: range.from, to: event.target.value })}
-        />
-      </label>
+      <DateField
+        label="From"
+        min={earliest}
+        max={range.to}
+        value={range.from}
+        onCommit={(from) => onChange({ from, to: range.to })}
+      />
+      <DateField
+        label="To"
+        min={range.from}
+        max={today}
+        value={range.to}
+        onCommit={(to) => onChange({ from: range.from, to })}
+      />
     </fieldset>
   );
+}
+
+/**
+ * A date input that keeps what is being typed as a draft and commits only a complete day within
+ * [min, max]. Typing a year key by key makes the browser report 0002-…, 0020-…, 0202-… on the way to
+ * 2026-…: committing (and clamping) those would collapse the range and reset the field mid-typing.
+ * Leaving the field with a draft that is not a day in range puts the committed day back.
+ */
+function DateField(props: {
+  label: string;
+  min: string;
+  max: string;
+  value: string;
+  onCommit: (day: string) => void;
+}) {
+  const { label, min, max, value, onCommit } = props;
+  const [draft, setDraft] = useState(value);
+  // A preset or the other field moved the committed day: show it.
+  useEffect(() => setDraft(value), [value]);
+  return (
+    <label className="field">
+      <span className="field-label">{label}</span>
+      <input
+        type="date"
+        min={min}
+        max={max}
+        value={draft}
+        required
+        onChange={(event) => {
+          const typed = event.target.value;
+          setDraft(typed);
+          if (isDayWithin(typed, min, max) && typed !== value) onCommit(typed);
+        }}
+        onBlur={() => {
+          if (!isDayWithin(draft, min, max)) setDraft(value);
+        }}
+      />
+    </label>
+  );
+}
+
+/** A complete `YYYY-MM-DD` day (four-digit year) from `min` to `max`; strings of days order as days. */
+export function isDayWithin(day: string, min: string, max: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(day) && day >= min && day <= max;
 }

@@ -8,6 +8,7 @@ import { formatNumber, formatUsd } from "../../components/format";
 import { Loading } from "../../components/Loading";
 import { PageHeader } from "../../components/PageHeader";
 import { useSignedIn } from "../../session/session-context";
+import { activityCsv, csvFileName } from "./csv";
 import { RangeControl } from "./RangeControl";
 import {
   type Bucket,
@@ -60,16 +61,26 @@ function AccountUsage() {
         title="Usage"
         description="What the account spent and how many requests it made, per UTC day, model and provider."
         actions={
-          <button
-            type="button"
-            className="button"
-            onClick={() => {
-              activity.reload();
-              credits.reload();
-            }}
-          >
-            Refresh
-          </button>
+          <>
+            <button
+              type="button"
+              className="button"
+              disabled={items.length === 0}
+              onClick={() => download(csvFileName(range), activityCsv(items))}
+            >
+              Export CSV
+            </button>
+            <button
+              type="button"
+              className="button"
+              onClick={() => {
+                activity.reload();
+                credits.reload();
+              }}
+            >
+              Refresh
+            </button>
+          </>
         }
       />
       <div className="usage-controls">
@@ -94,6 +105,14 @@ function AccountUsage() {
       <dl className="figures">
         <Figure label="Spend" value={activity.state.data ? formatUsd(sum.spend) : "…"} />
         <Figure label="Requests" value={activity.state.data ? formatNumber(sum.requests) : "…"} />
+        <Figure
+          label="Tokens (in / out)"
+          value={
+            activity.state.data
+              ? `${formatNumber(sum.promptTokens)} / ${formatNumber(sum.completionTokens)}`
+              : "…"
+          }
+        />
         <Figure label="Balance" value={balance === undefined ? "…" : formatUsd(balance)} />
         {sum.byokSpend > 0 ? <Figure label="BYOK spend" value={formatUsd(sum.byokSpend)} /> : null}
       </dl>
@@ -124,6 +143,19 @@ function AccountUsage() {
       )}
     </>
   );
+}
+
+/**
+ * Saves text as a file: a Blob URL clicked as a download link (no server round trip; the edge's CSP
+ * does not govern downloads), revoked once the browser has it.
+ */
+function download(name: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: "text/csv;charset=utf-8" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 function Figure(props: { label: string; value: string }) {

@@ -5,6 +5,7 @@ import { parseOrThrow } from "@gw/http";
 import { picoToUsdNumber } from "@gw/money";
 import type { GrantCreditsResponse } from "@gw/proto/billing/v1/billing";
 import type { Request, RequestHandler } from "express";
+import { sql } from "kysely";
 import type { IdentityContext } from "../context.js";
 import { createAccount } from "../operator.js";
 import { operatorActor } from "../operators/gate.js";
@@ -67,6 +68,7 @@ export function listAccountsRoute(context: IdentityContext): RequestHandler {
 export function createAccountRoute(context: IdentityContext): RequestHandler {
   return async (request, response) => {
     const body = parseOrThrow(createAccountBody, request.body);
+    await refuseTakenName(context, body.name);
     const created = await createAccount({ db: context.db }, { name: body.name });
     const row = await findAccount(context.db, created.accountId);
     if (!row) throw new Error(`account ${created.accountId} vanished after its creation`);
@@ -125,6 +127,29 @@ export function grantCreditsRoute(context: IdentityContext): RequestHandler {
     };
     response.status(granted.created ? 201 : 200).json(answer);
   };
+}
+
+/**
+ * Two accounts of one name cannot be told apart in the console's list or the audit log: a name already
+ * used (letter case aside) is a 400 naming the field. Checked before the insert, not by an index: the
+ * accounts written before this rule may share names, and two operators racing on one name is harmless.
+ */
+async function refuseTakenName(context: IdentityContext, name: string): Promise<void> {
+  const taken = await context.db
+    .selectFrom("accounts")
+    .select("id")
+    .where(sql<string>`lower(name)`, "=", name.toLowerCase())
+    .executeTakeFirst();
+  if (taken) {
+    throw new GatewayError(
+      "invalid_request",
+      `name: an account named "${name}" already exists (${taken.id})`,
+      {
+        code: "invalid_parameter",
+        metadata: { field: "name" },
+      },
+    );
+  }
 }
 
 function idempotencyKeyOf(request: Request): string | undefined {

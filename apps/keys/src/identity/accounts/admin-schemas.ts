@@ -13,12 +13,27 @@ export const createAccountBody = z.object({
 
 const USD_DECIMAL = /^\d{1,13}(\.\d{1,12})?$/;
 
+/**
+ * The most one credit may add: billing's limit for one ledger entry (MAX_AMOUNT_PICO in @gw/hotstore,
+ * 10^18 pico-USD, which keeps the hot view's int64 sums safe). Checked here so a larger amount is a 400
+ * naming the limit, not a gRPC int64 overflow answered as "billing service is unavailable; retry".
+ */
+export const MAX_CREDIT_USD = 1_000_000;
+const MAX_CREDIT_PICO = BigInt(MAX_CREDIT_USD) * 1_000_000_000_000n;
+
 export const grantCreditsBody = z.object({
   amount: z
     .union([z.number(), z.string().regex(USD_DECIMAL, 'expected a decimal number of USD, e.g. "12.50"')])
     .transform((value, context) => {
       try {
         const pico = usdToPico(value);
+        if (pico > MAX_CREDIT_PICO) {
+          context.addIssue({
+            code: "custom",
+            message: `must be at most ${MAX_CREDIT_USD} USD per credit (the ledger's limit for one entry); split a larger amount`,
+          });
+          return z.NEVER;
+        }
         if (pico > 0n) return pico;
       } catch {
         // reported below
@@ -30,7 +45,10 @@ export const grantCreditsBody = z.object({
       });
       return z.NEVER;
     })
-    .meta({ description: "USD to credit, positive (a number or a decimal string for exact cents)." }),
+    .meta({
+      description:
+        "USD to credit, positive and at most 1000000 per credit (a number or a decimal string for exact cents).",
+    }),
   kind: z.enum(["purchase", "grant"]).default("purchase").meta({
     description:
       "purchase (default, as `gw credits add`): paid credit, ends the free tier; grant: a gift that does not.",
