@@ -22,8 +22,8 @@ export interface HostileRoute {
   bodyLimitBytes?: number;
   /** The body timeout the route answers 408 after. */
   bodyTimeoutMs?: number;
-  /** See Target.relayed (the provider proxy only). */
-  relayed?: (answer: Answer) => boolean;
+  /** See Target.relayed (the provider proxy and the native pass-through surfaces). */
+  relayed?: (answer: Answer, before: unknown, after: unknown) => boolean;
 }
 
 /** Header values Node's HTTP parser refuses: they must never reach the app, nor crash or hang it. */

@@ -89,11 +89,13 @@ export interface Target {
    */
   state(): Promise<unknown>;
   /**
-   * The provider proxy forwards native bodies it cannot fully validate; the provider's own refusal of
-   * one (relayed as sent) is not the gateway's, and leaves the upstream count one higher. Says whether
-   * an answer is such a relayed provider answer.
+   * The provider proxy (and a native surface's pass-through) forwards bodies it cannot fully validate;
+   * the provider's own refusal of one (relayed as sent) is not the gateway's, and leaves the upstream
+   * count one higher. Says whether an answer is such a relayed provider refusal, given the state before
+   * and after the call: judged by what the fake upstream received and answered (counted on its side),
+   * never by the answer alone, since the gateway's own answers carry the same headers.
    */
-  relayed?(answer: Answer): boolean;
+  relayed?(answer: Answer, before: unknown, after: unknown): boolean;
 }
 
 /**
@@ -117,11 +119,11 @@ export async function expectHandled(
   lastState.delete(target);
   if (answer.status >= 400) {
     expectErrorShape(target.shape, answer, kind);
-    if (!target.relayed?.(answer)) {
-      const after = await target.state();
+    const after = await target.state();
+    if (!target.relayed?.(answer, before, after)) {
       expect(after, `${kind}: a refused call changed stored state`).toEqual(before);
-      lastState.set(target, after);
     }
+    lastState.set(target, after);
   }
   return answer;
 }
