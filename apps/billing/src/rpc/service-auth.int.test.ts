@@ -97,15 +97,17 @@ describeWith(["postgres", "redis"], "billing app: service-to-service authenticat
           clientOptions(issuer, "billing"),
         );
         clients.push(client);
-        const definition = BillingServiceService[method] as {
+        // Each method's own request type, read as the service's definition serialises it.
+        const definition: {
           path: string;
           requestSerialize: (value: never) => Buffer;
-          requestDeserialize: (value: Buffer) => never;
-        };
+          requestDeserialize: (value: Buffer) => unknown;
+        } = BillingServiceService[method];
+        const serialize = definition.requestSerialize as (value: unknown) => Buffer;
         return new Promise<grpc.status | "ok">((resolve) => {
           client.makeUnaryRequest(
             definition.path,
-            definition.requestSerialize,
+            serialize,
             (value: Buffer) => value,
             definition.requestDeserialize(Buffer.alloc(0)),
             (error) => resolve(error ? error.code : "ok"),
