@@ -144,6 +144,9 @@ describe("embedded default killed with SIGKILL under traffic", () => {
     for (const key of result.keys) expect(key.usage).toBe(key.ledger);
     // The suite must have exercised what it claims: kills that cut requests, and answered ones.
     expect(result.answered).toBeGreaterThan(0);
+    // ... and at least one request cut by a kill (sent, never answered): otherwise no kill landed
+    // mid-request and "nothing lost, nothing duplicated" was never put to the test.
+    expect(result.cut, "no kill cut a request in flight").toBeGreaterThan(0);
   }, 300_000);
 });
 

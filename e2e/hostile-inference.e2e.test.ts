@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type HostileGateway, startHostileGateway } from "./hostile/gateway.js";
+import { type HostileGateway, startHostileGateway, type UpstreamName } from "./hostile/gateway.js";
 import { hostileLookupSuite, hostileRouteSuite } from "./hostile/route-suite.js";
 import { expectHandled, Tally, type Target } from "./hostile/suite.js";
 import { type Answer, send } from "./hostile/wire.js";
@@ -31,32 +31,33 @@ const bearer = (): [string, string] => ["authorization", `Bearer ${gateway.apiKe
 const xApiKey = (): [string, string] => ["x-api-key", gateway.apiKey];
 const googKey = (): [string, string] => ["x-goog-api-key", gateway.apiKey];
 /** Nothing reached a provider: a refused inference call is neither forwarded nor billed. */
-const upstream = async () => gateway.upstreamCalls();
+const upstream = async () => gateway.upstreamCounts();
 /**
- * A provider's own refusal relayed by the proxy: the fakes' request-id header (OpenAI, Anthropic) or,
- * for Gemini (no such header), an error body without the `type` the gateway's own Gemini errors carry.
+ * A provider's own refusal relayed by the proxy: the fake received exactly this one request and
+ * refused it with the status the caller got (counted on the fake's side, see relayedRefusal).
  */
 const relayedFrom =
-  (provider: "openai" | "anthropic" | "gemini") =>
-  (answer: Answer): boolean => {
-    if (provider === "openai") return answer.headers["x-request-id"] !== undefined;
-    if (provider === "anthropic") return answer.headers["request-id"] !== undefined;
-    const error = (answer.json as { error?: { type?: unknown } } | undefined)?.error;
-    return error !== undefined && error.type === undefined;
-  };
+  (provider: UpstreamName) =>
+  (answer: Answer, before: unknown, after: unknown): boolean =>
+    gateway.relayedRefusal(provider, answer, before, after);
 /**
  * The native surfaces pass the caller's body to a same-format provider as sent (issue 12, edge README
  * "Native pass-through"): a nested member name the gateway does not refuse (`%ff`, `../`) reaches the
- * strict fake, whose own refusal is relayed with its message. Recognised by that message.
+ * strict fake, whose own refusal is relayed with its message. Recognised by that message and by the
+ * fake's own count and status.
  */
 const nativeRefusal =
-  (pattern: RegExp) =>
-  (answer: Answer): boolean => {
+  (provider: UpstreamName, pattern: RegExp) =>
+  (answer: Answer, before: unknown, after: unknown): boolean => {
     const error = (answer.json as { error?: { message?: unknown } } | undefined)?.error;
-    return typeof error?.message === "string" && pattern.test(error.message);
+    return (
+      typeof error?.message === "string" &&
+      pattern.test(error.message) &&
+      gateway.relayedRefusal(provider, answer, before, after)
+    );
   };
-const anthropicRefusal = nativeRefusal(/: Extra inputs are not permitted$/);
-const geminiRefusal = nativeRefusal(/^Invalid JSON payload received\. Unknown name /);
+const anthropicRefusal = nativeRefusal("anthropic", /: Extra inputs are not permitted$/);
+const geminiRefusal = nativeRefusal("gemini", /^Invalid JSON payload received\. Unknown name /);
 const limits = { bodyLimitBytes: BODY_LIMIT_BYTES, bodyTimeoutMs: BODY_TIMEOUT_MS };
 const user = [{ role: "user", content: "hello" }];
 const geminiBody = {

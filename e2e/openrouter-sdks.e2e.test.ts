@@ -128,16 +128,25 @@ function sdkMatrix(start: () => Promise<SdkGateway>, alsoOpenAi = false): void {
     });
 
     it("credits.getCredits: the account's purchased credits and usage as numbers", async () => {
+      // The priced demo traffic above is charged (asynchronously, through the usage events): the
+      // account's usage becomes positive, and stays below what it bought.
+      await expect
+        .poll(async () => (await management().credits.getCredits()).data.totalUsage, { timeout: 30_000 })
+        .toBeGreaterThan(0);
       const credits = (await management().credits.getCredits()).data;
       expect(credits.totalCredits).toBeGreaterThan(0);
-      expect(credits.totalUsage).toBeGreaterThanOrEqual(0);
       expect(credits.totalUsage).toBeLessThan(credits.totalCredits);
     });
 
     it("apiKeys.getCurrentKeyMetadata: the calling key, with its usage after traffic", async () => {
+      // This key made the priced demo calls above: its own usage is positive (charged asynchronously)
+      // and no more than the account's.
+      await expect
+        .poll(async () => (await sdk().apiKeys.getCurrentKeyMetadata()).data.usage, { timeout: 30_000 })
+        .toBeGreaterThan(0);
       const current = (await sdk().apiKeys.getCurrentKeyMetadata()).data;
       expect(current.isManagementKey).toBe(false);
-      expect(current.usage).toBeGreaterThanOrEqual(0);
+      expect(current.usage).toBeLessThanOrEqual((await management().credits.getCredits()).data.totalUsage);
       expect(current.label.length).toBeGreaterThan(0);
     });
 

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { repoRoot } from "@gw/testing";
 import { describe, expect, it } from "vitest";
@@ -161,5 +161,68 @@ describe("README commands", () => {
       const inSomeApp = SPLIT_APPS.some((app) => existsSync(join(root, "apps", app, script)));
       expect(inSomeApp, match[0]).toBe(true);
     }
+  });
+});
+
+/** Every file of the repository (sources, tests, docs), as repo-relative paths, for the app READMEs' citations. */
+function repoFiles(): string[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+      if (["node_modules", "dist", ".git", ".tools", ".data", ".turbo", "coverage"].includes(entry.name))
+        continue;
+      const path = dir === "" ? entry.name : `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(path);
+      else files.push(path);
+    }
+  };
+  for (const top of ["apps", "packages", "e2e", "bench", "docs", "scripts", "infra"]) {
+    if (existsSync(join(root, top))) walk(top);
+  }
+  return files;
+}
+
+// The app READMEs cite source files (`admission/lease.ts`) and the tests their figures come from
+// (`limits.e2e`, `overshoot.int`): each citation must name a file that exists, so a figure cannot
+// outlive the test it was measured by, nor a description the file it describes.
+describe("app READMEs' citations", () => {
+  const files = repoFiles();
+  const apps = readdirSync(join(root, "apps")).filter((app) =>
+    existsSync(join(root, "apps", app, "README.md")),
+  );
+
+  it("are found", () => {
+    expect(apps.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it.each(apps)("apps/%s/README.md names only files and tests that exist", (app) => {
+    const text = readFileSync(join(root, "apps", app, "README.md"), "utf8");
+    const cited = [...text.matchAll(/`([\w./-]+)`/g)].map((match) => match[1] as string);
+    const sourceFiles = cited.filter((name) => /^[\w./-]+\.(ts|tsx)$/.test(name) && !name.startsWith("."));
+    const tests = cited.filter((name) => /^[\w-]+(\.[\w-]+)*\.(int|e2e|kafka)$/.test(name));
+    const missing = [
+      ...sourceFiles.filter((name) => !files.some((file) => file === name || file.endsWith(`/${name}`))),
+      ...tests.filter((name) => !files.some((file) => file.endsWith(`/${name}.test.ts`))),
+    ];
+    expect(missing).toEqual([]);
+  });
+});
+
+// Numbers the root README states about the system, each against the code or test that holds it.
+describe("README figures", () => {
+  it("states the health freshness bound the cross-edge test holds", () => {
+    const claim = /held within (\d+) s by\s+`([^`]+)`/.exec(readme);
+    expect(claim, "README: 'held within N s by `test`'").not.toBeNull();
+    const [, seconds = "", file = ""] = claim ?? [];
+    const bound = /FRESHNESS_BOUND_MS = ([\d_]+);/.exec(readFileSync(join(root, file), "utf8"))?.[1];
+    expect(Number(bound?.replaceAll("_", ""))).toBe(Number(seconds) * 1000);
+  });
+
+  it("says when scripts/start.sh installs Node, as scripts/env.sh decides it", () => {
+    const floor = /\[ "\$\(node_major\)" -lt (\d+) \]/.exec(
+      readFileSync(join(root, "scripts/env.sh"), "utf8"),
+    )?.[1];
+    expect(floor).toBeDefined();
+    expect(readme).toContain(`only if the system Node is older than ${floor}`);
   });
 });

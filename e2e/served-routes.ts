@@ -8,7 +8,7 @@ import { InProcessEventBus } from "@gw/events";
 import { createApp as createGenerationsApp } from "@gw/generations";
 import { connectBillingUsage, createApp as createKeysApp } from "@gw/keys";
 import { silentLogger } from "@gw/logger";
-import { registeredRoutes } from "@gw/openapi";
+import { type RegisteredRoute, registeredRoutes } from "@gw/openapi";
 
 // The GET paths each app's express router really serves, for checking probe paths. The apps are built
 // with their real dependencies pointed at an address nothing listens on: building an app connects
@@ -23,16 +23,25 @@ function database<Tables>(schema: string) {
   return connectDatabase<Tables>({ url: `postgres://nobody@${NOWHERE}/none`, schema });
 }
 
-function getPaths(app: Parameters<typeof registeredRoutes>[0]): Set<string> {
-  return new Set(
-    registeredRoutes(app)
-      .filter((route) => route.method === "get")
-      .map((route) => route.path),
-  );
-}
-
 /** Served GET paths per app; closes every pool and channel it opened before returning. */
 export async function servedGetPaths(): Promise<Record<AppName, Set<string>>> {
+  const served = await servedRoutes();
+  const getPaths = (app: AppName) =>
+    new Set(served[app].filter((route) => route.method === "get").map((route) => route.path));
+  return {
+    edge: getPaths("edge"),
+    keys: getPaths("keys"),
+    billing: getPaths("billing"),
+    generations: getPaths("generations"),
+  };
+}
+
+/**
+ * Every route (method and path) each app's express router really serves, read from the built apps
+ * themselves (not their source): a route registered anywhere (app.ts, a mount helper, a sub-module) is
+ * here. Closes every pool and channel it opened before returning.
+ */
+export async function servedRoutes(): Promise<Record<AppName, RegisteredRoute[]>> {
   const logger = silentLogger();
   const bus = new InProcessEventBus();
   const keysResolver = PrincipalResolver.connect(NOWHERE);
@@ -73,10 +82,10 @@ export async function servedGetPaths(): Promise<Record<AppName, Set<string>>> {
       resolver: keysResolver.resolver,
     });
     return {
-      edge: getPaths(edge),
-      keys: getPaths(keys),
-      billing: getPaths(billing),
-      generations: getPaths(generations),
+      edge: registeredRoutes(edge),
+      keys: registeredRoutes(keys),
+      billing: registeredRoutes(billing),
+      generations: registeredRoutes(generations),
     };
   } finally {
     keysResolver.close();

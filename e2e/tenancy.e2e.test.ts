@@ -31,11 +31,15 @@ interface Answer {
 
 type Caller = "management" | "inference" | "wallet";
 
-/** What a probe may use: the gateway, tenant A's objects and the other tenant's three credentials. */
+/**
+ * What a probe may use: the gateway, tenant A's objects, the other tenant's three credentials and the
+ * objects B holds itself (what B's own lists must show: a list answering `[]` to everyone fails).
+ */
 interface World {
   call(method: string, path: string, secret: string, body?: unknown): Promise<Answer>;
   a: Tenant & { keyHash: string; byokId: string; generationId: string; batchId: string };
   others: Record<Caller, string>;
+  b: { generationId: string; batchId: string };
 }
 
 type Probe = (world: World) => Promise<void>;
@@ -44,6 +48,9 @@ type Probe = (world: World) => Promise<void>;
 const A_KEY_NAME = `tenant-a-key-${randomBytes(4).toString("hex")}`;
 const A_BYOK_NAME = `tenant-a-byok-${randomBytes(4).toString("hex")}`;
 const A_BYOK_SECRET = `sk-tenant-a-${randomBytes(12).toString("hex")}`;
+/** B's own objects, which B's lists must show. */
+const B_KEY_NAME = `tenant-b-key-${randomBytes(4).toString("hex")}`;
+const B_BYOK_NAME = `tenant-b-byok-${randomBytes(4).toString("hex")}`;
 
 /** Every caller of `callers` gets `status` on the route, and the answer carries nothing of A. */
 function refusedFor(
@@ -77,10 +84,17 @@ function expectNothingOfA(world: World, answer: Answer, requestedPath: string): 
   for (const marker of markers) expect(answer.text, `answer leaks ${marker}`).not.toContain(marker);
 }
 
-/** The caller gets its own answer (2xx) in which nothing of A appears. */
+/** What the caller's own answer must show of its own data, given the parsed body. */
+type Own = (body: unknown, caller: Caller, world: World) => void;
+
+/**
+ * The caller gets its own answer (2xx) in which nothing of A appears and its own data does (`own`): an
+ * answer that shows nobody anything (`[]`, `{}`) is not a tenancy boundary, it is a broken route.
+ */
 function ownOnly(
   callers: readonly Caller[],
   request: (world: World) => { method: string; path: string; body?: unknown },
+  own: Own,
 ): Probe {
   return async (world) => {
     const { method, path, body } = request(world);
@@ -89,9 +103,27 @@ function ownOnly(
       expect(answer.status, `${caller}: ${answer.text}`).toBeGreaterThanOrEqual(200);
       expect(answer.status, `${caller}: ${answer.text}`).toBeLessThan(300);
       expectNothingOfA(world, answer, path);
+      own(JSON.parse(answer.text) as unknown, caller, world);
     }
   };
 }
+
+/** The `data` list of an answer, each item's `field`. */
+const listed = (body: unknown, field: string): unknown[] =>
+  ((body as { data?: Record<string, unknown>[] }).data ?? []).map((item) => item[field]);
+/** A list that shows the caller the item whose `field` is `value`. */
+const lists =
+  (field: string, value: (world: World) => string): Own =>
+  (body, caller, world) =>
+    expect(listed(body, field), `${caller}'s own list`).toContain(value(world));
+/** A non-empty list (what every caller has: the catalogue, its own traffic). */
+const nonEmpty: Own = (body, caller) =>
+  expect((body as { data?: unknown[] }).data?.length ?? 0, `${caller}'s own list`).toBeGreaterThan(0);
+/** The caller's own key: its kind is the caller's. */
+const ownKey: Own = (body, caller) =>
+  expect((body as { data: { is_management_key: unknown } }).data.is_management_key).toBe(
+    caller === "management",
+  );
 
 const both =
   (...probes: Probe[]): Probe =>
@@ -145,11 +177,19 @@ const MATRIX: Record<RouteName, Probe> = {
       path: "/api/v1/keys",
       body: { name: "intruder" },
     })),
-    ownOnly(["management"], () => ({ method: "POST", path: "/api/v1/keys", body: { name: "b-own-key" } })),
+    ownOnly(
+      ["management"],
+      () => ({ method: "POST", path: "/api/v1/keys", body: { name: "b-own-key" } }),
+      (body) => expect(body).toMatchObject({ data: { name: "b-own-key" } }),
+    ),
   ),
   "GET /api/v1/keys": both(
     refusedFor(NOT_MANAGEMENT, 403, () => ({ method: "GET", path: "/api/v1/keys" })),
-    ownOnly(["management"], () => ({ method: "GET", path: "/api/v1/keys?include_disabled=true" })),
+    ownOnly(
+      ["management"],
+      () => ({ method: "GET", path: "/api/v1/keys?include_disabled=true" }),
+      lists("name", () => B_KEY_NAME),
+    ),
   ),
   "GET /api/v1/keys/:hash": both(
     refusedFor(["management"], 404, ({ a }) => ({ method: "GET", path: `/api/v1/keys/${a.keyHash}` })),
@@ -177,15 +217,23 @@ const MATRIX: Record<RouteName, Probe> = {
       path: "/api/v1/byok",
       body: { provider: "openai", key: "sk-intruder-0123456789" },
     })),
-    ownOnly(["management"], () => ({
-      method: "POST",
-      path: "/api/v1/byok",
-      body: { provider: "openai", key: "sk-b-own-0123456789", name: "b-own" },
-    })),
+    ownOnly(
+      ["management"],
+      () => ({
+        method: "POST",
+        path: "/api/v1/byok",
+        body: { provider: "openai", key: "sk-b-own-0123456789", name: "b-own" },
+      }),
+      (body) => expect(body).toMatchObject({ data: { name: "b-own" } }),
+    ),
   ),
   "GET /api/v1/byok": both(
     refusedFor(NOT_MANAGEMENT, 403, () => ({ method: "GET", path: "/api/v1/byok" })),
-    ownOnly(["management"], () => ({ method: "GET", path: "/api/v1/byok" })),
+    ownOnly(
+      ["management"],
+      () => ({ method: "GET", path: "/api/v1/byok" }),
+      lists("name", () => B_BYOK_NAME),
+    ),
   ),
   "GET /api/v1/byok/:id": both(
     refusedFor(["management"], 404, ({ a }) => ({ method: "GET", path: `/api/v1/byok/${a.byokId}` })),
@@ -218,7 +266,7 @@ const MATRIX: Record<RouteName, Probe> = {
   ),
   "GET /api/v1/activity": both(
     refusedFor(NOT_MANAGEMENT, 403, () => ({ method: "GET", path: "/api/v1/activity" })),
-    ownOnly(["management"], () => ({ method: "GET", path: "/api/v1/activity" })),
+    ownOnly(["management"], () => ({ method: "GET", path: "/api/v1/activity" }), nonEmpty),
     async (world) => {
       // Filtered by the key that made A's generation, A sees its traffic (the control); B sees none of it.
       const record = await world.call("GET", `/api/v1/generation?id=${world.a.generationId}`, world.a.apiKey);
@@ -235,7 +283,11 @@ const MATRIX: Record<RouteName, Probe> = {
   ),
   "GET /api/v1/generations": both(
     refusedFor(NOT_MANAGEMENT, 403, () => ({ method: "GET", path: "/api/v1/generations" })),
-    ownOnly(["management"], () => ({ method: "GET", path: "/api/v1/generations?limit=100" })),
+    ownOnly(
+      ["management"],
+      () => ({ method: "GET", path: "/api/v1/generations?limit=100" }),
+      lists("id", (world) => world.b.generationId),
+    ),
     async (world) => {
       // A's management key lists A's generation (the control); B's lists none of A's, under any filter.
       const ids = async (secret: string, query = "") => {
@@ -262,27 +314,77 @@ const MATRIX: Record<RouteName, Probe> = {
     path: `/api/v1/admin/accounts/${a.accountId}/credits`,
     body: { amount: 1000, reason: "free money" },
   })),
-  "GET /api/v1/models/user": ownOnly(API_CALLERS, () => ({ method: "GET", path: "/api/v1/models/user" })),
+  // The operator's catalogue: global reads and writes (prices, aliases, imports, disabling a model every
+  // tenant uses). Every tenant credential is refused; the catalogue (read in stateOfA) is unchanged.
+  "GET /api/v1/admin/catalog": refusedFor(ALL, 403, () => ({ method: "GET", path: "/api/v1/admin/catalog" })),
+  "GET /api/v1/admin/catalog/changes": refusedFor(ALL, 403, () => ({
+    method: "GET",
+    path: "/api/v1/admin/catalog/changes",
+  })),
+  "POST /api/v1/admin/catalog/import": refusedFor(ALL, 403, () => ({
+    method: "POST",
+    path: "/api/v1/admin/catalog/import",
+    body: { format: "json", content: "{}", apply: true },
+  })),
+  "POST /api/v1/admin/catalog/prices": refusedFor(ALL, 403, () => ({
+    method: "POST",
+    path: "/api/v1/admin/catalog/prices",
+    body: { model: "demo/echo", provider: "demo", pricing: { prompt: "0", completion: "0" } },
+  })),
+  "POST /api/v1/admin/catalog/disable": refusedFor(ALL, 403, () => ({
+    method: "POST",
+    path: "/api/v1/admin/catalog/disable",
+    body: { model: "demo/echo", provider: "demo" },
+  })),
+  "POST /api/v1/admin/catalog/enable": refusedFor(ALL, 403, () => ({
+    method: "POST",
+    path: "/api/v1/admin/catalog/enable",
+    body: { model: "demo/echo", provider: "demo" },
+  })),
+  "POST /api/v1/admin/catalog/aliases": refusedFor(ALL, 403, () => ({
+    method: "POST",
+    path: "/api/v1/admin/catalog/aliases",
+    body: { alias: "intruder/alias", model: "demo/echo" },
+  })),
+  "GET /api/v1/models/user": ownOnly(
+    API_CALLERS,
+    () => ({ method: "GET", path: "/api/v1/models/user" }),
+    nonEmpty,
+  ),
   "GET /api/v1/generation": refusedFor(ALL, 404, ({ a }) => ({
     method: "GET",
     path: `/api/v1/generation?id=${encodeURIComponent(a.generationId)}`,
   })),
-  "GET /v1/key": ownOnly(ALL, () => ({ method: "GET", path: "/v1/key" })),
-  "GET /api/v1/key": ownOnly(ALL, () => ({ method: "GET", path: "/api/v1/key" })),
-  "POST /v1/messages/batches": ownOnly(["inference"], () => ({
-    method: "POST",
-    path: "/v1/messages/batches",
-    body: {
-      requests: [
-        {
-          custom_id: "b1",
-          params: { model: "demo/echo", max_tokens: 5, messages: [{ role: "user", content: "b" }] },
-        },
-      ],
-    },
-  })),
+  "GET /v1/key": ownOnly(ALL, () => ({ method: "GET", path: "/v1/key" }), ownKey),
+  "GET /api/v1/key": ownOnly(ALL, () => ({ method: "GET", path: "/api/v1/key" }), ownKey),
+  "POST /v1/messages/batches": ownOnly(
+    ["inference"],
+    () => ({
+      method: "POST",
+      path: "/v1/messages/batches",
+      body: {
+        requests: [
+          {
+            custom_id: "b1",
+            params: { model: "demo/echo", max_tokens: 5, messages: [{ role: "user", content: "b" }] },
+          },
+        ],
+      },
+    }),
+    (body) => expect(body).toMatchObject({ type: "message_batch", id: expect.any(String) }),
+  ),
   "GET /v1/messages/batches": both(
-    ownOnly(API_CALLERS, () => ({ method: "GET", path: "/v1/messages/batches" })),
+    ownOnly(
+      ["inference"],
+      () => ({ method: "GET", path: "/v1/messages/batches" }),
+      lists("id", (world) => world.b.batchId),
+    ),
+    ownOnly(
+      ["wallet"],
+      () => ({ method: "GET", path: "/v1/messages/batches" }),
+      // The wallet's account holds no batch: its own list is exactly empty.
+      (body) => expect(listed(body, "id")).toEqual([]),
+    ),
     refusedFor(["management"], 403, () => ({ method: "GET", path: "/v1/messages/batches" })),
   ),
   "GET /v1/messages/batches/:id": both(
@@ -349,7 +451,7 @@ describeWith(
       return { status: response.status, text: await response.text() };
     }
 
-    async function tenant(name: string, credits: string): Promise<Tenant> {
+    async function tenant(name: string, credits: string, keyName = `${name}-key`): Promise<Tenant> {
       const created = JSON.parse(
         await runCli(
           "apps/standalone/dist/cli/main.js",
@@ -360,7 +462,7 @@ describeWith(
           },
         ),
       ) as { account_id: string; management_key: string };
-      const key = await call("POST", "/api/v1/keys", created.management_key, { name: `${name}-key` });
+      const key = await call("POST", "/api/v1/keys", created.management_key, { name: keyName });
       expect(key.status, key.text).toBe(201);
       return {
         accountId: created.account_id,
@@ -403,9 +505,45 @@ describeWith(
         call("GET", `/api/v1/generation?id=${a.generationId}`, a.apiKey),
         call("GET", `/v1/messages/batches/${a.batchId}`, a.apiKey),
         call("GET", "/v1/key", a.apiKey),
+        // The catalogue A is billed by: an operator route's write would show here.
+        call("GET", "/api/v1/models", a.apiKey),
       ]);
       for (const read of reads) expect(read.status, read.text).toBe(200);
       return JSON.stringify(reads.map((read) => JSON.parse(read.text) as unknown));
+    }
+
+    /** B's own BYOK credential, generation (visible in its activity) and batch, for B's own lists. */
+    async function ownObjectsOfB(b: Tenant): Promise<World["b"]> {
+      // Anthropic: the POST /api/v1/byok probe adds B's OpenAI credential (one per provider).
+      const byok = await call("POST", "/api/v1/byok", b.management, {
+        provider: "anthropic",
+        key: `sk-tenant-b-${randomBytes(12).toString("hex")}`,
+        name: B_BYOK_NAME,
+      });
+      expect(byok.status, byok.text).toBe(201);
+      const chat = await fetch(`${url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${b.apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: "demo/echo", messages: [{ role: "user", content: "tenant b" }] }),
+      });
+      expect(chat.status).toBe(200);
+      const generationId = chat.headers.get("x-generation-id") ?? "";
+      await eventually(async () => {
+        const activity = await call("GET", "/api/v1/activity", b.management);
+        const rows = (JSON.parse(activity.text) as { data?: unknown[] }).data ?? [];
+        const read = await call("GET", `/api/v1/generation?id=${generationId}`, b.apiKey);
+        return read.status === 200 && rows.length > 0 ? true : undefined;
+      }, 60_000);
+      const batch = await call("POST", "/v1/messages/batches", b.apiKey, {
+        requests: [
+          {
+            custom_id: "b0",
+            params: { model: "demo/echo", max_tokens: 5, messages: [{ role: "user", content: "b" }] },
+          },
+        ],
+      });
+      expect(batch.status, batch.text).toBe(200);
+      return { generationId, batchId: (JSON.parse(batch.text) as { id: string }).id };
     }
 
     beforeAll(async () => {
@@ -433,7 +571,7 @@ describeWith(
       await waitForHttp(`${url}/readyz`, gateway, 120_000);
 
       const a = await tenant("tenant-a", "7");
-      const b = await tenant("tenant-b", "3");
+      const b = await tenant("tenant-b", "3", B_KEY_NAME);
       const key = await call("POST", "/api/v1/keys", a.management, { name: A_KEY_NAME, limit: 5 });
       expect(key.status, key.text).toBe(201);
       const byok = await call("POST", "/api/v1/byok", a.management, {
@@ -463,6 +601,7 @@ describeWith(
       });
       expect(batch.status, batch.text).toBe(200);
       const batchId = (JSON.parse(batch.text) as { id: string }).id;
+      const own = await ownObjectsOfB(b);
       world = {
         call,
         a: {
@@ -473,6 +612,7 @@ describeWith(
           batchId,
         },
         others: { management: b.management, inference: b.apiKey, wallet: await walletJwt() },
+        b: own,
       };
       // The batch's one request is served by the worker; wait until it ended so its state is settled.
       await eventually(async () => {
@@ -495,8 +635,8 @@ describeWith(
       rmSync(dataDir, { recursive: true, force: true });
     });
 
-    it("has a row (a probe or a reason for none) for every route the apps register, and none for a route gone", () => {
-      const registered = [...registeredRoutes().keys()].sort();
+    it("has a row (a probe or a reason for none) for every route the apps register, and none for a route gone", async () => {
+      const registered = [...(await registeredRoutes()).keys()].sort();
       const covered = [...Object.keys(MATRIX), ...Object.keys(EXEMPT)].sort();
       const missing = registered.filter((route) => !covered.includes(route));
       const stale = covered.filter((route) => !registered.includes(route));

@@ -139,9 +139,21 @@ export interface BodyOptions {
 
 /**
  * Every kind of hostile body for the route whose valid body is `template`, as one arbitrary: fast-check
- * picks the kind, the field and the value, and shrinks a failure to the smallest case.
+ * picks the kind, the field and the value, and shrinks a failure to the smallest case. (The suites run
+ * hostileBodyKinds, each kind on its own, so that no kind goes undrawn on a run.)
  */
 export function hostileBodies(template: Json, options: BodyOptions = {}): fc.Arbitrary<HostileBody> {
+  return fc.oneof(...hostileBodyKinds(template, options).map(([, arbitrary]) => arbitrary));
+}
+
+/**
+ * The kinds of hostile body, named, each an arbitrary of its own: the suites exercise every kind on
+ * every route on every run, and randomise only within a kind (the field, the value).
+ */
+export function hostileBodyKinds(
+  template: Json,
+  options: BodyOptions = {},
+): [kind: string, arbitrary: fc.Arbitrary<HostileBody>][] {
   const all = nodes(template);
   const paths = all.map((node) => node.path);
   const stringPaths = all.filter((node) => typeof node.value === "string").map((node) => node.path);
@@ -229,19 +241,19 @@ export function hostileBodies(template: Json, options: BodyOptions = {}): fc.Arb
     .uint8Array({ maxLength: 200 })
     .map((bytes) => hostile("arbitrary bytes", Buffer.from(bytes)));
 
-  return fc.oneof(
-    wrongTypes,
-    ...(paths.length > 1 ? [missingField] : []),
-    unstorable,
-    unstorableKey,
-    prototypeKeys,
-    deep,
-    huge,
-    malformed,
-    invalidUtf8,
-    anyJson,
-    anyBytes,
-  );
+  return [
+    ["wrong type", wrongTypes],
+    ...(paths.length > 1 ? [["field missing", missingField] as [string, fc.Arbitrary<HostileBody>]] : []),
+    ["NUL / lone surrogate / control text", unstorable],
+    ["NUL / lone surrogate in a key", unstorableKey],
+    ["prototype keys", prototypeKeys],
+    ["deep nesting", deep],
+    ["huge string", huge],
+    ["malformed JSON", malformed],
+    ["invalid UTF-8", invalidUtf8],
+    ["any JSON value", anyJson],
+    ["arbitrary bytes", anyBytes],
+  ];
 }
 
 /** The object at `path` as JSON text with `member` (raw `"name":value` text) as its first member. */

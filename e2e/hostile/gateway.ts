@@ -3,11 +3,15 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "@gw/db";
-import { type FakeProviders, startFakeProviders } from "@gw/fake-providers";
+import { type FakeProviders, type FakeServer, startFakeProviders } from "@gw/fake-providers";
 import { type AppProcess, eventually, startProcess, waitForHttp } from "../processes.js";
+import type { Answer } from "./wire.js";
 
 /** The credential the fake upstreams accept: the gateway's own provider key in these suites. */
 export const UPSTREAM_KEY = `sk-upstream-${randomBytes(12).toString("hex")}`;
+
+export type UpstreamName = "openai" | "anthropic" | "gemini";
+export type UpstreamCounts = Record<UpstreamName, number>;
 
 export interface HostileGateway {
   url: string;
@@ -21,6 +25,16 @@ export interface HostileGateway {
   process: AppProcess;
   /** How many requests the fake upstreams have received so far (a counter that clearing does not reset). */
   upstreamCalls(): number;
+  /** The same, per fake upstream: the state an inference route's refusals must leave as it was. */
+  upstreamCounts(): UpstreamCounts;
+  /**
+   * Whether `answer` is `provider`'s own refusal relayed by the gateway, judged on the fakes' side:
+   * between the counts `before` and `after` that fake received exactly one request and no other fake
+   * any, and the fake itself answered that request with a refusal of the status and message the caller
+   * got. A refusal the gateway made after forwarding (whatever the fake answered) or a forward plus a
+   * retry is not.
+   */
+  relayedRefusal(provider: UpstreamName, answer: Answer, before: unknown, after: unknown): boolean;
   /** Everything the gateway process printed, in full (the child helper keeps only a tail). */
   output(): string;
   stop(): Promise<void>;
@@ -115,6 +129,23 @@ export async function startHostileGateway(options: HostileGatewayOptions = {}): 
     management_key: string;
   };
   const servers = [upstreams.openai, upstreams.anthropic, upstreams.gemini];
+  const received = (server: FakeServer) => server.requests(1)[0]?.seq ?? 0;
+  const upstreamCounts = (): UpstreamCounts => ({
+    openai: received(upstreams.openai),
+    anthropic: received(upstreams.anthropic),
+    gemini: received(upstreams.gemini),
+  });
+  const relayedRefusal = (provider: UpstreamName, answer: Answer, before: unknown, after: unknown) => {
+    const [was, now] = [before as UpstreamCounts, after as UpstreamCounts];
+    const others = (["openai", "anthropic", "gemini"] as const).filter((name) => name !== provider);
+    if (others.some((name) => now[name] !== was[name])) return false;
+    if (now[provider] !== was[provider] + 1) return false;
+    const request = upstreams[provider].requests(1)[0];
+    if (request?.seq !== now[provider] || request.status !== answer.status || answer.status < 400)
+      return false;
+    // The caller got the fake's own refusal (its message), not one the gateway wrote after forwarding.
+    return request.refusal !== undefined && errorMessage(request.refusal) === errorMessage(answer.text);
+  };
   return {
     url,
     port,
@@ -125,8 +156,20 @@ export async function startHostileGateway(options: HostileGatewayOptions = {}): 
     byokMasterKey,
     upstreams,
     process: gateway,
-    upstreamCalls: () => servers.reduce((sum, server) => sum + (server.requests(1)[0]?.seq ?? 0), 0),
+    upstreamCalls: () => servers.reduce((sum, server) => sum + received(server), 0),
+    upstreamCounts,
+    relayedRefusal,
     output: () => output,
     stop,
   };
+}
+
+/** The `error.message` of an error body (the three providers' shapes all carry one), or undefined. */
+function errorMessage(text: string): string | undefined {
+  try {
+    const message = (JSON.parse(text) as { error?: { message?: unknown } } | null)?.error?.message;
+    return typeof message === "string" ? message : undefined;
+  } catch {
+    return undefined;
+  }
 }

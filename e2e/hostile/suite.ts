@@ -7,8 +7,26 @@ import type { Answer } from "./wire.js";
  * enough for each suite to finish in well under 30 s; a deeper local run sets e.g. HOSTILE_CASES=500.
  */
 export const CASES = positive(process.env.HOSTILE_CASES, 20);
-/** Fixed seed when set (HOSTILE_SEED), to replay a run; fast-check prints the seed of a failure. */
-const SEED = process.env.HOSTILE_SEED === undefined ? undefined : Number(process.env.HOSTILE_SEED);
+/**
+ * One seed for the whole run, printed when the suite starts: HOSTILE_SEED=<seed> replays the run (every
+ * property draws from it), otherwise a new one is drawn. fast-check also prints the seed of a failure.
+ */
+export const SEED = seedOf(process.env.HOSTILE_SEED);
+console.log(`[hostile] seed ${SEED} (HOSTILE_SEED=${SEED} replays this run)`);
+
+function seedOf(value: string | undefined): number {
+  const parsed = Number(value);
+  if (value !== undefined && value.trim() !== "" && Number.isInteger(parsed)) return parsed;
+  return Math.floor(Math.random() * 2 ** 31) * (Math.random() < 0.5 ? -1 : 1);
+}
+
+/**
+ * Cases for each of `kinds` kinds of input, so that a property's CASES are spread over every kind and no
+ * kind is left undrawn: at least 2 each.
+ */
+export function casesPerKind(kinds: number): number {
+  return Math.max(2, Math.ceil(CASES / Math.max(kinds, 1)));
+}
 
 /** HOSTILE_VERBOSE=1 prints every case's answer and time (test-only, for finding a slow or hung case). */
 const VERBOSE = process.env.HOSTILE_VERBOSE === "1";
@@ -89,11 +107,13 @@ export interface Target {
    */
   state(): Promise<unknown>;
   /**
-   * The provider proxy forwards native bodies it cannot fully validate; the provider's own refusal of
-   * one (relayed as sent) is not the gateway's, and leaves the upstream count one higher. Says whether
-   * an answer is such a relayed provider answer.
+   * The provider proxy (and a native surface's pass-through) forwards bodies it cannot fully validate;
+   * the provider's own refusal of one (relayed as sent) is not the gateway's, and leaves the upstream
+   * count one higher. Says whether an answer is such a relayed provider refusal, given the state before
+   * and after the call: judged by what the fake upstream received and answered (counted on its side),
+   * never by the answer alone, since the gateway's own answers carry the same headers.
    */
-  relayed?(answer: Answer): boolean;
+  relayed?(answer: Answer, before: unknown, after: unknown): boolean;
 }
 
 /**
@@ -117,11 +137,11 @@ export async function expectHandled(
   lastState.delete(target);
   if (answer.status >= 400) {
     expectErrorShape(target.shape, answer, kind);
-    if (!target.relayed?.(answer)) {
-      const after = await target.state();
+    const after = await target.state();
+    if (!target.relayed?.(answer, before, after)) {
       expect(after, `${kind}: a refused call changed stored state`).toEqual(before);
-      lastState.set(target, after);
     }
+    lastState.set(target, after);
   }
   return answer;
 }
@@ -138,6 +158,6 @@ export function assertProperty<T>(
     fc.asyncProperty(arbitrary, async (value) => {
       await check(value);
     }),
-    { numRuns: runs, ...(SEED === undefined ? {} : { seed: SEED }) },
+    { numRuns: runs, seed: SEED },
   );
 }

@@ -39,7 +39,7 @@ describeWith(["postgres"], "x402 payments through the edge (embedded default, x4
    * How the facilitator behaves: it never answers (a timeout), answers 500 (no verdict), or verifies and
    * then fails to settle, in the facilitator API's own wire format (x402's VerifyResponse/SettleResponse).
    */
-  let facilitatorMode: "hang" | "error" | "settle_fails" | "settle_hangs" = "hang";
+  let facilitatorMode: "hang" | "error" | "settle_fails" | "settle_hangs" | "settles" = "hang";
   const dataDir = mkdtempSync(join(tmpdir(), "gw-x402-"));
 
   beforeAll(async () => {
@@ -64,7 +64,15 @@ describeWith(["postgres"], "x402 payments through the edge (embedded default, x4
         const answer =
           request.url === "/verify"
             ? { isValid: true, payer }
-            : { success: false, errorReason: "insufficient_funds", transaction: "", network: NETWORK, payer };
+            : facilitatorMode === "settles"
+              ? { success: true, transaction: `0x${"ab".repeat(32)}`, network: NETWORK, payer }
+              : {
+                  success: false,
+                  errorReason: "insufficient_funds",
+                  transaction: "",
+                  network: NETWORK,
+                  payer,
+                };
         response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
       });
     });
@@ -408,4 +416,27 @@ describeWith(["postgres"], "x402 payments through the edge (embedded default, x4
     expect(facilitatorCalls).toEqual(["POST /verify"]);
     expect(await x402Credits()).toEqual([]);
   }, 30_000);
+
+  it("refuses a settled payment presented again before any facilitator call (the edge's replay guard), credited once", async () => {
+    // Last: the earlier tests assert that no x402 credit exists at all.
+    facilitatorMode = "settles";
+    facilitatorCalls.length = 0;
+    const payment = base64Json(await signPayment(newPayer(), { payTo: PAY_TO }));
+    const paid = await chat({ "payment-signature": payment });
+    expect(paid.status).toBe(200);
+    expect(facilitatorCalls).toEqual(["POST /verify", "POST /settle"]);
+    await expect.poll(async () => (await x402Credits()).length, { timeout: 10_000 }).toBe(1);
+    // The facilitator here would verify and settle it again (it keeps no nonces): only the edge's own
+    // record of settled authorizations (payments/pay.ts, RecentAuthorizations) refuses the replay.
+    const replay = await chat({ "payment-signature": payment });
+    const body = (await replay.json()) as ErrorBody;
+    expect(replay.status).toBe(402);
+    expect(body.error.metadata).toMatchObject({
+      reason: "payment_invalid",
+      payment_reason: "invalid_exact_evm_nonce_already_used",
+    });
+    expect(body.choices).toBeUndefined();
+    expect(facilitatorCalls).toEqual(["POST /verify", "POST /settle"]);
+    expect(await x402Credits()).toHaveLength(1);
+  });
 });

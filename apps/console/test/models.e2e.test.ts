@@ -27,6 +27,22 @@ afterAll(async () => {
   await gateway?.stop();
 });
 
+interface MeasuredEndpoint {
+  uptime_last_30m: number | null;
+  latency_last_30m: { p50: number; p90: number } | null;
+  throughput_last_30m: number | null;
+}
+
+/** demo/echo's one endpoint as the public API measures it. */
+async function demoEndpoint(): Promise<MeasuredEndpoint | undefined> {
+  const response = await fetch(`${gateway.url}/api/v1/models/demo/echo/endpoints`, {
+    headers: { authorization: `Bearer ${gateway.apiKey}` },
+  });
+  const body = (await response.json()) as { data?: MeasuredEndpoint[] };
+  if (!body.data) throw new Error(`endpoints of demo/echo: ${response.status} ${JSON.stringify(body)}`);
+  return body.data[0];
+}
+
 async function openModels(width?: number): Promise<ConsolePage> {
   const opened = await browser.newPage(width ? { width } : {});
   await openFromNav(opened.page, gateway, "Models");
@@ -73,6 +89,20 @@ describe("Models", () => {
   });
 
   it("opens a model's endpoints with uptime, latency and throughput", async () => {
+    // Traffic first, so demo/echo's endpoint has measured figures (from the usage events, asynchronously).
+    const chat = await fetch(`${gateway.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${gateway.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "demo/echo", messages: [{ role: "user", content: "measure me" }] }),
+    });
+    expect(chat.status).toBe(200);
+    await expect
+      .poll(async () => (await demoEndpoint())?.uptime_last_30m ?? null, { timeout: 30_000 })
+      .not.toBeNull();
+    const measured = await demoEndpoint();
+    const latency = measured?.latency_last_30m;
+    expect(measured?.uptime_last_30m).toBe(100);
+    expect(latency).not.toBeNull();
     const { page } = await openModels();
     const table = page.getByRole("table", { name: "Models" });
     await table.waitFor({ timeout: 15_000 });
@@ -88,6 +118,11 @@ describe("Models", () => {
       expect(header).toContain(column);
     }
     expect(await endpoints.getByRole("row").count()).toBeGreaterThan(1);
+    // The demo endpoint's row shows the figures the API measured, not dashes.
+    const row = (await endpoints.getByRole("row").nth(1).textContent()) ?? "";
+    expect(row).toContain("100%");
+    expect(row).toContain(`${Math.round(latency?.p50 ?? -1)} / ${Math.round(latency?.p90 ?? -1)} ms`);
+    if (measured?.throughput_last_30m !== null) expect(row).toMatch(/\d+(\.\d)? tok\/s/);
     expect(new URL(page.url()).searchParams.get("model")).toBe("demo/echo");
     await screenshot(page, "models", "endpoints");
   });

@@ -59,6 +59,11 @@ describe("Playground", () => {
     await cost.waitFor({ timeout: 30_000 });
     expect(await cost.textContent()).toMatch(/^Cost \$\d/);
     expect(await log.textContent()).toContain("Hello from the console playground");
+    // The streamed reply itself: demo/echo's deterministic text, which quotes the message (the user's
+    // own turn alone would not contain the demo sentence).
+    expect(await log.textContent()).toContain(
+      "This is the built-in demo provider of Model Gateway, not a real model. You said: Hello from the console playground",
+    );
     expect(await log.textContent()).toMatch(/\d+ prompt \+ \d+ completion tokens/);
     await screenshot(page, "playground", "reply");
 

@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import * as grpc from "@grpc/grpc-js";
-import { AdmitRequest } from "@gw/proto/billing/v1/billing";
+import { AdmitRequest, BillingServiceService } from "@gw/proto/billing/v1/billing";
 import {
+  clientOptions,
   generateServiceKeys,
+  insecureCredentials,
   isGrpcError,
   parseServicePrivateKey,
   SERVICE_TOKEN_HEADER,
@@ -69,6 +71,69 @@ describeWith(["postgres", "redis"], "billing app: service-to-service authenticat
             as(auth[caller].issuer).admit(AdmitRequest.fromPartial({ accountId: account, holdId: "gen-x" })),
           ),
         ).toBe(grpc.status.PERMISSION_DENIED);
+      }
+    });
+
+    // Who may call what, written out here (not read from BILLING_CALLERS): every method of the service,
+    // each called by each service with an empty request. A refused caller gets PERMISSION_DENIED before
+    // the handler runs; an allowed one gets past the policy (the empty request may still be refused).
+    const ALLOWED: Record<keyof typeof BillingServiceService, readonly ServiceName[]> = {
+      admit: ["edge"],
+      settle: ["edge"],
+      release: ["edge"],
+      acquireLease: ["edge"],
+      returnLease: ["edge"],
+      creditPayment: ["edge"],
+      getUsage: ["edge", "keys"],
+      grantCredits: ["keys"],
+    };
+
+    it("holds every method of BillingService to its callers, and refuses each without a token", async () => {
+      const clients: grpc.Client[] = [];
+      const codeAs = (issuer: ServiceTokenIssuer | undefined, method: keyof typeof BillingServiceService) => {
+        const client = new grpc.Client(
+          harness.running.grpcAddress,
+          insecureCredentials(),
+          clientOptions(issuer, "billing"),
+        );
+        clients.push(client);
+        // Each method's own request type, read as the service's definition serialises it.
+        const definition: {
+          path: string;
+          requestSerialize: (value: never) => Buffer;
+          requestDeserialize: (value: Buffer) => unknown;
+        } = BillingServiceService[method];
+        const serialize = definition.requestSerialize as (value: unknown) => Buffer;
+        return new Promise<grpc.status | "ok">((resolve) => {
+          client.makeUnaryRequest(
+            definition.path,
+            serialize,
+            (value: Buffer) => value,
+            definition.requestDeserialize(Buffer.alloc(0)),
+            (error) => resolve(error ? error.code : "ok"),
+          );
+        });
+      };
+      try {
+        expect(Object.keys(ALLOWED).sort()).toEqual(Object.keys(BillingServiceService).sort());
+        const seen: Record<string, Record<string, string>> = {};
+        const want: Record<string, Record<string, string>> = {};
+        for (const method of Object.keys(ALLOWED) as (keyof typeof BillingServiceService)[]) {
+          seen[method] = {};
+          want[method] = {};
+          for (const caller of ["edge", "keys", "generations"] as const) {
+            const code = await codeAs(auth[caller].issuer, method);
+            seen[method][caller] = code === grpc.status.PERMISSION_DENIED ? "denied" : "passed";
+            want[method][caller] = ALLOWED[method].includes(caller) ? "passed" : "denied";
+            expect(code, `${method} as ${caller}`).not.toBe(grpc.status.UNAUTHENTICATED);
+          }
+          seen[method].none =
+            (await codeAs(undefined, method)) === grpc.status.UNAUTHENTICATED ? "refused" : "let in";
+          want[method].none = "refused";
+        }
+        expect(seen).toEqual(want);
+      } finally {
+        for (const client of clients) client.close();
       }
     });
 

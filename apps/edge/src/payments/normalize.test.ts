@@ -30,6 +30,7 @@ describe("pairing a payment with the offer it answers", () => {
     );
     expect(paired?.version).toBe(2);
     expect(paired?.requirement).toBe(offers[3]);
+    expect(paired?.requirement.amount).toBe("5000000");
   });
 
   it("checks a payment for an amount never offered against its network's offer, so the check names the amount", () => {
@@ -40,8 +41,28 @@ describe("pairing a payment with the offer it answers", () => {
       RESOURCE,
     );
     expect(paired?.requirement.network).toBe("eip155:84532");
+    // The amount checked against is one the gateway offered, never the payer's own claim (4999999):
+    // the offer object itself, unchanged, so the local check refuses the claimed amount.
+    expect(offers).toContain(paired?.requirement);
+    expect(paired?.requirement.amount).not.toBe("4999999");
+    expect(offers.map((one) => one.amount)).toContain(paired?.requirement.amount);
     // The payload is passed on as sent: the local check compares it with the offer.
     expect(paired?.payload.accepted).toEqual(accepted);
+  });
+
+  it("checks a v1 payment authorizing an amount never offered against an offered amount, not the authorized one", () => {
+    const claimed = { signature: "0x00", authorization: { value: "4999999" } };
+    const paired = paymentToCheck(
+      { header: "v1", payload: { x402Version: 1, scheme: "exact", network: "base", payload: claimed } },
+      offers,
+      RESOURCE,
+    );
+    expect(offers).toContain(paired?.requirement);
+    expect(paired?.requirement.network).toBe("eip155:8453");
+    expect(["1000000", "5000000"]).toContain(paired?.requirement.amount);
+    // The restated payment names the offer's amount; the authorization (4999999) is left for the check.
+    expect(paired?.payload.accepted.amount).toBe(paired?.requirement.amount);
+    expect(paired?.payload.payload).toEqual(claimed);
   });
 
   it("checks a payment on a network never offered against the first offer (invalid_network follows)", () => {
@@ -62,6 +83,7 @@ describe("pairing a payment with the offer it answers", () => {
     );
     expect(paired?.version).toBe(1);
     expect(paired?.requirement).toBe(offers[3]);
+    expect(paired?.requirement.amount).toBe("5000000");
     expect(paired?.payload).toEqual({
       x402Version: 2,
       resource: { url: RESOURCE, description: "", mimeType: "application/json" },

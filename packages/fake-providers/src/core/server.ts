@@ -145,7 +145,28 @@ export async function startFakeServer(
     if (url.pathname.startsWith(CONTROL_PREFIX)) return control(req, res, url, raw);
 
     const parsed = parseJsonBody(raw);
-    log.add(req.method ?? "GET", req.url ?? "/", req.headers, parsed.ok ? parsed.value : parsed.raw);
+    const seq = log.add(
+      req.method ?? "GET",
+      req.url ?? "/",
+      req.headers,
+      parsed.ok ? parsed.value : parsed.raw,
+    );
+    // What the fake answered, on its own side: the status when the head is written (before any byte
+    // reaches the caller), and a refusal's body when it ends, so a test can tell the provider's own
+    // refusal relayed by a gateway from anything the gateway answered itself.
+    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+    res.writeHead = ((...args: unknown[]) => {
+      const written = writeHead(...args);
+      log.answered(seq, res.statusCode);
+      return written;
+    }) as ServerResponse["writeHead"];
+    const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+    res.end = ((...args: unknown[]) => {
+      const [chunk] = args;
+      if (res.statusCode >= 400 && (typeof chunk === "string" || chunk instanceof Uint8Array))
+        log.answered(seq, res.statusCode, Buffer.from(chunk).toString("utf8"));
+      return end(...args);
+    }) as ServerResponse["end"];
     const requestId = definition.newRequestId();
     if (definition.requestIdHeader) res.setHeader(definition.requestIdHeader, requestId);
 
