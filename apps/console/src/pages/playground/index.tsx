@@ -48,10 +48,16 @@ export function PlaygroundPage() {
   useEffect(() => {
     if (models.status === "ok" && !models.ids.includes(model)) setModel(models.ids[0] ?? "");
   }, [models, model]);
-  // The key kept from this session was refused as unknown (deleted, disabled or expired, perhaps in
-  // another tab): forget it, so the page stops opening on "invalid api key" until sign-out.
+  // The key kept from this session was refused as unknown (deleted, perhaps in another tab): forget it,
+  // so the page stops opening on "invalid api key" until sign-out. A disabled or expired key is kept and
+  // its refusal shown: it can be enabled again or given a new expiry, and its secret is never shown twice.
   useEffect(() => {
-    if (models.status === "error" && models.problem.status === 401 && apiKey === readPlaygroundKey()) {
+    if (
+      models.status === "error" &&
+      models.problem.status === 401 &&
+      models.problem.reason === "key_not_found" &&
+      apiKey === readPlaygroundKey()
+    ) {
       forgetPlaygroundKey();
       setApiKey("");
       setForgotten(true);
@@ -157,8 +163,8 @@ export function PlaygroundPage() {
 
       {forgotten ? (
         <p className="notice" role="status">
-          The API key kept from this session is no longer accepted (deleted, disabled or expired), so it was
-          forgotten. Paste another API key, or create one on the <Link to="/keys">Keys</Link> page.
+          The API key kept from this session is no longer accepted (it was deleted), so it was forgotten.
+          Paste another API key, or create one on the <Link to="/keys">Keys</Link> page.
         </p>
       ) : null}
       {refusal ? (
