@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chargedPico, isValidByokFeePercent } from "./charge.js";
+import { chargedPico, DEFAULT_CHARGE_POLICY, isValidByokFeePercent } from "./charge.js";
 
 /** A catalogue price as the edge's computeCost returns it; the charge reads only its total. */
 const catalogueCost = (promptPico: bigint, completionPico: bigint, requestPico = 0n) => ({
@@ -15,6 +15,12 @@ describe("chargedPico (BYOK billing, api-decisions)", () => {
 
   it("charges nothing for a BYOK request at the default fee of 0", () => {
     expect(chargedPico(price, true, { byokFeePercent: 0 })).toBe(0n);
+  });
+
+  it("the default policy is a fee of 0: a BYOK request is free, any other pays the catalogue price", () => {
+    expect(DEFAULT_CHARGE_POLICY).toEqual({ byokFeePercent: 0 });
+    expect(chargedPico(price, true, DEFAULT_CHARGE_POLICY)).toBe(0n);
+    expect(chargedPico(price, false, DEFAULT_CHARGE_POLICY)).toBe(1_050_000n);
   });
 
   it("charges only the fee percent of the provider's price for a BYOK request, rounded down", () => {
