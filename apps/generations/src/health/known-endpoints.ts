@@ -4,7 +4,7 @@ import {
   type GetSnapshotRequest,
   type GetSnapshotResponse,
 } from "@gw/proto/catalog/v1/catalog";
-import { clientOptions, insecureCredentials, type ServiceTokenIssuer, unaryCall } from "@gw/rpc";
+import { connectClient, type ServiceTokenIssuer } from "@gw/rpc";
 
 /** The catalogue's endpoints (`model\nprovider`): the health aggregator keeps attempts at these only. */
 export interface KnownEndpoints {
@@ -65,15 +65,11 @@ export function connectCatalogEndpoints(
     logger?: Pick<Logger, "warn">;
   } = {},
 ): { endpoints: KnownEndpoints; close(): void } {
-  const client = new CatalogServiceClient(
-    address,
-    insecureCredentials(),
-    clientOptions(options.issuer, "keys"),
-  );
+  const { issuer, timeoutMs = 10_000, logger } = options;
   // A full snapshot is larger than an auth answer; give it more time than the hot-path calls.
-  const call = unaryCall(client, client.getSnapshot, { timeoutMs: options.timeoutMs ?? 10_000 });
+  const client = connectClient(CatalogServiceClient, address, { audience: "keys", issuer, timeoutMs });
   return {
-    endpoints: new CatalogEndpoints((request) => call(request), options.logger),
-    close: () => client.close(),
+    endpoints: new CatalogEndpoints((request) => client.getSnapshot(request), logger),
+    close: client.close,
   };
 }

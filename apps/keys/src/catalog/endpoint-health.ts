@@ -5,7 +5,7 @@ import {
   type GetEndpointHealthRequest,
   type GetEndpointHealthResponse,
 } from "@gw/proto/generations/v1/health";
-import { clientOptions, insecureCredentials, type ServiceTokenIssuer, unaryCall } from "@gw/rpc";
+import { connectClient, type ServiceTokenIssuer } from "@gw/rpc";
 
 /** EndpointHealthService.GetEndpointHealth on the generations app, which computes the figures. */
 export type EndpointHealthSource = (request: GetEndpointHealthRequest) => Promise<GetEndpointHealthResponse>;
@@ -93,11 +93,11 @@ export function connectEndpointHealth(
   address: string,
   options: { timeoutMs?: number; issuer?: ServiceTokenIssuer | undefined } = {},
 ): { source: EndpointHealthSource; close(): void } {
-  const client = new EndpointHealthServiceClient(
-    address,
-    insecureCredentials(),
-    clientOptions(options.issuer, "generations"),
-  );
-  const call = unaryCall(client, client.getEndpointHealth, { timeoutMs: options.timeoutMs ?? 5_000 });
-  return { source: (request) => call(request), close: () => client.close() };
+  const { issuer, timeoutMs = 5_000 } = options;
+  const client = connectClient(EndpointHealthServiceClient, address, {
+    audience: "generations",
+    issuer,
+    timeoutMs,
+  });
+  return { source: (request) => client.getEndpointHealth(request), close: client.close };
 }
