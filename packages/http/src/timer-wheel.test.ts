@@ -23,6 +23,21 @@ describe("TimerWheel", () => {
     expect(wheel.size).toBe(0);
   });
 
+  it("fires within a tick of the bound whatever the clock's phase against the tick grid", () => {
+    // The CI failure: with the epoch as the grid, a start 35 ms past a 50 ms boundary fired 120 ms at 200.
+    for (let phase = 0; phase < 50; phase++) {
+      vi.setSystemTime(1_000_000 + phase);
+      const wheel = new TimerWheel(50);
+      const fired: number[] = [];
+      const start = Date.now();
+      wheel.schedule(120, () => fired.push(Date.now() - start));
+      vi.advanceTimersByTime(170);
+      expect(fired, `phase ${phase}`).toHaveLength(1);
+      expect(fired[0], `phase ${phase}`).toBeGreaterThanOrEqual(120);
+      vi.advanceTimersByTime(100);
+    }
+  });
+
   it("never fires a cancelled deadline, and stops its interval when nothing is pending", () => {
     const wheel = new TimerWheel(50);
     const fire = vi.fn();

@@ -31,6 +31,8 @@ export class TimerWheel {
   private pending = 0;
   private ticker: NodeJS.Timeout | undefined;
   private nextTick = 0;
+  /** When the interval started: ticks count from here, so a tick's slot is due when the interval fires. */
+  private origin = 0;
 
   constructor(
     private readonly tickMs = 50,
@@ -39,13 +41,16 @@ export class TimerWheel {
 
   /** Calls `fire` once, `ms` (rounded up to the next tick) from now, unless cancelled first. */
   schedule(ms: number, fire: () => void): Deadline {
-    const tick = Math.ceil((this.now() + ms) / this.tickMs);
+    if (this.ticker === undefined) this.start();
+    // Counted from the interval's own start, not from the epoch: on an epoch grid a slot can fall just
+    // after the interval's firing instant and wait one more tick (up to ms + 2 ticks). Never a slot the
+    // interval has already passed.
+    const tick = Math.max(this.nextTick, Math.ceil((this.now() - this.origin + ms) / this.tickMs));
     const entry = new Entry(fire, this);
     const slot = this.slots.get(tick);
     if (slot) slot.push(entry);
     else this.slots.set(tick, [entry]);
     this.pending++;
-    if (this.ticker === undefined) this.start();
     return entry;
   }
 
@@ -60,13 +65,14 @@ export class TimerWheel {
   }
 
   private start(): void {
-    this.nextTick = Math.floor(this.now() / this.tickMs);
+    this.origin = this.now();
+    this.nextTick = 0;
     this.ticker = setInterval(() => this.advance(), this.tickMs);
     this.ticker.unref();
   }
 
   private advance(): void {
-    const current = Math.floor(this.now() / this.tickMs);
+    const current = Math.floor((this.now() - this.origin) / this.tickMs);
     // Every slot up to now, also those a late interval (a busy event loop) skipped over.
     for (; this.nextTick <= current; this.nextTick++) {
       const slot = this.slots.get(this.nextTick);
