@@ -13,6 +13,15 @@ export const PROVIDERS: readonly ProviderInfo[] = [
   provider("together", "Together", "openai", "TOGETHER", "https://api.together.xyz/v1"),
   provider("fireworks", "Fireworks", "openai", "FIREWORKS", "https://api.fireworks.ai/inference/v1"),
   provider("xai", "xAI", "openai", "XAI", "https://api.x.ai/v1"),
+  // Signed with SigV4 from the standard AWS credentials, not a `_API_KEY`; the host is per region
+  // (`bedrock-runtime.<region>.amazonaws.com`, `{region}` below), BEDROCK_BASE_URL overrides it for tests.
+  provider(
+    "amazon-bedrock",
+    "Amazon Bedrock",
+    "bedrock",
+    "BEDROCK",
+    "https://bedrock-runtime.{region}.amazonaws.com",
+  ),
   // OpenRouter attributes traffic by these optional headers; they identify the gateway, not the end user.
   provider("openrouter", "OpenRouter", "openai", "OPENROUTER", "https://openrouter.ai/api/v1", {
     openAiDialect: {

@@ -124,7 +124,7 @@ export function fromCatalogSnapshot(snapshot: GetSnapshotResponse): CatalogData 
 }
 
 function asApiFormat(value: string): ApiFormat {
-  if (value === "openai" || value === "anthropic" || value === "gemini") return value;
+  if (value === "openai" || value === "anthropic" || value === "gemini" || value === "bedrock") return value;
   throw new RangeError(`unknown api_format in catalogue snapshot: ${value}`);
 }
 

@@ -1,3 +1,4 @@
+export * from "./aws-credential.js";
 export * from "./charset.js";
 export * from "./credential.js";
 export * from "./cursor-page.js";

@@ -3,6 +3,7 @@ import { GatewayError } from "@gw/errors";
 import type { ChatRequest } from "../canonical/chat-request.js";
 import { UntranslatableError, untranslatable } from "../translate/untranslatable.js";
 import { anthropicNativeRules } from "./anthropic/native-rules.js";
+import { bedrockNativeRules } from "./bedrock/native-rules.js";
 import type { WireDialect } from "./exchange.js";
 import { geminiNativeRules } from "./google/native-rules.js";
 import type { NativeRequest, NativeRules } from "./native-types.js";
@@ -15,6 +16,7 @@ const RULES: Readonly<Record<ApiFormat, NativeRules>> = {
   anthropic: anthropicNativeRules,
   gemini: geminiNativeRules,
   openai: openAiNativeRules,
+  bedrock: bedrockNativeRules,
 };
 
 // Keyed by the canonical request object the pipeline carries from the route to the adapter, so no

@@ -1,6 +1,7 @@
 import type { ApiFormat } from "@gw/catalog";
 import { ANTHROPIC_PROXY_ENDPOINTS } from "./anthropic/api.js";
 import { anthropicProvider } from "./anthropic/index.js";
+import { bedrockProvider } from "./bedrock/index.js";
 import { GEMINI_PROXY_ENDPOINTS } from "./google/api.js";
 import { googleProvider } from "./google/index.js";
 import { OPENAI_PROXY_ENDPOINTS } from "./openai-compatible/api.js";
@@ -19,6 +20,7 @@ export const ADAPTERS_BY_FORMAT: Readonly<Record<ApiFormat, ProviderFactory>> = 
   openai: (settings, timeouts) => openAiCompatibleProvider(settings, timeouts, settings.openAiDialect),
   anthropic: anthropicProvider,
   gemini: googleProvider,
+  bedrock: bedrockProvider,
 };
 
 /** Wire format → the native endpoints the provider proxy forwards (each listed in its provider's api.ts). */
@@ -26,6 +28,8 @@ export const PROXY_ENDPOINTS_BY_FORMAT: Readonly<Record<ApiFormat, readonly Prox
   openai: OPENAI_PROXY_ENDPOINTS,
   anthropic: ANTHROPIC_PROXY_ENDPOINTS,
   gemini: GEMINI_PROXY_ENDPOINTS,
+  // A proxied native call would have to be signed for the gateway's AWS account: not offered.
+  bedrock: [],
 };
 
 /** The providers this edge can call: the configured ones, each with its adapter and connection pool. */

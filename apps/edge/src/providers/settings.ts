@@ -1,6 +1,7 @@
 import { type OpenAiDialect, PROVIDERS, type ProviderInfo, providerEnvVars } from "@gw/catalog";
 import { ConfigError, type Env } from "@gw/config";
 import { providerKeyProblem } from "@gw/http";
+import { type AwsSettings, awsSettingsFromEnv } from "./bedrock/credentials.js";
 
 export interface UpstreamTimeouts {
   /** TCP/TLS connect. */
@@ -20,6 +21,8 @@ export interface ProviderSettings {
   isDemo: boolean;
   /** From the catalogue line of an OpenAI-compatible host that departs from OpenAI's API. */
   openAiDialect?: OpenAiDialect;
+  /** Bedrock: the gateway's AWS identity and default region (`apiKey` is then unset, or an account's own). */
+  aws?: AwsSettings;
 }
 
 /** Reads `<PREFIX>_API_KEY` / `<PREFIX>_BASE_URL` for every provider the catalogue package knows. */
@@ -27,6 +30,11 @@ export function providerSettings(env: Env, demoUrl?: string): ProviderSettings[]
   const settings: ProviderSettings[] = [];
   const issues: string[] = [];
   for (const info of PROVIDERS) {
+    if (info.apiFormat === "bedrock") {
+      const bedrock = bedrockSettings(env, info, issues);
+      if (bedrock) settings.push(bedrock);
+      continue;
+    }
     const names = providerEnvVars(info);
     const apiKey = nonEmpty(env[names.apiKey]);
     const keyProblem = apiKey === undefined ? undefined : providerKeyProblem(apiKey);
@@ -47,6 +55,24 @@ export function providerSettings(env: Env, demoUrl?: string): ProviderSettings[]
   }
   if (issues.length > 0) throw new ConfigError(issues);
   return settings;
+}
+
+/**
+ * Bedrock is signed with the standard AWS credentials instead of a `_API_KEY`: it is configured when
+ * they are set (bedrock/credentials.ts lists the sources); `BEDROCK_BASE_URL` replaces the regional
+ * endpoint (`{region}` in it stands for the call's region).
+ */
+function bedrockSettings(env: Env, info: ProviderInfo, issues: string[]): ProviderSettings | undefined {
+  const aws = awsSettingsFromEnv(env);
+  const baseName = providerEnvVars(info).baseUrl;
+  const explicitBase = nonEmpty(env[baseName]);
+  if (explicitBase !== undefined && !isHttpUrl(explicitBase.replaceAll("{region}", "region"))) {
+    issues.push(`${baseName}: expected an http(s) URL`);
+    return undefined;
+  }
+  const baseUrl = explicitBase ?? info.defaultBaseUrl;
+  if (aws === undefined || baseUrl === null) return undefined;
+  return { ...fromCatalogue(info), baseUrl, apiKey: undefined, aws };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -74,7 +100,9 @@ export function byokProviderSettings(env: Env): ProviderSettings[] {
     if (info.isDemo || !info.requiresKey) continue;
     const baseUrl = env[providerEnvVars(info).baseUrl]?.trim() || info.defaultBaseUrl;
     if (!baseUrl) continue;
-    settings.push({ ...fromCatalogue(info), baseUrl, apiKey: undefined });
+    // An account's AWS credential may name no region: its calls then go to the gateway's default one.
+    const aws = info.apiFormat === "bedrock" ? awsSettingsFromEnv(env) : undefined;
+    settings.push({ ...fromCatalogue(info), baseUrl, apiKey: undefined, ...(aws ? { aws } : {}) });
   }
   return settings;
 }

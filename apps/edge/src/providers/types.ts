@@ -6,7 +6,7 @@ import type { UpstreamFailure } from "./failure.js";
 import type { UpstreamResponse } from "./http.js";
 import type { ProviderSettings, UpstreamTimeouts } from "./settings.js";
 
-export type ApiFormat = "openai" | "anthropic" | "gemini";
+export type ApiFormat = "openai" | "anthropic" | "gemini" | "bedrock";
 
 /** One upstream chat call, already planned: the request in canonical (OpenAI) form and the provider's model name. */
 export interface ChatCall {

@@ -9,7 +9,7 @@ import { untranslatable } from "./untranslatable.js";
  */
 export const SAFETY_SETTINGS_FIELD = "safety_settings";
 
-export type TargetFormat = "openai" | "anthropic" | "gemini";
+export type TargetFormat = "openai" | "anthropic" | "gemini" | "bedrock";
 
 const COMMON = [
   "model",
@@ -33,6 +33,9 @@ const COMMON = [
 const TRANSLATED: Readonly<Record<Exclude<TargetFormat, "openai">, ReadonlySet<string>>> = {
   anthropic: new Set([...COMMON, "n", "parallel_tool_calls", "user"]),
   gemini: new Set([...COMMON, "n", "seed", "presence_penalty", "frequency_penalty", SAFETY_SETTINGS_FIELD]),
+  // Claude on Bedrock takes Anthropic's body, so the format carries Anthropic's fields; the Converse
+  // translation (other models) refuses by name those Converse has no field for (converse-request.ts).
+  bedrock: new Set([...COMMON, "n", "parallel_tool_calls", "user"]),
 };
 
 // OpenAI account features (stored completions, cache routing keys, tiers) and OpenRouter's legacy switch:
@@ -63,6 +66,15 @@ const DROPPED: Readonly<Record<Exclude<TargetFormat, "openai">, readonly string[
     ...ACCOUNT_FIELDS,
   ],
   gemini: ["parallel_tool_calls", "user", "logprobs", "top_logprobs", "logit_bias", ...ACCOUNT_FIELDS],
+  bedrock: [
+    "seed",
+    "frequency_penalty",
+    "presence_penalty",
+    "logprobs",
+    "top_logprobs",
+    "logit_bias",
+    ...ACCOUNT_FIELDS,
+  ],
 };
 
 // Canonical fields one target format alone can carry, with why the others cannot.
