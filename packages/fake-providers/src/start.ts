@@ -1,4 +1,5 @@
 import { type FakeAnthropicOptions, startFakeAnthropic } from "./anthropic/server.js";
+import { type FakeBedrockOptions, startFakeBedrock } from "./bedrock/server.js";
 import type { FakeServer } from "./core/server.js";
 import { type FakeGeminiOptions, startFakeGemini } from "./gemini/server.js";
 import { type FakeOpenAiOptions, startFakeOpenAi } from "./openai/server.js";
@@ -12,18 +13,21 @@ export interface StartFakeProvidersOptions {
   readonly openai?: FakeOpenAiOptions;
   readonly anthropic?: FakeAnthropicOptions;
   readonly gemini?: FakeGeminiOptions;
+  /** Bedrock checks SigV4 signatures with its own credentials, not `apiKey`. */
+  readonly bedrock?: FakeBedrockOptions;
 }
 
 export interface FakeProviders {
   readonly openai: FakeServer;
   readonly anthropic: FakeServer;
   readonly gemini: FakeServer;
+  readonly bedrock: FakeServer;
   /** Clears every server's request log and scenarios, for reuse between tests. */
   reset(): void;
   close(): Promise<void>;
 }
 
-/** Starts the OpenAI, Anthropic and Gemini fakes side by side. */
+/** Starts the OpenAI, Anthropic, Gemini and Bedrock fakes side by side. */
 export async function startFakeProviders(options: StartFakeProvidersOptions = {}): Promise<FakeProviders> {
   const shared = {
     ...(options.host !== undefined ? { host: options.host } : {}),
@@ -33,6 +37,7 @@ export async function startFakeProviders(options: StartFakeProvidersOptions = {}
     startFakeOpenAi({ ...shared, ...options.openai }),
     startFakeAnthropic({ ...shared, ...options.anthropic }),
     startFakeGemini({ ...shared, ...options.gemini }),
+    startFakeBedrock({ ...(options.host !== undefined ? { host: options.host } : {}), ...options.bedrock }),
   ]);
   const servers = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
   const failure = started.find((s) => s.status === "rejected");
@@ -41,11 +46,12 @@ export async function startFakeProviders(options: StartFakeProvidersOptions = {}
     await Promise.all(servers.map((s) => s.close()));
     throw failure.reason;
   }
-  const [openai, anthropic, gemini] = servers as [FakeServer, FakeServer, FakeServer];
+  const [openai, anthropic, gemini, bedrock] = servers as [FakeServer, FakeServer, FakeServer, FakeServer];
   return {
     openai,
     anthropic,
     gemini,
+    bedrock,
     reset: () => {
       for (const server of servers) {
         server.clearRequests();

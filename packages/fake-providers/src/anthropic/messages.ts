@@ -72,8 +72,20 @@ function streamEvents(
   noUsage: boolean,
   cache: CacheUsage,
 ): string[] {
-  const event = (type: string, data: Record<string, unknown>) =>
-    `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  return streamEventData(id, model, plan, noUsage, cache).map(
+    (data) => `event: ${String(data.type)}\ndata: ${JSON.stringify(data)}\n\n`,
+  );
+}
+
+/** The stream's events as JSON objects (`type` first): the fake Bedrock wraps the same events in its frames. */
+export function streamEventData(
+  id: string,
+  model: string,
+  plan: MessagePlan,
+  noUsage: boolean,
+  cache: CacheUsage,
+): Record<string, unknown>[] {
+  const event = (type: string, data: Record<string, unknown>) => ({ type, ...data });
   const frames = [
     event("message_start", {
       message: {

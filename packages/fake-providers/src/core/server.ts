@@ -13,7 +13,7 @@ import {
   steeringFor,
 } from "./scenario.js";
 
-export type ProviderName = "openai" | "anthropic" | "gemini";
+export type ProviderName = "openai" | "anthropic" | "gemini" | "bedrock";
 
 export interface FakeServerOptions {
   /** Default 127.0.0.1: the fakes are for loopback use only. */
@@ -45,6 +45,8 @@ export interface ExchangeContext {
   readonly res: ServerResponse;
   readonly url: URL;
   readonly body: unknown;
+  /** The body's text as received (the fake Bedrock hashes it to check a request's SigV4 signature). */
+  readonly rawBody: string;
   readonly steering: Steering;
   readonly requestId: string;
   /** Aborts when the client disconnects or the server closes. */
@@ -73,7 +75,7 @@ export interface ProviderDefinition {
   readonly requestIdHeader: string | null;
   newRequestId(): string;
   /** The provider's refusal of a missing or wrong credential, or null to let the request through. */
-  authenticate(ctx: ExchangeContext): ProviderError | null;
+  authenticate(ctx: ExchangeContext): ProviderError | null | Promise<ProviderError | null>;
   /** Writes an error in the provider's shape (status, body, headers). */
   sendError(ctx: ExchangeContext, error: ProviderError): void;
   /** Answers a request that passed authentication and steering. */
@@ -175,6 +177,7 @@ export async function startFakeServer(
       res,
       url,
       body: parsed.ok ? parsed.value : null,
+      rawBody: raw,
       requestId,
       signal,
       options: resolved,
@@ -196,7 +199,7 @@ export async function startFakeServer(
     }
     const ctx: ExchangeContext = { ...base, steering };
 
-    const authError = definition.authenticate(ctx);
+    const authError = await definition.authenticate(ctx);
     if (authError) return definition.sendError(ctx, authError);
     if (!parsed.ok)
       return definition.sendError(ctx, { status: 400, message: "the request body is not valid JSON" });
