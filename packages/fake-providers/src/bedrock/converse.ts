@@ -121,7 +121,7 @@ function checkTurns(messages: readonly unknown[]): ProviderError | undefined {
 function planReply(body: Record<string, unknown>): Planned {
   const messages = body.messages as Record<string, unknown>[];
   const last = messages.at(-1);
-  const said = (last?.content as Record<string, unknown>[])
+  const said = ((last?.content ?? []) as Record<string, unknown>[])
     .flatMap((block) => (typeof block.text === "string" ? [block.text] : []))
     .join(" ");
   const maxTokens = isRecord(body.inferenceConfig)
