@@ -1,5 +1,6 @@
 import type { Model } from "../types.js";
 import { ANTHROPIC_MODELS } from "./anthropic.js";
+import { withBedrock } from "./bedrock.js";
 import { DEMO_MODELS } from "./demo.js";
 import { FREE_MODELS } from "./free.js";
 import { GOOGLE_MODELS } from "./google.js";
@@ -11,13 +12,15 @@ import { withSample } from "./sampled.js";
 /**
  * The bundled seed: the hand-kept models first (their ids, prices and parameters are what the tests and
  * fakes rely on), then every chat and embedding model of the dated LiteLLM sample they do not already
- * serve, then the demo's.
+ * serve, then the demo's; the clouds' endpoints (Bedrock) are added to the models they serve.
  */
 export const MODELS: readonly Model[] = [
-  ...withSample(
-    [...OPENAI_MODELS, ...ANTHROPIC_MODELS, ...GOOGLE_MODELS, ...OPEN_WEIGHT_MODELS, ...FREE_MODELS],
-    LITELLM_SAMPLE,
-    LITELLM_SAMPLE_DATE,
+  ...withBedrock(
+    withSample(
+      [...OPENAI_MODELS, ...ANTHROPIC_MODELS, ...GOOGLE_MODELS, ...OPEN_WEIGHT_MODELS, ...FREE_MODELS],
+      LITELLM_SAMPLE,
+      LITELLM_SAMPLE_DATE,
+    ),
   ),
   ...DEMO_MODELS,
 ];
