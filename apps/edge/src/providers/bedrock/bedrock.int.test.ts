@@ -2,7 +2,7 @@ import { FAKE_AWS_CREDENTIAL, type FakeServer, startFakeBedrock } from "@gw/fake
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseChatRequest } from "../../canonical/chat-request.js";
 import { ProviderRegistry } from "../registry.js";
-import { providerSettings } from "../settings.js";
+import { byokProviderSettings, providerSettings } from "../settings.js";
 import type { ChatResult, ProviderAdapter, StreamEvent } from "../types.js";
 
 const TIMEOUTS = { connectMs: 2_000, firstByteMs: 5_000, totalMs: 10_000 };
@@ -196,6 +196,46 @@ describe("the strict fake refuses what Bedrock refuses", () => {
         status: 403,
         code: "UnrecognizedClientException",
       });
+    } finally {
+      await registry.close();
+    }
+  });
+});
+
+// BYOK: an account's own AWS credential (the secret's JSON) signs its calls, in its own region.
+describe("an account's own AWS credential for Bedrock", () => {
+  const account = {
+    accessKeyId: "AKIAACCOUNT000000001",
+    secretAccessKey: "account/secret/000000000000000000000000",
+  };
+  let upstream: FakeServer;
+
+  beforeAll(async () => {
+    upstream = await startFakeBedrock({
+      host: "127.0.0.1",
+      port: 0,
+      credentials: [FAKE_AWS_CREDENTIAL, account],
+    });
+  });
+  afterAll(async () => {
+    await upstream.close();
+  });
+
+  it("signs with the account's key and region, not the gateway's", async () => {
+    const [base] = byokProviderSettings({
+      BEDROCK_BASE_URL: upstream.baseUrl,
+      AWS_REGION: "us-east-1",
+    }).filter((entry) => entry.id === "amazon-bedrock");
+    if (!base) throw new Error("no Bedrock BYOK settings");
+    const registry = ProviderRegistry.fromSettings(
+      [{ ...base, apiKey: JSON.stringify({ ...account, region: "eu-west-3" }) }],
+      TIMEOUTS,
+    );
+    try {
+      const result = await complete(registry.get("amazon-bedrock"), CLAUDE, false);
+      expect(result.ok).toBe(true);
+      expect(upstream.requests(1)[0]?.headers.authorization).toContain(`Credential=${account.accessKeyId}/`);
+      expect(upstream.requests(1)[0]?.headers.authorization).toContain("/eu-west-3/bedrock/aws4_request");
     } finally {
       await registry.close();
     }

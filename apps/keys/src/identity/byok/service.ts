@@ -17,7 +17,8 @@ import {
   newCredentialId,
   updateCredential,
 } from "../repositories/provider-credentials.js";
-import { associatedData, type CredentialCipher, maskProviderKey } from "./cipher.js";
+import { associatedData, type CredentialCipher } from "./cipher.js";
+import { providerKeyLabel } from "./provider-key.js";
 import type { CreateCredentialBody, UpdateCredentialBody } from "./schemas.js";
 
 /** What BYOK needs: the tables, the cipher (absent when no master key is configured), the change feed. */
@@ -42,6 +43,7 @@ export async function addCredential(
 ): Promise<CredentialRow> {
   const cipher = requireCipher(store);
   await assertUsableProvider(store.db, accountId, body.provider);
+  const label = providerKeyLabel(body.provider, body.key);
   if (await findCredentialForProvider(store.db, accountId, body.provider)) throw duplicate(body.provider);
   const sealed = cipher.seal(body.key, associatedData(accountId, body.provider));
   const row = await insertCredential(store.db, {
@@ -49,7 +51,7 @@ export async function addCredential(
     account_id: accountId,
     provider_id: body.provider,
     name: body.name ?? body.provider,
-    label: maskProviderKey(body.key),
+    label,
     disabled: body.disabled ?? false,
     iv: sealed.iv,
     auth_tag: sealed.authTag,
@@ -81,8 +83,8 @@ export async function changeCredential(
     if (body.name !== undefined) changes.name = body.name ?? existing.provider_id;
     if (body.disabled !== undefined) changes.disabled = body.disabled;
     if (body.key !== undefined) {
+      changes.label = providerKeyLabel(existing.provider_id, body.key);
       const sealed = cipher.seal(body.key, associatedData(accountId, existing.provider_id));
-      changes.label = maskProviderKey(body.key);
       changes.iv = sealed.iv;
       changes.auth_tag = sealed.authTag;
       changes.ciphertext = sealed.ciphertext;
