@@ -4,11 +4,13 @@ import { describe, expect, it } from "vitest";
 import { type ChatRequest, parseChatRequest } from "../canonical/chat-request.js";
 import { ZERO_COST } from "../canonical/cost.js";
 import { parseAnthropicMessage } from "../providers/anthropic/chat.js";
+import { bedrockAnthropicBody } from "../providers/bedrock/invoke.js";
 import { withoutThoughts } from "../providers/excluded-thoughts.js";
 import { chatRequestBody } from "../providers/openai-compatible/chat.js";
 import type { CanonicalCompletion, ChatResult } from "../providers/types.js";
 import { anthropicRequestBody } from "./anthropic/from-openai.js";
 import { chatRequestFromMessages, parseMessagesRequest } from "./anthropic/messages-request.js";
+import { converseRequestBody } from "./bedrock/converse-request.js";
 import { FIELD_TABLE, renderFieldTable } from "./field-table.js";
 import { geminiRequestBody } from "./gemini/from-openai.js";
 import { chatRequestFromGemini, parseGenerateContent } from "./gemini/generate-request.js";
@@ -21,7 +23,7 @@ import { UntranslatableError } from "./untranslatable.js";
 
 type Json = Record<string, unknown>;
 type Surface = "chat" | "messages" | "gemini";
-type Target = "openai" | "anthropic" | "gemini";
+type Target = "openai" | "anthropic" | "gemini" | "converse";
 
 const BASE: Readonly<Record<Surface, Json>> = {
   chat: { model: "m", messages: [{ role: "user", content: "hi" }] },
@@ -38,6 +40,7 @@ function canonical(surface: Surface, body: Json): ChatRequest {
 function send(target: Target, request: ChatRequest, supported?: readonly string[]): Json {
   if (target === "anthropic") return anthropicRequestBody(request, "claude", false);
   if (target === "gemini") return geminiRequestBody(request);
+  if (target === "converse") return converseRequestBody(request);
   return JSON.parse(chatRequestBody(request, "gpt", false, true, false, { supportedParameters: supported }));
 }
 
@@ -61,6 +64,74 @@ const endpointParameters = (model: string): readonly string[] =>
 const noMarkers = (body: Json) => expect(JSON.stringify(body)).not.toContain("cache_control");
 
 const CHECKS: Readonly<Record<string, () => void>> = {
+  "bedrock-claude-invoke": () => {
+    const body = bedrockAnthropicBody(
+      canonical("chat", { ...BASE.chat, top_k: 3, stream: true }),
+      "us.anthropic.x",
+    );
+    expect(body).toMatchObject({ anthropic_version: "bedrock-2023-05-31", top_k: 3 });
+    expect(body).not.toHaveProperty("model");
+    expect(body).not.toHaveProperty("stream");
+  },
+  "system-chat-converse": () => {
+    const body = via("chat", "converse", {
+      messages: [
+        { role: "system", content: "rules" },
+        { role: "user", content: "a" },
+        { role: "user", content: "b" },
+      ],
+    });
+    expect(body.system).toEqual([{ text: "rules" }]);
+    expect(body.messages).toEqual([{ role: "user", content: [{ text: "a" }, { text: "b" }] }]);
+  },
+  "sampling-chat-converse": () => {
+    const body = via("chat", "converse", { max_tokens: 9, temperature: 0.2, top_p: 0.5, stop: ["x"] });
+    expect(body.inferenceConfig).toEqual({ maxTokens: 9, temperature: 0.2, topP: 0.5, stopSequences: ["x"] });
+  },
+  "tools-chat-converse": () => {
+    const chosen = via("chat", "converse", {
+      tools: [weatherTool],
+      tool_choice: { type: "function", function: { name: "weather" } },
+    });
+    expect(chosen.toolConfig).toEqual({
+      tools: [{ toolSpec: { name: "weather", inputSchema: { json: { type: "object" } } } }],
+      toolChoice: { tool: { name: "weather" } },
+    });
+    expect(via("chat", "converse", { tools: [weatherTool], tool_choice: "none" })).not.toHaveProperty(
+      "toolConfig",
+    );
+  },
+  "refused-chat-converse": () => {
+    refused("chat", "converse", { top_k: 2 }, /top_k/);
+    refused("chat", "converse", { reasoning: { effort: "low" } }, /reasoning/);
+    refused("chat", "converse", { response_format: { type: "json_object" } }, /response_format/);
+    refused("chat", "converse", { n: 2 }, /n > 1/);
+    refused(
+      "chat",
+      "converse",
+      {
+        messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://x/a.png" } }] }],
+      },
+      /image bytes/,
+    );
+  },
+  "dropped-chat-converse": () => {
+    const body = via("chat", "converse", {
+      seed: 1,
+      frequency_penalty: 1,
+      presence_penalty: 1,
+      logprobs: true,
+      user: "u",
+    });
+    expect(Object.keys(body).sort()).toEqual(["messages"]);
+  },
+  "cache-chat-converse": () => {
+    noMarkers(
+      via("chat", "converse", {
+        messages: [{ role: "user", content: [{ type: "text", text: "doc", cache_control: ephemeral }] }],
+      }),
+    );
+  },
   "cache-chat-anthropic-parts": () => {
     const body = via("chat", "anthropic", {
       messages: [{ role: "user", content: [{ type: "text", text: "doc", cache_control: ephemeral }] }],

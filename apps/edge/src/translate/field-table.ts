@@ -6,7 +6,7 @@
 // native-rules.ts (removedFields, refusedFields), in the README's "Native pass-through".
 
 export type TableSurface = "chat" | "messages" | "gemini" | "any";
-export type TableTarget = "openai" | "anthropic" | "gemini" | "any other";
+export type TableTarget = "openai" | "anthropic" | "gemini" | "bedrock" | "any other";
 export type Decision = "translated" | "removed" | "dropped" | "refused";
 
 export interface FieldRow {
@@ -570,6 +570,72 @@ export const FIELD_TABLE: readonly FieldRow[] = [
     "an unknown member inside a content, part, function declaration, `toolConfig` or `thinkingConfig` (`contents[0].parts[0].videoMetadata`)",
     "refused",
     "the endpoint is excluded naming its path; 400 naming it when no endpoint is left; a Gemini target gets the body as sent",
+  ),
+  // Bedrock: Claude goes through InvokeModel with Anthropic's body (the anthropic rows apply); every other
+  // model through Converse, translated from the canonical request (translate/bedrock/converse-request.ts):
+  // the rows below with target `bedrock` are Converse's.
+  row(
+    "bedrock-claude-invoke",
+    "chat",
+    "bedrock",
+    "Bedrock's Claude",
+    "a Claude model on Bedrock (`anthropic.…`, `us.anthropic.…`)",
+    "translated",
+    "InvokeModel, not Converse, with Anthropic's body (the anthropic rows apply), `anthropic_version: bedrock-2023-05-31`, no `model` or `stream`",
+  ),
+  row(
+    "system-chat-converse",
+    "chat",
+    "bedrock",
+    SYSTEM,
+    "system/developer messages",
+    "translated",
+    "`system` text block; consecutive turns of one role merged (Converse requires them to alternate)",
+  ),
+  row(
+    "sampling-chat-converse",
+    "chat",
+    "bedrock",
+    "sampling",
+    "`max_tokens`, `temperature`, `top_p`, `stop`",
+    "translated",
+    "`inferenceConfig.maxTokens`, `temperature`, `topP`, `stopSequences`",
+  ),
+  row(
+    "tools-chat-converse",
+    "chat",
+    "bedrock",
+    TOOLS,
+    "`tools`, `tool_choice`, tool calls and tool messages",
+    "translated",
+    "`toolConfig.tools[].toolSpec`; required → `any`, a function → `tool`, none → no `toolConfig`; `toolUse` / `toolResult` blocks",
+  ),
+  row(
+    "refused-chat-converse",
+    "chat",
+    "bedrock",
+    EXTRA,
+    "`top_k`, `reasoning`, `reasoning_effort`, `response_format`, `n` > 1, image URLs",
+    "refused",
+    "Converse has no field for them across models (images only as bytes: a `data:` URL is sent as an image block)",
+  ),
+  row(
+    "dropped-chat-converse",
+    "chat",
+    "bedrock",
+    "seed",
+    "`seed`, `frequency_penalty`, `presence_penalty`, `logprobs`, `user`",
+    "dropped",
+    "Converse has no such fields",
+  ),
+  row(
+    "cache-chat-converse",
+    "chat",
+    "bedrock",
+    CACHING,
+    "`cache_control`",
+    "removed",
+    "Converse marks cache points with `cachePoint` blocks of its own, not translated",
   ),
 ];
 
