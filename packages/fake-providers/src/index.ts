@@ -1,5 +1,7 @@
 export type { FakeAnthropicOptions } from "./anthropic/server.js";
 export { startFakeAnthropic } from "./anthropic/server.js";
+export type { FakeAzureOptions } from "./azure/server.js";
+export { AZURE_FILTERED_MARKER, startFakeAzure } from "./azure/server.js";
 export { decodeFloat32Base64, embedText, float32Base64 } from "./core/embedding.js";
 export type { LoggedRequest } from "./core/request-log.js";
 export type { Scenario, ScenarioName, ServerScenario } from "./core/scenario.js";
@@ -12,3 +14,6 @@ export type { FakeOpenAiOptions } from "./openai/server.js";
 export { startFakeOpenAi } from "./openai/server.js";
 export type { FakeProviders, StartFakeProvidersOptions } from "./start.js";
 export { startFakeProviders } from "./start.js";
+export type { FakeVertex, FakeVertexOptions } from "./vertex/server.js";
+export { startFakeVertex } from "./vertex/server.js";
+export type { FakeServiceAccount } from "./vertex/token-endpoint.js";

@@ -1,6 +1,7 @@
 import type { ApiFormat } from "@gw/catalog";
 import { ANTHROPIC_PROXY_ENDPOINTS } from "./anthropic/api.js";
 import { anthropicProvider } from "./anthropic/index.js";
+import { azureProvider } from "./azure/index.js";
 import { GEMINI_PROXY_ENDPOINTS } from "./google/api.js";
 import { googleProvider } from "./google/index.js";
 import { OPENAI_PROXY_ENDPOINTS } from "./openai-compatible/api.js";
@@ -8,6 +9,7 @@ import { openAiCompatibleProvider } from "./openai-compatible/index.js";
 import type { ProxyEndpoint } from "./proxy-endpoint.js";
 import type { ProviderSettings, UpstreamTimeouts } from "./settings.js";
 import type { ProviderAdapter, ProviderFactory } from "./types.js";
+import { vertexProvider } from "./vertex/index.js";
 
 /**
  * Wire format → adapter. Every provider is served by its catalogue line's format: an OpenAI-compatible
@@ -19,6 +21,8 @@ export const ADAPTERS_BY_FORMAT: Readonly<Record<ApiFormat, ProviderFactory>> = 
   openai: (settings, timeouts) => openAiCompatibleProvider(settings, timeouts, settings.openAiDialect),
   anthropic: anthropicProvider,
   gemini: googleProvider,
+  vertex: vertexProvider,
+  azure: azureProvider,
 };
 
 /** Wire format → the native endpoints the provider proxy forwards (each listed in its provider's api.ts). */
@@ -26,6 +30,9 @@ export const PROXY_ENDPOINTS_BY_FORMAT: Readonly<Record<ApiFormat, readonly Prox
   openai: OPENAI_PROXY_ENDPOINTS,
   anthropic: ANTHROPIC_PROXY_ENDPOINTS,
   gemini: GEMINI_PROXY_ENDPOINTS,
+  // The clouds' native APIs are not proxied: their URLs name the gateway's own project and resource.
+  vertex: [],
+  azure: [],
 };
 
 /** The providers this edge can call: the configured ones, each with its adapter and connection pool. */
