@@ -1,14 +1,13 @@
 import { readFileSync } from "node:fs";
 import type { Env } from "@gw/config";
+import { parseAzureCredential, parseVertexCredential } from "@gw/http";
 import {
   AZURE_DEFAULT_API_VERSION,
   type AzureOptions,
   isAzureApiVersion,
   isAzureDeployment,
 } from "./azure/api.js";
-import { parseAzureCredential } from "./azure/credential.js";
 import { isVertexLocation, isVertexProject } from "./vertex/api.js";
-import { parseVertexCredential } from "./vertex/credential.js";
 
 /** Vertex's own settings: where an endpoint named by its model alone is served. */
 export interface VertexOptions {

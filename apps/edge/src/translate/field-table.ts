@@ -6,7 +6,7 @@
 // native-rules.ts (removedFields, refusedFields), in the README's "Native pass-through".
 
 export type TableSurface = "chat" | "messages" | "gemini" | "any";
-export type TableTarget = "openai" | "anthropic" | "gemini" | "any other";
+export type TableTarget = "openai" | "anthropic" | "gemini" | "vertex" | "azure" | "any other";
 export type Decision = "translated" | "removed" | "dropped" | "refused";
 
 export interface FieldRow {
@@ -35,6 +35,7 @@ const THINKING = "thinking";
 const FORMAT = "response format";
 const TOOLS = "tool choice";
 const EXTRA = "other fields";
+const CLOUD = "cloud placement";
 
 export const FIELD_TABLE: readonly FieldRow[] = [
   row(
@@ -570,6 +571,44 @@ export const FIELD_TABLE: readonly FieldRow[] = [
     "an unknown member inside a content, part, function declaration, `toolConfig` or `thinkingConfig` (`contents[0].parts[0].videoMetadata`)",
     "refused",
     "the endpoint is excluded naming its path; 400 naming it when no endpoint is left; a Gemini target gets the body as sent",
+  ),
+  // The clouds (issue 31) take the body of the model's own format; only where the model is named and how
+  // the wire version travels differ.
+  row(
+    "cloud-vertex-claude-model",
+    "any",
+    "vertex",
+    CLOUD,
+    "`model` (Claude)",
+    "translated",
+    "in the URL (`publishers/anthropic/models/{model}:rawPredict`, `:streamRawPredict`), not in the body; the Messages body is otherwise the anthropic target's",
+  ),
+  row(
+    "cloud-vertex-claude-version",
+    "any",
+    "vertex",
+    CLOUD,
+    "the `anthropic-version` header (Claude)",
+    "translated",
+    '`anthropic_version: "vertex-2023-10-16"` in the body',
+  ),
+  row(
+    "cloud-vertex-gemini",
+    "any",
+    "vertex",
+    CLOUD,
+    "`model` (Gemini)",
+    "translated",
+    "in the URL (`publishers/google/models/{model}:generateContent`); the body is the gemini target's",
+  ),
+  row(
+    "cloud-azure-model",
+    "any",
+    "azure",
+    CLOUD,
+    "`model`",
+    "translated",
+    "the deployment (`AZURE_OPENAI_DEPLOYMENTS`, else one named after the model): in the path with `api-version`, or as `model` on the v1 API; the body is otherwise the openai target's",
   ),
 ];
 

@@ -1,6 +1,6 @@
+import { parseVertexCredential } from "@gw/http";
 import { describe, expect, it } from "vitest";
 import { vertexOrigin, vertexPath, vertexTarget } from "./api.js";
-import { parseVertexCredential } from "./credential.js";
 import { vertexClaudeBody } from "./index.js";
 
 const DEFAULTS = { project: "my-project", location: "us-east5" };

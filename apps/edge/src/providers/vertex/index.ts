@@ -1,3 +1,4 @@
+import { parseVertexCredential } from "@gw/http";
 import { anthropicRequestBody } from "../../translate/anthropic/from-openai.js";
 import { geminiRequestBody } from "../../translate/gemini/from-openai.js";
 import { thoughtsExcluded } from "../../translate/openai/reasoning.js";
@@ -10,7 +11,6 @@ import { parseGeminiResponse } from "../google/index.js";
 import { geminiStreamEvents } from "../google/stream.js";
 import type { ChatCall, ChatResult, ProviderFactory } from "../types.js";
 import { VERTEX_ANTHROPIC_VERSION, type VertexTarget, vertexPath, vertexTarget } from "./api.js";
-import { parseVertexCredential } from "./credential.js";
 import { VertexPools } from "./pools.js";
 import { VertexTokens } from "./token.js";
 

@@ -1,8 +1,8 @@
+import type { ServiceAccount, VertexCredential } from "@gw/http";
 import { importPKCS8, SignJWT } from "jose";
 import { httpFailure, networkFailure, type UpstreamFailure } from "../failure.js";
 import { isFailure, UpstreamHttp } from "../http.js";
 import type { UpstreamTimeouts } from "../settings.js";
-import type { ServiceAccount, VertexCredential } from "./credential.js";
 
 // Google's OAuth 2.0 service-account flow (developers.google.com/identity/protocols/oauth2/service-account):
 // POST token_uri, form `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer&assertion=<RS256 JWT>`; the
