@@ -22,6 +22,12 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     "BEDROCK",
     "https://bedrock-runtime.{region}.amazonaws.com",
   ),
+  // Clouds: Claude and Gemini on Vertex AI, GPT on Azure OpenAI. Vertex authenticates with a service account
+  // or a bearer token (VERTEX_CREDENTIALS / VERTEX_ACCESS_TOKEN), not an API key; its host follows the
+  // location (`{location}-aiplatform.googleapis.com`, the global endpoint below). Azure has no public base:
+  // each resource is `https://{resource}.openai.azure.com`, so AZURE_OPENAI_BASE_URL is required.
+  provider("google-vertex", "Google Vertex AI", "vertex", "VERTEX", "https://aiplatform.googleapis.com"),
+  provider("azure", "Azure OpenAI", "azure", "AZURE_OPENAI", null),
   // OpenRouter attributes traffic by these optional headers; they identify the gateway, not the end user.
   provider("openrouter", "OpenRouter", "openai", "OPENROUTER", "https://openrouter.ai/api/v1", {
     openAiDialect: {
@@ -49,7 +55,7 @@ function provider(
   name: string,
   apiFormat: ProviderInfo["apiFormat"],
   envPrefix: string,
-  defaultBaseUrl: string,
+  defaultBaseUrl: string | null,
   options: { requiresKey?: boolean; openAiDialect?: OpenAiDialect } = {},
 ): ProviderInfo {
   return {

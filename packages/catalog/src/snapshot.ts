@@ -123,8 +123,17 @@ export function fromCatalogSnapshot(snapshot: GetSnapshotResponse): CatalogData 
   };
 }
 
+const API_FORMATS: ReadonlySet<string> = new Set<ApiFormat>([
+  "openai",
+  "anthropic",
+  "gemini",
+  "bedrock",
+  "vertex",
+  "azure",
+]);
+
 function asApiFormat(value: string): ApiFormat {
-  if (value === "openai" || value === "anthropic" || value === "gemini" || value === "bedrock") return value;
+  if (API_FORMATS.has(value)) return value as ApiFormat;
   throw new RangeError(`unknown api_format in catalogue snapshot: ${value}`);
 }
 

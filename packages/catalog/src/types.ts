@@ -1,7 +1,7 @@
 import type { Pico } from "@gw/money";
 
 /** Wire format a provider speaks; the edge picks its adapter from this. */
-export type ApiFormat = "openai" | "anthropic" | "gemini" | "bedrock";
+export type ApiFormat = "openai" | "anthropic" | "gemini" | "bedrock" | "vertex" | "azure";
 
 export type ModelKind = "chat" | "embedding";
 

@@ -1,4 +1,6 @@
 export * from "./aws-credential.js";
+export * from "./azure-credential.js";
+export * from "./byok-key.js";
 export * from "./charset.js";
 export * from "./credential.js";
 export * from "./cursor-page.js";
@@ -14,3 +16,4 @@ export * from "./storable.js";
 export * from "./timer-wheel.js";
 export * from "./url-check.js";
 export * from "./validate.js";
+export * from "./vertex-credential.js";

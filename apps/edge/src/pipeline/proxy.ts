@@ -108,7 +108,9 @@ function checkModelNamed(format: ApiFormat, body: unknown): void {
 
 /** The provider's wire format, which says where a call names its model and reports its usage. */
 function formatOf(providerId: string): ApiFormat {
-  return PROVIDERS.find((provider) => provider.id === providerId)?.apiFormat ?? "openai";
+  const format = PROVIDERS.find((provider) => provider.id === providerId)?.apiFormat;
+  // The clouds have no proxied endpoints (registry.ts), so no call of theirs reaches here.
+  return format === "vertex" || format === "azure" || format === undefined ? "openai" : format;
 }
 
 /**

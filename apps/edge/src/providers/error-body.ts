@@ -16,7 +16,9 @@ export async function readFailure(response: UpstreamResponse): Promise<UpstreamF
     return networkFailure("protocol", error instanceof Error ? error.message : String(error));
   }
   const { message, code } = describeErrorBody(text);
-  return httpFailure(response.status, message || `provider answered HTTP ${response.status}`, code);
+  const failure = httpFailure(response.status, message || `provider answered HTTP ${response.status}`, code);
+  const detail = contentFilterDetail(text, code);
+  return detail ? { ...failure, detail } : failure;
 }
 
 export function describeErrorBody(text: string): { message: string; code: string | undefined } {
@@ -33,6 +35,21 @@ export function describeErrorBody(text: string): { message: string; code: string
   const code =
     stringOf(error?.code) ?? stringOf(error?.type) ?? stringOf(error?.status) ?? stringOf(root?.code);
   return { message: message ?? text.trim().slice(0, 500), code };
+}
+
+/**
+ * Azure OpenAI's refusal of a prompt by its content filter (code `content_filter`) carries the verdicts in
+ * `error.innererror` (`{code: "ResponsibleAIPolicyViolation", content_filter_result: {...}}`): the caller's
+ * own prompt judged, so it is relayed with the error rather than dropped.
+ */
+function contentFilterDetail(text: string, code: string | undefined): Record<string, unknown> | undefined {
+  if (code !== "content_filter") return undefined;
+  try {
+    const inner = record(record(record(JSON.parse(text))?.error)?.innererror);
+    return inner ? { content_filter: inner } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {

@@ -18,6 +18,8 @@ export interface UpstreamFailure {
    * or one tenant's odd request would mark a provider down for every tenant.
    */
   gatewayFault?: true;
+  /** What the provider said about the caller's request beyond its message (Azure's content-filter verdicts). */
+  detail?: Readonly<Record<string, unknown>>;
 }
 
 // Request errors are the caller's to fix and would fail the same way elsewhere (api-decisions: Routing).
@@ -73,7 +75,7 @@ export function finalError(failure: UpstreamFailure, metadata: Record<string, un
         : { upstreamCode: failure.code };
     return new GatewayError(isClientErrorKind(kind) ? kind : "invalid_request", failure.message, {
       ...code,
-      metadata,
+      metadata: failure.detail ? { ...metadata, ...failure.detail } : metadata,
     });
   }
   if (failure.kind === "http" && failure.status === 429) {

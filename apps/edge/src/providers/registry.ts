@@ -2,6 +2,7 @@ import type { ApiFormat } from "@gw/catalog";
 import { ANTHROPIC_PROXY_ENDPOINTS } from "./anthropic/api.js";
 import { anthropicProvider } from "./anthropic/index.js";
 import { bedrockProvider } from "./bedrock/index.js";
+import { azureProvider } from "./azure/index.js";
 import { GEMINI_PROXY_ENDPOINTS } from "./google/api.js";
 import { googleProvider } from "./google/index.js";
 import { OPENAI_PROXY_ENDPOINTS } from "./openai-compatible/api.js";
@@ -9,6 +10,7 @@ import { openAiCompatibleProvider } from "./openai-compatible/index.js";
 import type { ProxyEndpoint } from "./proxy-endpoint.js";
 import type { ProviderSettings, UpstreamTimeouts } from "./settings.js";
 import type { ProviderAdapter, ProviderFactory } from "./types.js";
+import { vertexProvider } from "./vertex/index.js";
 
 /**
  * Wire format → adapter. Every provider is served by its catalogue line's format: an OpenAI-compatible
@@ -21,6 +23,8 @@ export const ADAPTERS_BY_FORMAT: Readonly<Record<ApiFormat, ProviderFactory>> = 
   anthropic: anthropicProvider,
   gemini: googleProvider,
   bedrock: bedrockProvider,
+  vertex: vertexProvider,
+  azure: azureProvider,
 };
 
 /** Wire format → the native endpoints the provider proxy forwards (each listed in its provider's api.ts). */
@@ -30,6 +34,9 @@ export const PROXY_ENDPOINTS_BY_FORMAT: Readonly<Record<ApiFormat, readonly Prox
   gemini: GEMINI_PROXY_ENDPOINTS,
   // A proxied native call would have to be signed for the gateway's AWS account: not offered.
   bedrock: [],
+  // The clouds' native APIs are not proxied: their URLs name the gateway's own project and resource.
+  vertex: [],
+  azure: [],
 };
 
 /** The providers this edge can call: the configured ones, each with its adapter and connection pool. */

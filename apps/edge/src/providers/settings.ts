@@ -1,7 +1,15 @@
 import { type OpenAiDialect, PROVIDERS, type ProviderInfo, providerEnvVars } from "@gw/catalog";
 import { ConfigError, type Env } from "@gw/config";
 import { providerKeyProblem } from "@gw/http";
+import { AZURE_NO_BASE, type AzureOptions } from "./azure/api.js";
 import { type AwsSettings, awsSettingsFromEnv } from "./bedrock/credentials.js";
+import {
+  azureFromEnv,
+  azureOptionsFromEnv,
+  type VertexOptions,
+  vertexFromEnv,
+  vertexOptionsFromEnv,
+} from "./cloud-settings.js";
 
 export interface UpstreamTimeouts {
   /** TCP/TLS connect. */
@@ -23,6 +31,10 @@ export interface ProviderSettings {
   openAiDialect?: OpenAiDialect;
   /** Bedrock: the gateway's AWS identity and default region (`apiKey` is then unset, or an account's own). */
   aws?: AwsSettings;
+  /** Google Vertex AI's project and location (cloud-settings.ts). */
+  vertex?: VertexOptions;
+  /** Azure OpenAI's api-version and deployments (cloud-settings.ts). */
+  azure?: AzureOptions;
 }
 
 /** Reads `<PREFIX>_API_KEY` / `<PREFIX>_BASE_URL` for every provider the catalogue package knows. */
@@ -33,6 +45,11 @@ export function providerSettings(env: Env, demoUrl?: string): ProviderSettings[]
     if (info.apiFormat === "bedrock") {
       const bedrock = bedrockSettings(env, info, issues);
       if (bedrock) settings.push(bedrock);
+      continue;
+    }
+    if (info.apiFormat === "vertex" || info.apiFormat === "azure") {
+      const cloud = cloudSettings(info, env, issues);
+      if (cloud) settings.push(cloud);
       continue;
     }
     const names = providerEnvVars(info);
@@ -90,6 +107,34 @@ function isHttpUrl(value: string): boolean {
 }
 
 /**
+ * The clouds take credentials that are not one API key (a service-account key file, an Entra token) and
+ * settings of their own; Azure has no public base URL, so it is on only with AZURE_OPENAI_BASE_URL.
+ */
+function cloudSettings(info: ProviderInfo, env: Env, issues: string[]): ProviderSettings | undefined {
+  const baseName = providerEnvVars(info).baseUrl;
+  const explicitBase = nonEmpty(env[baseName]);
+  if (explicitBase !== undefined && !isHttpUrl(explicitBase)) {
+    issues.push(`${baseName}: expected an http(s) URL`);
+    return undefined;
+  }
+  const baseUrl = explicitBase ?? info.defaultBaseUrl;
+  if (info.apiFormat === "vertex") {
+    const vertex = vertexFromEnv(env, issues, explicitBase !== undefined);
+    if (!vertex || baseUrl === null) return undefined;
+    return { ...fromCatalogue(info), baseUrl, apiKey: vertex.credential, vertex: vertex.options };
+  }
+  const azure = azureFromEnv(env, issues);
+  if (!azure) return undefined;
+  if (baseUrl === null) {
+    issues.push(
+      `${baseName}: required with an Azure OpenAI credential (https://<resource>.openai.azure.com)`,
+    );
+    return undefined;
+  }
+  return { ...fromCatalogue(info), baseUrl, apiKey: azure.credential, azure: azure.options };
+}
+
+/**
  * Where an account's own key for each provider is sent: the provider's `<PREFIX>_BASE_URL` or its public
  * base URL, whether or not the gateway itself has a key for it. Keyless local servers and the demo
  * provider take no BYOK key.
@@ -98,11 +143,18 @@ export function byokProviderSettings(env: Env): ProviderSettings[] {
   const settings: ProviderSettings[] = [];
   for (const info of PROVIDERS) {
     if (info.isDemo || !info.requiresKey) continue;
-    const baseUrl = env[providerEnvVars(info).baseUrl]?.trim() || info.defaultBaseUrl;
+    const explicitBase = env[providerEnvVars(info).baseUrl]?.trim() || undefined;
+    // An Azure account names its own resource in its credential (azure/credential.ts); this base serves
+    // bare keys only. Vertex's host follows each endpoint's location unless a base is set.
+    const baseUrl =
+      explicitBase ?? info.defaultBaseUrl ?? (info.apiFormat === "azure" ? AZURE_NO_BASE : null);
     if (!baseUrl) continue;
-    // An account's AWS credential may name no region: its calls then go to the gateway's default one.
-    const aws = info.apiFormat === "bedrock" ? awsSettingsFromEnv(env) : undefined;
-    settings.push({ ...fromCatalogue(info), baseUrl, apiKey: undefined, ...(aws ? { aws } : {}) });
+    settings.push({
+      ...fromCatalogue(info),
+      ...byokCloudOptions(info, env, explicitBase !== undefined),
+      baseUrl,
+      apiKey: undefined,
+    });
   }
   return settings;
 }
@@ -115,4 +167,16 @@ function fromCatalogue(info: ProviderInfo): Omit<ProviderSettings, "baseUrl" | "
     isDemo: info.isDemo,
     ...(info.openAiDialect ? { openAiDialect: info.openAiDialect } : {}),
   };
+}
+
+/** The gateway's own cloud options (region, project, location, api-version, deployments) apply to BYOK calls too. */
+function byokCloudOptions(info: ProviderInfo, env: Env, explicitBase: boolean): Partial<ProviderSettings> {
+  // An account's AWS credential may name no region: its calls then go to the gateway's default one.
+  if (info.apiFormat === "bedrock") {
+    const aws = awsSettingsFromEnv(env);
+    return aws ? { aws } : {};
+  }
+  if (info.apiFormat === "vertex") return { vertex: vertexOptionsFromEnv(env, [], explicitBase) };
+  if (info.apiFormat === "azure") return { azure: azureOptionsFromEnv(env, []) };
+  return {};
 }

@@ -5,9 +5,12 @@ import { type ChatRequest, parseChatRequest } from "../canonical/chat-request.js
 import { ZERO_COST } from "../canonical/cost.js";
 import { parseAnthropicMessage } from "../providers/anthropic/chat.js";
 import { bedrockAnthropicBody } from "../providers/bedrock/invoke.js";
+import { azureChatPath, azureDeployment } from "../providers/azure/api.js";
 import { withoutThoughts } from "../providers/excluded-thoughts.js";
 import { chatRequestBody } from "../providers/openai-compatible/chat.js";
 import type { CanonicalCompletion, ChatResult } from "../providers/types.js";
+import { vertexPath, vertexTarget } from "../providers/vertex/api.js";
+import { vertexClaudeBody } from "../providers/vertex/index.js";
 import { anthropicRequestBody } from "./anthropic/from-openai.js";
 import { chatRequestFromMessages, parseMessagesRequest } from "./anthropic/messages-request.js";
 import { converseRequestBody } from "./bedrock/converse-request.js";
@@ -717,6 +720,45 @@ const CHECKS: Readonly<Record<string, () => void>> = {
       refused("gemini", "anthropic", extra, named);
       refused("gemini", "openai", extra, named);
     }
+  },
+  "cloud-vertex-claude-model": () => {
+    const request = canonical("chat", BASE.chat);
+    const body = vertexClaudeBody(
+      { request, upstreamModel: "x", stream: false, signal: new AbortController().signal },
+      "claude",
+    );
+    const { model: _model, ...anthropic } = send("anthropic", request);
+    expect(body).not.toHaveProperty("model");
+    expect(body).toEqual({ anthropic_version: "vertex-2023-10-16", ...anthropic });
+    const target = vertexTarget("claude-sonnet-4@20250514", { project: "my-project", location: "us-east5" });
+    if ("problem" in target) throw new Error(target.problem);
+    expect(vertexPath(target, false)).toMatch(
+      /publishers\/anthropic\/models\/claude-sonnet-4@20250514:rawPredict$/,
+    );
+    expect(vertexPath(target, true)).toMatch(/:streamRawPredict$/);
+  },
+  "cloud-vertex-claude-version": () => {
+    const request = canonical("messages", BASE.messages);
+    const body = vertexClaudeBody(
+      { request, upstreamModel: "x", stream: true, signal: new AbortController().signal },
+      "claude",
+    );
+    expect(body.anthropic_version).toBe("vertex-2023-10-16");
+  },
+  "cloud-vertex-gemini": () => {
+    const target = vertexTarget("gemini-2.5-pro", { project: "my-project", location: "global" });
+    if ("problem" in target) throw new Error(target.problem);
+    expect(vertexPath(target, false)).toBe(
+      "/v1/projects/my-project/locations/global/publishers/google/models/gemini-2.5-pro:generateContent",
+    );
+  },
+  "cloud-azure-model": () => {
+    const options = { apiVersion: "2024-10-21", deployments: { "gpt-4o": "prod-4o" } };
+    expect(azureChatPath(azureDeployment("gpt-4o", options), options.apiVersion)).toBe(
+      "/openai/deployments/prod-4o/chat/completions?api-version=2024-10-21",
+    );
+    expect(azureDeployment("gpt-4.1", options)).toBe("gpt-4.1");
+    expect(azureChatPath("prod-4o", "v1")).toBe("/openai/v1/chat/completions");
   },
 };
 

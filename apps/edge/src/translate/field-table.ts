@@ -6,7 +6,7 @@
 // native-rules.ts (removedFields, refusedFields), in the README's "Native pass-through".
 
 export type TableSurface = "chat" | "messages" | "gemini" | "any";
-export type TableTarget = "openai" | "anthropic" | "gemini" | "bedrock" | "any other";
+export type TableTarget = "openai" | "anthropic" | "gemini" | "bedrock" | "vertex" | "azure" | "any other";
 export type Decision = "translated" | "removed" | "dropped" | "refused";
 
 export interface FieldRow {
@@ -35,6 +35,7 @@ const THINKING = "thinking";
 const FORMAT = "response format";
 const TOOLS = "tool choice";
 const EXTRA = "other fields";
+const CLOUD = "cloud placement";
 
 export const FIELD_TABLE: readonly FieldRow[] = [
   row(
@@ -636,6 +637,44 @@ export const FIELD_TABLE: readonly FieldRow[] = [
     "`cache_control`",
     "removed",
     "Converse marks cache points with `cachePoint` blocks of its own, not translated",
+  ),
+  // The clouds (issue 31) take the body of the model's own format; only where the model is named and how
+  // the wire version travels differ.
+  row(
+    "cloud-vertex-claude-model",
+    "any",
+    "vertex",
+    CLOUD,
+    "`model` (Claude)",
+    "translated",
+    "in the URL (`publishers/anthropic/models/{model}:rawPredict`, `:streamRawPredict`), not in the body; the Messages body is otherwise the anthropic target's",
+  ),
+  row(
+    "cloud-vertex-claude-version",
+    "any",
+    "vertex",
+    CLOUD,
+    "the `anthropic-version` header (Claude)",
+    "translated",
+    '`anthropic_version: "vertex-2023-10-16"` in the body',
+  ),
+  row(
+    "cloud-vertex-gemini",
+    "any",
+    "vertex",
+    CLOUD,
+    "`model` (Gemini)",
+    "translated",
+    "in the URL (`publishers/google/models/{model}:generateContent`); the body is the gemini target's",
+  ),
+  row(
+    "cloud-azure-model",
+    "any",
+    "azure",
+    CLOUD,
+    "`model`",
+    "translated",
+    "the deployment (`AZURE_OPENAI_DEPLOYMENTS`, else one named after the model): in the path with `api-version`, or as `model` on the v1 API; the body is otherwise the openai target's",
   ),
 ];
 

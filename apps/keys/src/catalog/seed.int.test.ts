@@ -74,7 +74,7 @@ describeWith(["postgres"], "catalogue", () => {
       const first = await seedCatalog(test.database.db, fixtureCatalog());
       expect(first).toEqual({ version: contentVersion(fixtureCatalog()), changed: true });
       const rows = await counts();
-      expect(rows).toEqual({ providers: 3, models: 2, endpoints: 3 });
+      expect(rows).toEqual({ providers: 5, models: 2, endpoints: 3 });
       const second = await seedCatalog(test.database.db, fixtureCatalog());
       expect(second).toEqual({ version: first.version, changed: false });
       expect(await counts()).toEqual(rows);

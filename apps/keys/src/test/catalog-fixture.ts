@@ -16,6 +16,9 @@ const PROVIDERS: Provider[] = [
   { id: "openai", name: "OpenAI", apiFormat: "openai", isDemo: false },
   { id: "together", name: "Together", apiFormat: "openai", isDemo: false },
   { id: "demo", name: "Demo", apiFormat: "openai", isDemo: true },
+  // The clouds, whose BYOK credentials have shapes of their own (byok-cloud-credentials.int.test.ts).
+  { id: "google-vertex", name: "Google Vertex AI", apiFormat: "vertex", isDemo: false },
+  { id: "azure", name: "Azure OpenAI", apiFormat: "azure", isDemo: false },
 ];
 
 const MODELS: Model[] = [

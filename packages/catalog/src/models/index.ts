@@ -1,6 +1,8 @@
 import type { Model } from "../types.js";
 import { ANTHROPIC_MODELS } from "./anthropic.js";
+import { AZURE_ENDPOINTS } from "./azure.js";
 import { withBedrock } from "./bedrock.js";
+import { withCloudEndpoints } from "./cloud.js";
 import { DEMO_MODELS } from "./demo.js";
 import { FREE_MODELS } from "./free.js";
 import { GOOGLE_MODELS } from "./google.js";
@@ -8,18 +10,23 @@ import { LITELLM_SAMPLE, LITELLM_SAMPLE_DATE } from "./litellm-sample.js";
 import { OPEN_WEIGHT_MODELS } from "./open-weights.js";
 import { OPENAI_MODELS } from "./openai.js";
 import { withSample } from "./sampled.js";
+import { VERTEX_ENDPOINTS } from "./vertex.js";
 
 /**
  * The bundled seed: the hand-kept models first (their ids, prices and parameters are what the tests and
  * fakes rely on), then every chat and embedding model of the dated LiteLLM sample they do not already
- * serve, then the demo's; the clouds' endpoints (Bedrock) are added to the models they serve.
+ * serve, then the demo's. The clouds' endpoints (Vertex AI and Azure OpenAI from their tables, Bedrock from
+ * its own lines) are added to the models they serve.
  */
 export const MODELS: readonly Model[] = [
   ...withBedrock(
-    withSample(
-      [...OPENAI_MODELS, ...ANTHROPIC_MODELS, ...GOOGLE_MODELS, ...OPEN_WEIGHT_MODELS, ...FREE_MODELS],
-      LITELLM_SAMPLE,
-      LITELLM_SAMPLE_DATE,
+    withCloudEndpoints(
+      withSample(
+        [...OPENAI_MODELS, ...ANTHROPIC_MODELS, ...GOOGLE_MODELS, ...OPEN_WEIGHT_MODELS, ...FREE_MODELS],
+        LITELLM_SAMPLE,
+        LITELLM_SAMPLE_DATE,
+      ),
+      [...VERTEX_ENDPOINTS, ...AZURE_ENDPOINTS],
     ),
   ),
   ...DEMO_MODELS,

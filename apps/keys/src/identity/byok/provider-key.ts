@@ -1,21 +1,25 @@
-import { findProvider } from "@gw/catalog";
-import { GatewayError } from "@gw/errors";
-import { parseAwsCredential } from "@gw/http";
+import { parseAwsCredential, parseAzureCredential, parseVertexCredential } from "@gw/http";
 import { maskProviderKey } from "./cipher.js";
 
 /**
- * The label shown for a stored provider key, after checking the key's shape where the provider's
- * credential is more than one string: an AWS credential for Bedrock is JSON (`parseAwsCredential`), so a
- * malformed one is the caller's 400 now rather than a failed call later, and its label masks the
- * access key id (a mask of the JSON text could end in characters of the secret).
+ * The label shown for a stored provider key (already checked by `byokSecret`). A credential that is JSON
+ * (Bedrock's AWS credential, a Vertex service-account key file, an Azure credential naming its resource)
+ * is labelled by a part that is not secret — the access key id, the service account's e-mail, the key's
+ * masked value — because a mask of the JSON text could end in characters of the secret.
  */
 export function providerKeyLabel(providerId: string, key: string): string {
-  if (findProvider(providerId)?.apiFormat !== "bedrock") return maskProviderKey(key);
-  const parsed = parseAwsCredential(key);
-  if (!parsed.ok)
-    throw new GatewayError("invalid_request", `key: ${parsed.problem}`, {
-      code: "invalid_request",
-      metadata: { field: "key" },
-    });
-  return maskProviderKey(parsed.credential.accessKeyId);
+  if (!key.startsWith("{")) return maskProviderKey(key);
+  if (providerId === "amazon-bedrock") {
+    const parsed = parseAwsCredential(key);
+    if (parsed.ok) return maskProviderKey(parsed.credential.accessKeyId);
+  }
+  if (providerId === "google-vertex") {
+    const parsed = parseVertexCredential(key);
+    if ("kind" in parsed && parsed.kind === "service-account") return parsed.account.clientEmail;
+  }
+  if (providerId === "azure") {
+    const parsed = parseAzureCredential(key);
+    if ("kind" in parsed) return maskProviderKey(parsed.kind === "api-key" ? parsed.key : parsed.token);
+  }
+  return maskProviderKey(key);
 }

@@ -1,4 +1,4 @@
-import { providerKeyProblem } from "@gw/http";
+import { MAX_BYOK_SECRET_LENGTH } from "@gw/http";
 import { z } from "zod";
 
 // Request bodies of the BYOK routes, field for field what OpenRouter's SDK sends (its `byok` client works
@@ -6,14 +6,11 @@ import { z } from "zod";
 // ignored, like unknown fields on the key routes.
 
 const name = z.string().trim().min(1, "must not be empty").max(200);
-/** Sent as a header on every call made with it: checked here, so a bad key is a 400 and not a later 502. */
-const providerKey = z
-  .string()
-  .trim()
-  .superRefine((key, context) => {
-    const problem = providerKeyProblem(key);
-    if (problem) context.addIssue({ code: "custom", message: problem });
-  });
+/**
+ * Checked against its provider's shape where the provider is known (byok/service.ts, `byokSecret`): an API
+ * key is a header value, a Vertex key file or an Azure JSON credential is JSON. Here only its size.
+ */
+const providerKey = z.string().trim().min(1, "must not be empty").max(MAX_BYOK_SECRET_LENGTH);
 /** 0-based place in the order the edge tries the account's own keys. */
 const position = z.number().int().min(0).max(10_000);
 

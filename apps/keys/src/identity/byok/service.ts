@@ -1,5 +1,6 @@
 import { GatewayError } from "@gw/errors";
 import type { EventPublisher } from "@gw/events";
+import { byokSecret } from "@gw/http";
 import type { Kysely } from "kysely";
 import { unknownProviderIds } from "../../catalog/read.js";
 import type { KeysTables } from "../../db/schema.js";
@@ -43,15 +44,15 @@ export async function addCredential(
 ): Promise<CredentialRow> {
   const cipher = requireCipher(store);
   await assertUsableProvider(store.db, accountId, body.provider);
-  const label = providerKeyLabel(body.provider, body.key);
+  const key = checkedSecret(body.provider, body.key);
   if (await findCredentialForProvider(store.db, accountId, body.provider)) throw duplicate(body.provider);
-  const sealed = cipher.seal(body.key, associatedData(accountId, body.provider));
+  const sealed = cipher.seal(key, associatedData(accountId, body.provider));
   const row = await insertCredential(store.db, {
     id: newCredentialId(),
     account_id: accountId,
     provider_id: body.provider,
     name: body.name ?? body.provider,
-    label,
+    label: providerKeyLabel(body.provider, key),
     disabled: body.disabled ?? false,
     iv: sealed.iv,
     auth_tag: sealed.authTag,
@@ -83,8 +84,9 @@ export async function changeCredential(
     if (body.name !== undefined) changes.name = body.name ?? existing.provider_id;
     if (body.disabled !== undefined) changes.disabled = body.disabled;
     if (body.key !== undefined) {
-      changes.label = providerKeyLabel(existing.provider_id, body.key);
-      const sealed = cipher.seal(body.key, associatedData(accountId, existing.provider_id));
+      const key = checkedSecret(existing.provider_id, body.key);
+      const sealed = cipher.seal(key, associatedData(accountId, existing.provider_id));
+      changes.label = providerKeyLabel(existing.provider_id, key);
       changes.iv = sealed.iv;
       changes.auth_tag = sealed.authTag;
       changes.ciphertext = sealed.ciphertext;
@@ -166,6 +168,13 @@ function requireCipher(store: ByokStore): CredentialCipher {
   throw new GatewayError("service_unavailable", "BYOK is not configured on this gateway (BYOK_MASTER_KEY)", {
     code: "byok_not_configured",
   });
+}
+
+/** The provider's own shape (an API key, a Vertex key file, an Azure credential), minified; else a 400. */
+function checkedSecret(providerId: string, key: string): string {
+  const checked = byokSecret(providerId, key);
+  if ("problem" in checked) throw invalid("key", checked.problem);
+  return checked.secret;
 }
 
 function invalid(field: string, message: string): GatewayError {
