@@ -5,7 +5,13 @@ import { join } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
 import { GoogleGenAI } from "@google/genai";
 import { freePort } from "@gw/db";
-import { AZURE_FILTERED_MARKER, type FakeServer, type FakeVertex, startFakeAzure, startFakeVertex } from "@gw/fake-providers";
+import {
+  AZURE_FILTERED_MARKER,
+  type FakeServer,
+  type FakeVertex,
+  startFakeAzure,
+  startFakeVertex,
+} from "@gw/fake-providers";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppProcess, eventually, startProcess, waitForHttp } from "./processes.js";
@@ -29,7 +35,12 @@ describe("cloud providers through the official SDKs", () => {
   beforeAll(async () => {
     const pair = generateKeyPairSync("rsa", { modulusLength: 2048 });
     vertex = await startFakeVertex({
-      serviceAccounts: [{ clientEmail: EMAIL, publicKeyPem: pair.publicKey.export({ type: "spki", format: "pem" }).toString() }],
+      serviceAccounts: [
+        {
+          clientEmail: EMAIL,
+          publicKeyPem: pair.publicKey.export({ type: "spki", format: "pem" }).toString(),
+        },
+      ],
     });
     azure = await startFakeAzure({ apiKey: AZURE_KEY });
     const keyFile = JSON.stringify({
@@ -52,13 +63,22 @@ describe("cloud providers through the official SDKs", () => {
       AZURE_OPENAI_API_KEY: AZURE_KEY,
       AZURE_OPENAI_BASE_URL: azure.url,
     };
-    for (const name of ["DATABASE_URL", "REDIS_URL", "KAFKA_BROKERS", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY"])
+    for (const name of [
+      "DATABASE_URL",
+      "REDIS_URL",
+      "KAFKA_BROKERS",
+      "OPENAI_API_KEY",
+      "ANTHROPIC_API_KEY",
+      "GEMINI_API_KEY",
+    ])
       env[name] = "";
     gateway = startProcess("standalone", "apps/standalone/dist/main.js", env);
     await waitForHttp(`${url}/readyz`, gateway, 120_000);
     apiKey = await eventually(async () => {
       try {
-        return (JSON.parse(readFileSync(join(dataDir, "dev-credentials.json"), "utf8")) as { api_key: string }).api_key;
+        return (
+          JSON.parse(readFileSync(join(dataDir, "dev-credentials.json"), "utf8")) as { api_key: string }
+        ).api_key;
       } catch {
         return undefined;
       }
@@ -97,11 +117,19 @@ describe("cloud providers through the official SDKs", () => {
 
   it("@google/genai: Gemini through Vertex's generateContent, streamed and not", async () => {
     const client = new GoogleGenAI({ apiKey, httpOptions: { baseUrl: url } });
-    const answer = await client.models.generateContent({ model: "gemini-2.5-flash", contents: "Hello from genai" });
+    const answer = await client.models.generateContent({
+      model: "gemini-2.5-flash",
+      contents: "Hello from genai",
+    });
     expect(answer.text?.length).toBeGreaterThan(0);
-    expect(lastVertexPath()).toMatch(/\/locations\/us-east5\/publishers\/google\/models\/gemini-2.5-flash:generateContent$/);
+    expect(lastVertexPath()).toMatch(
+      /\/locations\/us-east5\/publishers\/google\/models\/gemini-2.5-flash:generateContent$/,
+    );
     let text = "";
-    for await (const chunk of await client.models.generateContentStream({ model: "gemini-2.5-flash", contents: "stream" }))
+    for await (const chunk of await client.models.generateContentStream({
+      model: "gemini-2.5-flash",
+      contents: "stream",
+    }))
       text += chunk.text ?? "";
     expect(text.length).toBeGreaterThan(0);
     expect(lastVertexPath()).toMatch(/:streamGenerateContent\?alt=sse$/);
@@ -114,7 +142,9 @@ describe("cloud providers through the official SDKs", () => {
       messages: [{ role: "user", content: "Hello from the OpenAI SDK" }],
     });
     expect(completion.choices[0]?.message.content?.length).toBeGreaterThan(0);
-    expect(azure.requests(1)[0]?.path).toBe("/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21");
+    expect(azure.requests(1)[0]?.path).toBe(
+      "/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21",
+    );
     let text = "";
     const stream = await client.chat.completions.create({
       model: "openai/gpt-4o",
@@ -128,10 +158,15 @@ describe("cloud providers through the official SDKs", () => {
   it("openai: Azure's content filter reaches the caller as a 400 with its verdicts", async () => {
     const client = new OpenAI({ apiKey, baseURL: `${url}/v1`, maxRetries: 0 });
     const refused = await client.chat.completions
-      .create({ model: "openai/gpt-4o", messages: [{ role: "user", content: `say ${AZURE_FILTERED_MARKER}` }] })
+      .create({
+        model: "openai/gpt-4o",
+        messages: [{ role: "user", content: `say ${AZURE_FILTERED_MARKER}` }],
+      })
       .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
-    const error = (refused as InstanceType<typeof OpenAI.BadRequestError>).error as { metadata?: Record<string, unknown> };
+    const error = (refused as InstanceType<typeof OpenAI.BadRequestError>).error as {
+      metadata?: Record<string, unknown>;
+    };
     expect(error.metadata).toMatchObject({ content_filter: { code: "ResponsibleAIPolicyViolation" } });
   });
 

@@ -9,7 +9,10 @@ import { sendOpenAiError } from "../openai/errors.js";
 // errors are OpenAI's shape (the fake OpenAI's).
 
 export function sendAzureError(ctx: ExchangeContext, error: ProviderError): void {
-  if (error.status === 400 && error.code !== "BadRequest") return sendOpenAiError(ctx, error);
+  if (error.status === 400 && error.code !== "BadRequest") {
+    sendOpenAiError(ctx, error);
+    return;
+  }
   const headers: Record<string, string> = {};
   if (error.retryAfter !== undefined) headers["retry-after"] = String(error.retryAfter);
   sendJson(
