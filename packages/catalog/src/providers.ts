@@ -13,6 +13,10 @@ export const PROVIDERS: readonly ProviderInfo[] = [
   provider("together", "Together", "openai", "TOGETHER", "https://api.together.xyz/v1"),
   provider("fireworks", "Fireworks", "openai", "FIREWORKS", "https://api.fireworks.ai/inference/v1"),
   provider("xai", "xAI", "openai", "XAI", "https://api.x.ai/v1"),
+  // OpenAI-compatible open-weight hosts (docs.deepinfra.com, OpenAI-compatible API;
+  // inference-docs.cerebras.ai, OpenAI compatibility).
+  provider("deepinfra", "DeepInfra", "openai", "DEEPINFRA", "https://api.deepinfra.com/v1/openai"),
+  provider("cerebras", "Cerebras", "openai", "CEREBRAS", "https://api.cerebras.ai/v1"),
   // OpenRouter attributes traffic by these optional headers; they identify the gateway, not the end user.
   provider("openrouter", "OpenRouter", "openai", "OPENROUTER", "https://openrouter.ai/api/v1", {
     openAiDialect: {

@@ -3,21 +3,31 @@ import { ANTHROPIC_MODELS } from "./anthropic.js";
 import { DEMO_MODELS } from "./demo.js";
 import { FREE_MODELS } from "./free.js";
 import { GOOGLE_MODELS } from "./google.js";
+import { withHosts } from "./hosted.js";
 import { LITELLM_SAMPLE, LITELLM_SAMPLE_DATE } from "./litellm-sample.js";
+import { OPEN_HOSTS, OPEN_HOSTS_DATE } from "./open-hosts-sample.js";
 import { OPEN_WEIGHT_MODELS } from "./open-weights.js";
 import { OPENAI_MODELS } from "./openai.js";
+import { withOpenRouterIds } from "./openrouter-ids.js";
 import { withSample } from "./sampled.js";
 
 /**
  * The bundled seed: the hand-kept models first (their ids, prices and parameters are what the tests and
  * fakes rely on), then every chat and embedding model of the dated LiteLLM sample they do not already
- * serve, then the demo's.
+ * serve, then the open-weight models on every host of the dated full file that serves them, then the
+ * demo's. Every model also answers to OpenRouter's id for it.
  */
 export const MODELS: readonly Model[] = [
-  ...withSample(
-    [...OPENAI_MODELS, ...ANTHROPIC_MODELS, ...GOOGLE_MODELS, ...OPEN_WEIGHT_MODELS, ...FREE_MODELS],
-    LITELLM_SAMPLE,
-    LITELLM_SAMPLE_DATE,
+  ...withOpenRouterIds(
+    withHosts(
+      withSample(
+        [...OPENAI_MODELS, ...ANTHROPIC_MODELS, ...GOOGLE_MODELS, ...OPEN_WEIGHT_MODELS, ...FREE_MODELS],
+        LITELLM_SAMPLE,
+        LITELLM_SAMPLE_DATE,
+      ),
+      OPEN_HOSTS,
+      OPEN_HOSTS_DATE,
+    ),
   ),
   ...DEMO_MODELS,
 ];
