@@ -4,6 +4,7 @@ import { createControlPlaneApp } from "@gw/service";
 import type { Express } from "express";
 import { mountCatalogAdmin } from "./catalog/admin-routes.js";
 import { bundledCatalog } from "./catalog/content.js";
+import { countModelsRoute } from "./catalog/routes/count-models.js";
 import { listModelsRoute } from "./catalog/routes/list-models.js";
 import { modelEndpointsRoute } from "./catalog/routes/model-endpoints.js";
 import { type KeysContext, type KeysDeps, keysContext } from "./deps.js";
@@ -60,6 +61,7 @@ export function createApp(
       app.patch("/api/v1/byok/:id", management, updateCredentialRoute(context));
       app.delete("/api/v1/byok/:id", management, deleteCredentialRoute(context));
       app.get("/api/v1/models", listModelsRoute(context));
+      app.get("/api/v1/models/count", countModelsRoute(context));
       app.get("/api/v1/models/:author/:slug/endpoints", anyKey, modelEndpointsRoute(context));
       mountCatalogAdmin(app, { db: context.db, operators, seed });
       app.get("/api/v1/admin/accounts", operator, listAccountsRoute(context));

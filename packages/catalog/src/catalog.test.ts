@@ -41,9 +41,15 @@ describe("catalogue data", () => {
 
   it("offers routing a choice of providers for an open-weight model", () => {
     const llama = findModel("meta-llama/llama-3.3-70b-instruct");
-    expect(llama?.endpoints.map((e) => e.providerId)).toEqual(["groq", "together", "fireworks"]);
+    expect(llama?.endpoints.map((e) => e.providerId)).toEqual([
+      "groq",
+      "together",
+      "fireworks",
+      "deepinfra",
+      "cerebras",
+    ]);
     const prices = llama?.endpoints.map((e) => e.pricing.promptPico);
-    expect(new Set(prices).size).toBe(3);
+    expect(new Set(prices).size).toBe(5);
   });
 
   it("converts list prices to exact pico-dollars per token", () => {

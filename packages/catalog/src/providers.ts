@@ -28,6 +28,10 @@ export const PROVIDERS: readonly ProviderInfo[] = [
   // each resource is `https://{resource}.openai.azure.com`, so AZURE_OPENAI_BASE_URL is required.
   provider("google-vertex", "Google Vertex AI", "vertex", "VERTEX", "https://aiplatform.googleapis.com"),
   provider("azure", "Azure OpenAI", "azure", "AZURE_OPENAI", null),
+  // OpenAI-compatible open-weight hosts (docs.deepinfra.com, OpenAI-compatible API;
+  // inference-docs.cerebras.ai, OpenAI compatibility).
+  provider("deepinfra", "DeepInfra", "openai", "DEEPINFRA", "https://api.deepinfra.com/v1/openai"),
+  provider("cerebras", "Cerebras", "openai", "CEREBRAS", "https://api.cerebras.ai/v1"),
   // OpenRouter attributes traffic by these optional headers; they identify the gateway, not the end user.
   provider("openrouter", "OpenRouter", "openai", "OPENROUTER", "https://openrouter.ai/api/v1", {
     openAiDialect: {

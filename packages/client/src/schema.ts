@@ -778,6 +778,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/models/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many models produce the asked output (OpenRouter's models.count(); no credential needed) */
+        get: operations["countCatalogModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/models/{author}/{slug}/endpoints": {
         parameters: {
             query?: never;
@@ -1383,7 +1400,7 @@ export interface components {
             } | null;
             throughput_last_30m: number | null;
         };
-        /** @description USD per token (prompt, completion), per request and per image. */
+        /** @description USD per token (prompt, completion, cache read and write, reasoning), per request and per image. */
         Pricing: {
             /** @description USD */
             prompt: number;
@@ -1393,6 +1410,12 @@ export interface components {
             request: number;
             /** @description USD */
             image: number;
+            /** @description USD */
+            input_cache_read: number;
+            /** @description USD */
+            input_cache_write: number;
+            /** @description USD */
+            internal_reasoning: number;
         };
         WalletSignIn: {
             /** @description Use as `Authorization: Bearer` on inference routes. */
@@ -8273,6 +8296,50 @@ export interface operations {
                             next: null;
                         };
                     };
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    countCatalogModels: {
+        parameters: {
+            query?: {
+                output_modalities?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The count. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            count: number;
+                        };
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description A dependency is unavailable; retry later. */

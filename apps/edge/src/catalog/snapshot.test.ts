@@ -18,4 +18,9 @@ describe("CatalogSnapshot aliases", () => {
     const id = nativeModelId(snapshot, "claude-3-5-haiku-latest", ["anthropic"]);
     expect(snapshot.model(id)?.id).toBe("anthropic/claude-3-5-haiku");
   });
+
+  it("resolves the bare alias on the Gemini surface too, whose own author is google", () => {
+    const id = nativeModelId(snapshot, "models/claude-3-5-haiku-latest", ["google"]);
+    expect(snapshot.model(id)?.id).toBe("anthropic/claude-3-5-haiku");
+  });
 });

@@ -4,8 +4,9 @@ import type { CatalogSnapshot } from "../catalog/snapshot.js";
 /**
  * The catalogue id behind a model name as a native SDK sends it: the provider's own name without the
  * author prefix (`claude-sonnet-4`), its dated form (`claude-sonnet-4-20250514`, the endpoint's upstream
- * name), Gemini's `models/` prefix, or a full `<author>/<slug>` id. A `:variant` suffix is kept. An
- * unknown name comes back unchanged, so the planner answers it with its usual 404.
+ * name), a bare alias (`claude-3-5-haiku-latest`, on any surface), Gemini's `models/` prefix, or a full
+ * `<author>/<slug>` id. A `:variant` suffix is kept. An unknown name comes back unchanged, so the
+ * planner answers it with its usual 404.
  */
 export function nativeModelId(snapshot: CatalogSnapshot, name: string, authors: readonly string[]): string {
   const bare = name.replace(/^models\//, "");
@@ -31,8 +32,10 @@ function resolveBase(
   const matches = models
     .filter(
       (model) =>
-        model.id.slice(model.id.indexOf("/") + 1) === base ||
-        model.endpoints.some((endpoint) => endpoint.upstreamModel === base),
+        slug(model.id) === base ||
+        model.endpoints.some((endpoint) => endpoint.upstreamModel === base) ||
+        // Another surface's bare alias (`claude-3-5-haiku-latest` on the Gemini routes, issue 30).
+        model.aliases.some((alias) => slug(alias) === base),
     )
     .map((model) => model.id)
     .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
@@ -48,4 +51,8 @@ export function withNativeModels(
   const resolved: ChatRequest = { ...chat, model: nativeModelId(snapshot, chat.model, authors) };
   if (chat.models) resolved.models = chat.models.map((name) => nativeModelId(snapshot, name, authors));
   return resolved;
+}
+
+function slug(id: string): string {
+  return id.slice(id.indexOf("/") + 1);
 }

@@ -9,10 +9,21 @@ import type { EndpointJson, PricingJson } from "./views.js";
 
 const usd = z.number().meta({ description: "USD" });
 
-export const pricingSchema = z.object({ prompt: usd, completion: usd, request: usd, image: usd }).meta({
-  id: "Pricing",
-  description: "USD per token (prompt, completion), per request and per image.",
-}) satisfies z.ZodType<PricingJson>;
+export const pricingSchema = z
+  .object({
+    prompt: usd,
+    completion: usd,
+    request: usd,
+    image: usd,
+    input_cache_read: usd,
+    input_cache_write: usd,
+    internal_reasoning: usd,
+  })
+  .meta({
+    id: "Pricing",
+    description:
+      "USD per token (prompt, completion, cache read and write, reasoning), per request and per image.",
+  }) satisfies z.ZodType<PricingJson>;
 
 export const modelSchema = openRouterModelObject.meta({
   id: "CatalogModel",

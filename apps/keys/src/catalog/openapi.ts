@@ -18,6 +18,22 @@ export const catalogOpenApiPaths: ZodOpenApiPathsObject = {
       },
     },
   },
+  "/api/v1/models/count": {
+    get: {
+      operationId: "countCatalogModels",
+      tags: ["models"],
+      summary: "How many models produce the asked output (OpenRouter's models.count(); no credential needed)",
+      security: [],
+      requestParams: { query: z.object({ output_modalities: z.string().optional() }) },
+      responses: {
+        "200": {
+          description: "The count.",
+          content: json(z.object({ data: z.object({ count: z.number().int() }) })),
+        },
+        ...errorResponses("openai", [400, 503]),
+      },
+    },
+  },
   "/api/v1/models/{author}/{slug}/endpoints": {
     get: {
       operationId: "listModelEndpoints",

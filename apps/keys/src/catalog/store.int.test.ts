@@ -172,8 +172,8 @@ describeWith(["postgres"], "catalogue operator layer (Postgres)", () => {
     const good = {
       data: [
         {
-          id: "qwen/qwen3-235b-a22b",
-          name: "Qwen: Qwen3 235B A22B",
+          id: "qwen/qwen3-max",
+          name: "Qwen: Qwen3 Max",
           context_length: 131_072,
           pricing: { prompt: "0.00000013", completion: "0.0000006", request: "0", image: "0" },
           top_provider: { context_length: 131_072, max_completion_tokens: 8_192 },
@@ -188,10 +188,10 @@ describeWith(["postgres"], "catalogue operator layer (Postgres)", () => {
       actor: "test",
     });
     expect(applied.applied).toBe(true);
-    expect((await served("qwen/qwen3-235b-a22b"))?.endpoints).toEqual([
+    expect((await served("qwen/qwen3-max"))?.endpoints).toEqual([
       expect.objectContaining({
         providerId: "openrouter",
-        upstreamModel: "qwen/qwen3-235b-a22b",
+        upstreamModel: "qwen/qwen3-max",
         contextLength: 131_072,
         maxCompletionTokens: 8_192,
         pricing: expect.objectContaining({ promptPico: 130_000n, completionPico: 600_000n }),
@@ -221,6 +221,64 @@ describeWith(["postgres"], "catalogue operator layer (Postgres)", () => {
     ]);
   });
 
+  it("imports the open-weight hosts' and the clouds' LiteLLM entries; clouds unknown here are named", async () => {
+    // As in LiteLLM's file of 2026-07-24, Cerebras repriced; Bedrock's Claude Sonnet 4 entry.
+    const text = JSON.stringify({
+      "cerebras/llama-3.3-70b": {
+        litellm_provider: "cerebras",
+        mode: "chat",
+        input_cost_per_token: 9e-7,
+        output_cost_per_token: 0.0000012,
+        max_input_tokens: 128_000,
+        max_output_tokens: 128_000,
+      },
+      "anthropic.claude-sonnet-4-20250514-v1:0": {
+        litellm_provider: "bedrock_converse",
+        mode: "chat",
+        input_cost_per_token: 0.000003,
+        output_cost_per_token: 0.000015,
+        cache_read_input_token_cost: 3e-7,
+        cache_creation_input_token_cost: 0.00000375,
+        max_input_tokens: 1_000_000,
+        max_output_tokens: 64_000,
+      },
+    });
+    const refused = await importCatalog(db(), seed, {
+      format: "litellm",
+      text,
+      apply: true,
+      actor: "test",
+    }).catch((error: CatalogChangeError) => error.problems);
+    expect(refused).toEqual(["anthropic.claude-sonnet-4-20250514-v1:0: unknown provider: amazon-bedrock"]);
+
+    const skipping = await importCatalog(db(), seed, {
+      format: "litellm",
+      text,
+      apply: true,
+      actor: "test",
+      skipUnknownProviders: true,
+    });
+    expect(skipping.skipped).toEqual([
+      "anthropic.claude-sonnet-4-20250514-v1:0: provider amazon-bedrock is not in the catalogue",
+    ]);
+    const llama = await served("meta-llama/llama-3.3-70b-instruct");
+    const cerebras = llama?.endpoints.find((endpoint) => endpoint.providerId === "cerebras");
+    expect(cerebras?.pricing?.promptPico).toBe(900_000n);
+
+    // The seam the cloud branches fill: with amazon-bedrock a provider, Claude gains its Bedrock endpoint.
+    const bedrock = { id: "amazon-bedrock", name: "Amazon Bedrock", apiFormat: "anthropic", isDemo: false };
+    const withClouds = { ...seed, version: undefined, providers: [...seed.providers, bedrock] };
+    await refreshCatalog(db(), withClouds);
+    await importCatalog(db(), withClouds, { format: "litellm", text, apply: true, actor: "test" });
+    const sonnet = await served("anthropic/claude-sonnet-4");
+    expect(sonnet?.endpoints.find((endpoint) => endpoint.providerId === "amazon-bedrock")).toMatchObject({
+      upstreamModel: "anthropic.claude-sonnet-4-20250514-v1:0",
+      contextLength: 1_000_000,
+      pricing: expect.objectContaining({ cacheReadPico: 300_000n, cacheWritePico: 3_750_000n }),
+    });
+    await refreshCatalog(db(), seed);
+  });
+
   it("disables and enables a model or an endpoint, and points aliases", async () => {
     const apply = (edit: Parameters<typeof changeCatalog>[2]["edit"]) =>
       changeCatalog(db(), seed, { actor: "test", action: "edit", dryRun: false, edit });
@@ -234,7 +292,12 @@ describeWith(["postgres"], "catalogue operator layer (Postgres)", () => {
       setDisabled({ modelId: "meta-llama/llama-3.3-70b-instruct", providerId: "groq", disabled: true }),
     );
     const llama = await served("meta-llama/llama-3.3-70b-instruct");
-    expect(llama?.endpoints.map((endpoint) => endpoint.providerId)).toEqual(["together", "fireworks"]);
+    expect(llama?.endpoints.map((endpoint) => endpoint.providerId)).toEqual([
+      "together",
+      "fireworks",
+      "deepinfra",
+      "cerebras",
+    ]);
 
     await apply(setAlias("openai/gpt-4o-mini-operator", "openai/gpt-4o-mini"));
     expect((await served("openai/gpt-4o-mini"))?.aliases).toContain("openai/gpt-4o-mini-operator");

@@ -7,15 +7,24 @@ export interface PricingJson {
   completion: number;
   request: number;
   image: number;
+  input_cache_read: number;
+  input_cache_write: number;
+  internal_reasoning: number;
 }
 
-/** Prices are USD per token (not per 1k or 1M), per request and per image. */
+/**
+ * Prices are USD per token (not per 1k or 1M), per request and per image; the cache and reasoning
+ * prices under the names the model list's pricing uses (OpenRouter's), 0 where the provider lists none.
+ */
 export function pricingJson(pricing: Pricing | undefined): PricingJson {
   return {
     prompt: picoToUsdNumber(pricing?.promptPico ?? 0n),
     completion: picoToUsdNumber(pricing?.completionPico ?? 0n),
     request: picoToUsdNumber(pricing?.requestPico ?? 0n),
     image: picoToUsdNumber(pricing?.imagePico ?? 0n),
+    input_cache_read: picoToUsdNumber(pricing?.cacheReadPico ?? 0n),
+    input_cache_write: picoToUsdNumber(pricing?.cacheWritePico ?? 0n),
+    internal_reasoning: picoToUsdNumber(pricing?.reasoningPico ?? 0n),
   };
 }
 

@@ -1,6 +1,7 @@
 import { FREE, listPrice, unixDay } from "../pricing.js";
 import type { Model } from "../types.js";
 import { endpoint, model } from "./build.js";
+import { dataPolicy } from "./data-policy.js";
 import { OPEN_WEIGHTS_CHAT } from "./parameters.js";
 
 // Open-weight models served by several OpenAI-compatible hosts at their own prices, so routing has choices.
@@ -43,6 +44,7 @@ export const OPEN_WEIGHT_MODELS: readonly Model[] = [
         maxCompletionTokens: LLAMA_CONTEXT,
         pricing: listPrice({ prompt: "0.90", completion: "0.90" }),
         supportedParameters: OPEN_WEIGHTS_CHAT,
+        ...dataPolicy("fireworks"),
       }),
     ],
   }),

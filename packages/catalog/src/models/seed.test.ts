@@ -4,12 +4,46 @@ import { validateCatalog } from "../validate.js";
 
 describe("the bundled seed (hand-kept models plus the dated LiteLLM sample)", () => {
   it("is broad: many models across the providers the gateway speaks, and sound", () => {
-    expect(CATALOG.models.length).toBeGreaterThanOrEqual(90);
+    expect(CATALOG.models.length).toBeGreaterThanOrEqual(100);
     const providers = new Set(CATALOG.models.flatMap((m) => m.endpoints.map((e) => e.providerId)));
-    for (const id of ["openai", "anthropic", "google", "xai", "deepseek", "groq", "together", "fireworks"]) {
+    const hosts = ["groq", "together", "fireworks", "deepinfra", "cerebras", "mistral"];
+    for (const id of ["openai", "anthropic", "google", "xai", "deepseek", ...hosts]) {
       expect(providers, id).toContain(id);
     }
     expect(validateCatalog()).toEqual([]);
+  });
+
+  it("gives routing a choice: 40 models on two or more providers before any cloud, ZDR hosts among them", () => {
+    const multi = CATALOG.models.filter((m) => new Set(m.endpoints.map((e) => e.providerId)).size >= 2);
+    expect(multi.length).toBeGreaterThanOrEqual(40);
+    const gptOss = findModel("openai/gpt-oss-120b");
+    expect(gptOss?.endpoints.map((e) => e.providerId)).toEqual([
+      "groq",
+      "together",
+      "fireworks",
+      "deepinfra",
+      "cerebras",
+    ]);
+    // Fireworks and DeepInfra keep no prompts by their published policy (data-policy.ts); Groq does not claim it.
+    const zdr = (provider: string) => gptOss?.endpoints.find((e) => e.providerId === provider)?.isZdr;
+    expect([zdr("fireworks"), zdr("deepinfra"), zdr("groq")]).toEqual([true, true, false]);
+    const maverick = findModel("meta-llama/llama-4-maverick")?.endpoints;
+    expect(maverick?.find((e) => e.providerId === "together")?.quantization).toBe("fp8");
+    expect(maverick?.find((e) => e.providerId === "groq")?.quantization).toBeNull();
+    // The file's limits and prices per host: Cerebras caps gpt-oss-120b's output at 32,768.
+    expect(gptOss?.endpoints.find((e) => e.providerId === "cerebras")).toMatchObject({
+      upstreamModel: "gpt-oss-120b",
+      contextLength: 131_072,
+      maxCompletionTokens: 32_768,
+      pricing: expect.objectContaining({ promptPico: 350_000n, completionPico: 750_000n }),
+    });
+  });
+
+  it("answers to OpenRouter's ids for Claude (a dot in the version)", () => {
+    expect(resolveModel("anthropic/claude-haiku-4.5")?.model.id).toBe("anthropic/claude-haiku-4-5");
+    expect(resolveModel("anthropic/claude-sonnet-4.5")?.model.id).toBe("anthropic/claude-sonnet-4-5");
+    expect(resolveModel("anthropic/claude-3.5-haiku")?.model.id).toBe("anthropic/claude-3-5-haiku");
+    expect(resolveModel("anthropic/claude-opus-4.1")?.model.id).toBe("anthropic/claude-opus-4-1");
   });
 
   it("resolves provider aliases and dated ids to their model", () => {

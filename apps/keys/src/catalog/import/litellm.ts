@@ -13,27 +13,11 @@ import {
   topLevelKeys,
   usdToPicoChecked,
 } from "./common.js";
+import { cloudSkipReason, mapProvider, modelName, upstreamName } from "./litellm-names.js";
 
 // LiteLLM's model_prices_and_context_window.json: one object keyed by model name, each entry with its
 // `litellm_provider`, `mode`, USD-per-token prices and token limits (sample and its README in the shared
 // reference folder). Facts carried over: the field names and that prices are USD per token.
-
-/** LiteLLM provider name -> our provider id, and the model author for first-party providers. */
-const PROVIDERS: Readonly<Record<string, { provider: string; author?: string }>> = {
-  openai: { provider: "openai", author: "openai" },
-  anthropic: { provider: "anthropic", author: "anthropic" },
-  gemini: { provider: "google", author: "google" },
-  xai: { provider: "xai", author: "x-ai" },
-  deepseek: { provider: "deepseek", author: "deepseek" },
-  mistral: { provider: "mistral", author: "mistralai" },
-  groq: { provider: "groq" },
-  together_ai: { provider: "together" },
-  fireworks_ai: { provider: "fireworks" },
-  openrouter: { provider: "openrouter" },
-  ollama: { provider: "ollama" },
-  ollama_chat: { provider: "ollama" },
-  hosted_vllm: { provider: "vllm" },
-};
 
 const PRICE_FIELDS: ReadonlyArray<[string, keyof Pricing]> = [
   ["input_cost_per_token", "promptPico"],
@@ -73,25 +57,68 @@ export function parseLiteLlm(text: string, options: LiteLlmOptions): ParsedImpor
     return result;
   }
   for (const key of duplicates(topLevelKeys(text))) result.problems.push(`duplicate id: ${key}`);
-  const byTarget = new Map<string, string>();
+  const keys = new Set(entries.map(([key]) => key));
+  const byTarget = new Map<string, Candidate>();
   for (const [key, entry] of entries) {
-    const model = entryModel(key, entry, options, result);
-    if (!model) continue;
-    const target = `${model.id}@${model.endpoints[0]?.providerId}`;
+    const candidate = entryModel(key, entry, { ...options, keys }, result);
+    if (!candidate) continue;
+    const target = `${candidate.model.id}@${candidate.model.endpoints[0]?.providerId}`;
     const earlier = byTarget.get(target);
-    if (earlier !== undefined) result.problems.push(`duplicate id: ${key} and ${earlier} are both ${target}`);
-    byTarget.set(target, key);
-    result.models.push(model);
+    if (earlier === undefined) byTarget.set(target, candidate);
+    else {
+      const kept = oneOf(earlier, candidate, target, result);
+      if (kept) byTarget.set(target, kept);
+    }
   }
+  result.models.push(...[...byTarget.values()].map((candidate) => candidate.model));
   return result;
+}
+
+/** One entry of the file as the model it imports. */
+interface Candidate {
+  key: string;
+  model: ImportedModel;
+  /** The id was reached through a catalogue alias (a dated name), not named by the entry itself. */
+  viaAlias: boolean;
+}
+
+/**
+ * Two entries landing on one model at one provider: with the same prices and limits they are two names
+ * of one endpoint (`mistral-large-latest` and its dated name), so one is kept; otherwise the entry that
+ * names the model itself wins over one reaching it through an alias (Azure's `gpt-4o` over
+ * `gpt-4o-2024-11-20`, an older snapshot's price), and when neither does the file is ambiguous.
+ */
+function oneOf(a: Candidate, b: Candidate, target: string, result: ParsedImport): Candidate | undefined {
+  if (sameTerms(a.model, b.model)) {
+    result.skipped.push(`${b.key}: another name of ${a.key} (${target}), same prices and limits`);
+    return a;
+  }
+  if (a.viaAlias !== b.viaAlias) {
+    const [kept, left] = a.viaAlias ? [b, a] : [a, b];
+    result.skipped.push(
+      `${left.key}: reaches ${target} through an alias; ${kept.key} names it and is imported`,
+    );
+    return kept;
+  }
+  result.problems.push(`duplicate id: ${b.key} and ${a.key} are both ${target}`);
+  return undefined;
+}
+
+/** The same prices and limits: all an endpoint takes from the file besides its upstream name. */
+function sameTerms(a: ImportedModel, b: ImportedModel): boolean {
+  const terms = (m: ImportedModel) => {
+    const { upstreamModel: _name, ...rest } = m.endpoints[0] ?? { providerId: "" };
+    return JSON.stringify(rest, (_key, value: unknown) => (typeof value === "bigint" ? `${value}` : value));
+  };
+  return a.kind === b.kind && terms(a) === terms(b);
 }
 
 function entryModel(
   key: string,
   entry: unknown,
-  options: LiteLlmOptions,
+  options: LiteLlmOptions & { keys: ReadonlySet<string> },
   result: ParsedImport,
-): ImportedModel | undefined {
+): Candidate | undefined {
   if (!isRecord(entry) || typeof entry.litellm_provider !== "string") {
     result.problems.push(`${key}: not a model entry (no litellm_provider)`);
     return undefined;
@@ -101,7 +128,7 @@ function entryModel(
     result.skipped.push(`${key}: mode ${String(entry.mode)} is not served (chat and embedding only)`);
     return undefined;
   }
-  const mapped = PROVIDERS[entry.litellm_provider];
+  const mapped = mapProvider(entry.litellm_provider);
   const providerId = mapped?.provider ?? entry.litellm_provider;
   if (!options.knownProviders.has(providerId)) {
     if (options.skipUnknownProviders)
@@ -109,7 +136,12 @@ function entryModel(
     else result.problems.push(`${key}: unknown provider: ${providerId}`);
     return undefined;
   }
-  const upstreamModel = stripPrefix(key, entry.litellm_provider);
+  const cloudSkip = cloudSkipReason(key, providerId, options.keys);
+  if (cloudSkip !== undefined) {
+    result.skipped.push(`${key}: ${cloudSkip}`);
+    return undefined;
+  }
+  const upstreamModel = upstreamName(key, entry.litellm_provider);
   const problems = result.problems;
   const pricing: Partial<Pricing> = {};
   for (const [field, name] of PRICE_FIELDS) {
@@ -122,7 +154,8 @@ function entryModel(
     problems,
   );
   const maxOutput = tokensChecked(entry.max_output_tokens, `${key}.max_output_tokens`, problems);
-  const id = modelId(options.current, providerId, mapped?.author, upstreamModel);
+  const named = modelName(providerId, upstreamModel, mapped?.author);
+  const { id, viaAlias } = modelId(options.current, providerId, named.author, upstreamModel, named.name);
   const endpoint: { providerId: string } & EndpointPatch = { providerId, upstreamModel, pricing };
   if (contextLength !== undefined) endpoint.contextLength = contextLength;
   if (kind === "embedding") endpoint.maxCompletionTokens = 0;
@@ -130,14 +163,7 @@ function entryModel(
   else if (maxOutput !== undefined)
     endpoint.maxCompletionTokens = Math.min(maxOutput, contextLength ?? maxOutput);
   if (!servedAt(options.current, id, providerId)) endpoint.supportedParameters = parameters(entry, kind);
-  return { id, kind, endpoints: [endpoint] };
-}
-
-function stripPrefix(key: string, litellmProvider: string): string {
-  const slash = key.indexOf("/");
-  if (slash === -1) return key;
-  const prefix = key.slice(0, slash);
-  return prefix === litellmProvider || PROVIDERS[prefix] !== undefined ? key.slice(slash + 1) : key;
+  return { key, viaAlias, model: { id, kind, endpoints: [endpoint] } };
 }
 
 /**
@@ -150,12 +176,15 @@ function modelId(
   current: CatalogContent,
   providerId: string,
   author: string | undefined,
+  upstream: string,
   name: string,
-): string {
+): { id: string; viaAlias: boolean } {
   const served = current.models.find((model) =>
-    model.endpoints.some((endpoint) => endpoint.providerId === providerId && endpoint.upstreamModel === name),
+    model.endpoints.some(
+      (endpoint) => endpoint.providerId === providerId && endpoint.upstreamModel === upstream,
+    ),
   );
-  if (served) return served.id;
+  if (served) return { id: served.id, viaAlias: false };
   const candidate = (
     author
       ? `${author}/${name}`
@@ -164,7 +193,7 @@ function modelId(
         : `${providerId}/${name.slice(name.lastIndexOf("/") + 1)}`
   ).toLowerCase();
   const aliased = current.models.find((model) => model.aliases.includes(candidate));
-  return aliased?.id ?? candidate;
+  return aliased ? { id: aliased.id, viaAlias: true } : { id: candidate, viaAlias: false };
 }
 
 function servedAt(current: CatalogContent, id: string, providerId: string): boolean {
@@ -178,6 +207,7 @@ function parameters(entry: Record<string, unknown>, kind: "chat" | "embedding"):
   if (kind === "embedding") return ["dimensions", "encoding_format", "user"];
   const list = ["max_tokens", "temperature", "top_p", "stop", "stream", "seed"];
   if (entry.supports_function_calling === true) list.push("tools", "tool_choice");
+  if (entry.supports_parallel_function_calling === true) list.push("parallel_tool_calls");
   if (entry.supports_response_schema === true) list.push("response_format", "structured_outputs");
   if (entry.supports_reasoning === true) list.push("reasoning", "include_reasoning");
   return list;

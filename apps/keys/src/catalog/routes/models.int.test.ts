@@ -94,6 +94,31 @@ describeWith(["postgres"], "model REST routes", () => {
     });
   });
 
+  describe("GET /api/v1/models/count", () => {
+    it("counts the models by output modality, text by default, as OpenRouter's models.count() reads it", async () => {
+      const text = await harness.request("GET", "/api/v1/models/count");
+      expect(text.status).toBe(200);
+      expect(text.body).toEqual({ data: { count: 2 } });
+      const all = await harness.request("GET", "/api/v1/models/count?output_modalities=all");
+      expect(all.body).toEqual({ data: { count: 2 } });
+      const embeddings = await harness.request("GET", "/api/v1/models/count?output_modalities=embeddings");
+      expect(embeddings.body).toEqual({ data: { count: 0 } });
+      const either = await harness.request("GET", "/api/v1/models/count?output_modalities=image,text");
+      expect(either.body).toEqual({ data: { count: 2 } });
+    });
+
+    it("refuses an unknown modality with a 400 naming the parameter", async () => {
+      const response = await harness.request("GET", "/api/v1/models/count?output_modalities=smell");
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({
+        error: {
+          message: expect.stringMatching(/^output_modalities: /),
+          metadata: { field: "output_modalities" },
+        },
+      });
+    });
+  });
+
   describe("GET /api/v1/models/:author/:slug/endpoints", () => {
     it("lists every provider endpoint with the spec's fields", async () => {
       const response = await harness.request(
@@ -112,7 +137,16 @@ describeWith(["postgres"], "model REST routes", () => {
           model: "meta-llama/llama-3.3-70b-instruct",
           context_length: 131_072,
           max_completion_tokens: 8_192,
-          pricing: { prompt: 0.00000088, completion: 0.00000088, request: 0.000001, image: 0 },
+          // Cache prices as the model list has them (issue 30).
+          pricing: {
+            prompt: 0.00000088,
+            completion: 0.00000088,
+            request: 0.000001,
+            image: 0,
+            input_cache_read: 0.000000075,
+            input_cache_write: 0,
+            internal_reasoning: 0,
+          },
           quantization: "fp8",
           is_zdr: true,
           supported_parameters: ["max_tokens", "stream", "response_format"],
@@ -127,7 +161,15 @@ describeWith(["postgres"], "model REST routes", () => {
           model: "meta-llama/llama-3.3-70b-instruct",
           context_length: 8_192,
           max_completion_tokens: 1_024,
-          pricing: { prompt: 0, completion: 0, request: 0, image: 0 },
+          pricing: {
+            prompt: 0,
+            completion: 0,
+            request: 0,
+            image: 0,
+            input_cache_read: 0,
+            input_cache_write: 0,
+            internal_reasoning: 0,
+          },
           quantization: null,
           is_zdr: false,
           supported_parameters: ["max_tokens"],
