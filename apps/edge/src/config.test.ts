@@ -66,6 +66,20 @@ describe("loadEdgeConfig", () => {
     );
   });
 
+  it("reads the usage producer's linger and batch size (KAFKA_PRODUCER_*), and names a bad value", () => {
+    expect(loadEdgeConfig({}).producer).toEqual({ lingerMs: 20, batchSize: 500 });
+    const set = loadEdgeConfig({ KAFKA_PRODUCER_LINGER_MS: "0", KAFKA_PRODUCER_BATCH_SIZE: "1000" });
+    expect(set.producer).toEqual({ lingerMs: 0, batchSize: 1000 });
+    for (const bad of ["-1", "1001", "5.5", "soon"])
+      expect(() => loadEdgeConfig({ KAFKA_PRODUCER_LINGER_MS: bad }), bad).toThrow(
+        /KAFKA_PRODUCER_LINGER_MS/,
+      );
+    for (const bad of ["0", "10001", "many"])
+      expect(() => loadEdgeConfig({ KAFKA_PRODUCER_BATCH_SIZE: bad }), bad).toThrow(
+        /KAFKA_PRODUCER_BATCH_SIZE/,
+      );
+  });
+
   it("admits under budget leases unless ADMISSION_LEASES is false, and refuses anything else", () => {
     expect(loadEdgeConfig({}).leases).toBe(true);
     expect(loadEdgeConfig({ ADMISSION_LEASES: "false" }).leases).toBe(false);

@@ -29,6 +29,7 @@ async function main(): Promise<void> {
     clientId: `edge-${config.instanceId}`,
     logger,
     spool: { directory: config.spoolDir, journal: true },
+    producer: config.producer,
   });
   const connected = connectEdgeDeps(config, { bus, logger });
   const running = await startEdge(connected.deps, { host: config.host, httpPort: config.httpPort });

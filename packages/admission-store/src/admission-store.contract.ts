@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AdmissionStore, AdmissionStoreOptions, AdmitRequest } from "./admission-store.js";
+import { describeBatchApplyContract } from "./batch-apply.contract.js";
 import { describeLeaseContract } from "./lease.contract.js";
 import { describeLimitsContract } from "./limits.contract.js";
 
@@ -24,6 +25,7 @@ export function describeAdmissionStoreContract(name: string, factory: StoreFacto
   const make = (options: AdmissionStoreOptions = {}) => factory({ maxViewAgeMs: 10 * TTL, ...options });
   describeLimitsContract(name, make);
   describeLeaseContract(name, make);
+  describeBatchApplyContract(name, make);
 
   describe(`${name}: admission`, () => {
     it("answers cold until a snapshot is loaded", async () => {

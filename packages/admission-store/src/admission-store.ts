@@ -35,6 +35,13 @@ export interface AdmissionStore {
    */
   applyLedgerEntry(accountId: string, entry: LedgerEntryUpdate): Promise<ApplyResult>;
   /**
+   * Applies committed ledger entries of any accounts, each exactly as `applyLedgerEntry` would, in
+   * order: the usage consumer's batch, in one Redis round trip instead of one per entry. Every entry is
+   * checked first: a malformed one refuses the whole batch before anything changes. → one result per
+   * entry, in order.
+   */
+  applyLedgerEntries(entries: readonly AccountLedgerEntry[]): Promise<ApplyResult[]>;
+  /**
    * Ends a budget lease (a hold placed by `admit` with holdId = lease id): drops its hold and keeps
    * the part of `spentPico` whose ledger entries have not been applied yet as a pending debit of the
    * lease, expiring when the hold would have (a usage event delayed beyond that leaves the budget
@@ -156,6 +163,12 @@ export interface LedgerEntryUpdate {
   byokPico?: bigint;
   /** The budget lease the request was admitted under (the usage event's lease id). */
   leaseRef?: string;
+}
+
+/** One entry of a batch apply: the account it belongs to and the entry. */
+export interface AccountLedgerEntry {
+  accountId: string;
+  entry: LedgerEntryUpdate;
 }
 
 export type LoadResult = "loaded" | "ignored";

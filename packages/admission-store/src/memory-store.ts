@@ -1,4 +1,5 @@
 import {
+  type AccountLedgerEntry,
   type AccountView,
   type AdmissionStore,
   type AdmissionStoreOptions,
@@ -21,6 +22,7 @@ import {
   checkAccountId,
   checkAdmitRequest,
   checkAmount,
+  checkEntries,
   checkEntry,
   checkKeySnapshot,
   checkRef,
@@ -269,6 +271,14 @@ export class MemoryAdmissionStore implements AdmissionStore {
       );
     }
     return "applied";
+  }
+
+  /** In process there is no round trip to save: each entry in turn. */
+  async applyLedgerEntries(entries: readonly AccountLedgerEntry[]): Promise<ApplyResult[]> {
+    const results: ApplyResult[] = [];
+    for (const { accountId, entry } of checkEntries(entries))
+      results.push(await this.applyLedgerEntry(accountId, entry));
+    return results;
   }
 
   async returnLease(

@@ -2,8 +2,35 @@ import { describeWith, serviceUrl, uniqueName } from "@gw/testing";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeAdmissionStoreContract } from "./admission-store.contract.js";
+import type { AccountLedgerEntry } from "./admission-store.js";
 import { connectRedis } from "./redis/connect.js";
 import { RedisAdmissionStore } from "./redis/redis-store.js";
+
+type Counted = "evalsha" | "eval" | "pipeline";
+
+/** The client with a count of its script calls and pipelines: each is one round trip. */
+function counting(redis: Redis): { client: Redis; calls: Record<Counted, number> } {
+  const calls: Record<Counted, number> = { evalsha: 0, eval: 0, pipeline: 0 };
+  const client = new Proxy(redis, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== "function") return value;
+      const method = value as (...args: unknown[]) => unknown;
+      return (...args: unknown[]) => {
+        if (property === "evalsha" || property === "eval" || property === "pipeline") calls[property]++;
+        return method.apply(target, args);
+      };
+    },
+  });
+  return { client, calls };
+}
+
+/** `perAccount` debits of 1 pico to each of `accounts` fresh accounts, interleaved. */
+function debits(accounts: string[], perAccount: number): AccountLedgerEntry[] {
+  return Array.from({ length: perAccount }, (_, round) =>
+    accounts.map((accountId) => ({ accountId, entry: { entryId: BigInt(2 + round), amountPico: -1n } })),
+  ).flat();
+}
 
 describeWith(["redis"], "RedisAdmissionStore on a real Redis", () => {
   let redis: Redis;
@@ -69,6 +96,35 @@ describeWith(["redis"], "RedisAdmissionStore on a real Redis", () => {
       await store.load("acct-flush", { balancePico: 10n, seq: 1n }, Date.now());
       await redis.script("FLUSH");
       expect((await store.view("acct-flush"))?.balancePico).toBe(10n);
+    });
+
+    it("applies a batch of entries over many accounts in one script call", async () => {
+      const { client, calls } = counting(redis);
+      const store = new RedisAdmissionStore(client, { keyPrefix: uniquePrefix() });
+      const accounts = Array.from({ length: 8 }, (_, index) => `acct-one-call-${index}`);
+      for (const id of accounts) await store.load(id, { balancePico: 100n, seq: 1n }, Date.now());
+      // Once the server has the script cached (the first call may need a second, EVAL).
+      await store.applyLedgerEntries([{ accountId: "acct-warm", entry: { entryId: 1n, amountPico: 1n } }]);
+      Object.assign(calls, { evalsha: 0, eval: 0, pipeline: 0 });
+      const results = await store.applyLedgerEntries(debits(accounts, 5));
+      expect(results.filter((result) => result === "applied")).toHaveLength(40);
+      expect(calls).toEqual({ evalsha: 1, eval: 0, pipeline: 0 });
+      expect((await store.view("acct-one-call-7"))?.balancePico).toBe(95n);
+    });
+
+    it("sends a batch too large for one script as one pipeline, also after a script cache flush", async () => {
+      const { client, calls } = counting(redis);
+      const store = new RedisAdmissionStore(client, { keyPrefix: uniquePrefix() });
+      const accounts = Array.from({ length: 60 }, (_, index) => `acct-pipelined-${index}`);
+      for (const id of accounts) await store.load(id, { balancePico: 100n, seq: 1n }, Date.now());
+      await redis.script("FLUSH");
+      calls.evalsha = 0;
+      calls.eval = 0;
+      const results = await store.applyLedgerEntries(debits(accounts, 10));
+      expect(results.filter((result) => result === "applied")).toHaveLength(600);
+      expect(calls.pipeline).toBe(1);
+      expect(calls.evalsha).toBe(0);
+      for (const id of accounts) expect((await store.view(id))?.balancePico).toBe(90n);
     });
 
     it("fails fast when its connection is gone", async () => {

@@ -1,4 +1,5 @@
 import type {
+  AccountLedgerEntry,
   AdmitRequest,
   KeySpendSnapshot,
   LedgerEntryUpdate,
@@ -118,6 +119,15 @@ export function checkEntry(entry: LedgerEntryUpdate): LedgerEntryUpdate {
   if (entry.byokPico !== undefined) checkAmount("byok cost", entry.byokPico);
   if (entry.leaseRef !== undefined) checkRef("lease ref", entry.leaseRef);
   return entry;
+}
+
+/** Every entry of a batch apply, checked before any is applied. */
+export function checkEntries(entries: readonly AccountLedgerEntry[]): readonly AccountLedgerEntry[] {
+  for (const { accountId, entry } of entries) {
+    checkAccountId(accountId);
+    checkEntry(entry);
+  }
+  return entries;
 }
 
 export function checkTime(now: number): number {

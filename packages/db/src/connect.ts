@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
+import { PreparingPool } from "./prepared.js";
 
 // numeric stays a string (exact money); int8 becomes bigint so counts and pico-dollars stay exact.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => BigInt(value));
@@ -37,7 +38,8 @@ export function connectDatabase<Tables>(options: DbOptions): Database<Tables> {
   });
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on("error", () => {});
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  // Statements marked with preparedAs run as named statements (prepared.ts); the rest as before.
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: new PreparingPool(pool) }) });
   return {
     db,
     pool,

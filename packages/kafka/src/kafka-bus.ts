@@ -19,9 +19,9 @@ export interface KafkaEventBusOptions {
   clientId?: string;
   logger?: Logger;
   producer?: {
-    /** Default 5 ms. */
+    /** How long a partial batch waits before it is sent; default DEFAULT_PRODUCER.lingerMs. */
     lingerMs?: number;
-    /** Default 500 messages / 512 KiB per batch. */
+    /** Default DEFAULT_PRODUCER.batchSize messages / 512 KiB per batch. */
     batchSize?: number;
     batchBytes?: number;
     /** Memory queue bound; default 10 000 events. */
@@ -42,6 +42,12 @@ export interface KafkaEventBusOptions {
 }
 
 const DEFAULT_SPOOL_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The producer's batching unless configured: chosen by measurement (docs/scaling.md, "The usage
+ * producer's linger and batch size", packages/kafka/scripts/measure-linger.mjs).
+ */
+export const DEFAULT_PRODUCER = { lingerMs: 20, batchSize: 500 } as const;
 
 /** Answers meaning the broker lost this idempotent producer's state; only a new producer helps. */
 const PRODUCER_STATE_ERRORS = new Set([
@@ -94,8 +100,8 @@ export class KafkaEventBus implements EventBus {
     this.publisher = new BatchingPublisher({
       send: (messages) => this.sendBatch(messages),
       logger: this.logger,
-      lingerMs: options.producer?.lingerMs ?? 5,
-      batchSize: options.producer?.batchSize ?? 500,
+      lingerMs: options.producer?.lingerMs ?? DEFAULT_PRODUCER.lingerMs,
+      batchSize: options.producer?.batchSize ?? DEFAULT_PRODUCER.batchSize,
       batchBytes: options.producer?.batchBytes ?? 512 * 1024,
       maxQueued: options.producer?.maxQueued ?? 10_000,
       spool,

@@ -99,6 +99,28 @@ describe("BatchingPublisher", () => {
     expect(broker.delivered).toEqual(range(25));
   });
 
+  it("lingers before every partial batch, not only after an idle spell, so a trickle rides in few requests", async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const gated = async (messages: BusMessage[]) => {
+      if (broker.batches.length === 0) await gate;
+      await broker.send(messages);
+    };
+    const publisher = create({ send: gated, lingerMs: 300, batchSize: 500 });
+    publisher.publish(message("e0"));
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    // e0's request is in flight; e1 arrives meanwhile, e2 a moment after that request is answered.
+    publisher.publish(message("e1"));
+    release();
+    await expect.poll(() => broker.batches.length).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    publisher.publish(message("e2"));
+    await publisher.flush();
+    expect(broker.batches).toEqual([["e0"], ["e1", "e2"]]);
+  });
+
   it("keeps events while the broker is down and delivers them in order when it is back", async () => {
     broker.up = false;
     const publisher = create({ batchSize: 4 });

@@ -163,7 +163,7 @@ export class BatchingPublisher {
     const delay =
       this.pumpFailures > 0
         ? backoffDelay(this.pumpFailures, this.options.retry)
-        : this.queue.length >= this.options.batchSize
+        : this.fullBatchWaiting()
           ? 0
           : this.options.lingerMs;
     this.timer = setTimeout(() => {
@@ -193,9 +193,15 @@ export class BatchingPublisher {
       });
   }
 
+  /**
+   * Sends batches while full ones wait; a partial one is left to the next linger (schedule), so under
+   * a steady trickle every produce request carries what arrived in a linger, not whatever came in
+   * during the previous request's round trip (as Kafka's own producer does with linger.ms).
+   */
   private async pump(): Promise<void> {
     const { spool } = this.options;
-    while (!this.stopping.signal.aborted) {
+    for (let first = true; !this.stopping.signal.aborted; first = false) {
+      if (!first && !this.fullBatchWaiting()) return;
       if (this.queue.length > 0) {
         const batch = this.takeBatch(this.queue);
         if (!(await this.deliverBatch(batch))) return;
@@ -211,6 +217,10 @@ export class BatchingPublisher {
         return;
       }
     }
+  }
+
+  private fullBatchWaiting(): boolean {
+    return this.backlog() >= this.options.batchSize;
   }
 
   private takeBatch(queue: BusMessage[]): BusMessage[] {

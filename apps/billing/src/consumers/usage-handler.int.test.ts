@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type LedgerEntryUpdate, MemoryAdmissionStore } from "@gw/admission-store";
+import { type AccountLedgerEntry, type LedgerEntryUpdate, MemoryAdmissionStore } from "@gw/admission-store";
 import {
   type ConsumedMessage,
   type EncodedEvent,
@@ -39,6 +39,15 @@ class RecordingStore extends MemoryAdmissionStore {
   override async applyLedgerEntry(accountId: string, entry: LedgerEntryUpdate) {
     this.applied.push({ accountId, entry });
     return super.applyLedgerEntry(accountId, entry);
+  }
+}
+
+/** Counts the store calls the handler makes (each is one Redis round trip with RedisAdmissionStore). */
+class BatchCountingStore extends RecordingStore {
+  readonly batches: number[] = [];
+  override async applyLedgerEntries(entries: readonly AccountLedgerEntry[]) {
+    this.batches.push(entries.length);
+    return super.applyLedgerEntries(entries);
   }
 }
 
@@ -374,6 +383,40 @@ describeWith(["postgres"], "usage handler: an event's fields in the ledger and t
         accountId: account,
         eventId: facts.generationId,
         level: 40,
+      }),
+    );
+  });
+
+  it("applies a batch's entries of several accounts to the hot view in one store call", async () => {
+    const store = new BatchCountingStore();
+    const accounts = [newAccount(), newAccount(), newAccount()];
+    const events = Array.from({ length: 9 }, (_, index) => usageEvent(accounts[index % 3] as string).event);
+    await usageBatchHandler({ ...depsWith(), store })(events.map((event, offset) => message(event, offset)));
+    expect(store.batches).toEqual([9]);
+    expect(store.applied).toHaveLength(9);
+  });
+
+  it("reports an entry the store would refuse on its own and applies the rest of its batch", async () => {
+    const account = newAccount();
+    const { logger, lines } = memoryLogger("warn");
+    const store = new BatchCountingStore();
+    // A generation id longer than a hold id may be: recorded in the ledger, refused by the view.
+    const long = usageEvent(account, { generationId: `gen-${"x".repeat(300)}` });
+    const fine = usageEvent(account);
+    await usageBatchHandler({ db: test.database.db, store, logger })([
+      message(long.event),
+      message(fine.event, 1),
+    ]);
+    expect((await rowsOf(account)).map((row) => row.event_id)).toEqual([
+      long.facts.generationId,
+      fine.facts.generationId,
+    ]);
+    expect(store.applied.map(({ entry }) => entry.pendingRef)).toEqual([fine.facts.generationId]);
+    const warned = lines().map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(warned).toContainEqual(
+      expect.objectContaining({
+        msg: "usage recorded but not applied to the hot view",
+        eventId: long.facts.generationId,
       }),
     );
   });

@@ -1,4 +1,9 @@
-import type { AdmissionStore } from "@gw/admission-store";
+import {
+  type AccountLedgerEntry,
+  type AdmissionStore,
+  checkAccountId,
+  checkEntry,
+} from "@gw/admission-store";
 import type {
   BatchHandler,
   ConsumedMessage,
@@ -41,12 +46,12 @@ interface UsageEvent {
 }
 
 /**
- * Turns usage events into ledger debits: one transaction with one multi-row insert per batch. The insert
- * is idempotent on the event id (a unique constraint), so at-least-once delivery debits exactly once;
- * the handler resolves (and the bus commits the offsets) only after the transaction commits. The hot
- * view is updated afterwards, entry by entry, also with entries an earlier delivery already wrote. A
- * poison message fails its batch; the bus then retries the batch message by message and dead-letters
- * only that one.
+ * Turns usage events into ledger debits: one transaction with one fixed-shape insert per batch. The
+ * insert is idempotent on the event id (a unique constraint), so at-least-once delivery debits exactly
+ * once; the handler resolves (and the bus commits the offsets) only after the transaction commits. The
+ * hot view is updated afterwards in one store call for the whole batch (one Redis round trip), also
+ * with entries an earlier delivery already wrote. A poison message fails its batch; the bus then
+ * retries the batch message by message and dead-letters only that one.
  */
 export function usageBatchHandler(deps: UsageConsumerDeps): BatchHandler {
   return async (messages: ConsumedMessage[]) => {
@@ -56,17 +61,16 @@ export function usageBatchHandler(deps: UsageConsumerDeps): BatchHandler {
     const written = await timeLedgerApply("usage", () =>
       inTransaction(deps.db, (trx) => insertUsageEntries(trx, inputs)),
     );
-    // One apply per event id (the view counts an entry once anyway), concurrently.
+    // One apply per event id (the view counts an entry once anyway), in batch order.
     const byEvent = new Map<string, UsageEvent>();
     for (const event of events)
       if (!byEvent.has(event.input.eventId)) byEvent.set(event.input.eventId, event);
-    await Promise.all(
-      [...byEvent.values()].map((event) => {
-        const entry = written.get(event.input.eventId);
-        if (!entry) throw new Error(`ledger entry of event ${event.input.eventId} not found after insert`);
-        return applyToView(deps, event.input, entry.id, event.pendingRef, event.leaseRef);
-      }),
-    );
+    const updates = [...byEvent.values()].map((event) => {
+      const entry = written.get(event.input.eventId);
+      if (!entry) throw new Error(`ledger entry of event ${event.input.eventId} not found after insert`);
+      return { event, update: viewUpdate(event, entry.id) };
+    });
+    await applyToView(deps, updates);
   };
 }
 
@@ -93,19 +97,16 @@ function usageEvent(deps: UsageConsumerDeps, message: ConsumedMessage): UsageEve
   ];
 }
 
-/**
- * The ledger is already correct here; a view that misses this entry because Redis failed is healed by
- * its next rebase, so a Redis outage must not dead-letter usage that is safely recorded.
- */
-async function applyToView(
-  deps: UsageConsumerDeps,
-  input: UsageEntryInput,
-  entryId: bigint,
-  pendingRef: string,
-  leaseRef: string,
-): Promise<void> {
-  try {
-    await deps.store.applyLedgerEntry(input.accountId, {
+interface ViewUpdate {
+  event: UsageEvent;
+  update: AccountLedgerEntry;
+}
+
+function viewUpdate(event: UsageEvent, entryId: bigint): AccountLedgerEntry {
+  const { input, pendingRef, leaseRef } = event;
+  return {
+    accountId: input.accountId,
+    entry: {
       entryId,
       amountPico: -input.costPico,
       pendingRef,
@@ -115,13 +116,40 @@ async function applyToView(
       ...(input.keyHash
         ? { keyHash: input.keyHash, createdAtMs: input.createdAt.getTime(), byokPico: input.byokCostPico }
         : {}),
-    });
+    },
+  };
+}
+
+/**
+ * The ledger is already correct here; a view that misses an entry because Redis failed is healed by
+ * its next rebase, so a Redis outage must not dead-letter usage that is safely recorded. An entry the
+ * store would refuse (it checks a whole batch before applying any) is left out and reported alone, so
+ * it cannot hold back the rest of its batch.
+ */
+async function applyToView(deps: UsageConsumerDeps, updates: readonly ViewUpdate[]): Promise<void> {
+  const valid = updates.filter(({ event, update }) => {
+    try {
+      checkAccountId(update.accountId);
+      checkEntry(update.entry);
+      return true;
+    } catch (error) {
+      notApplied(deps, event, error);
+      return false;
+    }
+  });
+  if (valid.length === 0) return;
+  try {
+    await deps.store.applyLedgerEntries(valid.map(({ update }) => update));
   } catch (error) {
-    deps.logger.warn(
-      { err: error, accountId: input.accountId, eventId: input.eventId },
-      "usage recorded but not applied to the hot view",
-    );
+    for (const { event } of valid) notApplied(deps, event, error);
   }
+}
+
+function notApplied(deps: UsageConsumerDeps, event: UsageEvent, error: unknown): void {
+  deps.logger.warn(
+    { err: error, accountId: event.input.accountId, eventId: event.input.eventId },
+    "usage recorded but not applied to the hot view",
+  );
 }
 
 function usageEntry(envelope: Envelope, usage: UsageRecorded): UsageEntryInput {

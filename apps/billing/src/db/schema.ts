@@ -15,7 +15,10 @@ export interface LedgerEntriesTable {
   amount: string;
   /** The usage event's id (= generation id); unique, so a redelivered event cannot debit twice. */
   event_id: string | null;
-  /** The operator's or payment's reference; unique, so a retried purchase cannot credit twice. */
+  /**
+   * The operator's or payment's reference; unique where set (a partial index: usage rows have none),
+   * so a retried purchase cannot credit twice.
+   */
   reference: string | null;
   key_hash: string | null;
   is_byok: Generated<boolean>;

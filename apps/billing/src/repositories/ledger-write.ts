@@ -1,3 +1,4 @@
+import { preparedAs } from "@gw/db";
 import { picoToDecimalString, usdToPico } from "@gw/money";
 import { type Insertable, type Kysely, sql, type Transaction } from "kysely";
 import type { BillingTables, CreditKind, LedgerEntriesTable } from "../db/schema.js";
@@ -59,10 +60,12 @@ export async function insertUsageEntry(
 }
 
 /**
- * A batch of usage debits in one multi-row statement, idempotent per event id like insertUsageEntry.
- * Returns every event's entry by event id: new rows, and rows an earlier delivery already wrote (the
- * hot view must still see those, with their id). A repeated event id in the batch is written once, as
- * its first copy.
+ * A batch of usage debits, idempotent per event id like insertUsageEntry. Returns every event's entry by
+ * event id: new rows, and rows an earlier delivery already wrote (the hot view must still see those,
+ * with their id). A repeated event id in the batch is written once, as its first copy. Whatever the
+ * batch's size it is two statements, each of one fixed text prepared once per connection (arrays as
+ * parameters): the accounts' locks, then the insert that also returns the rows already there. A third
+ * runs only when a concurrent writer committed one of the events after the insert's snapshot.
  */
 export async function insertUsageEntries(
   trx: Transaction<BillingTables>,
@@ -75,21 +78,13 @@ export async function insertUsageEntries(
     trx,
     unique.map((input) => input.accountId),
   );
-  const inserted = await trx
-    .insertInto("ledger_entries")
-    .values(unique.map(usageRow))
-    .onConflict((conflict) => conflict.column("event_id").doNothing())
-    .returning(["id", "event_id"])
-    .execute();
-  for (const row of inserted) if (row.event_id) written.set(row.event_id, { id: row.id, inserted: true });
+  const rowsWritten = await insertUsageRows(trx, unique);
+  for (const row of rowsWritten) written.set(row.event_id, { id: row.id, inserted: row.inserted });
   const missing = unique.map((input) => input.eventId).filter((eventId) => !written.has(eventId));
   if (missing.length === 0) return written;
-  const existing = await trx
-    .selectFrom("ledger_entries")
-    .select(["id", "event_id"])
-    .where("event_id", "in", missing)
-    .execute();
-  for (const row of existing) if (row.event_id) written.set(row.event_id, { id: row.id, inserted: false });
+  const { rows } = await sql<{ id: bigint; event_id: string }>`${preparedAs("billing_usage_committed_since")}
+    select id, event_id from ledger_entries where event_id = any(${missing}::text[])`.execute(trx);
+  for (const row of rows) written.set(row.event_id, { id: row.id, inserted: false });
   return written;
 }
 
@@ -99,8 +94,46 @@ export async function insertUsageEntries(
  */
 async function lockAccounts(trx: Transaction<BillingTables>, accountIds: readonly string[]): Promise<void> {
   const keys = [...new Set(accountIds)].map((accountId) => `billing.ledger:${accountId}`);
-  await sql`select pg_advisory_xact_lock(hashtextextended(lock_key, 0))
+  await sql`${preparedAs("billing_lock_accounts")}select pg_advisory_xact_lock(hashtextextended(lock_key, 0))
     from (select unnest(${keys}::text[]) as lock_key order by 1) as ordered`.execute(trx);
+}
+
+interface UsageRowWritten {
+  id: bigint;
+  event_id: string;
+  inserted: boolean;
+}
+
+/**
+ * The rows arrive as one array per column and are inserted in batch order (ids follow it). Every
+ * part of a statement sees the snapshot taken at its start, so the second half of the union reads
+ * the rows that were there before the insert: the events an earlier delivery wrote.
+ */
+async function insertUsageRows(
+  trx: Transaction<BillingTables>,
+  inputs: readonly UsageEntryInput[],
+): Promise<UsageRowWritten[]> {
+  const column = <T>(value: (input: UsageEntryInput) => T): T[] => inputs.map(value);
+  const { rows } = await sql<UsageRowWritten>`${preparedAs("billing_insert_usage")}with batch as (
+      select * from unnest(
+        ${column((input) => input.accountId)}::text[], ${column((input) => picoToDecimalString(-input.costPico))}::numeric[],
+        ${column((input) => input.eventId)}::text[], ${column((input) => input.keyHash || null)}::text[],
+        ${column((input) => input.isByok)}::boolean[], ${column((input) => picoToDecimalString(input.byokCostPico))}::numeric[],
+        ${column((input) => input.model || null)}::text[], ${column((input) => input.createdAt)}::timestamptz[]
+      ) with ordinality as item (account_id, amount, event_id, key_hash, is_byok, byok_cost, model, created_at, position)
+    ), inserted as (
+      insert into ledger_entries (account_id, kind, amount, event_id, key_hash, is_byok, byok_cost, model, created_at)
+      select account_id, 'usage', amount, event_id, key_hash, is_byok, byok_cost, model, created_at
+      from batch order by position
+      on conflict (event_id) do nothing
+      returning id, event_id
+    )
+    select id, event_id, true as inserted from inserted
+    union all
+    select entry.id, entry.event_id, false from ledger_entries as entry join batch using (event_id)`.execute(
+    trx,
+  );
+  return rows;
 }
 
 function firstOfEachEvent(inputs: readonly UsageEntryInput[]): UsageEntryInput[] {
@@ -145,7 +178,8 @@ export async function insertCreditEntry(
       amount: picoToDecimalString(input.amountPico),
       reference: input.reference,
     })
-    .onConflict((conflict) => conflict.column("reference").doNothing())
+    // The arbiter is the partial unique index over non-null references (the predicate names it).
+    .onConflict((conflict) => conflict.column("reference").where("reference", "is not", null).doNothing())
     .returning("id")
     .executeTakeFirst();
   if (inserted) return { id: inserted.id, inserted: true };

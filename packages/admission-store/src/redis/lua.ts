@@ -6,7 +6,8 @@
  * (comparisons subtract in a scratch field and look at the sign). Ledger ids are compared as decimal
  * strings for the same reason. Times (ms) and request counts are far below 2^53 and are plain numbers.
  *
- * KEYS (one account, one hash slot `{acct:<id>}`):
+ * KEYS (one account, one hash slot `{acct:<id>}`; the helpers reach them as K, which the batch apply
+ * points at each of its accounts in turn):
  *   1 view      HASH loaded, balance, seq, loadedAt, held, pending, avail (= balance − pending − held),
  *                    purchased
  *   2 holds     HASH holdId → amount
@@ -21,6 +22,8 @@
  *   9… rate counters (admit only): one STRING per rate window, expiring at the window's end
  */
 const HELPERS = `
+-- The account's eight keys (see above); the batch apply points K at each account's in turn.
+local K = KEYS
 local function neg(s)
   if s == '0' then return '0' end
   if string.sub(s, 1, 1) == '-' then return string.sub(s, 2) end
@@ -31,56 +34,56 @@ local function id_le(a, b)
   if #a ~= #b then return #a < #b end
   return a <= b
 end
-local function is_loaded() return redis.call('HGET', KEYS[1], 'loaded') == '1' end
-local function field(name) return redis.call('HGET', KEYS[1], name) or '0' end
+local function is_loaded() return redis.call('HGET', K[1], 'loaded') == '1' end
+local function field(name) return redis.call('HGET', K[1], name) or '0' end
 local function touch(ttl)
-  for i = 1, 8 do redis.call('PEXPIRE', KEYS[i], ttl) end
+  for i = 1, 8 do redis.call('PEXPIRE', K[i], ttl) end
 end
 -- The sign of (a + b - c), exactly: int64 arithmetic in a scratch field.
 local function sign_of(a, b, c)
-  redis.call('HSET', KEYS[6], '_cmp', a)
-  redis.call('HINCRBY', KEYS[6], '_cmp', b)
-  local result = redis.call('HINCRBY', KEYS[6], '_cmp', neg(c))
-  redis.call('HDEL', KEYS[6], '_cmp')
+  redis.call('HSET', K[6], '_cmp', a)
+  redis.call('HINCRBY', K[6], '_cmp', b)
+  local result = redis.call('HINCRBY', K[6], '_cmp', neg(c))
+  redis.call('HDEL', K[6], '_cmp')
   if result > 0 then return 1 elseif result < 0 then return -1 end
   return 0
 end
 -- Moves the key window that ref is counted in by delta (a decimal string), if that window is loaded.
 local function key_add(ref, delta)
-  local win = redis.call('HGET', KEYS[7], ref)
-  if win and redis.call('HEXISTS', KEYS[6], 'u:' .. win) == 1 then
-    redis.call('HINCRBY', KEYS[6], 'u:' .. win, delta)
+  local win = redis.call('HGET', K[7], ref)
+  if win and redis.call('HEXISTS', K[6], 'u:' .. win) == 1 then
+    redis.call('HINCRBY', K[6], 'u:' .. win, delta)
   end
 end
 -- keep_ref: the amount moves on to a pending debit (settle), so its key window mapping stays.
 local function drop_hold(id, keep_ref)
-  local amount = redis.call('HGET', KEYS[2], id)
-  redis.call('ZREM', KEYS[3], id)
+  local amount = redis.call('HGET', K[2], id)
+  redis.call('ZREM', K[3], id)
   if not amount then return false end
-  redis.call('HDEL', KEYS[2], id)
-  redis.call('HINCRBY', KEYS[1], 'held', neg(amount))
-  redis.call('HINCRBY', KEYS[1], 'avail', amount)
+  redis.call('HDEL', K[2], id)
+  redis.call('HINCRBY', K[1], 'held', neg(amount))
+  redis.call('HINCRBY', K[1], 'avail', amount)
   key_add(id, neg(amount))
-  if not keep_ref then redis.call('HDEL', KEYS[7], id, 'la:' .. id) end
+  if not keep_ref then redis.call('HDEL', K[7], id, 'la:' .. id) end
   return true
 end
 local function drop_pending(ref)
-  local cost = redis.call('HGET', KEYS[4], ref)
+  local cost = redis.call('HGET', K[4], ref)
   if not cost then return end
-  redis.call('HDEL', KEYS[4], ref)
-  redis.call('HINCRBY', KEYS[1], 'pending', neg(cost))
-  redis.call('HINCRBY', KEYS[1], 'avail', cost)
+  redis.call('HDEL', K[4], ref)
+  redis.call('HINCRBY', K[1], 'pending', neg(cost))
+  redis.call('HINCRBY', K[1], 'avail', cost)
   key_add(ref, neg(cost))
-  redis.call('HDEL', KEYS[7], ref, 'la:' .. ref)
-  redis.call('ZREM', KEYS[3], 'p:' .. ref)
+  redis.call('HDEL', K[7], ref, 'la:' .. ref)
+  redis.call('ZREM', K[3], 'p:' .. ref)
 end
 -- Bounded so one admit never runs long; leftovers stay held (the safe side) until the next call.
 -- A p:<leaseId> member that is not itself a hold is the expiry of a returned lease's pending debit.
 local function purge(now)
-  local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, 500)
+  local expired = redis.call('ZRANGEBYSCORE', K[3], '-inf', now, 'LIMIT', 0, 500)
   for _, id in ipairs(expired) do
-    if string.sub(id, 1, 2) == 'p:' and redis.call('HEXISTS', KEYS[2], id) == 0 then
-      redis.call('ZREM', KEYS[3], id)
+    if string.sub(id, 1, 2) == 'p:' and redis.call('HEXISTS', K[2], id) == 0 then
+      redis.call('ZREM', K[3], id)
       drop_pending(string.sub(id, 3))
     else
       drop_hold(id, false)
@@ -242,80 +245,124 @@ return 1
 `;
 
 /**
- * ARGV: entryId, amount, pendingRef ('' = none), viewTtlMs, coldEntryTtlMs, keyHash ('' = none),
- * createdAtMs, isPurchase ('1' | '0'), byokCost, leaseRef ('' = none) → ApplyResult
+ * One ledger entry on the account K points at, without refreshing the view's TTL (the caller touches
+ * each loaded account once) → ApplyResult. A newly applied debit of a lease is in the balance now: its
+ * cost leaves the lease's hold (the hold stays, possibly at 0, until the lease is returned) or, once
+ * returned, the lease's pending debit.
  */
-export const APPLY_LUA = `${HELPERS}
--- A newly applied debit of a lease is in the balance now: its cost leaves the lease's hold (the hold
--- stays, possibly at 0, until the lease is returned) or, once returned, the lease's pending debit.
+const APPLY_ENTRY = `
 local function move_lease(lease, cost)
-  local held = redis.call('HGET', KEYS[2], lease)
+  local held = redis.call('HGET', K[2], lease)
   if held then
     local moved = min_of(cost, held)
-    redis.call('HINCRBY', KEYS[2], lease, neg(moved))
-    redis.call('HINCRBY', KEYS[1], 'held', neg(moved))
-    redis.call('HINCRBY', KEYS[1], 'avail', moved)
+    redis.call('HINCRBY', K[2], lease, neg(moved))
+    redis.call('HINCRBY', K[1], 'held', neg(moved))
+    redis.call('HINCRBY', K[1], 'avail', moved)
     key_add(lease, neg(moved))
     -- The whole debit counts as arrived: ReturnLease keeps only spent − arrived pending.
-    redis.call('HINCRBY', KEYS[7], 'la:' .. lease, cost)
+    redis.call('HINCRBY', K[7], 'la:' .. lease, cost)
     return
   end
-  local pending = redis.call('HGET', KEYS[4], lease)
+  local pending = redis.call('HGET', K[4], lease)
   if not pending then return end
   if sign_of(cost, '0', pending) >= 0 then
     drop_pending(lease)
     return
   end
-  redis.call('HINCRBY', KEYS[4], lease, neg(cost))
-  redis.call('HINCRBY', KEYS[1], 'pending', neg(cost))
-  redis.call('HINCRBY', KEYS[1], 'avail', cost)
+  redis.call('HINCRBY', K[4], lease, neg(cost))
+  redis.call('HINCRBY', K[1], 'pending', neg(cost))
+  redis.call('HINCRBY', K[1], 'avail', cost)
   key_add(lease, neg(cost))
 end
-local entry_id, amount, ref = ARGV[1], ARGV[2], ARGV[3]
-local key_hash, created, purchase = ARGV[6], tonumber(ARGV[7]), ARGV[8] == '1'
-if not is_loaded() then
-  -- Remembered so that a load whose snapshot was read before this entry committed still counts it.
-  redis.call('HSET', KEYS[5], entry_id, amount)
-  redis.call('PEXPIRE', KEYS[5], ARGV[5])
-  if purchase then
-    redis.call('HSET', KEYS[8], entry_id, amount)
-    redis.call('PEXPIRE', KEYS[8], ARGV[5])
-  end
-  return 'cold'
-end
-if ref ~= '' then
-  drop_pending(ref)
-  drop_hold(ref, false)
-end
-touch(ARGV[4])
-if id_le(entry_id, field('seq')) or redis.call('HEXISTS', KEYS[5], entry_id) == 1 then
-  return 'included'
-end
-redis.call('HSET', KEYS[5], entry_id, amount)
-redis.call('HINCRBY', KEYS[1], 'balance', amount)
-redis.call('HINCRBY', KEYS[1], 'avail', amount)
-if purchase then
-  redis.call('HSET', KEYS[8], entry_id, amount)
-  redis.call('HINCRBY', KEYS[1], 'purchased', amount)
-end
-if ARGV[10] ~= '' and string.sub(amount, 1, 1) == '-' then move_lease(ARGV[10], neg(amount)) end
-if key_hash ~= '' then
+local function count_in_key_windows(entry_id, amount, key_hash, created, byok)
   -- Usage is negative in the ledger and positive as a key's spend.
   local prefix = 'u:' .. key_hash .. '@'
-  for _, name in ipairs(redis.call('HKEYS', KEYS[6])) do
+  for _, name in ipairs(redis.call('HKEYS', K[6])) do
     if string.sub(name, 1, #prefix) == prefix then
       local win = string.sub(name, 3)
-      local digits, byok = string.match(string.sub(name, #prefix + 1), '^(%d+)(b?)$')
-      local seq = redis.call('HGET', KEYS[6], 'q:' .. win) or '0'
+      local digits, with_byok = string.match(string.sub(name, #prefix + 1), '^(%d+)(b?)$')
+      local seq = redis.call('HGET', K[6], 'q:' .. win) or '0'
       if digits and tonumber(digits) <= created and not id_le(entry_id, seq) then
-        redis.call('HINCRBY', KEYS[6], name, neg(amount))
-        if byok == 'b' then redis.call('HINCRBY', KEYS[6], name, ARGV[9]) end
+        redis.call('HINCRBY', K[6], name, neg(amount))
+        if with_byok == 'b' then redis.call('HINCRBY', K[6], name, byok) end
       end
     end
   end
 end
-touch(ARGV[4])
-return 'applied'
+-- e: entry_id, amount, ref ('' = none), key_hash ('' = none), created (ms), purchase ('1' | '0'),
+-- byok, lease ('' = none); cold_ttl: how long an entry applied to an unloaded view is remembered.
+local function apply_entry(e, cold_ttl)
+  local entry_id, amount, ref, key_hash, purchase = e[1], e[2], e[3], e[4], e[6] == '1'
+  if not is_loaded() then
+    -- Remembered so that a load whose snapshot was read before this entry committed still counts it.
+    redis.call('HSET', K[5], entry_id, amount)
+    redis.call('PEXPIRE', K[5], cold_ttl)
+    if purchase then
+      redis.call('HSET', K[8], entry_id, amount)
+      redis.call('PEXPIRE', K[8], cold_ttl)
+    end
+    return 'cold'
+  end
+  if ref ~= '' then
+    drop_pending(ref)
+    drop_hold(ref, false)
+  end
+  if id_le(entry_id, field('seq')) or redis.call('HEXISTS', K[5], entry_id) == 1 then
+    return 'included'
+  end
+  redis.call('HSET', K[5], entry_id, amount)
+  redis.call('HINCRBY', K[1], 'balance', amount)
+  redis.call('HINCRBY', K[1], 'avail', amount)
+  if purchase then
+    redis.call('HSET', K[8], entry_id, amount)
+    redis.call('HINCRBY', K[1], 'purchased', amount)
+  end
+  if e[8] ~= '' and string.sub(amount, 1, 1) == '-' then move_lease(e[8], neg(amount)) end
+  if key_hash ~= '' then count_in_key_windows(entry_id, amount, key_hash, tonumber(e[5]), e[7]) end
+  return 'applied'
+end
+`;
+
+/**
+ * ARGV: entryId, amount, pendingRef ('' = none), viewTtlMs, coldEntryTtlMs, keyHash ('' = none),
+ * createdAtMs, isPurchase ('1' | '0'), byokCost, leaseRef ('' = none) → ApplyResult
+ */
+export const APPLY_LUA = `${HELPERS}${APPLY_ENTRY}
+local result = apply_entry({ARGV[1], ARGV[2], ARGV[3], ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10]}, ARGV[5])
+if result ~= 'cold' then touch(ARGV[4]) end
+return result
+`;
+
+/** Fields per entry in APPLY_BATCH_LUA's ARGV. */
+export const BATCH_ENTRY_FIELDS = 9;
+
+/**
+ * Many accounts' ledger entries in one call. KEYS: each account's eight keys, account after account.
+ * ARGV: viewTtlMs, coldEntryTtlMs, then per entry BATCH_ENTRY_FIELDS values: account number (1-based,
+ * its keys are KEYS[8(n−1)+1 … 8n]), then the entry as apply_entry takes it. Entries run in ARGV order,
+ * each exactly as APPLY_LUA would run it; every loaded account's TTL is refreshed once at the end.
+ * → {ApplyResult, …} in ARGV order
+ */
+export const APPLY_BATCH_LUA = `${HELPERS}${APPLY_ENTRY}
+local accounts, touched, results = {}, {}, {}
+for i = 3, #ARGV, ${BATCH_ENTRY_FIELDS} do
+  local n = tonumber(ARGV[i])
+  if not accounts[n] then
+    local base = (n - 1) * 8
+    accounts[n] = {KEYS[base + 1], KEYS[base + 2], KEYS[base + 3], KEYS[base + 4], KEYS[base + 5],
+      KEYS[base + 6], KEYS[base + 7], KEYS[base + 8]}
+  end
+  K = accounts[n]
+  local result = apply_entry({ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6],
+    ARGV[i + 7], ARGV[i + 8]}, ARGV[2])
+  if result ~= 'cold' then touched[n] = true end
+  results[#results + 1] = result
+end
+for n in pairs(touched) do
+  K = accounts[n]
+  touch(ARGV[1])
+end
+return results
 `;
 
 /**

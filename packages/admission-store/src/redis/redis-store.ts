@@ -1,4 +1,5 @@
 import {
+  type AccountLedgerEntry,
   type AccountView,
   type AdmissionStore,
   type AdmissionStoreOptions,
@@ -19,15 +20,18 @@ import {
   checkAccountId,
   checkAdmitRequest,
   checkAmount,
+  checkEntries,
   checkEntry,
   checkKeySnapshot,
   checkRef,
   checkSnapshot,
   checkTime,
 } from "../validate.js";
+import { batchResults, chunkBatch } from "./apply-batch.js";
 import { accountKeys, checkPrefix, keyWindow, rateKey } from "./keys.js";
 import {
   ADMIT_LUA,
+  APPLY_BATCH_LUA,
   APPLY_LUA,
   LOAD_KEY_LUA,
   LOAD_LUA,
@@ -60,13 +64,14 @@ const SCRIPTS = {
   settle: new LuaScript(SETTLE_LUA),
   release: new LuaScript(RELEASE_LUA),
   apply: new LuaScript(APPLY_LUA),
+  applyBatch: new LuaScript(APPLY_BATCH_LUA),
   returnLease: new LuaScript(RETURN_LEASE_LUA),
   view: new LuaScript(VIEW_LUA),
 };
 
 /**
  * The production admission store: each operation is one Lua script (one round trip, atomic per
- * account). Works on a single Redis or a Redis Cluster since an account's keys share a slot.
+ * account); a batch of ledger entries is one script over all its accounts. Works on a single Redis or a Redis Cluster since an account's keys share a slot.
  */
 export class RedisAdmissionStore implements AdmissionStore {
   private readonly options: ResolvedStoreOptions;
@@ -153,6 +158,22 @@ export class RedisAdmissionStore implements AdmissionStore {
       leaseRef ?? "",
     ];
     return parseApply(await this.run(SCRIPTS.apply, accountId, args));
+  }
+
+  /** One script call for the whole batch, or one pipeline of a few for a large one (apply-batch.ts). */
+  async applyLedgerEntries(entries: readonly AccountLedgerEntry[]): Promise<ApplyResult[]> {
+    if (checkEntries(entries).length === 0) return [];
+    const chunks = chunkBatch(entries, {
+      prefix: this.prefix,
+      viewTtlMs: this.options.viewTtlMs,
+      coldEntryTtlMs: this.options.coldEntryTtlMs,
+      accountPerChunk: this.redis.isCluster,
+    });
+    const replies = await SCRIPTS.applyBatch.runAll(
+      this.redis,
+      chunks.map((chunk) => chunk.call),
+    );
+    return batchResults(chunks, replies, entries.length);
   }
 
   async returnLease(
