@@ -1,5 +1,5 @@
-import type { OpenStreamsResult } from "./load/open-streams.js";
-import type { LongRun, Row } from "./scenarios.js";
+import { edgeTable, meteringTable, openStreamsTable } from "./report-tables.js";
+import type { LongRun, OpenStreamsRow, Row } from "./scenarios.js";
 import type { TargetName } from "./targets/target.js";
 
 export interface Report {
@@ -9,10 +9,20 @@ export interface Report {
   loadAverage: { before: string; after: string };
   targets: Record<string, string>;
   portkeyError?: string;
+  /** Why the one-hop anchor (nginx) has no rows, when it has none. */
+  nginxError?: string;
+  /** The split plane's usage topic: events published, each group's committed offsets, who read them all. */
+  consumerGroups?: {
+    target: string;
+    topic: string;
+    published: number;
+    committed: Record<string, number>;
+    readingAll: string[];
+  };
   /** RSS of each target's measured process after start, before any request. */
   idleRssMb: Record<string, number>;
   rows: Row[];
-  openStreams: Array<OpenStreamsResult & { target: string }>;
+  openStreams: OpenStreamsRow[];
   longRun?: LongRun;
   verdicts: string[];
 }
@@ -60,13 +70,13 @@ export function markdown(report: Report): string {
       .map(([name, value]) => `${name} ${value.toFixed(0)}`)
       .join(", ")}`,
   );
-  lines.push("", "| open SSE streams | target | open | failed | opened in s | RSS before MB | RSS peak MB |");
-  lines.push("| ---: | --- | ---: | ---: | ---: | ---: | ---: |");
-  for (const streams of report.openStreams) {
-    lines.push(
-      `| ${streams.requested} | ${streams.target} | ${streams.open} | ${streams.failed} | ${streams.openSeconds.toFixed(1)} | ${streams.rssBeforeMb.toFixed(0)} | ${streams.rssPeakMb.toFixed(0)} |`,
-    );
-  }
+  const edge = edgeTable(report.rows);
+  if (edge.length > 0) lines.push("", ...edge);
+  const metering = meteringTable(report.rows);
+  if (metering.length > 0) lines.push("", ...metering);
+  if (report.consumerGroups) lines.push("", groupsLine(report.consumerGroups));
+  if (report.nginxError) lines.push("", `No nginx (one-hop anchor) rows: ${report.nginxError}`);
+  if (report.openStreams.length > 0) lines.push("", ...openStreamsTable(report.openStreams));
   const failed = failureLines(report);
   if (failed.length > 0)
     lines.push("", "Failures by reason (status, the body's reason and message):", ...failed);
@@ -81,6 +91,14 @@ export function markdown(report: Report): string {
   return lines.join("\n");
 }
 
+/** How many consumer groups read (fetched, decoded, committed) every usage event, from the broker. */
+export function groupsLine(groups: NonNullable<Report["consumerGroups"]>): string {
+  const committed = Object.entries(groups.committed)
+    .map(([group, offset]) => `${group} ${offset}`)
+    .join(", ");
+  return `Consumer groups decoding every usage event (${groups.target}, ${groups.published} events on ${groups.topic}): ${groups.readingAll.length} (${groups.readingAll.join(", ") || "none"}); committed per group: ${committed || "none"}`;
+}
+
 /** Every row or open-streams run that failed, with its reasons: an error count alone names no cause. */
 export function failureLines(report: Pick<Report, "rows" | "openStreams" | "longRun">): string[] {
   const entries: Array<[string, Record<string, number>]> = [
@@ -89,7 +107,7 @@ export function failureLines(report: Pick<Report, "rows" | "openStreams" | "long
       row.failures,
     ]),
     ...report.openStreams.map((streams): [string, Record<string, number>] => [
-      `${streams.requested} open streams → ${streams.target}`,
+      `${streams.requested} open streams (${streams.phase}) → ${streams.target}`,
       streams.failures,
     ]),
     ...(report.longRun
@@ -166,7 +184,9 @@ function edgeVerdicts(report: Omit<Report, "verdicts">, name: TargetName): strin
       `Added latency (${name}) at ${rate.scenario.slice(7)}: p50 +${ms(rate.addedP50)} ms (≤ 1), p99 +${ms(rate.addedP99)} ms (≤ 5): ${met ? "met" : "NOT met"}`,
     );
   }
-  const streams = report.openStreams.find((entry) => entry.target === name);
+  const streams = report.openStreams.find(
+    (entry) => entry.target === name && entry.phase === "after the load",
+  );
   if (streams) {
     const met = streams.rssPeakMb < 300 && streams.open === streams.requested;
     out.push(
