@@ -1,5 +1,6 @@
 import { edgeTable, meteringTable, openStreamsTable } from "./report-tables.js";
 import type { LongRun, OpenStreamsRow, Row } from "./scenarios.js";
+import { targetFigures } from "./target-figures.js";
 import type { TargetName } from "./targets/target.js";
 
 export interface Report {
@@ -87,6 +88,11 @@ export function markdown(report: Report): string {
       `Long run (${run.target}): ${run.requests.toLocaleString("en")} requests at ${run.rps.toFixed(0)} req/s, ${run.errors} errors (per slice: ${run.errorsPerSlice.join(", ")}); RSS MB after each ${(run.requests / run.rssMb.length).toLocaleString("en")}: ${run.rssMb.map((value) => value.toFixed(0)).join(", ")}`,
     );
   }
+  lines.push(
+    "",
+    "Round three's target figures (split plane unless named):",
+    ...targetFigures(report).map((line) => `- ${line}`),
+  );
   lines.push("", ...report.verdicts.map((verdict) => `- ${verdict}`));
   return lines.join("\n");
 }
