@@ -1,6 +1,10 @@
 import { edgeTable, meteringTable, openStreamsTable } from "./report-tables.js";
+import { bestSaturation, type ConsumerGroupsFigure } from "./rows.js";
 import type { LongRun, OpenStreamsRow, Row } from "./scenarios.js";
 import { targetFigures } from "./target-figures.js";
+
+export { bestSaturation };
+
 import type { TargetName } from "./targets/target.js";
 
 export interface Report {
@@ -13,13 +17,7 @@ export interface Report {
   /** Why the one-hop anchor (nginx) has no rows, when it has none. */
   nginxError?: string;
   /** The split plane's usage topic: events published, each group's committed offsets, who read them all. */
-  consumerGroups?: {
-    target: string;
-    topic: string;
-    published: number;
-    committed: Record<string, number>;
-    readingAll: string[];
-  };
+  consumerGroups?: ConsumerGroupsFigure;
   /** RSS of each target's measured process after start, before any request. */
   idleRssMb: Record<string, number>;
   rows: Row[];
@@ -132,13 +130,6 @@ export function failureLines(report: Pick<Report, "rows" | "openStreams" | "long
 }
 
 const EDGES: TargetName[] = ["edge (split)", "edge (embedded)"];
-
-/** The saturation row with the highest throughput of a target (c=32 or c=128). */
-export function bestSaturation(rows: Row[], target: TargetName): Row | undefined {
-  return rows
-    .filter((row) => row.scenario.includes("saturation") && row.target === target)
-    .reduce<Row | undefined>((best, row) => (!best || row.rps > best.rps ? row : best), undefined);
-}
 
 /** Each target of the issue, met or the measured gap, for each edge (split plane, embedded default). */
 export function verdicts(report: Omit<Report, "verdicts">): string[] {

@@ -1,8 +1,7 @@
 import { edgeMsPerRequest, heapKbPerStream, meteringMsPerRequest } from "./figures.js";
-import type { Report } from "./report.js";
-import { bestSaturation } from "./report.js";
 import { edgeFigures } from "./report-tables.js";
-import type { Row } from "./scenarios.js";
+import { bestSaturation, type ConsumerGroupsFigure } from "./rows.js";
+import type { OpenStreamsRow, Row } from "./scenarios.js";
 
 const SPLIT = "edge (split)";
 const EMBEDDED = "edge (embedded)";
@@ -28,7 +27,11 @@ export function highestSaturation(rows: Row[], target: string): Row | undefined 
  * Every figure the round-three issues' target tables name, read off one run, in their order: the lead
  * reads the targets here instead of from the tables. "—" where the run has no row for it.
  */
-export function targetFigures(report: Pick<Report, "rows" | "openStreams" | "consumerGroups">): string[] {
+export function targetFigures(report: {
+  rows: Row[];
+  openStreams: OpenStreamsRow[];
+  consumerGroups?: ConsumerGroupsFigure;
+}): string[] {
   const rows = report.rows;
   const rate = find(rows, SPLIT, (name) => /^chat @ 1000 req\/s$/.test(name));
   const low = find(rows, SPLIT, (name) => name.includes("(low load)"));
