@@ -14,6 +14,7 @@ import { connectDatabase } from "@gw/db";
 import { encodeEvent, newGenerationId, USAGE_RECORDED_V1, UsageRecorded } from "@gw/events";
 import { ensureTopics, KafkaEventBus } from "@gw/kafka";
 import { silentLogger } from "@gw/logger";
+import { generateServiceKeys, serviceAuthEnvFor } from "@gw/rpc";
 
 const app = process.argv[2];
 const events = Number(process.argv[3] ?? 20_000);
@@ -45,9 +46,12 @@ await ensureTopics(
 );
 
 const [httpPort, grpcPort, keysPort] = [await freePort(), await freePort(), await freePort()];
+// The control plane's apps refuse to start without their service key and their callers' public keys
+// (services authenticate each other): a fresh set per run, as the bench's split plane makes one.
 const child = spawn(process.execPath, [`apps/${app}/dist/main.js`], {
   env: {
     ...process.env,
+    ...serviceAuthEnvFor(app, generateServiceKeys()),
     ...topics,
     HOST: "127.0.0.1",
     LOG_LEVEL: "warn",

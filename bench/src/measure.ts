@@ -8,6 +8,7 @@ import {
   readCpu,
 } from "./accounting/cpu.js";
 import { type DatabaseCounters, perRequest } from "./accounting/database.js";
+import { type TableReading, type TableWrites, tableWrites } from "./accounting/table-writes.js";
 import { rssMb } from "./proc.js";
 import type { Target } from "./targets/target.js";
 
@@ -26,6 +27,8 @@ export interface ResourceUse {
   peakRssMb: number;
   /** The split plane's database, per request completed: commits, rows written, WAL bytes (cluster-wide). */
   databasePerRequest?: DatabaseCounters;
+  /** The split plane's database, per request completed: rows and index entries written, by table. */
+  tableWrites?: TableWrites;
 }
 
 /** PostgreSQL flushes an idle backend's statistics within 10 s (PGSTAT_IDLE_INTERVAL); wait that long. */
@@ -68,16 +71,33 @@ export async function settled(counted: Counted[]): Promise<CpuReading> {
   return last;
 }
 
+interface DatabaseBefore {
+  counters: DatabaseCounters;
+  tables: TableReading;
+}
+
+/** Tables first, then the counters: the table reading's own queries fall outside the interval. */
+async function databaseBefore(target: Target): Promise<DatabaseBefore | undefined> {
+  if (!target.database) return undefined;
+  const tables = await target.database.tables();
+  return { tables, counters: await target.database.read() };
+}
+
 async function databaseUse(
   target: Target,
-  before: DatabaseCounters | undefined,
+  before: DatabaseBefore | undefined,
   loadEndedAt: number,
   requests: number,
-): Promise<DatabaseCounters | undefined> {
-  if (!target.database || !before) return undefined;
+): Promise<Pick<ResourceUse, "databasePerRequest" | "tableWrites">> {
+  if (!target.database || !before) return {};
   const wait = loadEndedAt + STATS_FLUSH_MS - performance.now();
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-  return perRequest(before, await target.database.read(), requests);
+  const counters = perRequest(before.counters, await target.database.read(), requests);
+  const tables = tableWrites(before.tables, await target.database.tables(), requests);
+  return {
+    ...(counters ? { databasePerRequest: counters } : {}),
+    ...(tables ? { tableWrites: tables } : {}),
+  };
 }
 
 /**
@@ -96,7 +116,7 @@ export async function withResources<T extends { requests: number }>(
   const sampler = setInterval(() => {
     peakRssMb = Math.max(peakRssMb, rss());
   }, 250);
-  const databaseBefore = await target.database?.read();
+  const database = await databaseBefore(target);
   const cpuBefore = readCpu(counted);
   const started = performance.now();
   try {
@@ -106,12 +126,7 @@ export async function withResources<T extends { requests: number }>(
     // The consumers may still be applying this scenario's usage events: their work is this target's.
     const cpuAfter = await settled(counted);
     const cpu = cpuBetween(counted, cpuBefore, cpuAfter, seconds, result.requests);
-    const databasePerRequest = await databaseUse(
-      target,
-      databaseBefore,
-      started + seconds * 1000,
-      result.requests,
-    );
+    const databaseFigures = await databaseUse(target, database, started + seconds * 1000, result.requests);
     const cpuByProcess = Object.fromEntries(
       Object.entries(cpu).map(([name, figure]) => [name, Math.round(figure.percent)]),
     );
@@ -128,7 +143,7 @@ export async function withResources<T extends { requests: number }>(
       ...(all === undefined ? {} : { cpuMsPerRequest: all }),
       ...(apps === undefined ? {} : { appCpuMsPerRequest: apps }),
       peakRssMb,
-      ...(databasePerRequest ? { databasePerRequest } : {}),
+      ...databaseFigures,
     };
   } finally {
     clearInterval(sampler);

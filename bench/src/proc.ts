@@ -6,9 +6,14 @@ export type BenchProcess = ChildApp;
 
 export { startChild as startProcess, waitForHttp, waitForOutput };
 
-/** Resident set size in MB from /proc/<pid>/status. */
+/** Resident set size in MB from /proc/<pid>/status; 0 once the process is gone (a crashed target). */
 export function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, "utf8");
+  } catch {
+    return 0;
+  }
   const line = /VmRSS:\s+(\d+) kB/.exec(status);
   return line ? Number(line[1]) / 1024 : 0;
 }

@@ -98,7 +98,10 @@ describe("verdicts without load rows (--only=streams)", () => {
       rssPeakMb: 150,
       failures: {},
     };
-    const out = verdicts({ ...report([]), openStreams: [{ target: "edge (embedded)", ...streams }] });
+    const out = verdicts({
+      ...report([]),
+      openStreams: [{ target: "edge (embedded)", phase: "after the load", ...streams }],
+    });
     expect(out).toEqual([
       "500 open streams: edge (embedded) RSS peak 150 MB with 500 open (< 300 MB, all open): met",
     ]);
@@ -110,7 +113,8 @@ describe("failures by reason", () => {
     const failing = { ...row("portkey", 0, {}), scenario: "stream 20 chunks c=32", errors: 7 };
     failing.failures = { "HTTP 500 Something went wrong": 2, "other error": 5 };
     const streams = {
-      target: "edge (split)",
+      target: "edge (split)" as const,
+      phase: "fresh" as const,
       requested: 500,
       open: 48,
       failed: 452,
@@ -123,7 +127,7 @@ describe("failures by reason", () => {
     const listed = text.split("\n").filter((line) => line.startsWith("- ") && line.includes(" × "));
     expect(listed).toEqual([
       "- stream 20 chunks c=32 → portkey: 5 × other error; 2 × HTTP 500 Something went wrong",
-      "- 500 open streams → edge (split): 452 × HTTP 503 dependency_unavailable: billing service is unavailable",
+      "- 500 open streams (fresh) → edge (split): 452 × HTTP 503 dependency_unavailable: billing service is unavailable",
     ]);
   });
 

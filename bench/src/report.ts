@@ -1,5 +1,10 @@
-import type { OpenStreamsResult } from "./load/open-streams.js";
-import type { LongRun, Row } from "./scenarios.js";
+import { edgeTable, meteringTable, openStreamsTable } from "./report-tables.js";
+import { bestSaturation, type ConsumerGroupsFigure } from "./rows.js";
+import type { LongRun, OpenStreamsRow, Row } from "./scenarios.js";
+import { targetFigures } from "./target-figures.js";
+
+export { bestSaturation };
+
 import type { TargetName } from "./targets/target.js";
 
 export interface Report {
@@ -9,10 +14,14 @@ export interface Report {
   loadAverage: { before: string; after: string };
   targets: Record<string, string>;
   portkeyError?: string;
+  /** Why the one-hop anchor (nginx) has no rows, when it has none. */
+  nginxError?: string;
+  /** The split plane's usage topic: events published, each group's committed offsets, who read them all. */
+  consumerGroups?: ConsumerGroupsFigure;
   /** RSS of each target's measured process after start, before any request. */
   idleRssMb: Record<string, number>;
   rows: Row[];
-  openStreams: Array<OpenStreamsResult & { target: string }>;
+  openStreams: OpenStreamsRow[];
   longRun?: LongRun;
   verdicts: string[];
 }
@@ -60,13 +69,13 @@ export function markdown(report: Report): string {
       .map(([name, value]) => `${name} ${value.toFixed(0)}`)
       .join(", ")}`,
   );
-  lines.push("", "| open SSE streams | target | open | failed | opened in s | RSS before MB | RSS peak MB |");
-  lines.push("| ---: | --- | ---: | ---: | ---: | ---: | ---: |");
-  for (const streams of report.openStreams) {
-    lines.push(
-      `| ${streams.requested} | ${streams.target} | ${streams.open} | ${streams.failed} | ${streams.openSeconds.toFixed(1)} | ${streams.rssBeforeMb.toFixed(0)} | ${streams.rssPeakMb.toFixed(0)} |`,
-    );
-  }
+  const edge = edgeTable(report.rows);
+  if (edge.length > 0) lines.push("", ...edge);
+  const metering = meteringTable(report.rows);
+  if (metering.length > 0) lines.push("", ...metering);
+  if (report.consumerGroups) lines.push("", groupsLine(report.consumerGroups));
+  if (report.nginxError) lines.push("", `No nginx (one-hop anchor) rows: ${report.nginxError}`);
+  if (report.openStreams.length > 0) lines.push("", ...openStreamsTable(report.openStreams));
   const failed = failureLines(report);
   if (failed.length > 0)
     lines.push("", "Failures by reason (status, the body's reason and message):", ...failed);
@@ -77,8 +86,21 @@ export function markdown(report: Report): string {
       `Long run (${run.target}): ${run.requests.toLocaleString("en")} requests at ${run.rps.toFixed(0)} req/s, ${run.errors} errors (per slice: ${run.errorsPerSlice.join(", ")}); RSS MB after each ${(run.requests / run.rssMb.length).toLocaleString("en")}: ${run.rssMb.map((value) => value.toFixed(0)).join(", ")}`,
     );
   }
+  lines.push(
+    "",
+    "Round three's target figures (split plane unless named):",
+    ...targetFigures(report).map((line) => `- ${line}`),
+  );
   lines.push("", ...report.verdicts.map((verdict) => `- ${verdict}`));
   return lines.join("\n");
+}
+
+/** How many consumer groups read (fetched, decoded, committed) every usage event, from the broker. */
+export function groupsLine(groups: NonNullable<Report["consumerGroups"]>): string {
+  const committed = Object.entries(groups.committed)
+    .map(([group, offset]) => `${group} ${offset}`)
+    .join(", ");
+  return `Consumer groups decoding every usage event (${groups.target}, ${groups.published} events on ${groups.topic}): ${groups.readingAll.length} (${groups.readingAll.join(", ") || "none"}); committed per group: ${committed || "none"}`;
 }
 
 /** Every row or open-streams run that failed, with its reasons: an error count alone names no cause. */
@@ -89,7 +111,7 @@ export function failureLines(report: Pick<Report, "rows" | "openStreams" | "long
       row.failures,
     ]),
     ...report.openStreams.map((streams): [string, Record<string, number>] => [
-      `${streams.requested} open streams → ${streams.target}`,
+      `${streams.requested} open streams (${streams.phase}) → ${streams.target}`,
       streams.failures,
     ]),
     ...(report.longRun
@@ -108,13 +130,6 @@ export function failureLines(report: Pick<Report, "rows" | "openStreams" | "long
 }
 
 const EDGES: TargetName[] = ["edge (split)", "edge (embedded)"];
-
-/** The saturation row with the highest throughput of a target (c=32 or c=128). */
-export function bestSaturation(rows: Row[], target: TargetName): Row | undefined {
-  return rows
-    .filter((row) => row.scenario.includes("saturation") && row.target === target)
-    .reduce<Row | undefined>((best, row) => (!best || row.rps > best.rps ? row : best), undefined);
-}
 
 /** Each target of the issue, met or the measured gap, for each edge (split plane, embedded default). */
 export function verdicts(report: Omit<Report, "verdicts">): string[] {
@@ -166,7 +181,9 @@ function edgeVerdicts(report: Omit<Report, "verdicts">, name: TargetName): strin
       `Added latency (${name}) at ${rate.scenario.slice(7)}: p50 +${ms(rate.addedP50)} ms (≤ 1), p99 +${ms(rate.addedP99)} ms (≤ 5): ${met ? "met" : "NOT met"}`,
     );
   }
-  const streams = report.openStreams.find((entry) => entry.target === name);
+  const streams = report.openStreams.find(
+    (entry) => entry.target === name && entry.phase === "after the load",
+  );
   if (streams) {
     const met = streams.rssPeakMb < 300 && streams.open === streams.requested;
     out.push(

@@ -3,6 +3,7 @@ import { cpus, release, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "@gw/db";
+import { groupsReadingAll, readGroups } from "./accounting/consumer-groups.js";
 import { resolveInfrastructure } from "./infra.js";
 import { planFor } from "./plan.js";
 import { type BenchProcess, loadAverage, rssMb, startProcess, waitForOutput } from "./proc.js";
@@ -17,6 +18,7 @@ import {
 } from "./scenarios.js";
 import { directTarget } from "./targets/direct.js";
 import { startEdges } from "./targets/edge.js";
+import { startNginx } from "./targets/nginx.js";
 import { startPortkey } from "./targets/portkey.js";
 import type { Target } from "./targets/target.js";
 
@@ -26,11 +28,14 @@ const root = join(benchDir, "..");
 const quick = process.argv.includes("--quick");
 /**
  * `--only=load,streams,long` runs a subset (development); the default is all three. Instead of `load`,
- * some of its scenarios: `rate`, `saturation`, `delayed`, `stream`.
+ * some of its scenarios: `rate`, `low`, `saturation`, `prompt`, `delayed`, `stream`, `paced`; instead of
+ * `streams`, one of its phases: `fresh-streams` (before any load) or `after-streams`.
  */
 const only = (process.argv.find((arg) => arg.startsWith("--only="))?.slice(7) ?? "load,streams,long").split(
   ",",
 );
+const wants = (name: string): boolean =>
+  only.includes(name) || (name.endsWith("-streams") && only.includes("streams"));
 /** `--long-requests=N` shortens (or lengthens) the long run; the issue's default is 1,000,000. */
 const longArg = process.argv.find((arg) => arg.startsWith("--long-requests="));
 /** `--rate=N` changes the open-loop rate (default 1,000 req/s), e.g. to one every target sustains. */
@@ -69,6 +74,15 @@ async function main(): Promise<void> {
   const infra = await resolveInfrastructure(root);
   if (infra.kind === "split") started.push(infra);
   const targets: Target[] = [directTarget(upstream.url, upstream.process)];
+  let nginxError: string | undefined;
+  try {
+    const nginx = await startNginx(benchDir, upstream.url);
+    started.push(nginx);
+    targets.push(nginx);
+  } catch (error) {
+    nginxError = (error as Error).message;
+    process.stderr.write(`nginx (the one-hop anchor) skipped: ${nginxError}\n`);
+  }
   // Split plane (when its services are reachable) and embedded default, each its own row.
   const edges = await startEdges(root, infra, upstream.url);
   started.push(...edges);
@@ -92,10 +106,15 @@ async function main(): Promise<void> {
   const loadParts = new Set<LoadPart>(
     only.includes("load") ? LOAD_PARTS : LOAD_PARTS.filter((part) => only.includes(part)),
   );
-  const rows = loadParts.size > 0 ? await loadScenarios(plan, targets, upstream.configure, loadParts) : [];
-  const openStreams = only.includes("streams")
-    ? await openStreamScenario(plan, targets, upstream.configure)
+  // On edge processes that have served nothing yet (only the API key's creation), before any load.
+  const freshEdges = targets.filter((target) => target.name.startsWith("edge"));
+  const openStreams = wants("fresh-streams")
+    ? await openStreamScenario(plan, freshEdges, upstream.configure, "fresh")
     : [];
+  const rows = loadParts.size > 0 ? await loadScenarios(plan, targets, upstream.configure, loadParts) : [];
+  const consumerGroups = await usageGroups(targets);
+  if (wants("after-streams"))
+    openStreams.push(...(await openStreamScenario(plan, targets, upstream.configure, "after the load")));
   // The long run is on one edge only (it takes minutes): the split plane when there is one.
   const long = only.includes("long") && edges[0] ? await longRun(plan, edges[0]) : undefined;
   const partial: Omit<Report, "verdicts"> = {
@@ -111,6 +130,8 @@ async function main(): Promise<void> {
     loadAverage: { before, after: loadAverage() },
     targets: Object.fromEntries(targets.map((target) => [target.name, target.description])),
     ...(portkeyError ? { portkeyError } : {}),
+    ...(nginxError ? { nginxError } : {}),
+    ...(consumerGroups ? { consumerGroups } : {}),
     idleRssMb,
     rows,
     openStreams,
@@ -127,6 +148,27 @@ async function main(): Promise<void> {
       .map(([name, text]) => `${name}: ${text}`)
       .join("\n")}\n\n${markdown(report)}\n\nJSON: ${file}\n`,
   );
+}
+
+/** The consumer groups that read every usage event of the split plane's topic, from the broker. */
+async function usageGroups(targets: Target[]): Promise<Report["consumerGroups"]> {
+  const split = targets.find((target) => target.usage);
+  if (!split?.usage) return undefined;
+  try {
+    const { end, groups } = await readGroups(split.usage.brokers, split.usage.topic);
+    const sum = (offsets: Record<number, number>): number =>
+      Object.values(offsets).reduce((total, offset) => total + Math.max(0, offset), 0);
+    return {
+      target: split.name,
+      topic: split.usage.topic,
+      published: sum(end),
+      committed: Object.fromEntries(Object.entries(groups).map(([group, offsets]) => [group, sum(offsets)])),
+      readingAll: groupsReadingAll(end, groups),
+    };
+  } catch (error) {
+    process.stderr.write(`consumer groups not read: ${(error as Error).message}\n`);
+    return undefined;
+  }
 }
 
 async function stopAll(): Promise<void> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ProcessCpu } from "./accounting/cpu.js";
-import { ASSUMPTIONS, components, coresAt, plan, processesFor } from "./scaling.js";
+import { ASSUMPTIONS, components, coresAt, freshnessLines, plan, processesFor } from "./scaling.js";
 import type { Row } from "./scenarios.js";
 
 const figure = (role: ProcessCpu["role"], msPerRequest: number): ProcessCpu => ({
@@ -91,5 +91,33 @@ describe("scaling arithmetic", () => {
     expect(line("postgresql write IOPS")).toMatch(/= 10266 IOPS$/);
     expect(line("postgresql writes:")).toContain("500 commits/s");
     expect(line("postgresql writes:")).toContain("= 125000 row writes/s");
+  });
+
+  it("plans the rows and index entries the run wrote, by table", () => {
+    const tableWrites = {
+      rowsPerRequest: 2,
+      indexEntriesPerRequest: 6,
+      byTable: {
+        "billing.ledger_entries": { rows: 1, indexEntries: 3 },
+        "generations.generations": { rows: 1, indexEntries: 3 },
+      },
+    };
+    const line = plan({ ...row, tableWrites }).lines.find((text) =>
+      text.startsWith("postgresql rows and index entries:"),
+    );
+    expect(line).toContain("= 100000 rows/s and 300000 index entries/s");
+    expect(line).toContain("billing.ledger_entries 1.00 / 3.00, generations.generations 1.00 / 3.00");
+    expect(plan(row).lines.some((text) => text.startsWith("postgresql rows and index entries:"))).toBe(false);
+  });
+
+  it("states the freshness of each row that sampled it", () => {
+    const figure = { samples: 750, unresolved: 0, p50: 120.4, p99: 640.6, queries: 400 };
+    const lines = freshnessLines([
+      { ...row, freshness: { generation: figure, ledger: { ...figure, p99: 900 } } },
+      undefined,
+    ]);
+    expect(lines).toEqual([
+      "Freshness at chat saturation c=128 (3000 req/s): answer → generation record p50 120 / p99 641 ms (750 sampled, 0 never readable); answer → ledger row p50 120 / p99 900 ms (750 sampled, 0 never readable).",
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { meteringMsPerRequest } from "./figures.js";
 import { bestSaturation, type Report } from "./report.js";
 import type { Row } from "./scenarios.js";
 
@@ -89,12 +90,37 @@ export function plan(row: Row, assumptions: Assumptions = ASSUMPTIONS): Plan {
     lines.push(
       `postgresql writes: ${fmt(db.commits, 4)} commits/request × ${targetRps} = ${fmt(db.commits * targetRps, 0)} commits/s (WAL flushes); ${fmt(db.rowsInserted, 2)} rows inserted + ${fmt(db.rowsUpdated, 2)} updated per request = ${fmt((db.rowsInserted + db.rowsUpdated) * targetRps, 0)} row writes/s; ${fmt(db.walBytes, 0)} WAL bytes/request (cluster-wide) = ${fmt((db.walBytes * targetRps) / 2 ** 20, 1)} MiB/s of WAL`,
     );
+    const tables = row.tableWrites;
+    if (tables) {
+      lines.push(
+        `postgresql rows and index entries: ${fmt(tables.rowsPerRequest, 2)} rows + ${fmt(tables.indexEntriesPerRequest, 2)} index entries written per request × ${targetRps} = ${fmt(tables.rowsPerRequest * targetRps, 0)} rows/s and ${fmt(tables.indexEntriesPerRequest * targetRps, 0)} index entries/s (by table: ${Object.entries(
+          tables.byTable,
+        )
+          .map(([name, figures]) => `${name} ${fmt(figures.rows, 2)} / ${fmt(figures.indexEntries, 2)}`)
+          .join(", ")})`,
+      );
+    }
     const walPages = (db.walBytes * targetRps) / 8192;
     lines.push(
       `postgresql write IOPS (upper bound): ${fmt(db.commits * targetRps, 0)} WAL flushes/s + ${fmt(walPages, 0)} WAL pages/s (WAL MiB/s ÷ 8 KiB) + as many data-page writes as WAL pages (checkpoints) = ${fmt(db.commits * targetRps + 2 * walPages, 0)} IOPS`,
     );
   }
   return { source: { scenario: row.scenario, rps: row.rps, requests: row.requests }, lines };
+}
+
+const metering = (row: Row | undefined): string => (row && meteringMsPerRequest(row)?.toFixed(3)) ?? "—";
+
+/** Answer → generation record / ledger row readable, for each row that sampled it. */
+export function freshnessLines(rows: Array<Row | undefined>): string[] {
+  return rows.flatMap((row) => {
+    const fresh = row?.freshness;
+    if (!row || !fresh) return [];
+    const pair = (figure: typeof fresh.generation): string =>
+      `p50 ${figure.p50.toFixed(0)} / p99 ${figure.p99.toFixed(0)} ms (${figure.samples} sampled, ${figure.unresolved} never readable)`;
+    return [
+      `Freshness at ${row.scenario} (${row.rps.toFixed(0)} req/s): answer → generation record ${pair(fresh.generation)}; answer → ledger row ${pair(fresh.ledger)}.`,
+    ];
+  });
 }
 
 /** The per-component table and the plan, as Markdown for docs/scaling.md. */
@@ -124,6 +150,9 @@ export function scalingMarkdown(report: Report, file: string): string {
     `| **all** | | **${total(row)}** | ${total(rate)} | ${coresAt(row.cpuMsPerRequest ?? 0, 10_000).toFixed(2)} |`,
   );
   lines.push(
+    "",
+    `Metering (kafka + postgresql + redis + billing + generations + keys): ${metering(row)} ms/request at saturation, ${metering(rate)} at ${rate?.scenario ?? "the rate"}; edge alone ${row.cpu.edge?.msPerRequest?.toFixed(3) ?? "—"}.`,
+    ...freshnessLines([rate, row]),
     "",
     `For comparison at saturation, all processes: edge (embedded) ${total(embedded)} ms/request, Portkey ${total(portkey)} ms/request.`,
   );

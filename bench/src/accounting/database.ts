@@ -1,4 +1,5 @@
 import pg from "pg";
+import { readTables, type TableReading } from "./table-writes.js";
 
 /** Cumulative write counters of one PostgreSQL database (and the server's WAL position). */
 export type DatabaseCounters = Record<(typeof COUNTERS)[number], number>;
@@ -18,8 +19,17 @@ const COUNTERS = [
  * and pg_current_wal_lsn(). PostgreSQL flushes a backend's statistics at most once a second, so the
  * counters of a scenario can lag it by that much.
  */
-export function databaseCounters(url: string): { read(): Promise<DatabaseCounters>; close(): Promise<void> } {
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
+export interface DatabaseProbe {
+  read(): Promise<DatabaseCounters>;
+  /** Per table: rows and index entries written (pg_stat_user_tables and the catalog's indexes). */
+  tables(): Promise<TableReading>;
+  /** One query on the database (the freshness probe's lookups); counted by the caller. */
+  query<R extends Record<string, unknown>>(text: string, values: unknown[]): Promise<R[]>;
+  close(): Promise<void>;
+}
+
+export function databaseCounters(url: string): DatabaseProbe {
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
   pool.on("error", () => {});
   return {
     read: async () => {
@@ -32,6 +42,9 @@ export function databaseCounters(url: string): { read(): Promise<DatabaseCounter
       const row = rows[0] ?? {};
       return Object.fromEntries(COUNTERS.map((name) => [name, Number(row[name] ?? 0)])) as DatabaseCounters;
     },
+    tables: () => readTables(pool),
+    query: async <R extends Record<string, unknown>>(text: string, values: unknown[]) =>
+      (await pool.query<R>(text, values)).rows,
     close: () => pool.end(),
   };
 }

@@ -17,8 +17,20 @@ interface Recorder {
   failures: Record<string, number>;
 }
 
+export interface LoadOptions {
+  /** The request body's size in bytes (the prompt padded); the tiny prompt by default. */
+  bodyBytes?: number;
+  /** Each answer's generation id (`x-generation-id`) and when its body ended: the freshness probe. */
+  onAnswer?: (generationId: string, answeredAt: number) => void;
+}
+
 /** Drives one target with chat completions (plain or streamed) and measures each answer in full. */
-export async function runLoad(target: Target, shape: LoadShape, stream: boolean): Promise<LoadResult> {
+export async function runLoad(
+  target: Target,
+  shape: LoadShape,
+  stream: boolean,
+  options: LoadOptions = {},
+): Promise<LoadResult> {
   const origin = new URL(target.url);
   const connections = shape.kind === "rate" ? Math.max(64, Math.ceil(shape.rps / 10)) : shape.connections;
   const pool = new Pool(origin.origin, { connections, keepAliveTimeout: 60_000, pipelining: 1 });
@@ -28,7 +40,8 @@ export async function runLoad(target: Target, shape: LoadShape, stream: boolean)
     errors: 0,
     failures: {},
   };
-  const send = sender(pool, target, origin.pathname, chatBody(target.model, stream), recorder);
+  const body = chatBody(target.model, stream, options.bodyBytes);
+  const send = sender(pool, target, origin.pathname, body, recorder, options.onAnswer);
   const started = performance.now();
   try {
     if (shape.kind === "rate") await openLoop(send, shape.rps, shape.seconds);
@@ -42,7 +55,14 @@ export async function runLoad(target: Target, shape: LoadShape, stream: boolean)
 
 type Send = (due: number) => Promise<void>;
 
-function sender(pool: Pool, target: Target, path: string, body: string, recorder: Recorder): Send {
+function sender(
+  pool: Pool,
+  target: Target,
+  path: string,
+  body: string,
+  recorder: Recorder,
+  onAnswer: LoadOptions["onAnswer"],
+): Send {
   const fail = (reason: string): void => {
     recorder.errors++;
     if (Object.keys(recorder.failures).length < 5 || reason in recorder.failures) {
@@ -61,7 +81,10 @@ function sender(pool: Pool, target: Target, path: string, body: string, recorder
         if (first && recorder.ttfb) recorder.ttfb.add(performance.now() - due);
         first = false;
       }
-      recorder.latency.add(performance.now() - due);
+      const answeredAt = performance.now();
+      recorder.latency.add(answeredAt - due);
+      const generationId = response.headers["x-generation-id"];
+      if (onAnswer && typeof generationId === "string") onAnswer(generationId, answeredAt);
     } catch (error) {
       fail((error as Error).message.slice(0, 80));
     }

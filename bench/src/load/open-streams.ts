@@ -14,6 +14,9 @@ export interface OpenStreamsResult {
   rssBeforeMb: number;
   rssPeakMb: number;
   failures: Record<string, number>;
+  /** Live heap after a full GC before opening and with all open (edges, through their inspector). */
+  heapBeforeBytes?: number;
+  heapOpenBytes?: number;
 }
 
 /**
@@ -24,12 +27,14 @@ export async function holdOpenStreams(
   target: Target,
   count: number,
   holdSeconds: number,
+  liveHeap?: () => Promise<number>,
 ): Promise<OpenStreamsResult> {
   const origin = new URL(target.url);
   const pool = new Pool(origin.origin, { connections: count, pipelining: 1, keepAliveTimeout: 60_000 });
   const controller = new AbortController();
   const pid = target.pids()[0] ?? 0;
   const rssBeforeMb = rssMb(pid);
+  const heapBeforeBytes = await liveHeap?.().catch(() => undefined);
   let open = 0;
   let failed = 0;
   const failures: Record<string, number> = {};
@@ -82,6 +87,9 @@ export async function holdOpenStreams(
   await Promise.race([opened, timeout]);
   await new Promise((resolve) => setTimeout(resolve, holdSeconds * 1000));
   rssPeakMb = Math.max(rssPeakMb, rssMb(pid));
+  // Taken while every stream is still open (the upstream's chunks are a second apart, the GC is forced).
+  const heapOpenBytes = await liveHeap?.().catch(() => undefined);
+  rssPeakMb = Math.max(rssPeakMb, rssMb(pid));
   clearInterval(sampler);
   const result = {
     requested: count,
@@ -91,6 +99,8 @@ export async function holdOpenStreams(
     rssBeforeMb,
     rssPeakMb,
     failures,
+    ...(heapBeforeBytes === undefined ? {} : { heapBeforeBytes }),
+    ...(heapOpenBytes === undefined ? {} : { heapOpenBytes }),
   };
   controller.abort();
   await pool.destroy();

@@ -8,7 +8,7 @@ import type { Counted } from "../accounting/cpu.js";
 import { databaseCounters } from "../accounting/database.js";
 import { serviceProcesses } from "../accounting/services.js";
 import { createDatabase, type Infrastructure } from "../infra.js";
-import { type BenchProcess, startProcess, waitForHttp } from "../proc.js";
+import { type BenchProcess, startProcess, waitForHttp, waitForOutput } from "../proc.js";
 import { UPSTREAM_KEY } from "./direct.js";
 import type { Target } from "./target.js";
 
@@ -59,6 +59,30 @@ function servicesOf(addresses: Parameters<typeof serviceProcesses>[0]): {
 }
 
 const SERVICE_KEYS = generateServiceKeys();
+
+/**
+ * The edges' Node options: the bench's profiling hook, and an inspector on a free loopback port, through
+ * which the open-streams scenario forces a GC and reads the live heap (idle unless a session attaches).
+ */
+const EDGE_NODE_OPTIONS = `--inspect=127.0.0.1:0 ${process.env.BENCH_EDGE_NODE_OPTIONS ?? ""}`.trim();
+
+/**
+ * Extra environment for the edges, `BENCH_EDGE_ENV="NAME=value NAME2=value"` (e.g. a producer linger the
+ * edge reads, to choose it from the bench's broker and consumer CPU and freshness columns).
+ */
+export function extraEnv(text: string | undefined): Record<string, string> {
+  return Object.fromEntries(
+    (text ?? "")
+      .split(/\s+/)
+      .filter((pair) => pair.includes("="))
+      .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+  );
+}
+
+/** The inspector's WebSocket URL, as the process printed it (the port is chosen by the kernel). */
+function inspectorOf(app: BenchProcess): () => Promise<string | undefined> {
+  return () => waitForOutput(app, /Debugger listening on (ws:\/\/\S+)/, 1000).catch(() => undefined);
+}
 
 /** An app of the split plane, with its service key (the control plane answers only signed callers). */
 const node = (
@@ -137,8 +161,7 @@ async function startSplitPlane(
     const edge = node(root, "edge", "apps/edge/dist/main.js", {
       ...env,
       HTTP_PORT: edgePort,
-      // Profiling hook for the bench's own use (e.g. --cpu-prof); empty by default.
-      NODE_OPTIONS: process.env.BENCH_EDGE_NODE_OPTIONS ?? "",
+      NODE_OPTIONS: EDGE_NODE_OPTIONS,
       // BENCH_ADMISSION_LEASES=false measures one Admit call per request instead of budget leases.
       ADMISSION_LEASES: process.env.BENCH_ADMISSION_LEASES ?? "true",
       ...FLOOD_GUARD_OUT_OF_REACH,
@@ -147,6 +170,7 @@ async function startSplitPlane(
       GENERATIONS_HTTP_URL: `http://127.0.0.1:${generationsHttp}`,
       OPENAI_API_KEY: UPSTREAM_KEY,
       OPENAI_BASE_URL: `${upstreamUrl}/v1`,
+      ...extraEnv(process.env.BENCH_EDGE_ENV),
     });
     services.push(edge);
     const edgeUrl = `http://127.0.0.1:${edgePort}`;
@@ -171,7 +195,12 @@ async function startSplitPlane(
         await stopAll(services);
       },
     );
-    return { ...target, database: counters };
+    return {
+      ...target,
+      database: counters,
+      usage: { brokers, topic: topics.TOPIC_USAGE },
+      inspectorUrl: inspectorOf(edge),
+    };
   } catch (error) {
     await stopAll(services);
     throw error;
@@ -193,11 +222,12 @@ async function startEmbedded(root: string, infra: Infrastructure, upstreamUrl: s
     LOG_LEVEL: "warn",
     DATABASE_URL: shared?.url ?? "",
     ...FLOOD_GUARD_OUT_OF_REACH,
-    NODE_OPTIONS: process.env.BENCH_EDGE_NODE_OPTIONS ?? "",
+    NODE_OPTIONS: EDGE_NODE_OPTIONS,
     REDIS_URL: "",
     KAFKA_BROKERS: "",
     OPENAI_API_KEY: UPSTREAM_KEY,
     OPENAI_BASE_URL: `${upstreamUrl}/v1`,
+    ...extraEnv(process.env.BENCH_EDGE_ENV),
   };
   const gateway = node(root, "standalone", "apps/standalone/dist/main.js", env);
   const stop = async (): Promise<void> => {
@@ -213,7 +243,7 @@ async function startEmbedded(root: string, infra: Infrastructure, upstreamUrl: s
     const database = shared
       ? servicesOf({ databaseUrl: shared.url })
       : { services: [], note: "its embedded PostgreSQL runs as its child processes, counted in its tree" };
-    return edgeTarget(
+    const target = edgeTarget(
       "edge (embedded)",
       `edge, embedded default (apps/standalone, one process; PostgreSQL outbox as the bus, in-process hot store${infra.kind === "embedded" ? `; no split plane: ${infra.reason}` : ""}); ${database.note}`,
       database.services,
@@ -223,6 +253,7 @@ async function startEmbedded(root: string, infra: Infrastructure, upstreamUrl: s
       [gateway],
       stop,
     );
+    return { ...target, inspectorUrl: inspectorOf(gateway) };
   } catch (error) {
     await stop();
     throw error;

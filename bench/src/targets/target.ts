@@ -1,8 +1,8 @@
 import type { Counted } from "../accounting/cpu.js";
-import type { DatabaseCounters } from "../accounting/database.js";
+import type { DatabaseProbe } from "../accounting/database.js";
 
 /** The targets of one run, in the order they run each scenario (interleaved). */
-export type TargetName = "direct" | "edge (split)" | "edge (embedded)" | "portkey";
+export type TargetName = "direct" | "nginx" | "edge (split)" | "edge (embedded)" | "portkey";
 
 /** One thing under load: the upstream itself, our edge (split plane or embedded default), or Portkey's gateway. */
 export interface Target {
@@ -23,16 +23,30 @@ export interface Target {
    */
   services: Counted[];
   /** The split plane's own database: write counters per scenario (the scaling plan's write rates). */
-  database?: { read(): Promise<DatabaseCounters> };
+  database?: DatabaseProbe;
+  /** The split plane's usage topic: which consumer groups read every event of it. */
+  usage?: { brokers: string[]; topic: string };
+  /** The measured process's inspector WebSocket (edges run with --inspect=127.0.0.1:0): its live heap. */
+  inspectorUrl?: () => Promise<string | undefined>;
   stop(): Promise<void>;
 }
 
-/** The request body every target gets (only the model name differs). */
-export function chatBody(model: string, stream: boolean): string {
-  return JSON.stringify({
-    model,
-    messages: [{ role: "user", content: "Say hello to the bench" }],
-    max_tokens: 16,
-    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
-  });
+const PROMPT = "Say hello to the bench";
+
+/**
+ * The request body every target gets (only the model name differs). With `bodyBytes`, the user message is
+ * padded with words until the whole body is that many bytes (the prompt-size rows: 8 KB, 64 KB).
+ */
+export function chatBody(model: string, stream: boolean, bodyBytes?: number): string {
+  const body = (content: string): string =>
+    JSON.stringify({
+      model,
+      messages: [{ role: "user", content }],
+      max_tokens: 16,
+      ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+    });
+  const tiny = body(PROMPT);
+  if (!bodyBytes || bodyBytes <= tiny.length) return tiny;
+  const words = " lorem ipsum dolor".repeat(Math.ceil((bodyBytes - tiny.length) / 18) + 1);
+  return body(`${PROMPT}${words.slice(0, bodyBytes - tiny.length)}`);
 }

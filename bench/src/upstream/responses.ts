@@ -52,6 +52,9 @@ function chunk(
   };
 }
 
+/** Frames of a stream beside its content pieces: the role, finish, usage and [DONE] frames. */
+export const FRAMES_BESIDE_CONTENT = 4;
+
 /** The frames of one stream: role, `count` content pieces, finish, usage, [DONE]. */
 export function streamFrames(model: string, count: number): Buffer[] {
   const frames = [frame(chunk(model, { role: "assistant", content: "" }, null))];
