@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,6 +27,35 @@ interface ErrorBody {
 }
 
 const PAY_TO = "0x2096000000000000000000000000000000000001";
+
+/** A chat request with a Host header of the test's choosing (fetch sends the URL's own). */
+function postWithHost(
+  url: string,
+  host: string,
+): Promise<{ status: number; paymentRequired: string; body: string }> {
+  const body = JSON.stringify({ model: "demo/echo", messages: [{ role: "user", content: "hi" }] });
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      url,
+      { method: "POST", headers: { host, "content-type": "application/json" } },
+      (answer) => {
+        let text = "";
+        answer.on("data", (chunk: Buffer) => {
+          text += chunk.toString();
+        });
+        answer.on("end", () =>
+          resolve({
+            status: answer.statusCode ?? 0,
+            paymentRequired: String(answer.headers["payment-required"] ?? ""),
+            body: text,
+          }),
+        );
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.end(body);
+  });
+}
 const OTHER = "0x3000000000000000000000000000000000000003";
 
 describeWith(["postgres"], "x402 payments through the edge (embedded default, x402 on)", () => {
@@ -208,6 +237,16 @@ describeWith(["postgres"], "x402 payments through the edge (embedded default, x4
     const body = (await response.json()) as ErrorBody;
     expect(body.error.metadata?.reason).toBe("insufficient_credits");
     expect(body.x402Version).toBe(1);
+
+    // The same JWT as `?key=` under a Host of the caller's choosing (issue 33): the offer echoed both,
+    // and x402 clients copy resource.url into the payment the gateway forwards to the facilitator.
+    const echoed = await postWithHost(`${gateway.url}/v1/chat/completions?key=${jwt}`, "evil.example:1");
+    expect(echoed.status).toBe(402);
+    const echoedOffer = JSON.parse(Buffer.from(echoed.paymentRequired, "base64").toString());
+    expect(echoedOffer.resource.url).toBe(`${gateway.url}/v1/chat/completions`);
+    expect(echoedOffer.extensions["sign-in-with-x"].info.domain).toBe(host);
+    expect(echoed.body).not.toContain(jwt);
+    expect(echoed.body).not.toContain("evil.example");
   });
 
   it("refuses every bad payment with a 4xx naming the reason, asks no facilitator and credits nothing", async () => {

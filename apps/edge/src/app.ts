@@ -136,7 +136,6 @@ export function createEdgeHttp(deps: EdgeDeps, context: EdgeContext): EdgeHttp {
       paymentsTopic: deps.topics.payments,
       logger: deps.logger,
       now: context.now,
-      publicBaseUrl: context.settings.publicBaseUrl,
     });
   const payments = x402 ? x402Payments(x402) : undefined;
   if (payments) app.use(payments);

@@ -96,6 +96,19 @@ describe("loadEdgeConfig", () => {
     expect(() => loadEdgeConfig({ PUBLIC_BASE_URL: "not a url" })).toThrow(/PUBLIC_BASE_URL/);
   });
 
+  it("refuses to start x402 without PUBLIC_BASE_URL: its offers would be built on the caller's Host (issue 33)", () => {
+    const x402 = {
+      X402_ENABLED: "true",
+      X402_FACILITATOR_URL: "http://127.0.0.1:9",
+      X402_PAY_TO_EVM: "0x2096000000000000000000000000000000000001",
+    };
+    expect(() => loadEdgeConfig(x402)).toThrow(ConfigError);
+    expect(() => loadEdgeConfig(x402)).toThrow(/PUBLIC_BASE_URL: required when X402_ENABLED=true/);
+    expect(loadEdgeConfig({ ...x402, PUBLIC_BASE_URL: "https://gw.example" }).x402?.publicBaseUrl).toBe(
+      "https://gw.example",
+    );
+  });
+
   it("enables a provider when its key is set, at its public base URL unless overridden", () => {
     const config = loadEdgeConfig({
       OPENAI_API_KEY: "sk-1",

@@ -90,6 +90,7 @@ export function connectEdgeDeps(
               networks: paymentNetworks(config.x402),
               amountsAtomic: config.x402.topupAmountsUsd.map(usdToAtomicUsdc),
               maxTimeoutSeconds: DEFAULT_MAX_TIMEOUT_SECONDS,
+              publicBaseUrl: config.x402.publicBaseUrl,
             },
           },
         }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type ListenOptions, type RunningControlPlane, startControlPlane } from "@gw/service";
+import { type ListenOptions, type RunningControlPlane, type Stoppable, startControlPlane } from "@gw/service";
 import { createApp } from "./app.js";
 import { consumeUsage } from "./consumers/usage.js";
 import type { GenerationsDeps } from "./deps.js";
@@ -9,13 +9,15 @@ import { startHealthAggregator } from "./health/start.js";
 import type { HealthTables } from "./health/tables.js";
 import { DEFAULT_RETENTION, startRetention } from "./retention/sweeper.js";
 import { generationsReadiness } from "./routes/health.js";
+import { subscribeWithRetry } from "./subscriptions.js";
 
 export type { ListenOptions };
 export type RunningGenerations = RunningControlPlane;
 
 /**
  * Serves REST and gRPC, consumes usage events (the records, and with the catalogue's endpoints the
- * endpoint health figures), invalidates cached principals, sweeps expired records.
+ * endpoint health figures), invalidates cached principals, sweeps expired records. A broker not
+ * ready at start is retried (subscriptions.ts), not a reason to exit.
  */
 export async function startGenerations(
   deps: GenerationsDeps,
@@ -31,33 +33,45 @@ export async function startGenerations(
       readiness,
       // Consumers finish and commit, and the retention job stops, before the servers close.
       work: async (stops) => {
-        stops.beforeServers(
-          await consumeUsage(deps.bus, { topic: deps.topics.usage, db, logger: deps.logger }),
-        );
-        if (deps.knownEndpoints) {
-          stops.beforeServers(
-            await startHealthAggregator({
-              bus: deps.bus,
-              topic: deps.topics.usage,
-              groupId: deps.healthGroupId,
-              db: db.withTables<HealthTables>(),
-              figures,
-              endpoints: deps.knownEndpoints,
-            }),
-          );
-        }
-        stops.beforeServers(
-          await deps.resolver.subscribeToKeyChanges(
-            deps.bus,
-            deps.topics.keyChanges,
-            `generations-${randomBytes(6).toString("hex")}`,
-          ),
-        );
+        const consumers = await subscribeWithRetry((held) => subscribeConsumers(deps, figures, held), {
+          logger: deps.logger,
+        });
+        readiness.add("consumers", () => consumers.check());
+        stops.beforeServers(consumers);
         stops.beforeServers(startRetention(db, deps.retention ?? DEFAULT_RETENTION, deps.logger));
       },
       http: () => createApp(deps, readiness),
       grpc: () => createGrpcServer(deps, figures),
     },
     options,
+  );
+}
+
+/** Every consumer of the app, each pushed into `held` once it runs (a failed attempt stops them). */
+async function subscribeConsumers(
+  deps: GenerationsDeps,
+  figures: HealthFigures,
+  held: Stoppable[],
+): Promise<void> {
+  const db = deps.database.db;
+  held.push(await consumeUsage(deps.bus, { topic: deps.topics.usage, db, logger: deps.logger }));
+  if (deps.knownEndpoints) {
+    held.push(
+      await startHealthAggregator({
+        bus: deps.bus,
+        topic: deps.topics.usage,
+        groupId: deps.healthGroupId,
+        db: db.withTables<HealthTables>(),
+        figures,
+        endpoints: deps.knownEndpoints,
+      }),
+    );
+  }
+  held.push(
+    await deps.resolver.subscribeToKeyChanges(
+      deps.bus,
+      deps.topics.keyChanges,
+      `generations-${randomBytes(6).toString("hex")}`,
+    ),
   );
 }

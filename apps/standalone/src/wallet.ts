@@ -5,7 +5,7 @@ export interface StandaloneWallet {
   tokens: WalletTokens;
   /** The sign-in domain's URL: PUBLIC_BASE_URL, else the address the embedded default listens on. */
   publicBaseUrl: string;
-  /** What the edge's own config reads to verify the same JWTs. */
+  /** What the edge's own config reads to verify the same JWTs (and, with x402 on, PUBLIC_BASE_URL). */
   edgeEnv: Env;
 }
 
@@ -25,9 +25,9 @@ export function standaloneWallet(
   const tokens = walletTokensFromEnv({ ...env, ...edgeEnv });
   if (!tokens) throw new Error("wallet JWT secret missing"); // unreachable: one was generated above
   const host = settings.host === "0.0.0.0" || settings.host === "::" ? "localhost" : settings.host;
-  return {
-    tokens,
-    publicBaseUrl: env.PUBLIC_BASE_URL || `http://${host}:${settings.port}`,
-    edgeEnv,
-  };
+  const publicBaseUrl = env.PUBLIC_BASE_URL || `http://${host}:${settings.port}`;
+  // x402 needs PUBLIC_BASE_URL (its offers are never built from the request's Host, issue 33): here it
+  // is the sign-in domain keys checks, so an offer's challenge names the domain keys accepts.
+  if (env.X402_ENABLED === "true") edgeEnv.PUBLIC_BASE_URL = publicBaseUrl;
+  return { tokens, publicBaseUrl, edgeEnv };
 }

@@ -8,6 +8,9 @@ import { testKey } from "../test/principals.js";
 // no facilitator call, no payment event, nothing but the usual Admit. (The paid path and its bad
 // inputs are tested through the whole gateway: e2e/x402/payments.int.test.ts, e2e/x402.e2e.test.ts.)
 
+/** The gateway's public base: the offers are built on it, never on the request's Host (issue 33). */
+const PUBLIC_BASE = "https://gateway.example:8443";
+
 describe("x402 on: the hot path of a request that does not pay", () => {
   const key = testKey("acct_hot_path");
   let harness: EdgeHarness;
@@ -27,6 +30,7 @@ describe("x402 on: the hot path of a request that does not pay", () => {
         X402_ENABLED: "true",
         X402_FACILITATOR_URL: `http://127.0.0.1:${(facilitator.address() as AddressInfo).port}`,
         X402_PAY_TO_EVM: "0x2096000000000000000000000000000000000001",
+        PUBLIC_BASE_URL: PUBLIC_BASE,
         TOPIC_PAYMENTS: "hot-path-payments",
       },
     });
@@ -67,36 +71,72 @@ describe("x402 on: the hot path of a request that does not pay", () => {
     expect(facilitatorCalls).toEqual([]);
   });
 
-  it("answers a malformed Host on a request that gets the offer 400 in the surface's shape, never 500 (issue 33)", async () => {
-    const port = new URL(harness.url).port;
-    for (const host of ["a b", "[::1", "gateway:99999", "a@b"]) {
-      const body = JSON.stringify({
-        model: "openai/gpt-4o-mini",
-        messages: [{ role: "user", content: "hi" }],
+  it("builds the offer on PUBLIC_BASE_URL and the route: never the query string or the Host sent (issue 33)", async () => {
+    // A malformed Host was a 500 (new URL() threw); a forged one named the caller's host as the
+    // sign-in domain; the query string (a misnamed `?api_key=`, a wallet JWT in `?key=`) was echoed into resource.url, which clients copy
+    // into the payment the gateway forwards to the facilitator.
+    const port = Number(new URL(harness.url).port);
+    for (const host of ["a b", "[::1", "gateway:99999", "a@b", "evil.example", "user:pw@evil.example"]) {
+      const answer = await rawChat(port, host, "/v1/chat/completions?alt=sse&api_key=sk-query-secret");
+      expect(answer.status, host).toBe(402);
+      const offer = JSON.parse(
+        Buffer.from(answer.headers["payment-required"] ?? "", "base64").toString("utf8"),
+      );
+      expect(offer.resource.url, host).toBe(`${PUBLIC_BASE}/v1/chat/completions`);
+      expect(offer.extensions["sign-in-with-x"].info, host).toMatchObject({
+        domain: "gateway.example:8443",
+        uri: `${PUBLIC_BASE}/v1/x402/auth`,
       });
-      const head = [
-        "POST /v1/chat/completions HTTP/1.1",
-        `host: ${host}`,
-        "connection: close",
-        "content-type: application/json",
-        `content-length: ${Buffer.byteLength(body)}`,
-      ];
-      const answer = await new Promise<string>((resolve, reject) => {
-        const socket = connect(Number(port), "127.0.0.1");
-        let text = "";
-        socket.on("data", (chunk: Buffer) => {
-          text += chunk.toString("utf8");
-        });
-        socket.on("error", reject);
-        socket.on("close", () => resolve(text));
-        socket.write(`${head.join("\r\n")}\r\n\r\n${body}`);
-      });
-      expect(answer.split("\r\n")[0], host).toBe("HTTP/1.1 400 Bad Request");
-      const json = JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) as unknown;
-      expect(json, host).toMatchObject({
-        error: { type: "invalid_request_error", message: expect.stringContaining("Host") },
-      });
+      const v1 = JSON.parse(answer.body) as { accepts: Array<{ resource: string }> };
+      expect(
+        v1.accepts.map((accept) => accept.resource),
+        host,
+      ).toEqual(v1.accepts.map(() => `${PUBLIC_BASE}/v1/chat/completions`));
+      expect(answer.raw, host).not.toContain("sk-query-secret");
+      expect(answer.raw, host).not.toContain("evil.example");
     }
     expect(facilitatorCalls).toEqual([]);
   });
 });
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  raw: string;
+}
+
+/** A chat request written by hand: fetch cannot send a malformed Host. */
+async function rawChat(port: number, host: string, target: string): Promise<RawAnswer> {
+  const body = JSON.stringify({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }] });
+  const head = [
+    `POST ${target} HTTP/1.1`,
+    `host: ${host}`,
+    "connection: close",
+    "content-type: application/json",
+    `content-length: ${Buffer.byteLength(body)}`,
+  ];
+  const raw = await new Promise<string>((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1");
+    let text = "";
+    socket.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+    });
+    socket.on("error", reject);
+    socket.on("close", () => resolve(text));
+    socket.write(`${head.join("\r\n")}\r\n\r\n${body}`);
+  });
+  const [statusLine = "", ...lines] = raw.slice(0, raw.indexOf("\r\n\r\n")).split("\r\n");
+  const headers = Object.fromEntries(
+    lines.map((line) => [
+      line.slice(0, line.indexOf(":")).toLowerCase(),
+      line.slice(line.indexOf(":") + 1).trim(),
+    ]),
+  );
+  return {
+    status: Number(statusLine.split(" ")[1]),
+    headers,
+    body: raw.slice(raw.indexOf("\r\n\r\n") + 4),
+    raw,
+  };
+}

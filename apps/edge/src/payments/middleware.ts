@@ -1,6 +1,5 @@
 import { extractSecret, looksLikeJwt } from "@gw/auth";
 import { type CodeFor, GatewayError, isGatewayError } from "@gw/errors";
-import { requestOrigin } from "@gw/http";
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from "express";
 import type { FeePayers } from "./fee-payers.js";
 import {
@@ -23,8 +22,6 @@ import {
 
 export interface X402Runtime extends PaymentDeps {
   feePayers: FeePayers;
-  /** PUBLIC_BASE_URL: the sign-in domain and the resource URLs; else the request's own origin. */
-  publicBaseUrl: string | undefined;
 }
 
 /**
@@ -40,14 +37,12 @@ function isPaidRequest(request: Request): boolean {
   return request.method === "POST" && (PAID_PATHS.test(request.path) || GEMINI_METHODS.test(request.path));
 }
 
-function originOf(runtime: X402Runtime, request: Request): URL {
-  // Host is checked, never parsed as sent: a malformed one is the caller's 400 (issue 33).
-  if (runtime.publicBaseUrl === undefined) return requestOrigin(request.protocol, request.get("host"));
-  return new URL(runtime.publicBaseUrl);
-}
-
+/**
+ * PUBLIC_BASE_URL plus the route's path: never the query string (a `?key=` credential would be copied
+ * by the client into its payment and forwarded to the facilitator) nor the request's `Host` (issue 33).
+ */
 function resourceUrlOf(runtime: X402Runtime, request: Request): string {
-  return new URL(request.originalUrl, originOf(runtime, request)).toString();
+  return `${runtime.settings.publicBaseUrl}${request.path}`;
 }
 
 /** A 402 carrying the offer; `error` is x402's short reason inside PAYMENT-REQUIRED. */
@@ -64,7 +59,7 @@ async function offerError(
 ): Promise<PaymentOfferError> {
   const offer = buildOffer(runtime.settings, {
     resourceUrl: resourceUrlOf(runtime, request),
-    origin: originOf(runtime, request),
+    origin: new URL(runtime.settings.publicBaseUrl),
     feePayers: await runtime.feePayers.get(),
     now: runtime.now(),
     error: refusal.reason,

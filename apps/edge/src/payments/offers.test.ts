@@ -19,9 +19,11 @@ function settings(networks: string[], amounts = ["1", "5", "10"]): X402Settings 
       payToSolana: SOL_PAY_TO,
       topupAmountsUsd: amounts,
       assets: {},
+      publicBaseUrl: "https://gw.example:8443",
     }),
     amountsAtomic: amounts.map(usdToAtomicUsdc),
     maxTimeoutSeconds: 300,
+    publicBaseUrl: "https://gw.example:8443",
   };
 }
 

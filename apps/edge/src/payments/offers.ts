@@ -21,9 +21,9 @@ export function caip2Of(v1Network: string): string {
 }
 
 export interface OfferContext {
-  /** The URL of the refused request (x402's `resource.url`). */
+  /** x402's `resource.url`: PUBLIC_BASE_URL plus the refused request's path, no query. */
   resourceUrl: string;
-  /** PUBLIC_BASE_URL, or the request's own origin: the sign-in domain and URI are on it. */
+  /** PUBLIC_BASE_URL: the sign-in domain and URI are on it. */
   origin: URL;
   /** Solana fee payers by network (from the facilitator's /supported); a Solana network without one is not offered. */
   feePayers: ReadonlyMap<string, string>;

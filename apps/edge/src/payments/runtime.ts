@@ -19,7 +19,6 @@ export function createX402Runtime(
     paymentsTopic: string;
     logger: Logger;
     now: () => number;
-    publicBaseUrl: string | undefined;
   },
 ): X402Runtime {
   return {

@@ -19,6 +19,8 @@ export interface X402Settings {
   amountsAtomic: string[];
   /** How long the client's authorization must stay valid (x402's maxTimeoutSeconds). */
   maxTimeoutSeconds: number;
+  /** PUBLIC_BASE_URL (no trailing slash): the offers' resource URLs and the sign-in domain are on it. */
+  publicBaseUrl: string;
 }
 
 interface KnownUsdc {

@@ -4,7 +4,12 @@ import { loadX402Config } from "./x402-config.js";
 
 const EVM = "0x2096000000000000000000000000000000000001";
 const SOL = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
-const enabled = { X402_ENABLED: "true", X402_FACILITATOR_URL: "http://127.0.0.1:9/", X402_PAY_TO_EVM: EVM };
+const enabled = {
+  X402_ENABLED: "true",
+  X402_FACILITATOR_URL: "http://127.0.0.1:9/",
+  X402_PAY_TO_EVM: EVM,
+  PUBLIC_BASE_URL: "https://gw.example/",
+};
 
 function issuesOf(env: Record<string, string>): string {
   try {
@@ -30,7 +35,29 @@ describe("X402_* configuration", () => {
       payToSolana: undefined,
       topupAmountsUsd: ["1", "5", "10"],
       assets: {},
+      publicBaseUrl: "https://gw.example",
     });
+  });
+
+  it("requires PUBLIC_BASE_URL with x402 on, and one with no credentials, query or fragment (issue 33)", () => {
+    // Without it the offers were built from the request's URL and Host: `?key=` and a forged host.
+    const { PUBLIC_BASE_URL: _unset, ...withoutBase } = enabled;
+    expect(issuesOf(withoutBase)).toMatch(/PUBLIC_BASE_URL: required when X402_ENABLED=true/);
+    expect(issuesOf({ ...enabled, PUBLIC_BASE_URL: "" })).toMatch(/PUBLIC_BASE_URL: required/);
+    for (const base of [
+      "https://user:pw@gw.example",
+      "https://gw.example/?key=sk-1",
+      "https://gw.example/#x",
+    ])
+      expect(issuesOf({ ...enabled, PUBLIC_BASE_URL: base }), base).toMatch(
+        /PUBLIC_BASE_URL: expected no credentials/,
+      );
+    expect(issuesOf({ ...enabled, PUBLIC_BASE_URL: "ftp://gw.example" })).toMatch(
+      /expected an http or https/,
+    );
+    expect(
+      loadX402Config({ ...enabled, PUBLIC_BASE_URL: "https://gw.example/gateway/" })?.publicBaseUrl,
+    ).toBe("https://gw.example/gateway");
   });
 
   it("sorts the amounts so the cheapest is offered first", () => {

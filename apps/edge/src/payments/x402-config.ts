@@ -11,6 +11,12 @@ export interface X402Config {
   topupAmountsUsd: string[];
   /** X402_ASSETS: the token per network where it is not USDC's well-known address. */
   assets: Record<string, string>;
+  /**
+   * PUBLIC_BASE_URL, no trailing slash: the offer's `resource.url` is it plus the route, and the
+   * sign-in domain its host. Never the request's URL or `Host` (issue 33: those carried `?key=`
+   * credentials and a caller-chosen host into the offer, which clients copy to the facilitator).
+   */
+  publicBaseUrl: string;
 }
 
 const EVM_NETWORK = /^eip155:[1-9][0-9]{0,18}$/;
@@ -37,13 +43,15 @@ export const x402Env = {
   X402_PAY_TO_SOLANA: z.string().optional(),
   X402_TOPUP_AMOUNTS: z.string().default("1,5,10"),
   X402_ASSETS: z.string().optional(),
+  PUBLIC_BASE_URL: z.url().optional(),
 };
 
 /**
  * Parses and cross-checks the X402_* variables. With X402_ENABLED=false nothing else is required and
  * the answer is undefined; enabled, every list must parse, a facilitator URL must be set, each
- * configured network family needs its pay-to address, and at least one top-up must be at most 1 USD
- * (the reference x402 client refuses larger payments by default).
+ * configured network family needs its pay-to address, at least one top-up must be at most 1 USD
+ * (the reference x402 client refuses larger payments by default), and PUBLIC_BASE_URL must name the
+ * gateway's public http(s) base.
  */
 export function loadX402Config(env: Env = process.env): X402Config | undefined {
   const parsed = loadConfig(x402Env, env);
@@ -70,6 +78,7 @@ export function loadX402Config(env: Env = process.env): X402Config | undefined {
     issues.push("X402_PAY_TO_SOLANA: required when X402_NETWORKS has a solana network");
   const amounts = topupAmounts(parsed.X402_TOPUP_AMOUNTS, issues);
   const assets = assetList(parsed.X402_ASSETS, networks, issues);
+  const publicBaseUrl = publicBase(parsed.PUBLIC_BASE_URL, issues);
   if (issues.length > 0) throw new ConfigError(issues);
   return {
     facilitatorUrl: (parsed.X402_FACILITATOR_URL ?? "").replace(/\/+$/, ""),
@@ -78,7 +87,28 @@ export function loadX402Config(env: Env = process.env): X402Config | undefined {
     payToSolana,
     topupAmountsUsd: amounts,
     assets,
+    publicBaseUrl,
   };
+}
+
+/**
+ * The base the offers are built on. Required: without it the only origin at hand is the request's
+ * `Host`, which the caller chooses. Credentials, a query or a fragment in it would be copied into
+ * every offer, so they are refused here.
+ */
+function publicBase(value: string | undefined, issues: string[]): string {
+  if (value === undefined || value === "") {
+    issues.push(
+      "PUBLIC_BASE_URL: required when X402_ENABLED=true (the offers' resource URL and sign-in domain)",
+    );
+    return "";
+  }
+  const url = new URL(value);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    issues.push("PUBLIC_BASE_URL: expected an http or https URL");
+  if (url.username || url.password || url.search || url.hash)
+    issues.push("PUBLIC_BASE_URL: expected no credentials, query or fragment (the offers would carry them)");
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
 }
 
 function payTo(
