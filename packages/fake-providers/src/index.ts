@@ -1,9 +1,9 @@
 export type { FakeAnthropicOptions } from "./anthropic/server.js";
 export { startFakeAnthropic } from "./anthropic/server.js";
-export type { FakeAwsCredential, FakeBedrockOptions } from "./bedrock/server.js";
-export { FAKE_AWS_CREDENTIAL, startFakeBedrock } from "./bedrock/server.js";
 export type { FakeAzureOptions } from "./azure/server.js";
 export { AZURE_FILTERED_MARKER, startFakeAzure } from "./azure/server.js";
+export type { FakeAwsCredential, FakeBedrockOptions } from "./bedrock/server.js";
+export { FAKE_AWS_CREDENTIAL, startFakeBedrock } from "./bedrock/server.js";
 export { decodeFloat32Base64, embedText, float32Base64 } from "./core/embedding.js";
 export type { LoggedRequest } from "./core/request-log.js";
 export type { Scenario, ScenarioName, ServerScenario } from "./core/scenario.js";

@@ -1,8 +1,8 @@
 import type { ApiFormat } from "@gw/catalog";
 import { ANTHROPIC_PROXY_ENDPOINTS } from "./anthropic/api.js";
 import { anthropicProvider } from "./anthropic/index.js";
-import { bedrockProvider } from "./bedrock/index.js";
 import { azureProvider } from "./azure/index.js";
+import { bedrockProvider } from "./bedrock/index.js";
 import { GEMINI_PROXY_ENDPOINTS } from "./google/api.js";
 import { googleProvider } from "./google/index.js";
 import { OPENAI_PROXY_ENDPOINTS } from "./openai-compatible/api.js";
