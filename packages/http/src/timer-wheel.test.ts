@@ -63,4 +63,18 @@ describe("TimerWheel", () => {
     vi.advanceTimersByTime(100);
     expect(fired).toEqual(["a", "b", "c", "d"]);
   });
+
+  it("drops a slot as soon as every deadline in it is cancelled, long before its tick", () => {
+    const wheel = new TimerWheel(50);
+    const kept = vi.fn();
+    wheel.schedule(600_000, kept);
+    const cancelled = Array.from({ length: 100 }, (_, index) =>
+      wheel.schedule(300_000 + index * 50, vi.fn()),
+    );
+    expect(wheel.slotCount).toBe(101);
+    for (const deadline of cancelled) deadline.cancel();
+    expect([wheel.size, wheel.slotCount]).toEqual([1, 1]);
+    vi.advanceTimersByTime(600_100);
+    expect(kept).toHaveBeenCalledOnce();
+  });
 });

@@ -1,3 +1,4 @@
+import { type Deadline, sharedTimerWheel } from "@gw/http";
 import type { Response } from "express";
 import { FrameBytes } from "../translate/frame-bytes.js";
 import { SSE_HEADERS, SSE_KEEP_ALIVE } from "../translate/sse.js";
@@ -9,12 +10,17 @@ export const SSE_FRAMING: StreamFraming = { headers: SSE_HEADERS, keepAlive: SSE
  * Writes an SSE response with backpressure and keep-alives. Headers go out lazily, with the first
  * frame or the first keep-alive, so a request that fails before either still gets a proper error
  * status. While nothing else is written a `: keep-alive` comment goes out every `keepAliveMs`.
+ * The keep-alive clock is a deadline on the shared timer wheel, not a Node timer per stream: a write
+ * only notes its time, and the deadline, when it comes, either sends the comment or moves itself to
+ * `keepAliveMs` after the last write.
  */
 export class SseWriter {
   private opened = false;
   private finished = false;
   private gone = false;
-  private timer: NodeJS.Timeout | undefined;
+  private keepAlive: Deadline | undefined;
+  /** When the last frame was queued (`Date.now()`), read by the keep-alive deadline. */
+  private lastWrite = 0;
   /** Frames written in this tick, sent as one string when it ends. */
   private batch: string[] = [];
   /** The tick's batch once the byte relay added to it: sent as one buffer. */
@@ -128,8 +134,8 @@ export class SseWriter {
 
   /** Stops keep-alives without ending, when the response will be an ordinary JSON error instead. */
   stop(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.keepAlive?.cancel();
+    this.keepAlive = undefined;
   }
 
   private enqueue(frame: string): void {
@@ -160,19 +166,26 @@ export class SseWriter {
     for (const [name, value] of Object.entries(this.framing.headers)) this.response.setHeader(name, value);
   }
 
-  /** (Re)starts the keep-alive clock: one timer per stream, refreshed (not re-created) on every frame. */
+  /** Notes a write for the keep-alive clock, arming it the first time. */
   private schedule(): void {
     if (this.finished) return;
-    if (this.timer) {
-      this.timer.refresh();
-      return;
-    }
-    this.timer = setTimeout(() => {
-      if (this.finished || this.gone) return;
+    this.lastWrite = Date.now();
+    this.keepAlive ??= sharedTimerWheel.schedule(this.keepAliveMs, () => this.keepAliveDue());
+  }
+
+  /** The keep-alive deadline: a comment when nothing was written for `keepAliveMs`, then the next one. */
+  private keepAliveDue(): void {
+    this.keepAlive = undefined;
+    if (this.finished || this.gone) return;
+    const quiet = Date.now() - this.lastWrite;
+    if (quiet >= this.keepAliveMs) {
       this.open();
       this.enqueue(this.framing.keepAlive);
-      this.timer?.refresh();
-    }, this.keepAliveMs);
+      this.lastWrite = Date.now();
+      this.keepAlive = sharedTimerWheel.schedule(this.keepAliveMs, () => this.keepAliveDue());
+      return;
+    }
+    this.keepAlive = sharedTimerWheel.schedule(this.keepAliveMs - quiet, () => this.keepAliveDue());
   }
 
   private drained(): Promise<void> {

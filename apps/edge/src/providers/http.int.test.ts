@@ -1,6 +1,7 @@
 import { getEventListeners } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type FakeServer, startFakeOpenAi } from "@gw/fake-providers";
+import { sharedTimerWheel } from "@gw/http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isFailure, UpstreamHttp, type UpstreamRequest } from "./http.js";
 
@@ -72,5 +73,15 @@ describe("UpstreamHttp total timeout", () => {
     await expect.poll(() => getEventListeners(client.signal, "abort").length).toBe(0);
     client.abort();
     expect(signals.combined.aborted).toBe(false);
+  });
+
+  it("keeps its total timeout on the shared timer wheel while it runs, and takes it off at the end", async () => {
+    const before = sharedTimerWheel.size;
+    const signals = http.signals(new AbortController().signal);
+    expect(sharedTimerWheel.size).toBe(before + 1);
+    const response = await http.send(chat, signals);
+    if (isFailure(response)) throw new Error(`upstream failed: ${response.message}`);
+    await response.body.json();
+    expect(sharedTimerWheel.size).toBe(before);
   });
 });

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
+import { type Deadline, sharedTimerWheel } from "@gw/http";
 import { type Dispatcher, Pool } from "undici";
 import { cancelledFailure, networkFailure, type UpstreamFailure } from "./failure.js";
 import type { UpstreamTimeouts } from "./settings.js";
@@ -17,11 +18,74 @@ export interface UpstreamRequest {
   body?: string;
 }
 
-/** The signals one attempt runs under, so a failure can tell "client left" from "took too long". */
+/**
+ * The signals one attempt runs under, so a failure can tell "client left" from "took too long":
+ * `combined` aborts on either, `total.aborted` says the total timeout was the cause.
+ */
 export interface AttemptSignals {
   client: AbortSignal;
-  total: AbortSignal;
+  total: { readonly aborted: boolean };
   combined: AbortSignal;
+}
+
+// The two states of an attempt's total timeout: shared, so an attempt allocates nothing for it.
+const TOTAL_RUNNING = Object.freeze({ aborted: false });
+const TOTAL_EXPIRED = Object.freeze({ aborted: true });
+
+/**
+ * One attempt's abort state: its one AbortController (`combined`), aborted by the client's signal or by
+ * its total-timeout deadline on the shared timer wheel, and the running call's abort hook. Both the
+ * client listener and the deadline are let go when the attempt's body closes.
+ */
+class AttemptRun implements AttemptSignals {
+  total: { readonly aborted: boolean } = TOTAL_RUNNING;
+  readonly combined: AbortSignal;
+  /** The running call's abort, while there is one. */
+  onAbort: ((reason: unknown) => void) | undefined;
+  private readonly controller = new AbortController();
+  private readonly deadline: Deadline;
+  private closed = false;
+
+  constructor(
+    readonly client: AbortSignal,
+    totalMs: number,
+  ) {
+    this.combined = this.controller.signal;
+    this.deadline = sharedTimerWheel.schedule(totalMs, () => this.timedOut());
+    if (client.aborted) this.abort(client.reason);
+    else client.addEventListener("abort", this, { once: true });
+  }
+
+  /** The client's abort (the run is its own listener object: no closure per attempt). */
+  handleEvent(): void {
+    this.abort(this.client.reason);
+  }
+
+  /** Whether the attempt is over (its body closed, or it failed before one). */
+  get finished(): boolean {
+    return this.closed;
+  }
+
+  finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.deadline.cancel();
+    this.client.removeEventListener("abort", this);
+  }
+
+  private timedOut(): void {
+    if (this.closed) return;
+    this.total = TOTAL_EXPIRED;
+    this.abort(new DOMException("the provider call exceeded its total timeout", "TimeoutError"));
+  }
+
+  // The combined signal is aborted only here, so the attempt's call is told directly (`onAbort`)
+  // instead of through one more listener on the signal.
+  private abort(reason: unknown): void {
+    if (this.controller.signal.aborted) return;
+    this.controller.abort(reason);
+    this.onAbort?.(reason);
+  }
 }
 
 const CONNECT_CODES = new Set([
@@ -66,45 +130,16 @@ export class UpstreamHttp {
   }
 
   /**
-   * The total timeout is a timer of our own, cleared when the attempt's body closes: an
-   * `AbortSignal.timeout` would keep every finished attempt's signals and timer alive for the whole
-   * total timeout (600 s), which the bench measured as RSS growing by gigabytes under load. The
-   * combined signal is a plain controller fed by one listener on the client's signal (removed when the
-   * attempt ends), not `AbortSignal.any`, whose dependent-signal bookkeeping (WeakRefs in both sources)
-   * cost about 1% of the edge's CPU per request.
+   * One attempt's signals: one AbortController, fed by a listener on the client's signal, and the total
+   * timeout as a deadline on the shared timer wheel, both let go when the attempt's body closes. Not
+   * `AbortSignal.timeout` (it keeps every finished attempt's signal and timer alive for the whole total
+   * timeout, 600 s: RSS grew by gigabytes under load), not `AbortSignal.any` (its dependent-signal
+   * bookkeeping cost about 1% of the edge's CPU per request), and not a `setTimeout` per attempt (a
+   * Timeout object, an async-hooks resource and a timer-list insertion for a deadline that almost
+   * never fires).
    */
   signals(client: AbortSignal): AttemptSignals {
-    const total = new AbortController();
-    const combined = new AbortController();
-    // The combined signal is aborted only here, so the attempt's call is told directly (`onAbort`)
-    // instead of through one more listener on the signal.
-    const abort = (reason: unknown): void => {
-      combined.abort(reason);
-      record.onAbort?.(reason);
-    };
-    const timer = setTimeout(() => {
-      const reason = new DOMException("the provider call exceeded its total timeout", "TimeoutError");
-      total.abort(reason);
-      abort(reason);
-    }, this.timeouts.totalMs);
-    timer.unref();
-    const onClientAbort = (): void => abort(client.reason);
-    const record: Attempt = { timer, onClientAbort, onAbort: undefined };
-    if (client.aborted) onClientAbort();
-    else client.addEventListener("abort", onClientAbort, { once: true });
-    const signals = { client, total: total.signal, combined: combined.signal };
-    this.attempts.set(signals, record);
-    return signals;
-  }
-
-  private readonly attempts = new WeakMap<AttemptSignals, Attempt>();
-
-  private finished(signals: AttemptSignals): void {
-    const attempt = this.attempts.get(signals);
-    if (!attempt) return;
-    clearTimeout(attempt.timer);
-    signals.client.removeEventListener("abort", attempt.onClientAbort);
-    this.attempts.delete(signals);
+    return new AttemptRun(client, this.timeouts.totalMs);
   }
 
   /**
@@ -113,13 +148,14 @@ export class UpstreamHttp {
    */
   send(request: UpstreamRequest, signals: AttemptSignals): Promise<UpstreamResponse | UpstreamFailure> {
     endStage(signals.client, "prepare");
-    const attempt = this.attempts.get(signals);
-    if (signals.combined.aborted || !attempt) {
-      this.finished(signals);
+    // Only a live run of `signals()` is sent: an aborted or finished one (or any other object) fails.
+    const attempt = signals instanceof AttemptRun && !signals.finished ? signals : undefined;
+    if (signals.combined.aborted || attempt === undefined) {
+      if (signals instanceof AttemptRun) signals.finish();
       return Promise.resolve(classifyError(signals.combined.reason, signals));
     }
     return new Promise((resolve) => {
-      const handler = new ResponseHandler(signals, resolve, () => this.finished(signals));
+      const handler = new ResponseHandler(signals, resolve, () => attempt.finish());
       attempt.onAbort = (reason) => handler.abort(reason);
       try {
         dispatchTimed(signals.client, () =>
@@ -151,13 +187,6 @@ export class UpstreamHttp {
   close(): Promise<void> {
     return this.pool.close();
   }
-}
-
-interface Attempt {
-  timer: NodeJS.Timeout;
-  onClientAbort: () => void;
-  /** The running call's abort, while there is one. */
-  onAbort: ((reason: unknown) => void) | undefined;
 }
 
 /**
