@@ -15,6 +15,31 @@ describe("byokSecret", () => {
     expect("secret" in checked && checked.secret.includes("\n")).toBe(false);
   });
 
+  it("refuses a service-account key file whose token_uri is not Google's (the edge would POST to it)", () => {
+    const file = (tokenUri: string) =>
+      JSON.stringify({
+        type: "service_account",
+        client_email: "a@b.iam.gserviceaccount.com",
+        private_key: PEM,
+        token_uri: tokenUri,
+      });
+    expect(byokSecret("google-vertex", file("http://169.254.169.254/latest"))).toEqual({
+      problem: "the service-account key's token_uri must be https://oauth2.googleapis.com/token",
+    });
+    expect(byokSecret("google-vertex", file("https://oauth2.googleapis.com/token"))).toHaveProperty("secret");
+  });
+
+  it("checks an AWS credential for Bedrock and keeps it as one line of JSON", () => {
+    const credential = { accessKeyId: "AKIAIOSFODNN7EXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG" };
+    expect(byokSecret("amazon-bedrock", JSON.stringify(credential, null, 2))).toEqual({
+      secret: JSON.stringify(credential),
+    });
+    expect(byokSecret("amazon-bedrock", "AKIAIOSFODNN7EXAMPLE")).toHaveProperty("problem");
+    expect(byokSecret("amazon-bedrock", '{"accessKeyId":"short","secretAccessKey":"x"}')).toHaveProperty(
+      "problem",
+    );
+  });
+
   it("holds other providers' keys to the header rules", () => {
     expect(byokSecret("openai", " sk-1 ")).toEqual({ secret: "sk-1" });
     expect(byokSecret("openai", "sk\n1")).toHaveProperty("problem");

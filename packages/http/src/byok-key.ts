@@ -1,7 +1,7 @@
 import { parseAwsCredential } from "./aws-credential.js";
 import { parseAzureCredential } from "./azure-credential.js";
 import { providerKeyProblem } from "./credential.js";
-import { parseVertexCredential } from "./vertex-credential.js";
+import { GOOGLE_TOKEN_URI, parseVertexCredential } from "./vertex-credential.js";
 
 /** Room for a service-account key file (about 2.4 kB) or an Azure JSON credential; no API key is longer. */
 export const MAX_BYOK_SECRET_LENGTH = 16_384;
@@ -25,6 +25,10 @@ export function byokSecret(providerId: string, secret: string): { secret: string
   if (providerId === "google-vertex" || providerId === "azure") {
     const parsed = providerId === "azure" ? parseAzureCredential(trimmed) : parseVertexCredential(trimmed);
     if ("problem" in parsed) return { problem: parsed.problem };
+    // The edge POSTs a signed assertion to the key file's token_uri: an account's own key file may name only
+    // Google's, or the gateway would call any address an account chose (the operator's own key is trusted).
+    if (parsed.kind === "service-account" && parsed.account.tokenUri !== GOOGLE_TOKEN_URI)
+      return { problem: `the service-account key's token_uri must be ${GOOGLE_TOKEN_URI}` };
     return { secret: trimmed.startsWith("{") ? JSON.stringify(JSON.parse(trimmed)) : trimmed };
   }
   const problem = providerKeyProblem(trimmed);

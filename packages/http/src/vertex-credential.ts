@@ -17,7 +17,7 @@ export type VertexCredential =
   | { readonly kind: "service-account"; readonly account: ServiceAccount }
   | { readonly kind: "token"; readonly token: string };
 
-const GOOGLE_TOKEN_URI = "https://oauth2.googleapis.com/token";
+export const GOOGLE_TOKEN_URI = "https://oauth2.googleapis.com/token";
 const TOKEN = /^[\x21-\x7e]+$/;
 
 /**

@@ -1,3 +1,4 @@
+import { GatewayError } from "@gw/errors";
 import { parseAwsCredential, parseAzureCredential, parseVertexCredential } from "@gw/http";
 import { maskProviderKey } from "./cipher.js";
 
@@ -8,11 +9,17 @@ import { maskProviderKey } from "./cipher.js";
  * masked value — because a mask of the JSON text could end in characters of the secret.
  */
 export function providerKeyLabel(providerId: string, key: string): string {
-  if (!key.startsWith("{")) return maskProviderKey(key);
   if (providerId === "amazon-bedrock") {
+    // byokSecret has checked it on the way in; checked again so a label is never made of an unchecked secret.
     const parsed = parseAwsCredential(key);
-    if (parsed.ok) return maskProviderKey(parsed.credential.accessKeyId);
+    if (!parsed.ok)
+      throw new GatewayError("invalid_request", `key: ${parsed.problem}`, {
+        code: "invalid_request",
+        metadata: { field: "key" },
+      });
+    return maskProviderKey(parsed.credential.accessKeyId);
   }
+  if (!key.startsWith("{")) return maskProviderKey(key);
   if (providerId === "google-vertex") {
     const parsed = parseVertexCredential(key);
     if ("kind" in parsed && parsed.kind === "service-account") return parsed.account.clientEmail;
