@@ -14,12 +14,15 @@ export interface StatementCounts {
   byKind: Map<string, number>;
 }
 
-
 /**
  * Counts every statement a pool's connections send (Kysely and pg both go through client.query), and
  * the commits: each COMMIT, and each statement sent outside BEGIN … COMMIT (it commits on its own).
  */
-export function countStatements(pool: Pool): { counts: StatementCounts; reset(): void } {
+export function countStatements(
+  pool: Pool,
+  /** Statement kinds (as kindOf names them) that are not counted: work that is not the batch's. */
+  ignored: (kind: string) => boolean = () => false,
+): { counts: StatementCounts; reset(): void } {
   const counts: StatementCounts = { statements: 0, commits: 0, byKind: new Map() };
   const watch = (client: Client) => {
     if (client[COUNTED]) return;
@@ -32,6 +35,7 @@ export function countStatements(pool: Pool): { counts: StatementCounts; reset():
       // The test's own probes are not the app's work.
       if (text.startsWith(PROBE)) return query(...args);
       const kind = kindOf(text);
+      if (ignored(kind)) return query(...args);
       counts.statements++;
       counts.byKind.set(kind, (counts.byKind.get(kind) ?? 0) + 1);
       if (kind === "begin") inTransaction = true;
@@ -57,12 +61,13 @@ export function countStatements(pool: Pool): { counts: StatementCounts; reset():
 function kindOf(text: string): string {
   const words = text.trim().toLowerCase().replace(/\s+/g, " ");
   if (words.startsWith("with ")) {
-    const target = /\binsert into "?([a-z_]+)"?/.exec(words);
-    return `with…insert ${target?.[1] ?? "?"}`;
+    const targets = [...words.matchAll(/\binsert into "?([a-z_]+)"?/g)].map((match) => match[1]);
+    return `with…insert ${targets.join("+")}`;
   }
-  const match = /^(insert into|update|delete from|select .*? from|select|begin|commit|rollback)\s*"?([a-z_]*)/.exec(
-    words,
-  );
+  const match =
+    /^(insert into|update|delete from|select .*? from|select|begin|commit|rollback)\s*"?([a-z_]*)/.exec(
+      words,
+    );
   if (!match) return words.split(" ")[0] ?? "?";
   const verb = (match[1] ?? "").startsWith("select") ? "select" : (match[1] ?? "");
   const table = /\bfrom "?([a-z_]+)"?/.exec(words)?.[1] ?? match[2] ?? "";

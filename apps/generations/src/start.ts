@@ -14,8 +14,9 @@ export type { ListenOptions };
 export type RunningGenerations = RunningControlPlane;
 
 /**
- * Serves REST and gRPC, consumes usage events (the records, and with the catalogue's endpoints the
- * endpoint health figures), invalidates cached principals, sweeps expired records.
+ * Serves REST and gRPC, consumes usage events once (the records with their activity rollup and, with the
+ * catalogue's endpoints, the endpoint health samples), invalidates cached principals, sweeps expired
+ * records.
  */
 export async function startGenerations(
   deps: GenerationsDeps,
@@ -31,21 +32,18 @@ export async function startGenerations(
       readiness,
       // Consumers finish and commit, and the retention job stops, before the servers close.
       work: async (stops) => {
+        const endpoints = deps.knownEndpoints;
+        // The figures and the endpoint set first: the consumer's first batch finds the set if keys answered.
+        if (endpoints) stops.beforeServers(await startHealthAggregator({ figures, endpoints }));
         stops.beforeServers(
-          await consumeUsage(deps.bus, { topic: deps.topics.usage, db, logger: deps.logger }),
+          await consumeUsage(deps.bus, {
+            topic: deps.topics.usage,
+            groupId: deps.usageGroupId,
+            pool: deps.database.pool,
+            logger: deps.logger,
+            knownEndpoints: endpoints && (() => endpoints.current()),
+          }),
         );
-        if (deps.knownEndpoints) {
-          stops.beforeServers(
-            await startHealthAggregator({
-              bus: deps.bus,
-              topic: deps.topics.usage,
-              groupId: deps.healthGroupId,
-              db: db.withTables<HealthTables>(),
-              figures,
-              endpoints: deps.knownEndpoints,
-            }),
-          );
-        }
         stops.beforeServers(
           await deps.resolver.subscribeToKeyChanges(
             deps.bus,
