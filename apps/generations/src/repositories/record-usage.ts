@@ -95,7 +95,7 @@ export const RECORD_USAGE: PreparedStatement = {
   text: `with batch as (
   select * from ${unnestFrom(BATCH_COLUMNS, 1, "b")}
 ), named_apps as (
-  insert into apps as stored (origin)
+  insert into apps (origin)
   select distinct app_origin from batch where app_origin is not null order by 1
   on conflict (origin) do update set origin = excluded.origin
   returning id, origin
