@@ -110,8 +110,8 @@ export async function startHealthControlPlane(input: {
         database: generationsDb.database,
         resolver: principals.resolver,
         knownEndpoints: catalog.endpoints,
-        // Its own group: another run on the same broker in group `endpoint-health` would take its partitions.
-        healthGroupId: uniqueName("endpoint-health"),
+        // Its own group: another run on the same broker in group `generations` would take its partitions.
+        usageGroupId: uniqueName("generations"),
       },
       { host: HOST, httpPort: 0, grpcPort: generationsGrpcPort },
     );

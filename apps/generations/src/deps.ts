@@ -18,16 +18,16 @@ export interface GenerationsDeps {
   resolver: PrincipalResolver;
   /**
    * The catalogue's endpoints (the keys app's CatalogService; main.ts and standalone always set it):
-   * with it the health aggregator consumes the usage events; without it (tests of other behaviour) the
-   * figures stay empty.
+   * with it the usage consumer adds each new record's attempts to endpoint health; without it (tests of
+   * other behaviour) the figures stay empty.
    */
   knownEndpoints?: KnownEndpoints | undefined;
   /**
-   * The health aggregator's consumer group (default `endpoint-health`, one per deployment). Tests on a
-   * shared broker pass a name of their own: kafkajs members of one group that subscribe to different
-   * topics take each other's partitions, and the events of the test's topic go unread.
+   * The usage consumer's group (default `generations`, one per deployment). Tests on a shared broker
+   * pass a name of their own: kafkajs members of one group that subscribe to different topics take each
+   * other's partitions, and the events of the test's topic go unread.
    */
-  healthGroupId?: string | undefined;
+  usageGroupId?: string | undefined;
   /** Defaults to 90 days, swept hourly in batches of 1000. */
   retention?: RetentionOptions;
   /**

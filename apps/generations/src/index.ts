@@ -6,7 +6,6 @@ export type { GenerationsTables } from "./db/index.js";
 export { migrations, SCHEMA } from "./db/index.js";
 export type { GenerationsDeps } from "./deps.js";
 export { createGrpcServer } from "./grpc.js";
-export { HEALTH_GROUP_ID } from "./health/aggregator.js";
 export type { CatalogSource, KnownEndpoints } from "./health/known-endpoints.js";
 export { CatalogEndpoints, connectCatalogEndpoints } from "./health/known-endpoints.js";
 export { generationSchema, generationsOpenApiPaths } from "./openapi.js";

@@ -15,9 +15,9 @@ export type { ListenOptions };
 export type RunningGenerations = RunningControlPlane;
 
 /**
- * Serves REST and gRPC, consumes usage events (the records, and with the catalogue's endpoints the
- * endpoint health figures), invalidates cached principals, sweeps expired records. A broker not
- * ready at start is retried (subscriptions.ts), not a reason to exit.
+ * Serves REST and gRPC, consumes usage events once (the records with their activity rollup and, with the
+ * catalogue's endpoints, the endpoint health samples), invalidates cached principals, sweeps expired
+ * records. A broker not ready at start is retried (subscriptions.ts), not a reason to exit.
  */
 export async function startGenerations(
   deps: GenerationsDeps,
@@ -33,7 +33,10 @@ export async function startGenerations(
       readiness,
       // Consumers finish and commit, and the retention job stops, before the servers close.
       work: async (stops) => {
-        const consumers = await subscribeWithRetry((held) => subscribeConsumers(deps, figures, held), {
+        const endpoints = deps.knownEndpoints;
+        // The figures and the endpoint set first: the consumer's first batch finds the set if keys answered.
+        if (endpoints) stops.beforeServers(await startHealthAggregator({ figures, endpoints }));
+        const consumers = await subscribeWithRetry((held) => subscribeConsumers(deps, held), {
           logger: deps.logger,
         });
         readiness.add("consumers", () => consumers.check());
@@ -48,25 +51,17 @@ export async function startGenerations(
 }
 
 /** Every consumer of the app, each pushed into `held` once it runs (a failed attempt stops them). */
-async function subscribeConsumers(
-  deps: GenerationsDeps,
-  figures: HealthFigures,
-  held: Stoppable[],
-): Promise<void> {
-  const db = deps.database.db;
-  held.push(await consumeUsage(deps.bus, { topic: deps.topics.usage, db, logger: deps.logger }));
-  if (deps.knownEndpoints) {
-    held.push(
-      await startHealthAggregator({
-        bus: deps.bus,
-        topic: deps.topics.usage,
-        groupId: deps.healthGroupId,
-        db: db.withTables<HealthTables>(),
-        figures,
-        endpoints: deps.knownEndpoints,
-      }),
-    );
-  }
+async function subscribeConsumers(deps: GenerationsDeps, held: Stoppable[]): Promise<void> {
+  const endpoints = deps.knownEndpoints;
+  held.push(
+    await consumeUsage(deps.bus, {
+      topic: deps.topics.usage,
+      groupId: deps.usageGroupId,
+      pool: deps.database.pool,
+      logger: deps.logger,
+      knownEndpoints: endpoints && (() => endpoints.current()),
+    }),
+  );
   held.push(
     await deps.resolver.subscribeToKeyChanges(
       deps.bus,

@@ -12,21 +12,21 @@ import type { StoredMessage } from "./store.js";
 
 /** What a group's dispatcher needs of the bus around it. */
 export interface DispatcherDeps {
-  /** The next stored events of a topic after `afterId`, in id order. */
-  read(topic: string, afterId: bigint, limit: number): Promise<StoredMessage[]>;
+  /** The next stored events of the topic after `afterId`, in id order (from the topic's shared reader). */
+  take(afterId: bigint, limit: number): Promise<StoredMessage[]>;
+  /** Resolves when new events of the topic may be there (a commit, or the idle poll). */
+  changed(): Promise<void>;
   /** Publishes a dead letter (through the outbox, so it is kept like any event). */
   deadLetter(topic: string, key: string, value: Uint8Array, headers: Record<string, string>): void;
   /** Told after each message or batch the group is done with (handled or dead-lettered). */
   applied(id: bigint): void;
-  /** How long to wait for new events when no wake-up comes (a safety net; writes wake readers). */
-  idlePollMs: number;
 }
 
 /**
- * One consumer group on one topic: reads the outbox table after the group's position, hands the
- * events to the group's handler with the bus contract's retries and dead-lettering, and advances
- * only after the handler resolved. The table is the log, so a restarted process resumes where the
- * group's saved position says and nothing lives only in memory.
+ * One consumer group on one topic: takes the topic's events after the group's position (from the
+ * topic's one reader, shared by its groups), hands them to the group's handler with the bus contract's
+ * retries and dead-lettering, and advances only after the handler resolved. The table is the log, so a
+ * restarted process resumes where the group's saved position says and nothing lives only in memory.
  */
 export class GroupDispatcher {
   private running = true;
@@ -41,11 +41,6 @@ export class GroupDispatcher {
     subscriptionHandler(options);
     // Started on a later tick: subscribing never runs a handler on the caller's stack.
     this.loop = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.run());
-  }
-
-  /** New rows of the topic were committed. */
-  notify(): void {
-    this.wake?.();
   }
 
   /** Stops after the message or batch in hand; resolves when its handler finished. */
@@ -82,27 +77,22 @@ export class GroupDispatcher {
     return true;
   }
 
-  /** Rows after the position, or undefined after waiting for a wake-up (or the idle poll). */
+  /** Rows after the position, or undefined after waiting for new ones (or a stop). */
   private async readOrWait(limit: number): Promise<StoredMessage[] | undefined> {
-    const woken = new Promise<void>((resolve) => {
+    const stopped = new Promise<void>((resolve) => {
       this.wake = resolve;
     });
+    // Taken before the read: a commit during the read wakes this reader at once.
+    const changed = this.deps.changed();
     let rows: StoredMessage[] = [];
     try {
-      rows = await this.deps.read(this.options.topic, this.position, limit);
+      rows = await this.deps.take(this.position, limit);
     } catch {
       // The database is away for a moment: wait as if idle, then read again.
     }
     if (rows.length > 0) return rows;
     if (!this.running) return undefined;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      woken,
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, this.deps.idlePollMs);
-      }),
-    ]);
-    clearTimeout(timer);
+    await Promise.race([stopped, changed]);
     return undefined;
   }
 

@@ -88,6 +88,67 @@ describeWith(["postgres"], "OutboxEventBus on PostgreSQL", () => {
     }
   }
 
+  describe("one reader per topic", () => {
+    it("one read of the table serves every group of the topic, not one read per group per batch", async () => {
+      const schema = await outboxSchema();
+      const { bus, connection } = busOn(schema, { idlePollMs: 5_000 });
+      let reads = 0;
+      let inserts = 0;
+      const counted = new WeakSet<object>();
+      const countReads = (client: { query: (...args: unknown[]) => unknown }) => {
+        if (counted.has(client)) return;
+        counted.add(client);
+        const query = client.query.bind(client);
+        client.query = (...args: unknown[]) => {
+          const statement = typeof args[0] === "string" ? args[0] : "";
+          if (/^select .* from "events" where "topic" = \$1 and "id" > \$2/.test(statement)) reads++;
+          if (statement.startsWith('insert into "events"')) inserts++;
+          return query(...args);
+        };
+      };
+      connection.pool.on("acquire", (client) => countReads(client as never));
+      // Two batch groups (billing and generations in the embedded default) and a message group.
+      const batches = new Map<string, number>();
+      const seen = new Map<string, number>();
+      for (const groupId of ["billing", "generations"])
+        await bus.subscribe({
+          topic: "usage",
+          groupId,
+          batchHandler: async (messages) => {
+            batches.set(groupId, (batches.get(groupId) ?? 0) + 1);
+            seen.set(groupId, (seen.get(groupId) ?? 0) + messages.length);
+          },
+        });
+      await bus.subscribe({
+        topic: "usage",
+        groupId: "audit",
+        handler: async () => {
+          seen.set("audit", (seen.get("audit") ?? 0) + 1);
+        },
+      });
+      const bursts = 10;
+      for (let burst = 0; burst < bursts; burst++) {
+        for (let index = 0; index < 50; index++)
+          bus.publish("usage", `account-${index % 3}`, text(`e${index}`));
+        await bus.persisted();
+        const total = (burst + 1) * 50;
+        await until(
+          () => ["billing", "generations", "audit"].every((group) => seen.get(group) === total),
+          `burst ${burst} in every group`,
+        );
+      }
+      const handled = [...batches.values()].reduce((sum, n) => sum + n, 0);
+      console.info(
+        `outbox: ${reads} reads for ${inserts} inserts (${bursts} bursts); batch handler calls: ${handled}`,
+      );
+      // One read per committed insert is what the groups need together (each group reading for itself
+      // costs one per group per batch, and more for a message group); the idle poll may add one.
+      expect(inserts).toBeGreaterThan(0);
+      expect(reads).toBeLessThanOrEqual(inserts + 2);
+      await bus.close();
+    });
+  });
+
   describe("durability", () => {
     it("persisted() resolves only once every event published before it is a committed row", async () => {
       const schema = await outboxSchema();

@@ -1,4 +1,4 @@
-import type { EventBus, SubscribeOptions, Subscription } from "@gw/events";
+import { DEFAULT_MAX_BATCH_SIZE, type EventBus, type SubscribeOptions, type Subscription } from "@gw/events";
 import { tracedSubscription } from "@gw/kafka";
 import type { Logger } from "@gw/logger";
 import { withTraceHeaders } from "@gw/telemetry";
@@ -6,6 +6,7 @@ import type { Kysely } from "kysely";
 import { GroupDispatcher } from "./dispatcher.js";
 import type { OutboxTables } from "./schema.js";
 import { OutboxStore } from "./store.js";
+import { TopicFeed } from "./topic-feed.js";
 import { OutboxWriter } from "./writer.js";
 
 export interface OutboxBusOptions {
@@ -26,6 +27,9 @@ export interface OutboxBusOptions {
   closeTimeoutMs?: number;
 }
 
+/** Rows a topic's reader keeps for its slowest group: a few batches; a group further behind reads alone. */
+const MAX_BUFFERED = 4 * DEFAULT_MAX_BATCH_SIZE;
+
 interface GroupState {
   topic: string;
   groupId: string;
@@ -41,7 +45,8 @@ interface GroupState {
  * broker. `publish` queues the event for the single writer, which inserts it (batched with whatever
  * else was published meanwhile); `persisted()` resolves once it is committed, and the edge waits for
  * that before it completes a response, so a crash after a client saw its answer never loses the
- * usage. Each consumer group reads the table after its saved position and saves the position only
+ * usage. Each consumer group takes the table's rows after its saved position, through one reader per
+ * topic that fans a read out to all of the topic's groups (TopicFeed), and saves the position only
  * after its handler applied the events; at start every group resumes from there, so what was
  * published and not yet applied is delivered again. Consumers are idempotent on the event id, so
  * that redelivery changes nothing twice.
@@ -57,6 +62,8 @@ export class OutboxEventBus implements EventBus {
   private readonly store: OutboxStore;
   private readonly writer: OutboxWriter;
   private readonly groups = new Map<string, GroupState>();
+  /** One reader per topic, shared by the topic's groups. */
+  private readonly feeds = new Map<string, TopicFeed>();
   private readonly timers: NodeJS.Timeout[] = [];
   private accepting = true;
   private committing: Promise<void> = Promise.resolve();
@@ -68,7 +75,7 @@ export class OutboxEventBus implements EventBus {
       logger: options.logger,
       batchSize: options.batchSize ?? 500,
       written: (topics) => {
-        for (const state of this.groups.values()) if (topics.has(state.topic)) state.dispatcher?.notify();
+        for (const topic of topics) this.feeds.get(topic)?.notify();
       },
     });
     this.timers.push(
@@ -104,18 +111,21 @@ export class OutboxEventBus implements EventBus {
       throw new Error(`group ${options.groupId} already consumes ${options.topic} in this process`);
     const state = existing ?? (await this.newGroup(options));
     this.groups.set(id, state);
+    const feed = this.feedOf(options.topic);
+    const reader = {};
     const dispatcher = new GroupDispatcher(tracedSubscription(options), state.applied, {
-      read: (topic, afterId, limit) => this.store.read(topic, afterId, limit),
+      take: (afterId, limit) => feed.take(reader, afterId, limit),
+      changed: () => feed.changed(),
       deadLetter: (topic, key, value, headers) => this.publish(topic, key, value, headers),
       applied: (appliedId) => {
         if (appliedId > state.applied) state.applied = appliedId;
       },
-      idlePollMs: this.options.idlePollMs ?? 1_000,
     });
     state.dispatcher = dispatcher;
     return {
       stop: async () => {
         await dispatcher.stop();
+        feed.leave(reader);
         if (state.dispatcher === dispatcher) state.dispatcher = undefined;
         await this.commitOffsets();
       },
@@ -126,9 +136,23 @@ export class OutboxEventBus implements EventBus {
     this.accepting = false;
     for (const timer of this.timers) clearInterval(timer);
     await Promise.all([...this.groups.values()].map((state) => state.dispatcher?.stop()));
+    for (const feed of this.feeds.values()) feed.close();
     if (await this.drainWrites()) await this.commitOffsets();
     // Otherwise the database is not answering: positions stay where they were saved last, and the
     // next start redelivers from there (consumers are idempotent).
+  }
+
+  private feedOf(topic: string): TopicFeed {
+    let feed = this.feeds.get(topic);
+    if (!feed) {
+      feed = new TopicFeed({
+        read: (afterId, limit) => this.store.read(topic, afterId, limit),
+        idlePollMs: this.options.idlePollMs ?? 1_000,
+        maxBuffered: MAX_BUFFERED,
+      });
+      this.feeds.set(topic, feed);
+    }
+    return feed;
   }
 
   private async newGroup(options: SubscribeOptions): Promise<GroupState> {

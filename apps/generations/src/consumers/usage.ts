@@ -2,56 +2,91 @@ import {
   type ConsumedMessage,
   decodeEnvelope,
   decodePayload,
+  type Envelope,
   type EventSubscriber,
   type Subscription,
   USAGE_CONSUMER_LINGER_MS,
   USAGE_RECORDED_V1,
+  type UsageRecorded,
 } from "@gw/events";
 import type { Logger } from "@gw/logger";
-import type { Insertable, Kysely } from "kysely";
-import { recordGenerations } from "../activity/record.js";
-import type { GenerationsTable, GenerationsTables } from "../db/schema.js";
+import type { Insertable } from "kysely";
+import type { Pool } from "../db/prepared.js";
+import type { GenerationsTable } from "../db/schema.js";
+import { eventSamples } from "../health/event-samples.js";
+import type { EventSamples } from "../health/store.js";
 import { rowFromUsage } from "../records/usage-row.js";
+import { recordUsage } from "../repositories/record-usage.js";
 
+/** The one consumer group of the generations app on the usage topic. */
 export const USAGE_GROUP_ID = "generations";
 
+export interface ConsumeUsageOptions {
+  topic: string;
+  /** Default USAGE_GROUP_ID; a test on a shared broker passes its own so no other run joins its group. */
+  groupId?: string | undefined;
+  pool: Pool;
+  logger: Logger;
+  /**
+   * The catalogue's endpoints as last received (KnownEndpoints.current): with it, each new record's
+   * attempts at those endpoints are added to endpoint health in the same statement; undefined (no set
+   * yet, or no health in this instance) keeps no samples.
+   */
+  knownEndpoints?: (() => ReadonlySet<string> | undefined) | undefined;
+  now?: () => number;
+}
+
+interface Decoded {
+  envelope: Envelope;
+  usage: UsageRecorded;
+  row: Insertable<GenerationsTable>;
+}
+
 /**
- * Records every usage event as a generation, a batch of events per statement, and adds it to the
- * activity rollup in the same transaction. The batch handler resolves only after the insert committed, so the bus commits the offsets after the rows exist; a redelivered
- * event inserts nothing. Events of other types or versions on the topic are not ours and are skipped.
- * An undecodable message fails its batch; the bus then retries the batch message by message and
- * dead-letters only that one.
+ * Each usage event is read once here and stored as a generation with what is derived from it (the
+ * activity rollup and endpoint health) in one statement per batch, from the records that statement
+ * inserts: a redelivered event inserts nothing and so counts nowhere twice. The batch handler resolves
+ * only after the statement committed, so the bus commits the offsets after the rows exist. Events of
+ * other types or versions on the topic are not ours and are skipped. An undecodable message fails its
+ * batch; the bus then retries the batch message by message and dead-letters only that one.
  */
-export function consumeUsage(
-  bus: EventSubscriber,
-  options: { topic: string; db: Kysely<GenerationsTables>; logger: Logger },
-): Promise<Subscription> {
+export function consumeUsage(bus: EventSubscriber, options: ConsumeUsageOptions): Promise<Subscription> {
+  const now = options.now ?? Date.now;
   return bus.subscribe({
     topic: options.topic,
-    groupId: USAGE_GROUP_ID,
+    groupId: options.groupId ?? USAGE_GROUP_ID,
     fromBeginning: true,
     lingerMs: USAGE_CONSUMER_LINGER_MS,
     batchHandler: async (messages) => {
-      const rows = firstOfEachId(messages.flatMap(rowOf));
-      const inserted = await recordGenerations(options.db, rows);
-      if (inserted < rows.length)
-        options.logger.debug({ duplicates: rows.length - inserted }, "duplicate usage events ignored");
+      const events = firstOfEachId(messages.flatMap(decoded));
+      const known = options.knownEndpoints?.();
+      const at = now();
+      const samples: EventSamples[] = known
+        ? events.flatMap((event) => eventSamples(event.envelope, event.usage, known, at) ?? [])
+        : [];
+      const inserted = await recordUsage(
+        options.pool,
+        events.map((event) => event.row),
+        samples,
+      );
+      if (inserted < events.length)
+        options.logger.debug({ duplicates: events.length - inserted }, "duplicate usage events ignored");
     },
   });
 }
 
-function rowOf(message: ConsumedMessage): Insertable<GenerationsTable>[] {
+function decoded(message: ConsumedMessage): Decoded[] {
   const envelope = decodeEnvelope(message.value);
   const usage = decodePayload(USAGE_RECORDED_V1, envelope);
-  return usage ? [rowFromUsage(envelope, usage)] : [];
+  return usage ? [{ envelope, usage, row: rowFromUsage(envelope, usage) }] : [];
 }
 
 /** The same event twice in one batch (a producer retry) is one row: the first copy, as one by one. */
-function firstOfEachId(rows: Insertable<GenerationsTable>[]): Insertable<GenerationsTable>[] {
+function firstOfEachId(events: Decoded[]): Decoded[] {
   const seen = new Set<string>();
-  return rows.filter((row) => {
-    if (seen.has(row.id)) return false;
-    seen.add(row.id);
+  return events.filter((event) => {
+    if (seen.has(event.row.id)) return false;
+    seen.add(event.row.id);
     return true;
   });
 }

@@ -1,34 +1,24 @@
-import type { EventSubscriber } from "@gw/events";
-import type { Kysely } from "kysely";
-import { consumeHealth, type HealthFigures } from "./aggregator.js";
+import type { HealthFigures } from "./aggregator.js";
 import type { KnownEndpoints } from "./known-endpoints.js";
-import type { HealthTables } from "./tables.js";
 
 /**
- * Starts the health aggregator of this generations instance: the usage consumer (group
- * `endpoint-health`, apart from the records' group) and the figures' refresh loop. Every generations
- * instance runs both; the group shares the partitions among them and each recomputes the same figures
- * from the shared buckets.
+ * Starts the health side of this generations instance: the figures' refresh loop and, on the same
+ * period, the catalogue's endpoint set the usage consumer filters samples by. The samples themselves are
+ * written by the usage consumer with the records (consumers/usage.ts). Every instance recomputes the
+ * same figures from the shared buckets. The first set and figures are asked for before it resolves.
  */
 export async function startHealthAggregator(input: {
-  bus: EventSubscriber;
-  topic: string;
-  groupId?: string | undefined;
-  db: Kysely<HealthTables>;
   figures: HealthFigures;
   endpoints: KnownEndpoints;
+  refreshMs?: number;
 }): Promise<{ stop(): Promise<void> }> {
+  await input.endpoints.refresh();
   await input.figures.start();
-  const subscription = await consumeHealth(input.bus, {
-    topic: input.topic,
-    ...(input.groupId ? { groupId: input.groupId } : {}),
-    db: input.db,
-    figures: input.figures,
-    knownEndpoints: () => input.endpoints.known(),
-  });
+  const timer = setInterval(() => void input.endpoints.refresh(), input.refreshMs ?? 1_000);
+  timer.unref();
   return {
     stop: async () => {
-      await subscription.stop();
+      clearInterval(timer);
       await input.figures.stop();
     },
   };

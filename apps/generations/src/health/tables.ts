@@ -19,14 +19,7 @@ export type EndpointHealthHistogramsTable = {
   count: number;
 };
 
-/** Usage events already counted, so a redelivered event counts once; kept as long as the buckets. */
-export type EndpointHealthEventsTable = {
-  generation_id: string;
-  minute: ColumnType<Date, Date, Date>;
-};
-
 export type HealthTables = {
   endpoint_health_minutes: EndpointHealthMinutesTable;
   endpoint_health_histograms: EndpointHealthHistogramsTable;
-  endpoint_health_events: EndpointHealthEventsTable;
 };

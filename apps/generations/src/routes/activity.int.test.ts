@@ -1,7 +1,7 @@
 import { describeWith } from "@gw/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recordGenerations } from "../activity/record.js";
 import { rowFromUsage } from "../records/usage-row.js";
+import { recordUsage } from "../repositories/record-usage.js";
 import { eventually, type GenerationsHarness, startGenerationsHarness } from "../test/harness.js";
 import { publishUsage, type UsageOverrides, usageEvent } from "../test/usage-events.js";
 
@@ -129,13 +129,13 @@ describeWith(["postgres"], "GET /api/v1/activity", () => {
     // statement fails after the generations' insert succeeded, and must take it back.
     const huge = "90000000000000000000000000";
     const rows = [rowOf("acct_carol"), rowOf("acct_carol")].map((row) => ({ ...row, cost: huge }));
-    await expect(recordGenerations(harness.database.db, rows)).rejects.toThrow(/numeric field overflow/);
+    await expect(recordUsage(harness.database.pool, rows)).rejects.toThrow(/numeric field overflow/);
     const ids = rows.map((row) => row.id);
     expect(
       await harness.database.db.selectFrom("generations").where("id", "in", ids).selectAll().execute(),
     ).toEqual([]);
     expect(await harness.database.db.selectFrom("activity_daily").selectAll().execute()).toEqual(before);
-    expect(await recordGenerations(harness.database.db, [rowOf("acct_carol")])).toBe(1);
+    expect(await recordUsage(harness.database.pool, [rowOf("acct_carol")])).toBe(1);
     const carol = await harness.get("/api/v1/activity", harness.keys.issue("acct_carol", "management"));
     expect(carol.body.data).toMatchObject([{ requests: 1 }]);
   });

@@ -1,7 +1,7 @@
 import { describeWith } from "@gw/testing";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { recordGenerations } from "../activity/record.js";
 import { rowFromUsage } from "../records/usage-row.js";
+import { recordUsage } from "../repositories/record-usage.js";
 import { type GenerationsHarness, startGenerationsHarness } from "../test/harness.js";
 import { type UsageOverrides, usageEvent } from "../test/usage-events.js";
 
@@ -38,7 +38,7 @@ describeWith(["postgres"], "GET /api/v1/generations", () => {
       accountId,
       payload: Buffer.alloc(0),
     };
-    await recordGenerations(harness.database.db, [rowFromUsage(envelope, event)]);
+    await recordUsage(harness.database.pool, [rowFromUsage(envelope, event)]);
     return event.generationId;
   };
   const page = async (query: string, key = alice): Promise<Page> => {

@@ -5,6 +5,7 @@ import { activity } from "./20261123T170000_activity.js";
 import { generationListing } from "./20261123T193000_generation_listing.js";
 import { cacheDiscount } from "./20261123T194500_cache_discount.js";
 import { endpointHealth } from "./20261127T173000_endpoint_health.js";
+import { healthFromRecords } from "./20261127T210000_health_from_records.js";
 
 export const migrations: Migrations = {
   "20261122T121000_generations": generations,
@@ -13,4 +14,5 @@ export const migrations: Migrations = {
   "20261123T193000_generation_listing": generationListing,
   "20261123T194500_cache_discount": cacheDiscount,
   "20261127T173000_endpoint_health": endpointHealth,
+  "20261127T210000_health_from_records": healthFromRecords,
 };
