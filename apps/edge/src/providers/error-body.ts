@@ -9,16 +9,21 @@ const MAX_ERROR_BODY = 64 * 1024;
  * `{detail}` or plain text), so every shape yields a message.
  */
 export async function readFailure(response: UpstreamResponse): Promise<UpstreamFailure> {
-  let text: string;
-  try {
-    text = (await response.body.text()).slice(0, MAX_ERROR_BODY);
-  } catch (error) {
-    return networkFailure("protocol", error instanceof Error ? error.message : String(error));
-  }
+  const text = await readErrorText(response);
+  if (typeof text !== "string") return text;
   const { message, code } = describeErrorBody(text);
   const failure = httpFailure(response.status, message || `provider answered HTTP ${response.status}`, code);
   const detail = contentFilterDetail(text, code);
   return detail ? { ...failure, detail } : failure;
+}
+
+/** The first 64 KiB of an error answer's body, or the failure of reading it. */
+export async function readErrorText(response: UpstreamResponse): Promise<string | UpstreamFailure> {
+  try {
+    return (await response.body.text()).slice(0, MAX_ERROR_BODY);
+  } catch (error) {
+    return networkFailure("protocol", error instanceof Error ? error.message : String(error));
+  }
 }
 
 export function describeErrorBody(text: string): { message: string; code: string | undefined } {

@@ -1,8 +1,6 @@
-import { describeErrorBody } from "../error-body.js";
-import { httpFailure, networkFailure, type UpstreamFailure } from "../failure.js";
+import { describeErrorBody, readErrorText } from "../error-body.js";
+import { httpFailure, type UpstreamFailure } from "../failure.js";
 import type { UpstreamResponse } from "../http.js";
-
-const MAX_ERROR_BODY = 64 * 1024;
 
 /**
  * Bedrock's exceptions (API reference, InvokeModel / Converse "Errors") as the gateway's failure
@@ -55,12 +53,8 @@ export function bedrockFailure(
 
 /** A non-2xx Bedrock answer: the exception name from `x-amzn-ErrorType`, the message from `{message}`. */
 export async function readBedrockFailure(response: UpstreamResponse): Promise<UpstreamFailure> {
-  let text: string;
-  try {
-    text = (await response.body.text()).slice(0, MAX_ERROR_BODY);
-  } catch (error) {
-    return networkFailure("protocol", error instanceof Error ? error.message : String(error));
-  }
+  const text = await readErrorText(response);
+  if (typeof text !== "string") return text;
   const { message, code } = describeErrorBody(text);
   const exception = exceptionName(response.headers["x-amzn-errortype"]) ?? code;
   return bedrockFailure(exception, response.status, message);
