@@ -143,6 +143,7 @@ const EXEMPT: Record<RouteName, string> = {
   "POST /v1/x402/auth":
     "wallet sign-in: takes a signed proof, no credential, names only the signer's own account",
   "GET /api/v1/models": "the public catalogue, the same for every tenant",
+  "GET /api/v1/models/count": "the public catalogue's size, the same for every tenant",
   "GET /api/v1/models/:author/:slug/endpoints":
     "the catalogue's endpoints of a model, the same for every tenant",
   "GET /v1/models":

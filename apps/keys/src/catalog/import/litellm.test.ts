@@ -73,12 +73,18 @@ function gpt4o(prompt: string, completion: string, cacheRead: string) {
 
 const CLOUDS = ["amazon-bedrock", "google-vertex", "azure"];
 
-/** The bundled catalogue, with the cloud providers other branches add when `clouds` is set. */
+/**
+ * The bundled catalogue without the clouds' endpoints (so the import adds them, parameters included), with
+ * or without the three cloud providers themselves (an operator's catalogue may lack them).
+ */
 function catalogue(clouds: boolean): CatalogContent {
   const current = bundledCatalog();
-  if (!clouds) return current;
-  const added = CLOUDS.map((id) => ({ id, name: id, apiFormat: "openai", isDemo: false }));
-  return { ...current, providers: [...current.providers, ...added] };
+  const models = current.models.map((model) => ({
+    ...model,
+    endpoints: model.endpoints.filter((endpoint) => !CLOUDS.includes(endpoint.providerId)),
+  }));
+  const providers = clouds ? current.providers : current.providers.filter((p) => !CLOUDS.includes(p.id));
+  return { ...current, models, providers };
 }
 
 const parse = (current: CatalogContent, skipUnknownProviders = false) =>
