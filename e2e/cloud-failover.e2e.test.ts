@@ -60,6 +60,57 @@ describe("failover across clouds through the official SDKs", () => {
     };
   };
 
+  // Issue 31: Bedrock through both official SDKs with no failover involved (`provider.only`).
+  const BEDROCK_ONLY = { only: ["amazon-bedrock"] };
+  const BEDROCK_INVOKE = "/model/us.anthropic.claude-sonnet-4-20250514-v1%3A0/invoke";
+
+  it("@anthropic-ai/sdk: Claude on Bedrock, streamed and not", async () => {
+    const params: Anthropic.MessageCreateParamsNonStreaming & { provider: typeof BEDROCK_ONLY } = {
+      model: "anthropic/claude-sonnet-4",
+      max_tokens: 64,
+      messages: [{ role: "user", content: "Hello Bedrock" }],
+      provider: BEDROCK_ONLY,
+    };
+    const { data, response } = await anthropic.messages.create(params).withResponse();
+    expect(data.content[0]?.type).toBe("text");
+    expect(data.usage.output_tokens).toBeGreaterThan(0);
+    expect(gateway.fakes["amazon-bedrock"].requests(1)[0]?.path).toBe(BEDROCK_INVOKE);
+    expect((await attemptsOf(response.headers.get("x-generation-id"))).served).toBe("amazon-bedrock");
+    const final = await anthropic.messages.stream(params).finalMessage();
+    expect(final.content[0]?.type === "text" && final.content[0].text.length).toBeGreaterThan(0);
+    expect(final.usage.output_tokens).toBeGreaterThan(0);
+    expect(gateway.fakes["amazon-bedrock"].requests(1)[0]?.path).toBe(
+      `${BEDROCK_INVOKE}-with-response-stream`,
+    );
+    expect(gateway.providersCalled()).toEqual(["amazon-bedrock"]);
+  });
+
+  it("openai: Claude on Bedrock through chat completions, streamed and not", async () => {
+    const params: OpenAI.ChatCompletionCreateParamsNonStreaming & { provider: typeof BEDROCK_ONLY } = {
+      model: "anthropic/claude-sonnet-4",
+      messages: [{ role: "user", content: "Hello Bedrock from OpenAI's SDK" }],
+      provider: BEDROCK_ONLY,
+    };
+    const { data, response } = await openai.chat.completions.create(params).withResponse();
+    expect(data.choices[0]?.message.content?.length).toBeGreaterThan(0);
+    expect(data.usage?.completion_tokens).toBeGreaterThan(0);
+    expect(gateway.fakes["amazon-bedrock"].requests(1)[0]?.path).toBe(BEDROCK_INVOKE);
+    expect((await attemptsOf(response.headers.get("x-generation-id"))).served).toBe("amazon-bedrock");
+    let text = "";
+    let usage: OpenAI.CompletionUsage | undefined | null;
+    const stream = await openai.chat.completions.create({ ...params, stream: true });
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta?.content ?? "";
+      usage = chunk.usage ?? usage;
+    }
+    expect(text.length).toBeGreaterThan(0);
+    expect(usage?.completion_tokens).toBeGreaterThan(0);
+    expect(gateway.fakes["amazon-bedrock"].requests(1)[0]?.path).toBe(
+      `${BEDROCK_INVOKE}-with-response-stream`,
+    );
+    expect(gateway.providersCalled()).toEqual(["amazon-bedrock"]);
+  });
+
   it("Claude: Anthropic's 529 is served by Bedrock, unstreamed", async () => {
     overloaded();
     const { data, response } = await anthropic.messages.create(claude("Failover please")).withResponse();

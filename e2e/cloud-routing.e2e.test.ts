@@ -168,6 +168,41 @@ describe("routing controls across Anthropic, Bedrock and Vertex", () => {
     expect(nitro).toEqual(only("amazon-bedrock"));
   });
 
+  it("the catalogue gives routing something to do: ≥ 40 models on ≥ 2 providers, ZDR in every major family", async () => {
+    const get = async <T>(path: string): Promise<T> => {
+      const answer = await fetch(`${gateway.url}${path}`, {
+        headers: { authorization: `Bearer ${gateway.apiKey}` },
+      });
+      expect(answer.status, path).toBe(200);
+      return ((await answer.json()) as { data: T }).data;
+    };
+    const models = await get<{ id: string }[]>("/api/v1/models");
+    const listings = await Promise.all(
+      models.map(async ({ id }) => ({
+        id,
+        endpoints: await get<{ provider_id: string; is_zdr: boolean }[]>(`/api/v1/models/${id}/endpoints`),
+      })),
+    );
+    const multiProvider = listings.filter(
+      ({ endpoints }) => new Set(endpoints.map((endpoint) => endpoint.provider_id)).size >= 2,
+    );
+    expect(multiProvider.length).toBeGreaterThanOrEqual(40);
+    // By author: Anthropic's ZDR endpoints are Claude on Bedrock; OpenAI's and Google's are their
+    // open-weight models (gpt-oss, Gemma) on ZDR hosts: no GPT-4.x/o-series or Gemini endpoint is ZDR.
+    const zdrByAuthor = new Map<string, number>();
+    for (const { id, endpoints } of listings) {
+      const author = id.split("/")[0] ?? "";
+      const zdr = endpoints.filter((endpoint) => endpoint.is_zdr).length;
+      zdrByAuthor.set(author, (zdrByAuthor.get(author) ?? 0) + zdr);
+    }
+    for (const family of ["anthropic", "openai", "google", "meta-llama", "mistralai", "qwen", "deepseek"])
+      expect(zdrByAuthor.get(family) ?? 0, family).toBeGreaterThan(0);
+    const claudeZdr = listings
+      .filter(({ id }) => id.startsWith("anthropic/claude"))
+      .flatMap(({ endpoints }) => endpoints.filter((endpoint) => endpoint.is_zdr));
+    expect(new Set(claudeZdr.map((endpoint) => endpoint.provider_id))).toEqual(new Set(["amazon-bedrock"]));
+  });
+
   // Last: these failures count against the endpoints' measured health, which the sorts above rank on.
   it("under failures, only never falls over to an unnamed provider nor ignore to an ignored one", async () => {
     gateway.fakes["google-vertex"].setScenario({ name: "fail", status: 503 });
