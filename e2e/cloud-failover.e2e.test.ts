@@ -1,7 +1,8 @@
 import Anthropic from "@anthropic-ai/sdk";
+import { describeWith } from "@gw/testing";
 import OpenAI from "openai";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type CloudGateway, generationOf, startCloudGateway } from "./cloud-gateway.js";
+import { type CloudGateway, generationOf, type Plane, startCloudGateway } from "./cloud-gateway.js";
 
 // Issue 31's failover across clouds, driven by the official SDKs at their defaults against the embedded
 // gateway: a Claude request whose Anthropic endpoint answers 529 is served by Bedrock, then (Bedrock
@@ -31,13 +32,13 @@ const gpt = (content: string): GptParams => ({
   provider: GPT_ORDER,
 });
 
-describe("failover across clouds through the official SDKs", () => {
+const suite = (plane: Plane) => () => {
   let gateway: CloudGateway;
   let anthropic: Anthropic;
   let openai: OpenAI;
 
   beforeAll(async () => {
-    gateway = await startCloudGateway();
+    gateway = await startCloudGateway(plane);
     anthropic = new Anthropic({ apiKey: gateway.apiKey, baseURL: gateway.url, maxRetries: 0 });
     openai = new OpenAI({ apiKey: gateway.apiKey, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
   }, 240_000);
@@ -214,4 +215,11 @@ describe("failover across clouds through the official SDKs", () => {
       ],
     });
   });
-});
+};
+
+describe("failover across clouds through the official SDKs (embedded)", suite("embedded"));
+describeWith(
+  ["postgres", "redis", "kafka"],
+  "failover across clouds through the official SDKs (split plane)",
+  suite("split"),
+);

@@ -1,8 +1,4 @@
 import { generateKeyPairSync } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { freePort } from "@gw/db";
 import {
   FAKE_AWS_CREDENTIAL,
   type FakeServer,
@@ -13,9 +9,10 @@ import {
   startFakeOpenAi,
   startFakeVertex,
 } from "@gw/fake-providers";
-import { type AppProcess, eventually, startProcess, waitForHttp } from "./processes.js";
+import { startEmbedded, startSplit } from "./cloud-planes.js";
+import { eventually } from "./processes.js";
 
-// The embedded gateway (a process) in front of every strict fake that serves Claude and GPT: Anthropic and
+// The gateway (embedded, or the split plane's four processes) in front of every strict fake that serves Claude and GPT: Anthropic and
 // OpenAI themselves, Amazon Bedrock (SigV4 checked), Google Vertex AI (service-account token exchange)
 // and Azure OpenAI (key, deployment, api-version checked). Claude Sonnet 4 and 4.5 are each served by
 // Anthropic, Bedrock and Vertex; GPT-4o by OpenAI and Azure.
@@ -44,7 +41,9 @@ export interface CloudGateway {
   stop(): Promise<void>;
 }
 
-export async function startCloudGateway(): Promise<CloudGateway> {
+export type Plane = "embedded" | "split";
+
+export async function startCloudGateway(plane: Plane = "embedded"): Promise<CloudGateway> {
   const pair = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const vertex: FakeVertex = await startFakeVertex({
     serviceAccounts: [
@@ -65,12 +64,7 @@ export async function startCloudGateway(): Promise<CloudGateway> {
     client_email: EMAIL,
     token_uri: vertex.tokenUri,
   });
-  const dataDir = mkdtempSync(join(tmpdir(), "gw-failover-"));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const env: Record<string, string> = {
-    PORT: String(port),
-    GW_DATA_DIR: dataDir,
+  const providers: Record<string, string> = {
     LOG_LEVEL: "warn",
     ANTHROPIC_API_KEY: ANTHROPIC_KEY,
     ANTHROPIC_BASE_URL: fakes.anthropic.baseUrl,
@@ -88,9 +82,6 @@ export async function startCloudGateway(): Promise<CloudGateway> {
   };
   // Only the fakes: nothing from the developer's shell may reach a real service.
   for (const name of [
-    "DATABASE_URL",
-    "REDIS_URL",
-    "KAFKA_BROKERS",
     "GEMINI_API_KEY",
     "AWS_SESSION_TOKEN",
     "AWS_PROFILE",
@@ -98,21 +89,12 @@ export async function startCloudGateway(): Promise<CloudGateway> {
     "VERTEX_ACCESS_TOKEN",
     "AZURE_OPENAI_AD_TOKEN",
   ])
-    env[name] = "";
-  const gateway: AppProcess = startProcess("standalone", "apps/standalone/dist/main.js", env);
-  await waitForHttp(`${url}/readyz`, gateway, 120_000);
-  const apiKey = await eventually(async () => {
-    try {
-      return (JSON.parse(readFileSync(join(dataDir, "dev-credentials.json"), "utf8")) as { api_key: string })
-        .api_key;
-    } catch {
-      return undefined;
-    }
-  }, 30_000);
+    providers[name] = "";
+  const running = plane === "embedded" ? await startEmbedded(providers) : await startSplit(providers);
   const all = Object.entries(fakes) as [CloudName, FakeServer][];
   return {
-    url,
-    apiKey,
+    url: running.url,
+    apiKey: running.apiKey,
     fakes,
     providersCalled: () => all.filter(([, fake]) => fake.requests().length > 0).map(([name]) => name),
     clearRequests: () => {
@@ -122,9 +104,8 @@ export async function startCloudGateway(): Promise<CloudGateway> {
       for (const [, fake] of all) fake.resetScenario();
     },
     async stop() {
-      await gateway.stop();
+      await running.stop();
       await Promise.all(all.map(([, fake]) => fake.close()));
-      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

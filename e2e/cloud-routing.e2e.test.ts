@@ -1,7 +1,14 @@
 import Anthropic from "@anthropic-ai/sdk";
+import { describeWith } from "@gw/testing";
 import OpenAI from "openai";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type CloudGateway, type CloudName, generationOf, startCloudGateway } from "./cloud-gateway.js";
+import {
+  type CloudGateway,
+  type CloudName,
+  generationOf,
+  type Plane,
+  startCloudGateway,
+} from "./cloud-gateway.js";
 import { eventually } from "./processes.js";
 
 // Issue 31's routing controls across three providers of one model, through the official SDKs against the
@@ -31,13 +38,13 @@ interface Served {
   recorded: string;
 }
 
-describe("routing controls across Anthropic, Bedrock and Vertex", () => {
+const suite = (plane: Plane) => () => {
   let gateway: CloudGateway;
   let openai: OpenAI;
   let anthropic: Anthropic;
 
   beforeAll(async () => {
-    gateway = await startCloudGateway();
+    gateway = await startCloudGateway(plane);
     openai = new OpenAI({ apiKey: gateway.apiKey, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
     anthropic = new Anthropic({ apiKey: gateway.apiKey, baseURL: gateway.url, maxRetries: 0 });
   }, 240_000);
@@ -216,4 +223,11 @@ describe("routing controls across Anthropic, Bedrock and Vertex", () => {
     expect(await failed({ ignore: ["google-vertex"] }, "not vertex")).toBeInstanceOf(OpenAI.APIError);
     expect(gateway.providersCalled().sort()).toEqual(["amazon-bedrock", "anthropic"]);
   });
-});
+};
+
+describe("routing controls across Anthropic, Bedrock and Vertex (embedded)", suite("embedded"));
+describeWith(
+  ["postgres", "redis", "kafka"],
+  "routing controls across Anthropic, Bedrock and Vertex (split plane)",
+  suite("split"),
+);
