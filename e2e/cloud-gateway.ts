@@ -22,10 +22,11 @@ const ANTHROPIC_KEY = "sk-ant-e2e-failover-0123456789";
 const OPENAI_KEY = "sk-e2e-failover-0123456789";
 const AZURE_KEY = "e2efailover0123456789abcdef0123";
 
-/** The Bedrock model ids the default catalogue's Claude Sonnet 4 and 4.5 endpoints call (US profiles). */
+/** The Bedrock model ids the default catalogue's Claude Sonnet 4, 4.5 and Haiku 4.5 endpoints call (US profiles). */
 const BEDROCK_MODELS = [
   "us.anthropic.claude-sonnet-4-20250514-v1:0",
   "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+  "us.anthropic.claude-haiku-4-5-20251001-v1:0",
 ];
 
 export type CloudName = "anthropic" | "openai" | "amazon-bedrock" | "google-vertex" | "azure";

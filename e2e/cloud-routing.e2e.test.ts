@@ -18,6 +18,7 @@ import { eventually } from "./processes.js";
 
 const MODEL = "anthropic/claude-sonnet-4-5";
 const NITRO_MODEL = "anthropic/claude-sonnet-4";
+const HEALTH_MODEL = "anthropic/claude-haiku-4-5";
 
 interface Preferences {
   order?: string[];
@@ -70,9 +71,9 @@ const suite = (plane: Plane) => () => {
   }
 
   /** What the SDK threw for a request the rule leaves no endpoint for, or whose endpoints all fail. */
-  async function failed(provider: Preferences, content: string): Promise<unknown> {
+  async function failed(provider: Preferences, content: string, model = MODEL): Promise<unknown> {
     gateway.clearRequests();
-    const params: RoutedParams = { model: MODEL, messages: [{ role: "user", content }], provider };
+    const params: RoutedParams = { model, messages: [{ role: "user", content }], provider };
     return openai.chat.completions.create(params).then(
       () => undefined,
       (error: unknown) => error,
@@ -222,6 +223,37 @@ const suite = (plane: Plane) => () => {
     gateway.fakes["amazon-bedrock"].setScenario({ name: "fail", status: 503 });
     expect(await failed({ ignore: ["google-vertex"] }, "not vertex")).toBeInstanceOf(OpenAI.APIError);
     expect(gateway.providersCalled().sort()).toEqual(["amazon-bedrock", "anthropic"]);
+  });
+
+  it("measured health: an endpoint the control plane saw failing goes last", async () => {
+    // Claude Haiku 4.5, untouched so far: Anthropic and Vertex at $1/$5, Bedrock $1.10/$5.50, so price
+    // order starts with Anthropic (the catalogue's first of the two).
+    const baseline = await served({ sort: "price" }, HEALTH_MODEL);
+    expect(baseline).toEqual(only("anthropic"));
+    // Three failures in six attempts (uptime 50 %: degraded), never three in a row, so this edge's own
+    // circuit stays closed and only the measured figures can move Anthropic.
+    for (let round = 0; round < 3; round += 1) {
+      gateway.fakes.anthropic.setScenario({ name: "fail", status: 529, times: 1 });
+      expect(await failed({ only: ["anthropic"] }, "fail once", HEALTH_MODEL)).toBeInstanceOf(
+        OpenAI.APIError,
+      );
+      expect(await served({ only: ["anthropic"] }, HEALTH_MODEL)).toEqual(only("anthropic"));
+    }
+    await eventually(async () => {
+      const listing = (await (
+        await fetch(`${gateway.url}/api/v1/models/${HEALTH_MODEL}/endpoints`, {
+          headers: { authorization: `Bearer ${gateway.apiKey}` },
+        })
+      ).json()) as { data: { provider_id: string; status: number | null }[] };
+      const anthropic = listing.data.find((endpoint) => endpoint.provider_id === "anthropic");
+      return anthropic?.status === -1 ? anthropic : undefined;
+    }, 60_000);
+    // The edge refreshes its figures every second; then price order starts with Vertex.
+    const rerouted = await eventually(async () => {
+      const result = await served({ sort: "price" }, HEALTH_MODEL);
+      return result.recorded === "google-vertex" ? result : undefined;
+    }, 20_000);
+    expect(rerouted).toEqual(only("google-vertex"));
   });
 };
 
