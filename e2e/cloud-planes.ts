@@ -1,0 +1,134 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "@gw/db";
+import { createTestDatabase, kafkaBrokers, serviceUrl, uniqueName } from "@gw/testing";
+import { type AppProcess, eventually, freshTopics, runCli, startProcess, waitForHttp } from "./processes.js";
+
+/** A gateway running as processes: where to call it, an API key of a funded account, how to stop it. */
+export interface RunningGateway {
+  readonly url: string;
+  readonly apiKey: string;
+  stop(): Promise<void>;
+}
+
+/** The standalone binary on its embedded stores (the default deployment); `providers` is the edge's env. */
+export async function startEmbedded(providers: Record<string, string>): Promise<RunningGateway> {
+  const dataDir = mkdtempSync(join(tmpdir(), "gw-cloud-"));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const gateway = startProcess("standalone", "apps/standalone/dist/main.js", {
+    ...providers,
+    PORT: String(port),
+    GW_DATA_DIR: dataDir,
+    DATABASE_URL: "",
+    REDIS_URL: "",
+    KAFKA_BROKERS: "",
+  });
+  await waitForHttp(`${url}/readyz`, gateway, 120_000);
+  const apiKey = await eventually(async () => {
+    try {
+      return (JSON.parse(readFileSync(join(dataDir, "dev-credentials.json"), "utf8")) as { api_key: string })
+        .api_key;
+    } catch {
+      return undefined;
+    }
+  }, 30_000);
+  return {
+    url,
+    apiKey,
+    async stop() {
+      await gateway.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Keys, billing, generations and edge as four processes on the real PostgreSQL, Redis and Kafka (as
+ * e2e/split-plane.e2e.test.ts starts them), the providers' variables given to the edge alone.
+ */
+export async function startSplit(providers: Record<string, string>): Promise<RunningGateway> {
+  const database = await createTestDatabase();
+  const topics = await freshTopics("cloud", kafkaBrokers());
+  const port = {
+    keysHttp: await freePort(),
+    keysGrpc: await freePort(),
+    billingHttp: await freePort(),
+    billingGrpc: await freePort(),
+    generationsHttp: await freePort(),
+    generationsGrpc: await freePort(),
+    edge: await freePort(),
+  };
+  const url = `http://127.0.0.1:${port.edge}`;
+  const env: Record<string, string> = {
+    ...topics,
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "warn",
+    DATABASE_URL: database.url,
+    REDIS_URL: serviceUrl("redis"),
+    REDIS_KEY_PREFIX: uniqueName("cloud"),
+    KAFKA_BROKERS: kafkaBrokers().join(","),
+    KEYS_GRPC_ADDRESS: `127.0.0.1:${port.keysGrpc}`,
+    BILLING_GRPC_ADDRESS: `127.0.0.1:${port.billingGrpc}`,
+    GENERATIONS_GRPC_ADDRESS: `127.0.0.1:${port.generationsGrpc}`,
+    WALLET_JWT_SECRET: randomBytes(32).toString("hex"),
+    PUBLIC_BASE_URL: url,
+  };
+  const service = (name: string, http: number, grpc: number) =>
+    startProcess(name, `apps/${name}/dist/main.js`, {
+      ...env,
+      HTTP_PORT: String(http),
+      GRPC_PORT: String(grpc),
+    });
+  const apps: AppProcess[] = [
+    service("keys", port.keysHttp, port.keysGrpc),
+    service("billing", port.billingHttp, port.billingGrpc),
+    service("generations", port.generationsHttp, port.generationsGrpc),
+  ];
+  const stop = async () => {
+    await Promise.all(apps.map((app) => app.stop()));
+    await database.drop();
+  };
+  try {
+    await Promise.all(
+      [port.keysHttp, port.billingHttp, port.generationsHttp].map((http, index) =>
+        waitForHttp(`http://127.0.0.1:${http}/healthz`, apps[index] as AppProcess),
+      ),
+    );
+    const edge = startProcess("edge", "apps/edge/dist/main.js", {
+      ...env,
+      ...providers,
+      HTTP_PORT: String(port.edge),
+      KEYS_HTTP_URL: `http://127.0.0.1:${port.keysHttp}`,
+      BILLING_HTTP_URL: `http://127.0.0.1:${port.billingHttp}`,
+      GENERATIONS_HTTP_URL: `http://127.0.0.1:${port.generationsHttp}`,
+    });
+    apps.push(edge);
+    await waitForHttp(`${url}/readyz`, edge, 120_000);
+    return { url, apiKey: await fundedKey(url, database.url), stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** An account made with the operator CLI, with credits, and an API key its management key creates. */
+async function fundedKey(url: string, databaseUrl: string): Promise<string> {
+  const created = JSON.parse(
+    await runCli(
+      "apps/standalone/dist/cli/main.js",
+      ["accounts", "create", "--name", "cloud", "--credits", "50", "--json"],
+      { DATABASE_URL: databaseUrl },
+    ),
+  ) as { management_key: string };
+  const response = await fetch(`${url}/api/v1/keys`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${created.management_key}` },
+    body: JSON.stringify({ name: "cloud e2e" }),
+  });
+  if (response.status !== 201)
+    throw new Error(`creating the API key: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { key: string }).key;
+}
