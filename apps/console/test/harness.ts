@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AxeResults, Result } from "axe-core";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { type Gateway, REPO_ROOT } from "./gateway.js";
+import { type Gateway, REPO_ROOT, startGateway } from "./gateway.js";
 
 export { type Gateway, startGateway } from "./gateway.js";
 
@@ -92,6 +92,19 @@ export async function launchBrowser(): Promise<ConsoleBrowser> {
       rmSync(downloads, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The gateway and the browser, started together. If either fails the other is closed: with
+ * `Promise.all` a missing Chromium left the already-started gateway (and its embedded PostgreSQL) running
+ * after the suite, since `afterAll` never got a handle to stop it.
+ */
+export async function startGatewayAndBrowser(): Promise<[Gateway, ConsoleBrowser]> {
+  const [gateway, browser] = await Promise.allSettled([startGateway(), launchBrowser()]);
+  if (gateway.status === "fulfilled" && browser.status === "fulfilled") return [gateway.value, browser.value];
+  if (gateway.status === "fulfilled") await gateway.value.stop();
+  if (browser.status === "fulfilled") await browser.value.close();
+  throw gateway.status === "rejected" ? gateway.reason : (browser as PromiseRejectedResult).reason;
 }
 
 /** A full-page screenshot at artifacts/console/<test>/<name>.png; returns its path. */

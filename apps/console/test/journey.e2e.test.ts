@@ -9,10 +9,9 @@ import {
   type ConsoleBrowser,
   type ConsolePage,
   type Gateway,
-  launchBrowser,
   screenshot,
   signIn,
-  startGateway,
+  startGatewayAndBrowser,
 } from "./harness.js";
 import { bundleSize, type FirstRender, measureFirstRender, median } from "./measure.js";
 
@@ -38,7 +37,7 @@ let secret = "";
 
 beforeAll(async () => {
   if (browserSkipReason() !== undefined) return;
-  [gateway, chrome] = await Promise.all([startGateway(), launchBrowser()]);
+  [gateway, chrome] = await startGatewayAndBrowser();
 }, 240_000);
 
 afterAll(async () => {

@@ -5,10 +5,9 @@ import {
   accessibilityProblems,
   type ConsoleBrowser,
   type Gateway,
-  launchBrowser,
   openFromNav,
   screenshot,
-  startGateway,
+  startGatewayAndBrowser,
 } from "./harness.js";
 
 // The Keys page in Chromium against the embedded default: create a key with every field the API's create
@@ -37,7 +36,7 @@ interface ApiKey {
 beforeAll(async () => {
   // The gateway seals BYOK provider keys with this (a test value; the gateway inherits the env).
   process.env.BYOK_MASTER_KEY = "5a".repeat(32);
-  [gateway, chrome] = await Promise.all([startGateway(), launchBrowser()]);
+  [gateway, chrome] = await startGatewayAndBrowser();
 }, 240_000);
 
 afterAll(async () => {

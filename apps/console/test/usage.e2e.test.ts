@@ -7,10 +7,9 @@ import {
   accessibilityProblems,
   type ConsoleBrowser,
   type Gateway,
-  launchBrowser,
   screenshot,
   signIn,
-  startGateway,
+  startGatewayAndBrowser,
 } from "./harness.js";
 
 // The Usage page and the sign-in flows in Chromium against the embedded default: the empty state, the
@@ -31,7 +30,7 @@ interface Activity {
 }
 
 beforeAll(async () => {
-  [gateway, chrome] = await Promise.all([startGateway(), launchBrowser()]);
+  [gateway, chrome] = await startGatewayAndBrowser();
 }, 240_000);
 
 afterAll(async () => {
