@@ -4,10 +4,9 @@ import { describe, expect, it } from "vitest";
 import { BEDROCK_MODEL_IDS } from "./bedrock.js";
 import { MODELS } from "./index.js";
 
-const PRICE_FILE = new URL(
-  "../../../../../shared/reference/catalog/litellm-model-prices-full-2026-07-24.json",
-  import.meta.url,
-);
+// The entries of LiteLLM's full price file of 2026-07-24 (shared/reference/catalog, beside the repository,
+// not in it) that the bundled Bedrock endpoints name, copied field for field so the test runs in any clone.
+const PRICE_FILE = new URL("./bedrock-litellm-entries.json", import.meta.url);
 
 describe("the bundled Bedrock endpoints", () => {
   const bedrock = MODELS.flatMap((model) =>
@@ -33,7 +32,6 @@ describe("the bundled Bedrock endpoints", () => {
     }
   });
 
-  // The dated file is in the shared reference folder beside the repository, as CI lays it.
   it("takes output caps and prices from LiteLLM's file of 2026-07-24", () => {
     const file = JSON.parse(readFileSync(PRICE_FILE, "utf8")) as Record<string, Record<string, number>>;
     for (const { model, endpoint } of bedrock) {
