@@ -1,10 +1,17 @@
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "@gw/db";
-import { createTestDatabase, kafkaBrokers, serviceUrl, uniqueName } from "@gw/testing";
-import { type AppProcess, eventually, freshTopics, runCli, startProcess, waitForHttp } from "./processes.js";
+import { createTestDatabase, kafkaBrokers } from "@gw/testing";
+import {
+  type AppProcess,
+  eventually,
+  freshTopics,
+  runCli,
+  splitPlaneEnv,
+  startProcess,
+  waitForHttp,
+} from "./processes.js";
 
 /** A gateway running as processes: where to call it, an API key of a funded account, how to stop it. */
 export interface RunningGateway {
@@ -52,30 +59,15 @@ export async function startEmbedded(providers: Record<string, string>): Promise<
 export async function startSplit(providers: Record<string, string>): Promise<RunningGateway> {
   const database = await createTestDatabase();
   const topics = await freshTopics("cloud", kafkaBrokers());
-  const port = {
-    keysHttp: await freePort(),
-    keysGrpc: await freePort(),
-    billingHttp: await freePort(),
-    billingGrpc: await freePort(),
-    generationsHttp: await freePort(),
-    generationsGrpc: await freePort(),
-    edge: await freePort(),
-  };
-  const url = `http://127.0.0.1:${port.edge}`;
-  const env: Record<string, string> = {
-    ...topics,
-    HOST: "127.0.0.1",
-    LOG_LEVEL: "warn",
-    DATABASE_URL: database.url,
-    REDIS_URL: serviceUrl("redis"),
-    REDIS_KEY_PREFIX: uniqueName("cloud"),
-    KAFKA_BROKERS: kafkaBrokers().join(","),
-    KEYS_GRPC_ADDRESS: `127.0.0.1:${port.keysGrpc}`,
-    BILLING_GRPC_ADDRESS: `127.0.0.1:${port.billingGrpc}`,
-    GENERATIONS_GRPC_ADDRESS: `127.0.0.1:${port.generationsGrpc}`,
-    WALLET_JWT_SECRET: randomBytes(32).toString("hex"),
-    PUBLIC_BASE_URL: url,
-  };
+  const {
+    port,
+    edgeUrl: url,
+    env,
+  } = await splitPlaneEnv({
+    topics,
+    databaseUrl: database.url,
+    redisPrefix: "cloud",
+  });
   const service = (name: string, http: number, grpc: number) =>
     startProcess(name, `apps/${name}/dist/main.js`, {
       ...env,

@@ -1,8 +1,10 @@
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+import { freePort } from "@gw/db";
 import { ensureTopics } from "@gw/kafka";
 import { generateServiceKeys, isServiceName, serviceAuthEnvFor } from "@gw/rpc";
-import { repoRoot, uniqueName } from "@gw/testing";
+import { kafkaBrokers, repoRoot, serviceUrl, uniqueName } from "@gw/testing";
 import { type ChildApp, startChild, waitForHttp } from "@gw/testing/processes";
 
 /** A gateway app running as its own OS process, as in production. */
@@ -74,4 +76,51 @@ export async function freshTopics(prefix: string, brokers: string[]): Promise<To
     Object.values(topics).map((name) => ({ name, partitions: 3 })),
   );
   return topics;
+}
+
+/** The ports of one split plane on loopback: each control-plane app's HTTP and gRPC, and the edge's. */
+export interface SplitPlanePorts {
+  keysHttp: number;
+  keysGrpc: number;
+  billingHttp: number;
+  billingGrpc: number;
+  generationsHttp: number;
+  generationsGrpc: number;
+  edge: number;
+}
+
+/**
+ * Free ports for a split plane and the environment every one of its apps shares: its topics, database,
+ * Redis prefix and broker, where the others' gRPC services are, a wallet secret and the edge's public URL.
+ */
+export async function splitPlaneEnv(options: {
+  topics: TopicEnv;
+  databaseUrl: string;
+  redisPrefix: string;
+}): Promise<{ port: SplitPlanePorts; edgeUrl: string; env: Record<string, string> }> {
+  const port: SplitPlanePorts = {
+    keysHttp: await freePort(),
+    keysGrpc: await freePort(),
+    billingHttp: await freePort(),
+    billingGrpc: await freePort(),
+    generationsHttp: await freePort(),
+    generationsGrpc: await freePort(),
+    edge: await freePort(),
+  };
+  const edgeUrl = `http://127.0.0.1:${port.edge}`;
+  const env: Record<string, string> = {
+    ...options.topics,
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "warn",
+    DATABASE_URL: options.databaseUrl,
+    REDIS_URL: serviceUrl("redis"),
+    REDIS_KEY_PREFIX: uniqueName(options.redisPrefix),
+    KAFKA_BROKERS: kafkaBrokers().join(","),
+    KEYS_GRPC_ADDRESS: `127.0.0.1:${port.keysGrpc}`,
+    BILLING_GRPC_ADDRESS: `127.0.0.1:${port.billingGrpc}`,
+    GENERATIONS_GRPC_ADDRESS: `127.0.0.1:${port.generationsGrpc}`,
+    WALLET_JWT_SECRET: randomBytes(32).toString("hex"),
+    PUBLIC_BASE_URL: edgeUrl,
+  };
+  return { port, edgeUrl, env };
 }

@@ -1,19 +1,18 @@
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "@gw/db";
 import { type FakeServer, startFakeOpenAi } from "@gw/fake-providers";
-import {
-  createTestDatabase,
-  describeWith,
-  kafkaBrokers,
-  serviceUrl,
-  type TestDatabase,
-  uniqueName,
-} from "@gw/testing";
+import { createTestDatabase, describeWith, kafkaBrokers, type TestDatabase } from "@gw/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppProcess, eventually, freshTopics, startProcess, waitForHttp } from "./processes.js";
+import {
+  type AppProcess,
+  eventually,
+  freshTopics,
+  splitPlaneEnv,
+  startProcess,
+  waitForHttp,
+} from "./processes.js";
 import {
   accountCredits,
   EVM_NETWORK,
@@ -132,30 +131,9 @@ describeWith(["postgres", "redis", "kafka"], "x402 on the split plane", () => {
     apps.push(started.process);
     info = started.info;
     const topics = await freshTopics("x402", kafkaBrokers());
-    const port = {
-      keysHttp: await freePort(),
-      keysGrpc: await freePort(),
-      billingHttp: await freePort(),
-      billingGrpc: await freePort(),
-      generationsHttp: await freePort(),
-      generationsGrpc: await freePort(),
-      edge: await freePort(),
-    };
-    edgeUrl = `http://127.0.0.1:${port.edge}`;
-    const env: Record<string, string> = {
-      ...topics,
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "warn",
-      DATABASE_URL: database.url,
-      REDIS_URL: serviceUrl("redis"),
-      REDIS_KEY_PREFIX: uniqueName("x402"),
-      KAFKA_BROKERS: kafkaBrokers().join(","),
-      KEYS_GRPC_ADDRESS: `127.0.0.1:${port.keysGrpc}`,
-      BILLING_GRPC_ADDRESS: `127.0.0.1:${port.billingGrpc}`,
-      GENERATIONS_GRPC_ADDRESS: `127.0.0.1:${port.generationsGrpc}`,
-      WALLET_JWT_SECRET: randomBytes(32).toString("hex"),
-      PUBLIC_BASE_URL: edgeUrl,
-    };
+    const plane = await splitPlaneEnv({ topics, databaseUrl: database.url, redisPrefix: "x402" });
+    const { port, env } = plane;
+    edgeUrl = plane.edgeUrl;
     const control = [
       ["keys", port.keysHttp, port.keysGrpc],
       ["billing", port.billingHttp, port.billingGrpc],

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { perMillionToPicoPerToken } from "@gw/money";
 import { describe, expect, it } from "vitest";
-import { BEDROCK_MODEL_IDS } from "./bedrock.js";
+import { BEDROCK_ENDPOINTS } from "./bedrock.js";
 import { MODELS } from "./index.js";
 
 // The entries of LiteLLM's full price file of 2026-07-24 (shared/reference/catalog, beside the repository,
@@ -14,7 +14,9 @@ describe("the bundled Bedrock endpoints", () => {
   );
 
   it("adds one to every listed Claude model, beside its Anthropic endpoint", () => {
-    expect(bedrock.map((entry) => entry.model.id).sort()).toEqual([...BEDROCK_MODEL_IDS].sort());
+    expect(bedrock.map((entry) => entry.model.id).sort()).toEqual(
+      BEDROCK_ENDPOINTS.map((entry) => entry.modelId).sort(),
+    );
     for (const { model } of bedrock)
       expect(
         model.endpoints.map((e) => e.providerId),

@@ -1,7 +1,5 @@
-import { listPrice } from "../pricing.js";
-import type { Endpoint, Model } from "../types.js";
-import { endpoint } from "./build.js";
-import { ANTHROPIC_REASONING_CHAT, CONVERSE_CHAT } from "./parameters.js";
+import type { CloudEndpoint } from "./cloud.js";
+import { ANTHROPIC_REASONING_CHAT } from "./parameters.js";
 
 // Source of context, output cap and prices (USD per MTok, cache read and 5-minute cache write included):
 // LiteLLM's price file of 2026-07-24 (shared/reference/catalog/litellm-model-prices-full-2026-07-24.json),
@@ -23,20 +21,11 @@ import { ANTHROPIC_REASONING_CHAT, CONVERSE_CHAT } from "./parameters.js";
 // Sonnet 4's 1M context on Bedrock needs Anthropic's context-1m beta, which the gateway does not send, so
 // its endpoint keeps the 200,000 its Anthropic endpoint has where the file lists 1,000,000.
 
-const BEDROCK = "amazon-bedrock";
-
-interface BedrockLine {
-  readonly upstreamModel: string;
-  readonly contextLength: number;
-  readonly maxCompletionTokens: number;
-  readonly price: { prompt: string; completion: string; cacheRead?: string; cacheWrite?: string };
-  readonly claude: boolean;
-}
-
-/** The catalogue's model id → its Bedrock endpoint. */
-const LINES: Readonly<Record<string, BedrockLine>> = {
+/** The catalogue's Claude models' Bedrock endpoints (added by withCloudEndpoints, cloud.ts). */
+export const BEDROCK_ENDPOINTS: readonly CloudEndpoint[] = [
   // us.anthropic.claude-sonnet-4-20250514-v1:0
-  "anthropic/claude-sonnet-4": claude(
+  claude(
+    "anthropic/claude-sonnet-4",
     "us.anthropic.claude-sonnet-4-20250514-v1:0",
     200_000,
     64_000,
@@ -46,7 +35,8 @@ const LINES: Readonly<Record<string, BedrockLine>> = {
     "3.75",
   ),
   // anthropic.claude-3-5-haiku-20241022-v1:0
-  "anthropic/claude-3-5-haiku": claude(
+  claude(
+    "anthropic/claude-3-5-haiku",
     "anthropic.claude-3-5-haiku-20241022-v1:0",
     200_000,
     8_192,
@@ -56,7 +46,8 @@ const LINES: Readonly<Record<string, BedrockLine>> = {
     "1",
   ),
   // anthropic.claude-3-haiku-20240307-v1:0
-  "anthropic/claude-3-haiku": claude(
+  claude(
+    "anthropic/claude-3-haiku",
     "anthropic.claude-3-haiku-20240307-v1:0",
     200_000,
     4_096,
@@ -66,7 +57,8 @@ const LINES: Readonly<Record<string, BedrockLine>> = {
     "0.3125",
   ),
   // us.anthropic.claude-3-7-sonnet-20250219-v1:0
-  "anthropic/claude-3-7-sonnet": claude(
+  claude(
+    "anthropic/claude-3-7-sonnet",
     "us.anthropic.claude-3-7-sonnet-20250219-v1:0",
     200_000,
     8_192,
@@ -76,7 +68,8 @@ const LINES: Readonly<Record<string, BedrockLine>> = {
     "3.75",
   ),
   // us.anthropic.claude-opus-4-20250514-v1:0
-  "anthropic/claude-opus-4": claude(
+  claude(
+    "anthropic/claude-opus-4",
     "us.anthropic.claude-opus-4-20250514-v1:0",
     200_000,
     32_000,
@@ -86,7 +79,8 @@ const LINES: Readonly<Record<string, BedrockLine>> = {
     "18.75",
   ),
   // us.anthropic.claude-opus-4-1-20250805-v1:0
-  "anthropic/claude-opus-4-1": claude(
+  claude(
+    "anthropic/claude-opus-4-1",
     "us.anthropic.claude-opus-4-1-20250805-v1:0",
     200_000,
     32_000,
@@ -96,7 +90,8 @@ const LINES: Readonly<Record<string, BedrockLine>> = {
     "18.75",
   ),
   // us.anthropic.claude-sonnet-4-5-20250929-v1:0
-  "anthropic/claude-sonnet-4-5": claude(
+  claude(
+    "anthropic/claude-sonnet-4-5",
     "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
     200_000,
     64_000,
@@ -106,7 +101,8 @@ const LINES: Readonly<Record<string, BedrockLine>> = {
     "4.125",
   ),
   // us.anthropic.claude-haiku-4-5-20251001-v1:0
-  "anthropic/claude-haiku-4-5": claude(
+  claude(
+    "anthropic/claude-haiku-4-5",
     "us.anthropic.claude-haiku-4-5-20251001-v1:0",
     200_000,
     64_000,
@@ -116,7 +112,8 @@ const LINES: Readonly<Record<string, BedrockLine>> = {
     "1.375",
   ),
   // us.anthropic.claude-opus-4-5-20251101-v1:0
-  "anthropic/claude-opus-4-5": claude(
+  claude(
+    "anthropic/claude-opus-4-5",
     "us.anthropic.claude-opus-4-5-20251101-v1:0",
     200_000,
     64_000,
@@ -126,7 +123,8 @@ const LINES: Readonly<Record<string, BedrockLine>> = {
     "6.875",
   ),
   // us.anthropic.claude-sonnet-4-6
-  "anthropic/claude-sonnet-4-6": claude(
+  claude(
+    "anthropic/claude-sonnet-4-6",
     "us.anthropic.claude-sonnet-4-6",
     1_000_000,
     64_000,
@@ -136,7 +134,8 @@ const LINES: Readonly<Record<string, BedrockLine>> = {
     "4.125",
   ),
   // us.anthropic.claude-opus-4-6-v1
-  "anthropic/claude-opus-4-6": claude(
+  claude(
+    "anthropic/claude-opus-4-6",
     "us.anthropic.claude-opus-4-6-v1",
     1_000_000,
     128_000,
@@ -146,7 +145,8 @@ const LINES: Readonly<Record<string, BedrockLine>> = {
     "6.875",
   ),
   // us.anthropic.claude-opus-4-7
-  "anthropic/claude-opus-4-7": claude(
+  claude(
+    "anthropic/claude-opus-4-7",
     "us.anthropic.claude-opus-4-7",
     1_000_000,
     128_000,
@@ -156,7 +156,8 @@ const LINES: Readonly<Record<string, BedrockLine>> = {
     "6.875",
   ),
   // us.anthropic.claude-opus-4-8
-  "anthropic/claude-opus-4-8": claude(
+  claude(
+    "anthropic/claude-opus-4-8",
     "us.anthropic.claude-opus-4-8",
     1_000_000,
     128_000,
@@ -165,48 +166,28 @@ const LINES: Readonly<Record<string, BedrockLine>> = {
     "0.55",
     "6.875",
   ),
-};
+];
 
+// Thinking tokens are billed as output on Bedrock as on Anthropic's API; Claude on Bedrock takes Anthropic's
+// Messages body (InvokeModel), so its parameters are Anthropic's.
 function claude(
-  upstreamModel: string,
-  contextLength: number,
-  maxCompletionTokens: number,
+  modelId: string,
+  upstream: string,
+  context: number,
+  output: number,
   prompt: string,
   completion: string,
   cacheRead: string,
   cacheWrite: string,
-): BedrockLine {
+): CloudEndpoint {
   return {
-    upstreamModel,
-    contextLength,
-    maxCompletionTokens,
-    price: { prompt, completion, cacheRead, cacheWrite },
-    claude: true,
+    modelId,
+    providerId: "amazon-bedrock",
+    upstream,
+    context,
+    output,
+    price: { prompt, completion, cacheRead, cacheWrite, reasoning: completion },
+    isZdr: true,
+    supportedParameters: ANTHROPIC_REASONING_CHAT,
   };
 }
-
-function bedrockEndpoint(line: BedrockLine): Endpoint {
-  return endpoint({
-    providerId: BEDROCK,
-    upstreamModel: line.upstreamModel,
-    contextLength: line.contextLength,
-    maxCompletionTokens: line.maxCompletionTokens,
-    // Thinking tokens are billed as output on Bedrock as on Anthropic's API.
-    pricing: listPrice(line.claude ? { ...line.price, reasoning: line.price.completion } : line.price),
-    isZdr: true,
-    mayTrainOnData: false,
-    supportedParameters: line.claude ? ANTHROPIC_REASONING_CHAT : CONVERSE_CHAT,
-  });
-}
-
-/** The models with their Bedrock endpoint added after their existing ones (a model absent here is unchanged). */
-export function withBedrock(models: readonly Model[]): Model[] {
-  return models.map((model) => {
-    const line = LINES[model.id];
-    if (!line || model.endpoints.some((e) => e.providerId === BEDROCK)) return model;
-    return { ...model, endpoints: [...model.endpoints, bedrockEndpoint(line)] };
-  });
-}
-
-/** How many catalogue models the bundled Bedrock lines cover (the seed test holds it). */
-export const BEDROCK_MODEL_IDS: readonly string[] = Object.keys(LINES);

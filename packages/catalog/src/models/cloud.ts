@@ -11,6 +11,10 @@ export interface CloudEndpoint {
   readonly context: number;
   readonly output: number;
   readonly price: ListPrice;
+  /** The cloud's own data policy where it publishes one (Bedrock's); else not claimed (build.ts). */
+  readonly isZdr?: boolean;
+  /** Where the cloud's API takes other parameters than the model's first endpoint (Bedrock's Converse). */
+  readonly supportedParameters?: readonly string[];
 }
 
 /**
@@ -30,7 +34,8 @@ export function withCloudEndpoints(models: readonly Model[], cloud: readonly Clo
       contextLength: entry.context,
       maxCompletionTokens: entry.output,
       pricing: listPrice(entry.price),
-      supportedParameters: target.endpoints[0]?.supportedParameters ?? [],
+      supportedParameters: entry.supportedParameters ?? target.endpoints[0]?.supportedParameters ?? [],
+      ...(entry.isZdr === undefined ? {} : { isZdr: entry.isZdr }),
     });
     const endpoints = [...target.endpoints, added];
     byId.set(entry.modelId, {

@@ -1,7 +1,7 @@
 import type { Model } from "../types.js";
 import { ANTHROPIC_MODELS } from "./anthropic.js";
 import { AZURE_ENDPOINTS } from "./azure.js";
-import { withBedrock } from "./bedrock.js";
+import { BEDROCK_ENDPOINTS } from "./bedrock.js";
 import { withCloudEndpoints } from "./cloud.js";
 import { DEMO_MODELS } from "./demo.js";
 import { FREE_MODELS } from "./free.js";
@@ -19,24 +19,22 @@ import { VERTEX_ENDPOINTS } from "./vertex.js";
  * The bundled seed: the hand-kept models first (their ids, prices and parameters are what the tests and
  * fakes rely on), then every chat and embedding model of the dated LiteLLM sample they do not already
  * serve, then the open-weight models on every host of the dated full file that serves them, then the
- * demo's. The clouds' endpoints (Vertex AI and Azure OpenAI from their tables, Bedrock from its own lines)
+ * demo's. The clouds' endpoints (Vertex AI, Azure OpenAI, Amazon Bedrock)
  * are added to the models they serve, and every model also answers to OpenRouter's id for it.
  */
 export const MODELS: readonly Model[] = [
   ...withOpenRouterIds(
-    withBedrock(
-      withCloudEndpoints(
-        withHosts(
-          withSample(
-            [...OPENAI_MODELS, ...ANTHROPIC_MODELS, ...GOOGLE_MODELS, ...OPEN_WEIGHT_MODELS, ...FREE_MODELS],
-            LITELLM_SAMPLE,
-            LITELLM_SAMPLE_DATE,
-          ),
-          OPEN_HOSTS,
-          OPEN_HOSTS_DATE,
+    withCloudEndpoints(
+      withHosts(
+        withSample(
+          [...OPENAI_MODELS, ...ANTHROPIC_MODELS, ...GOOGLE_MODELS, ...OPEN_WEIGHT_MODELS, ...FREE_MODELS],
+          LITELLM_SAMPLE,
+          LITELLM_SAMPLE_DATE,
         ),
-        [...VERTEX_ENDPOINTS, ...AZURE_ENDPOINTS],
+        OPEN_HOSTS,
+        OPEN_HOSTS_DATE,
       ),
+      [...VERTEX_ENDPOINTS, ...AZURE_ENDPOINTS, ...BEDROCK_ENDPOINTS],
     ),
   ),
   ...DEMO_MODELS,

@@ -52,8 +52,5 @@ export const OPEN_WEIGHTS_CHAT: readonly string[] = [
   "tool_choice",
 ];
 
-/** Bedrock's Converse API (models other than Claude): its inferenceConfig and toolConfig, nothing else. */
-export const CONVERSE_CHAT: readonly string[] = [...COMMON_CHAT, "tools", "tool_choice"];
-
 export const OPENAI_EMBEDDING: readonly string[] = ["dimensions", "encoding_format"];
 export const GEMINI_EMBEDDING: readonly string[] = ["dimensions"];
