@@ -12,7 +12,8 @@ import type { CloudEndpoint } from "./cloud.js";
 // data retention"): Google does not train on customer data without permission (mayTrainOnData false), but
 // by default caches inputs for up to 24 hours and may log prompts for abuse monitoring; zero retention
 // needs per-project settings (caching off, an abuse-monitoring exception), so no endpoint here claims ZDR.
-// An operator whose project has them can say so through the catalogue overrides. Google publishes no
+// (The catalogue's admin routes cannot yet mark an endpoint ZDR, so such a project cannot say so today.)
+// Google publishes no
 // quantization for these closed models (null).
 
 const CLAUDE_CACHE = (prompt: string, completion: string, read: string, write: string) => ({
