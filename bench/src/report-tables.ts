@@ -61,7 +61,7 @@ export function edgeTable(rows: Row[]): string[] {
   const withEdge = rows.filter((row) => row.cpu.edge !== undefined);
   if (withEdge.length === 0) return [];
   const lines = [
-    "Edge process (the split plane's edge alone; per-frame and per-KB over the tiny chat row at the same concurrency):",
+    "Edge process (each edge's edge process alone, and the node floor's one process; per-frame and per-KB over the tiny chat row at the same concurrency):",
     "",
     "| scenario | target | edge CPU ms per request | edge CPU ms per stream | edge CPU µs per relayed frame | edge CPU µs per KB of prompt | +TTFB p50 ms | +p50 / +p99 ms |",
     "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",

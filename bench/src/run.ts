@@ -18,6 +18,7 @@ import {
 } from "./scenarios.js";
 import { directTarget } from "./targets/direct.js";
 import { startEdges } from "./targets/edge.js";
+import { startFloor } from "./targets/floor.js";
 import { startNginx } from "./targets/nginx.js";
 import { startPortkey } from "./targets/portkey.js";
 import type { Target } from "./targets/target.js";
@@ -83,6 +84,10 @@ async function main(): Promise<void> {
     nginxError = (error as Error).message;
     process.stderr.write(`nginx (the one-hop anchor) skipped: ${nginxError}\n`);
   }
+  // The least any Node edge on this stack does per request (a bare relay): the floor under the edge targets.
+  const floor = await startFloor(benchDir, upstream.url);
+  started.push(floor);
+  targets.push(floor);
   // Split plane (when its services are reachable) and embedded default, each its own row.
   const edges = await startEdges(root, infra, upstream.url);
   started.push(...edges);
@@ -106,8 +111,11 @@ async function main(): Promise<void> {
   const loadParts = new Set<LoadPart>(
     only.includes("load") ? LOAD_PARTS : LOAD_PARTS.filter((part) => only.includes(part)),
   );
-  // On edge processes that have served nothing yet (only the API key's creation), before any load.
-  const freshEdges = targets.filter((target) => target.name.startsWith("edge"));
+  // On edge processes that have served nothing yet (only the API key's creation), before any load; the
+  // node floor beside them, so its heap per open stream is read in the same phase.
+  const freshEdges = targets.filter(
+    (target) => target.name.startsWith("edge") || target.name === "node floor",
+  );
   const openStreams = wants("fresh-streams")
     ? await openStreamScenario(plan, freshEdges, upstream.configure, "fresh")
     : [];

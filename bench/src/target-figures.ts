@@ -5,6 +5,7 @@ import type { OpenStreamsRow, Row } from "./scenarios.js";
 
 const SPLIT = "edge (split)";
 const EMBEDDED = "edge (embedded)";
+const FLOOR = "node floor";
 
 const fixed = (value: number | undefined, digits: number): string =>
   value === undefined || !Number.isFinite(value) ? "—" : value.toFixed(digits);
@@ -74,5 +75,27 @@ export function targetFigures(report: {
     `split plane, all-process CPU per request at saturation: ${fixed(saturated?.cpuMsPerRequest, 3)} ms (≤ 0.40)`,
     `saturation vs Portkey's: split ${ratio(SPLIT)}×, embedded ${ratio(EMBEDDED)}× (≥ 1.6×)`,
     `streams vs direct's (${stream?.scenario ?? "—"}): ${fixed(streamShare, 1)}% (≥ 20%)`,
+    ...floorFigures(report),
+  ];
+}
+
+/**
+ * The node floor's figures beside the edge's targets (a bare node:http + undici relay, same run): where the
+ * floor alone is above a target, no edge on this stack can meet it on this machine.
+ */
+function floorFigures(report: { rows: Row[]; openStreams: OpenStreamsRow[] }): string[] {
+  const rows = report.rows;
+  const saturated = highestSaturation(rows, FLOOR);
+  if (!saturated) return [];
+  const paced = find(rows, FLOOR, (name) => name.startsWith("paced stream"));
+  const stream = find(rows, FLOOR, (name) => name.startsWith("stream "));
+  const prompts = rows.filter((row) => row.target === FLOOR && row.scenario.startsWith("chat prompt"));
+  const fresh = report.openStreams.find((run) => run.target === FLOOR && run.phase === "fresh");
+  const heap =
+    fresh?.heapBeforeBytes === undefined || fresh.heapOpenBytes === undefined
+      ? undefined
+      : heapKbPerStream(fresh.heapBeforeBytes, fresh.heapOpenBytes, fresh.open);
+  return [
+    `node floor (bare relay), same run: CPU per chat request at saturation ${fixed(edgeMsPerRequest(saturated), 3)} ms; per relayed frame ${fixed(paced && edgeFigures(paced, rows).perFrameUs, 2)} µs; per stream ${fixed(stream && edgeMsPerRequest(stream), 3)} ms; per KB of prompt ${prompts.map((row) => `${row.promptKb} KB ${fixed(edgeFigures(row, rows).perPromptKbUs, 2)} µs`).join(", ") || "—"}; live heap per open stream (fresh) ${fixed(heap, 1)} KB; ${fresh?.requested ?? "—"} open streams peak RSS ${fixed(fresh?.rssPeakMb, 0)} MB`,
   ];
 }

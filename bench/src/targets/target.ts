@@ -2,7 +2,7 @@ import type { Counted } from "../accounting/cpu.js";
 import type { DatabaseProbe } from "../accounting/database.js";
 
 /** The targets of one run, in the order they run each scenario (interleaved). */
-export type TargetName = "direct" | "nginx" | "edge (split)" | "edge (embedded)" | "portkey";
+export type TargetName = "direct" | "nginx" | "node floor" | "edge (split)" | "edge (embedded)" | "portkey";
 
 /** One thing under load: the upstream itself, our edge (split plane or embedded default), or Portkey's gateway. */
 export interface Target {
