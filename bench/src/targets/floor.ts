@@ -13,7 +13,14 @@ export async function startFloor(benchDir: string, upstreamUrl: string): Promise
   const app = startProcess(
     "node-floor",
     process.execPath,
-    ["--inspect=127.0.0.1:0", join(benchDir, "dist/floor/main.js"), String(await freePort()), upstreamUrl],
+    [
+      "--inspect=127.0.0.1:0",
+      // The edges' profiling hook applies to the floor too, so both profiles come from the same run.
+      ...(process.env.BENCH_EDGE_NODE_OPTIONS ?? "").split(/\s+/).filter(Boolean),
+      join(benchDir, "dist/floor/main.js"),
+      String(await freePort()),
+      upstreamUrl,
+    ],
     {},
   );
   let url: string;
