@@ -28,6 +28,7 @@ export type {
   Quantization,
   RequestLimit,
 } from "./types.js";
+export { QUANTIZATIONS } from "./types.js";
 export { validateCatalog } from "./validate.js";
 export type { ParsedModelId } from "./variants.js";
 export { parseModelId } from "./variants.js";
