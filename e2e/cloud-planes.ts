@@ -54,9 +54,13 @@ export async function startEmbedded(providers: Record<string, string>): Promise<
 
 /**
  * Keys, billing, generations and edge as four processes on the real PostgreSQL, Redis and Kafka (as
- * e2e/split-plane.e2e.test.ts starts them), the providers' variables given to the edge alone.
+ * e2e/split-plane.e2e.test.ts starts them), the providers' variables given to the edge alone and the
+ * operator's catalogue declarations (`catalogue`) to the keys app too.
  */
-export async function startSplit(providers: Record<string, string>): Promise<RunningGateway> {
+export async function startSplit(
+  providers: Record<string, string>,
+  catalogue: Readonly<Record<string, string>> = {},
+): Promise<RunningGateway> {
   const database = await createTestDatabase();
   const topics = await freshTopics("cloud", kafkaBrokers());
   const {
@@ -71,6 +75,7 @@ export async function startSplit(providers: Record<string, string>): Promise<Run
   const service = (name: string, http: number, grpc: number) =>
     startProcess(name, `apps/${name}/dist/main.js`, {
       ...env,
+      ...(name === "keys" ? catalogue : {}),
       HTTP_PORT: String(http),
       GRPC_PORT: String(grpc),
     });

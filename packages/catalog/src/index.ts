@@ -1,3 +1,5 @@
+export type { AzureDeployments } from "./azure-deployments.js";
+export { isAzureDeployment, parseAzureDeployments } from "./azure-deployments.js";
 export type { CatalogIndex, ResolvedModel } from "./catalog.js";
 export { CATALOG, findModel, findProvider, indexCatalog, resolveModel } from "./catalog.js";
 export type { ModelFilters, ParsedFilters } from "./model-filters.js";
