@@ -2,6 +2,7 @@ import { describeWith } from "@gw/testing";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CloudGateway, generationOf, type Plane, startCloudGateway } from "./cloud-gateway.js";
+import { eventually } from "./processes.js";
 
 // Issue 31's catalogue as an operator runs it, through the official `openai` SDK at its defaults, on the
 // embedded gateway and the split plane: the operator declares its Vertex project and some Azure
@@ -146,6 +147,38 @@ const suite = (plane: Plane) => () => {
       );
     expect((refused as InstanceType<typeof OpenAI.APIError>).status).toBe(503);
     expect(gateway.providersCalled()).toEqual([]);
+  });
+
+  it("an operator's data-policy override through the edge: GPT-4o mini on Azure becomes ZDR, and zdr routes to it", async () => {
+    const model = "openai/gpt-4o-mini";
+    const token = await gateway.operatorToken(`zdr-${plane}`);
+    const policy = async (key: string, is_zdr: boolean) =>
+      fetch(`${gateway.url}/api/v1/admin/catalog/data-policy`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ model, provider: "azure", is_zdr }),
+      });
+    // A tenant's key cannot declare it.
+    expect((await policy(gateway.apiKey, true)).status).toBe(403);
+    expect((await policy(token, true)).status).toBe(200);
+    const zdr = async () =>
+      (await get<EndpointJson[]>(`/api/v1/models/${model}/endpoints`))
+        .filter((endpoint) => endpoint.is_zdr)
+        .map((endpoint) => endpoint.provider_id);
+    expect(await zdr()).toEqual(["azure"]);
+    // The edge routes on the new snapshot once its catalogue poll has it.
+    const params: Routed = { model, messages: [{ role: "user", content: "z" }], provider: { zdr: true } };
+    const served = await eventually(async () => {
+      gateway.clearRequests();
+      const answer = await openai.chat.completions.create(params).then(
+        () => gateway.providersCalled(),
+        () => undefined,
+      );
+      return answer?.length ? answer : undefined;
+    }, 20_000);
+    expect(served).toEqual(["azure"]);
+    expect((await policy(token, false)).status).toBe(200);
+    expect(await zdr()).toEqual([]);
   });
 
   it("open-weight models on Bedrock through Converse, not streamed and streamed", async () => {

@@ -34,6 +34,8 @@ export type CloudName = "anthropic" | "openai" | "amazon-bedrock" | "google-vert
 export interface CloudGateway {
   readonly url: string;
   readonly apiKey: string;
+  /** A new operator token (the operator CLI against the gateway's database). */
+  operatorToken(name: string): Promise<string>;
   readonly fakes: Readonly<Record<CloudName, FakeServer>>;
   /** The catalogue providers whose fake received a request since the last `clearRequests`. */
   providersCalled(): CloudName[];
@@ -120,6 +122,7 @@ export async function startCloudGateway(
   return {
     url: running.url,
     apiKey: running.apiKey,
+    operatorToken: (name) => running.operatorToken(name),
     fakes,
     providersCalled: () => all.filter(([, fake]) => fake.requests().length > 0).map(([name]) => name),
     clearRequests: () => {

@@ -17,6 +17,8 @@ import {
 export interface RunningGateway {
   readonly url: string;
   readonly apiKey: string;
+  /** A new operator token, made with the operator CLI against the gateway's database. */
+  operatorToken(name: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -45,6 +47,7 @@ export async function startEmbedded(providers: Record<string, string>): Promise<
   return {
     url,
     apiKey,
+    operatorToken: (name) => operatorToken(name, { GW_DATA_DIR: dataDir, DATABASE_URL: "" }),
     async stop() {
       await gateway.stop();
       rmSync(dataDir, { recursive: true, force: true });
@@ -104,11 +107,25 @@ export async function startSplit(
     });
     apps.push(edge);
     await waitForHttp(`${url}/readyz`, edge, 120_000);
-    return { url, apiKey: await fundedKey(url, database.url), stop };
+    return {
+      url,
+      apiKey: await fundedKey(url, database.url),
+      operatorToken: (name) => operatorToken(name, { DATABASE_URL: database.url }),
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+async function operatorToken(name: string, env: Record<string, string>): Promise<string> {
+  const created = await runCli(
+    "apps/standalone/dist/cli/main.js",
+    ["operator-token", "create", "--name", name, "--json"],
+    env,
+  );
+  return (JSON.parse(created) as { token: string }).token;
 }
 
 /** An account made with the operator CLI, with credits, and an API key its management key creates. */

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { loadKeysConfig } from "../config.js";
 import { bundledCatalog, contentVersion } from "./content.js";
 import { cloudDeclarations, withCloudDeclarations } from "./declared.js";
+import { applyOverlay, emptyOverlay, endpointKey } from "./overlay.js";
 
 const BASE = { DATABASE_URL: "postgres://u@127.0.0.1:5432/db" };
 
@@ -56,5 +57,17 @@ describe("the operator's cloud zero-data-retention declarations", () => {
       'AZURE_OPENAI_DEPLOYMENTS: "gpt-4o" zero_data_retention must be true or false',
     );
     expect(bad({ AZURE_OPENAI_DEPLOYMENTS: "not json" })).toThrow(ConfigError);
+  });
+
+  it("lie under the operator layer: an override of is_zdr still wins", () => {
+    const declared = withCloudDeclarations(
+      bundledCatalog(),
+      cloudDeclarations(loadKeysConfig({ ...BASE, VERTEX_ZERO_DATA_RETENTION: "true" })),
+    );
+    const overlay = emptyOverlay();
+    overlay.endpoints.set(endpointKey("google/gemini-2.5-pro", "google-vertex"), { isZdr: false });
+    const served = applyOverlay(declared, overlay);
+    expect(zdrEndpoints(served, "google-vertex")).not.toContain("google/gemini-2.5-pro");
+    expect(zdrEndpoints(served, "google-vertex")).toContain("google/gemini-2.5-flash");
   });
 });
