@@ -34,6 +34,8 @@ export type CloudName = "anthropic" | "openai" | "amazon-bedrock" | "google-vert
 export interface CloudGateway {
   readonly url: string;
   readonly apiKey: string;
+  /** A new operator token (the operator CLI against the gateway's database). */
+  operatorToken(name: string): Promise<string>;
   readonly fakes: Readonly<Record<CloudName, FakeServer>>;
   /** The catalogue providers whose fake received a request since the last `clearRequests`. */
   providersCalled(): CloudName[];
@@ -44,7 +46,22 @@ export interface CloudGateway {
 
 export type Plane = "embedded" | "split";
 
-export async function startCloudGateway(plane: Plane = "embedded"): Promise<CloudGateway> {
+export interface CloudGatewayOptions {
+  /**
+   * The operator's catalogue declarations (VERTEX_ZERO_DATA_RETENTION, AZURE_OPENAI_DEPLOYMENTS): given to
+   * the keys app as well as the edge on the split plane.
+   */
+  readonly catalogueEnv?: Readonly<Record<string, string>>;
+  /** The fake Azure resource's deployments (deployment → model); default one per GPT model, named after it. */
+  readonly azureDeployments?: Readonly<Record<string, string>>;
+  /** Models the fake Bedrock serves besides the Claude ones the failover suites call. */
+  readonly bedrockModels?: readonly string[];
+}
+
+export async function startCloudGateway(
+  plane: Plane = "embedded",
+  options: CloudGatewayOptions = {},
+): Promise<CloudGateway> {
   const pair = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const vertex: FakeVertex = await startFakeVertex({
     serviceAccounts: [
@@ -54,9 +71,14 @@ export async function startCloudGateway(plane: Plane = "embedded"): Promise<Clou
   const fakes: Record<CloudName, FakeServer> = {
     anthropic: await startFakeAnthropic({ apiKey: ANTHROPIC_KEY }),
     openai: await startFakeOpenAi({ apiKey: OPENAI_KEY }),
-    "amazon-bedrock": await startFakeBedrock({ knownModels: BEDROCK_MODELS }),
+    "amazon-bedrock": await startFakeBedrock({
+      knownModels: [...BEDROCK_MODELS, ...(options.bedrockModels ?? [])],
+    }),
     "google-vertex": vertex,
-    azure: await startFakeAzure({ apiKey: AZURE_KEY }),
+    azure: await startFakeAzure({
+      apiKey: AZURE_KEY,
+      ...(options.azureDeployments ? { deployments: options.azureDeployments } : {}),
+    }),
   };
   const keyFile = JSON.stringify({
     type: "service_account",
@@ -80,6 +102,7 @@ export async function startCloudGateway(plane: Plane = "embedded"): Promise<Clou
     VERTEX_LOCATION: "us-east5",
     AZURE_OPENAI_API_KEY: AZURE_KEY,
     AZURE_OPENAI_BASE_URL: fakes.azure.url,
+    ...options.catalogueEnv,
   };
   // Only the fakes: nothing from the developer's shell may reach a real service.
   for (const name of [
@@ -91,11 +114,15 @@ export async function startCloudGateway(plane: Plane = "embedded"): Promise<Clou
     "AZURE_OPENAI_AD_TOKEN",
   ])
     providers[name] = "";
-  const running = plane === "embedded" ? await startEmbedded(providers) : await startSplit(providers);
+  const running =
+    plane === "embedded"
+      ? await startEmbedded(providers)
+      : await startSplit(providers, options.catalogueEnv ?? {});
   const all = Object.entries(fakes) as [CloudName, FakeServer][];
   return {
     url: running.url,
     apiKey: running.apiKey,
+    operatorToken: (name) => running.operatorToken(name),
     fakes,
     providersCalled: () => all.filter(([, fake]) => fake.requests().length > 0).map(([name]) => name),
     clearRequests: () => {

@@ -17,6 +17,8 @@ import {
 export interface RunningGateway {
   readonly url: string;
   readonly apiKey: string;
+  /** A new operator token, made with the operator CLI against the gateway's database. */
+  operatorToken(name: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -45,6 +47,7 @@ export async function startEmbedded(providers: Record<string, string>): Promise<
   return {
     url,
     apiKey,
+    operatorToken: (name) => operatorToken(name, { GW_DATA_DIR: dataDir, DATABASE_URL: "" }),
     async stop() {
       await gateway.stop();
       rmSync(dataDir, { recursive: true, force: true });
@@ -54,9 +57,13 @@ export async function startEmbedded(providers: Record<string, string>): Promise<
 
 /**
  * Keys, billing, generations and edge as four processes on the real PostgreSQL, Redis and Kafka (as
- * e2e/split-plane.e2e.test.ts starts them), the providers' variables given to the edge alone.
+ * e2e/split-plane.e2e.test.ts starts them), the providers' variables given to the edge alone and the
+ * operator's catalogue declarations (`catalogue`) to the keys app too.
  */
-export async function startSplit(providers: Record<string, string>): Promise<RunningGateway> {
+export async function startSplit(
+  providers: Record<string, string>,
+  catalogue: Readonly<Record<string, string>> = {},
+): Promise<RunningGateway> {
   const database = await createTestDatabase();
   const topics = await freshTopics("cloud", kafkaBrokers());
   const {
@@ -71,6 +78,7 @@ export async function startSplit(providers: Record<string, string>): Promise<Run
   const service = (name: string, http: number, grpc: number) =>
     startProcess(name, `apps/${name}/dist/main.js`, {
       ...env,
+      ...(name === "keys" ? catalogue : {}),
       HTTP_PORT: String(http),
       GRPC_PORT: String(grpc),
     });
@@ -99,11 +107,25 @@ export async function startSplit(providers: Record<string, string>): Promise<Run
     });
     apps.push(edge);
     await waitForHttp(`${url}/readyz`, edge, 120_000);
-    return { url, apiKey: await fundedKey(url, database.url), stop };
+    return {
+      url,
+      apiKey: await fundedKey(url, database.url),
+      operatorToken: (name) => operatorToken(name, { DATABASE_URL: database.url }),
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+async function operatorToken(name: string, env: Record<string, string>): Promise<string> {
+  const created = await runCli(
+    "apps/standalone/dist/cli/main.js",
+    ["operator-token", "create", "--name", name, "--json"],
+    env,
+  );
+  return (JSON.parse(created) as { token: string }).token;
 }
 
 /** An account made with the operator CLI, with credits, and an API key its management key creates. */

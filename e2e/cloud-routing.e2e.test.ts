@@ -196,7 +196,8 @@ const suite = (plane: Plane) => () => {
     );
     expect(multiProvider.length).toBeGreaterThanOrEqual(40);
     // By author: Anthropic's ZDR endpoints are Claude on Bedrock; OpenAI's and Google's are their
-    // open-weight models (gpt-oss, Gemma) on ZDR hosts: no GPT-4.x/o-series or Gemini endpoint is ZDR.
+    // open-weight models (gpt-oss, Gemma) on ZDR hosts: no GPT-4.x/o-series or Gemini endpoint is ZDR
+    // until the operator declares its Azure and Vertex arrangements (cloud-declared.e2e.test.ts).
     const zdrByAuthor = new Map<string, number>();
     for (const { id, endpoints } of listings) {
       const author = id.split("/")[0] ?? "";

@@ -332,6 +332,11 @@ const MATRIX: Record<RouteName, Probe> = {
     path: "/api/v1/admin/catalog/prices",
     body: { model: "demo/echo", provider: "demo", pricing: { prompt: "0", completion: "0" } },
   })),
+  "POST /api/v1/admin/catalog/data-policy": refusedFor(ALL, 403, () => ({
+    method: "POST",
+    path: "/api/v1/admin/catalog/data-policy",
+    body: { model: "demo/echo", provider: "demo", is_zdr: true },
+  })),
   "POST /api/v1/admin/catalog/disable": refusedFor(ALL, 403, () => ({
     method: "POST",
     path: "/api/v1/admin/catalog/disable",

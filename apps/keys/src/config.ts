@@ -1,5 +1,6 @@
 import { type Env, loadConfig, z } from "@gw/config";
 import { controlPlaneEnv } from "@gw/service";
+import { cloudDeclarationsEnv } from "./catalog/declared.js";
 
 /** Keys app settings; a bad value stops start-up with a message naming the variable. */
 export function loadKeysConfig(env: Env = process.env) {
@@ -22,6 +23,8 @@ export function loadKeysConfig(env: Env = process.env) {
         .string()
         .refine(isMasterKey, "must be 32 bytes as 64 hex characters or base64")
         .optional(),
+      /** The operator's zero-data-retention declarations of its cloud deployments (catalog/declared.ts). */
+      ...cloudDeclarationsEnv,
     },
     env,
   );

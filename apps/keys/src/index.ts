@@ -3,6 +3,8 @@ export type { CatalogListing, ImportRequest, ImportResult } from "./catalog/admi
 export { importCatalog, listCatalog } from "./catalog/admin.js";
 export type { CatalogContent } from "./catalog/content.js";
 export { bundledCatalog } from "./catalog/content.js";
+export type { CloudDeclarations } from "./catalog/declared.js";
+export { cloudDeclarations, cloudDeclarationsEnv, withCloudDeclarations } from "./catalog/declared.js";
 export type { DiffEntry } from "./catalog/diff.js";
 export type { EndpointHealthSource } from "./catalog/endpoint-health.js";
 export { connectEndpointHealth, EndpointHealthView } from "./catalog/endpoint-health.js";

@@ -2,6 +2,8 @@ import { walletTokensFromEnv } from "@gw/auth";
 import { ConfigError } from "@gw/config";
 import { runMain } from "@gw/logger";
 import { openControlPlane } from "@gw/service";
+import { bundledCatalog } from "./catalog/content.js";
+import { cloudDeclarations, withCloudDeclarations } from "./catalog/declared.js";
 import { connectEndpointHealth } from "./catalog/endpoint-health.js";
 import { loadKeysConfig } from "./config.js";
 import { migrations, SCHEMA } from "./db/index.js";
@@ -30,6 +32,7 @@ async function main(): Promise<void> {
       billing: billing.usage,
       health: health.source,
       byokMasterKey: config.BYOK_MASTER_KEY,
+      catalog: withCloudDeclarations(bundledCatalog(), cloudDeclarations(config)),
       wallet: walletSettings(config.PUBLIC_BASE_URL),
     },
     base.listen,

@@ -1,4 +1,5 @@
 import { type Env, fragments, loadConfig, topicsFrom, z } from "@gw/config";
+import { cloudDeclarationsEnv } from "@gw/keys";
 import { metricsEnv } from "@gw/metrics";
 import { dataDir } from "./data-dir.js";
 
@@ -16,6 +17,8 @@ export function loadStandaloneConfig(env: Env = process.env) {
       ...fragments.topics,
       /** Seals accounts' own provider keys (BYOK); unset = the BYOK routes answer 503. */
       BYOK_MASTER_KEY: z.string().min(1).optional(),
+      /** The operator's zero-data-retention declarations, for the keys app inside (the edge reads the map too). */
+      ...cloudDeclarationsEnv,
       /** Billing's paid-model request ceiling per account and UTC minute; unset = billing's default. */
       PAID_REQUESTS_PER_MINUTE: z.coerce.number().int().min(0).optional(),
       /** The body timeout of the control-plane apps inside (the edge reads the same variable); unset = theirs. */

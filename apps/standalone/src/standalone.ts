@@ -6,7 +6,14 @@ import { connectEdgeDeps, loadEdgeConfig, startEdge } from "@gw/edge";
 import type { EventBus } from "@gw/events";
 import { startFakeOpenAi } from "@gw/fake-providers";
 import { connectCatalogEndpoints, startGenerations } from "@gw/generations";
-import { connectBillingUsage, connectEndpointHealth, startKeys } from "@gw/keys";
+import {
+  bundledCatalog,
+  cloudDeclarations,
+  connectBillingUsage,
+  connectEndpointHealth,
+  startKeys,
+  withCloudDeclarations,
+} from "@gw/keys";
 import type { Logger } from "@gw/logger";
 import { observeHttp, portOf, serveMetrics } from "@gw/metrics";
 import { publicKeyList, type ServiceKeyPair, type ServiceName, serviceAuthSet } from "@gw/rpc";
@@ -116,6 +123,7 @@ async function startStandaloneOn(
         billing: billingUsage.usage,
         health: endpointHealth.source,
         byokMasterKey: config.BYOK_MASTER_KEY,
+        catalog: withCloudDeclarations(bundledCatalog(), cloudDeclarations(config)),
         wallet: { tokens: wallet.tokens, publicBaseUrl: wallet.publicBaseUrl },
         serviceAuth: auth.keys,
         bodyTimeoutMs: config.BODY_TIMEOUT_MS,

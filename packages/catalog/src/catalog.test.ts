@@ -47,9 +47,10 @@ describe("catalogue data", () => {
       "fireworks",
       "deepinfra",
       "cerebras",
+      "amazon-bedrock",
     ]);
     const prices = llama?.endpoints.map((e) => e.pricing.promptPico);
-    expect(new Set(prices).size).toBe(5);
+    expect(new Set(prices).size).toBe(6);
   });
 
   it("converts list prices to exact pico-dollars per token", () => {

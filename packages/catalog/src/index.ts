@@ -1,3 +1,5 @@
+export type { AzureDeployments } from "./azure-deployments.js";
+export { isAzureDeployment, parseAzureDeployments } from "./azure-deployments.js";
 export type { CatalogIndex, ResolvedModel } from "./catalog.js";
 export { CATALOG, findModel, findProvider, indexCatalog, resolveModel } from "./catalog.js";
 export type { ModelFilters, ParsedFilters } from "./model-filters.js";
@@ -28,6 +30,7 @@ export type {
   Quantization,
   RequestLimit,
 } from "./types.js";
+export { QUANTIZATIONS } from "./types.js";
 export { validateCatalog } from "./validate.js";
 export type { ParsedModelId } from "./variants.js";
 export { parseModelId } from "./variants.js";

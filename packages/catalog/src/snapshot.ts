@@ -15,6 +15,7 @@ import type {
   ProviderInfo,
   Quantization,
 } from "./types.js";
+import { QUANTIZATIONS } from "./types.js";
 import { catalogVersion } from "./version.js";
 
 export interface SnapshotOptions {
@@ -141,8 +142,6 @@ function asKind(value: string): ModelKind {
   if (value === "chat" || value === "embedding") return value;
   throw new RangeError(`unknown model kind in catalogue snapshot: ${value}`);
 }
-
-const QUANTIZATIONS: readonly Quantization[] = ["fp32", "fp16", "bf16", "fp8", "int8", "int4"];
 
 function asQuantization(value: string): Quantization | null {
   return QUANTIZATIONS.find((q) => q === value) ?? null;

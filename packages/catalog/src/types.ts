@@ -8,6 +8,8 @@ export type ModelKind = "chat" | "embedding";
 /** The quantizations the spec allows; `null` where the provider does not publish one. */
 export type Quantization = "fp32" | "fp16" | "bf16" | "fp8" | "int8" | "int4";
 
+export const QUANTIZATIONS: readonly Quantization[] = ["fp32", "fp16", "bf16", "fp8", "int8", "int4"];
+
 export type ModelVariant = "free" | "floor" | "nitro";
 
 /**

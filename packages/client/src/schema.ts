@@ -592,6 +592,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/catalog/data-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set an endpoint's zero data retention, training on prompts or quantization (the operator's arrangement with the provider) */
+        post: operations["adminSetDataPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/catalog/disable": {
         parameters: {
             query?: never;
@@ -6980,6 +6997,84 @@ export interface operations {
                     upstream_model?: string;
                     context_length?: number;
                     max_completion_tokens?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Applied (or nothing to change); the diff lists every field old -> new. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: boolean;
+                        version: string;
+                        version_before: string | null;
+                        diff: {
+                            target: string;
+                            field: string;
+                            old: unknown;
+                            new: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    adminSetDataPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    model: string;
+                    provider: string;
+                    /** @description Zero data retention at this endpoint under the operator's arrangement with the provider. */
+                    is_zdr?: boolean;
+                    may_train_on_data?: boolean;
+                    /** @description null: the provider publishes none (unknown). */
+                    quantization?: ("fp32" | "fp16" | "bf16" | "fp8" | "int8" | "int4") | null;
                 };
             };
         };

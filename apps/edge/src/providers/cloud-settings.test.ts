@@ -47,6 +47,16 @@ describe("cloud provider settings", () => {
     expect(azure?.azure).toEqual({ apiVersion: "2024-10-21", deployments: { "gpt-4o": "prod-4o" } });
   });
 
+  it("takes a deployment declared zero-data-retention by its name (the flag is the catalogue's)", () => {
+    const [azure] = providerSettings({
+      AZURE_OPENAI_API_KEY: "k",
+      AZURE_OPENAI_BASE_URL: "https://r.openai.azure.com",
+      AZURE_OPENAI_DEPLOYMENTS:
+        '{"gpt-4o":{"deployment":"prod-4o","zero_data_retention":true},"o3":{"zero_data_retention":true},"gpt-4.1":"g41"}',
+    }).filter((s) => s.id === "azure");
+    expect(azure?.azure?.deployments).toEqual({ "gpt-4o": "prod-4o", o3: "o3", "gpt-4.1": "g41" });
+  });
+
   it("names the variable of each bad value", () => {
     expect(problems({ VERTEX_CREDENTIALS: "/nonexistent/key.json" })).toEqual([
       expect.stringMatching(/^VERTEX_CREDENTIALS: cannot read/),
@@ -67,5 +77,11 @@ describe("cloud provider settings", () => {
     expect(problems({ ...azure, AZURE_OPENAI_DEPLOYMENTS: "[1]" })).toEqual([
       expect.stringMatching(/^AZURE_OPENAI_DEPLOYMENTS/),
     ]);
+    expect(
+      problems({
+        ...azure,
+        AZURE_OPENAI_DEPLOYMENTS: '{"gpt-4o":{"deployment":"d","zero_data_retention":"yes"}}',
+      }),
+    ).toEqual(['AZURE_OPENAI_DEPLOYMENTS: "gpt-4o" zero_data_retention must be true or false']);
   });
 });

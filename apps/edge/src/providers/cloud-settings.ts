@@ -1,12 +1,8 @@
 import { readFileSync } from "node:fs";
+import { parseAzureDeployments } from "@gw/catalog";
 import type { Env } from "@gw/config";
 import { parseAzureCredential, parseVertexCredential } from "@gw/http";
-import {
-  AZURE_DEFAULT_API_VERSION,
-  type AzureOptions,
-  isAzureApiVersion,
-  isAzureDeployment,
-} from "./azure/api.js";
+import { AZURE_DEFAULT_API_VERSION, type AzureOptions, isAzureApiVersion } from "./azure/api.js";
 import { isVertexLocation, isVertexProject } from "./vertex/api.js";
 
 /** Vertex's own settings: where an endpoint named by its model alone is served. */
@@ -71,7 +67,7 @@ function readKeyFile(path: string, issues: string[]): string | undefined {
 /**
  * AZURE_OPENAI_API_KEY (the resource key, sent as `api-key`) or AZURE_OPENAI_AD_TOKEN (an Entra ID token,
  * sent as a bearer), AZURE_OPENAI_API_VERSION (a dated version, or `v1` for the v1 API) and
- * AZURE_OPENAI_DEPLOYMENTS (JSON: model name → deployment name).
+ * AZURE_OPENAI_DEPLOYMENTS (JSON: model name → deployment name, or `{"deployment", "zero_data_retention"}`).
  */
 export function azureFromEnv(env: Env, issues: string[]): CloudCredential<AzureOptions> | undefined {
   const key = nonEmpty(env.AZURE_OPENAI_API_KEY);
@@ -94,7 +90,9 @@ export function azureOptionsFromEnv(env: Env, issues: string[]): AzureOptions {
   const apiVersion = nonEmpty(env.AZURE_OPENAI_API_VERSION) ?? AZURE_DEFAULT_API_VERSION;
   if (!isAzureApiVersion(apiVersion))
     issues.push("AZURE_OPENAI_API_VERSION: expected v1 or a dated version such as 2024-10-21");
-  return { apiVersion, deployments: azureDeployments(env.AZURE_OPENAI_DEPLOYMENTS, issues) };
+  // The map's zero_data_retention flags are the keys app's (the catalogue's endpoints); the edge needs the names.
+  const { deployments } = parseAzureDeployments(env.AZURE_OPENAI_DEPLOYMENTS, issues);
+  return { apiVersion, deployments };
 }
 
 /** VERTEX_PROJECT and VERTEX_LOCATION, which an account's own service account uses too. */
@@ -106,31 +104,6 @@ export function vertexOptionsFromEnv(env: Env, issues: string[], explicitBase: b
   if (!isVertexLocation(location))
     issues.push("VERTEX_LOCATION: not a Vertex AI location (e.g. us-east5, global)");
   return { project, location, explicitBase };
-}
-
-function azureDeployments(raw: string | undefined, issues: string[]): Record<string, string> {
-  const text = nonEmpty(raw);
-  if (text === undefined) return {};
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    issues.push('AZURE_OPENAI_DEPLOYMENTS: not JSON (expected {"gpt-4o": "my-gpt-4o-deployment", ...})');
-    return {};
-  }
-  if (typeof json !== "object" || json === null || Array.isArray(json)) {
-    issues.push("AZURE_OPENAI_DEPLOYMENTS: expected a JSON object of model name → deployment name");
-    return {};
-  }
-  const map: Record<string, string> = {};
-  for (const [model, deployment] of Object.entries(json)) {
-    if (typeof deployment !== "string" || !isAzureDeployment(deployment)) {
-      issues.push(`AZURE_OPENAI_DEPLOYMENTS: "${model}" needs a deployment name of letters, digits, . _ -`);
-      continue;
-    }
-    map[model] = deployment;
-  }
-  return map;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

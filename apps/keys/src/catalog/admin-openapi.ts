@@ -4,6 +4,7 @@ import {
   aliasBody,
   changeResultSchema,
   changesSchema,
+  dataPolicyBody,
   disableBody,
   importBody,
   importResultSchema,
@@ -73,6 +74,11 @@ export const catalogAdminOpenApiPaths: ZodOpenApiPathsObject = {
     "adminSetPrice",
     "Set some prices of a model at a provider (an endpoint the catalogue lacks is added)",
     setPriceBody,
+  ),
+  "/api/v1/admin/catalog/data-policy": change(
+    "adminSetDataPolicy",
+    "Set an endpoint's zero data retention, training on prompts or quantization (the operator's arrangement with the provider)",
+    dataPolicyBody,
   ),
   "/api/v1/admin/catalog/disable": change(
     "adminDisable",

@@ -214,4 +214,70 @@ describeWith(["postgres"], "catalogue admin routes", () => {
       "openai/gpt-4o-mini-latest",
     ]);
   });
+
+  it("sets an endpoint's zero data retention, training and quantization, audited, operator only (issue 31)", async () => {
+    const target = { model: "openai/gpt-4o-mini", provider: "openai" };
+    const policy = { ...target, is_zdr: true, may_train_on_data: true, quantization: "fp8" };
+    const version = await readCatalogVersion(harness.database.db);
+    for (const key of [management, apiKey])
+      expect((await call("POST", "/data-policy", key, policy)).status).toBe(403);
+    expect((await call("POST", "/data-policy", undefined, policy)).status).toBe(401);
+    expect(await readCatalogVersion(harness.database.db)).toBe(version);
+
+    const set = await call("POST", "/data-policy", operator, policy);
+    expect(set.status).toBe(200);
+    expect(set.body.diff).toEqual([
+      { target: "openai/gpt-4o-mini@openai", field: "quantization", old: "", new: "fp8" },
+      { target: "openai/gpt-4o-mini@openai", field: "isZdr", old: false, new: true },
+      { target: "openai/gpt-4o-mini@openai", field: "mayTrainOnData", old: false, new: true },
+    ]);
+    const served = async () =>
+      (await readCatalog(harness.database.db)).content.models
+        .find((m) => m.id === target.model)
+        ?.endpoints.find((e) => e.providerId === target.provider);
+    expect(await served()).toMatchObject({ isZdr: true, mayTrainOnData: true, quantization: "fp8" });
+    const changes = await call("GET", "/changes", operator);
+    expect(changes.body.data[0]).toMatchObject({ actor: "operator:ops", action: "data-policy" });
+
+    // One field at a time; the others keep the operator's earlier value. null quantization = unknown.
+    const cleared = await call("POST", "/data-policy", operator, { ...target, quantization: null });
+    expect(cleared.body.diff).toEqual([
+      { target: "openai/gpt-4o-mini@openai", field: "quantization", old: "fp8", new: "" },
+    ]);
+    expect(await served()).toMatchObject({ isZdr: true, mayTrainOnData: true, quantization: "" });
+    const off = await call("POST", "/data-policy", operator, {
+      ...target,
+      is_zdr: false,
+      may_train_on_data: false,
+    });
+    expect(off.status).toBe(200);
+    expect(await served()).toMatchObject({ isZdr: false, mayTrainOnData: false });
+  });
+
+  it("refuses a bad data policy with 400, writing nothing", async () => {
+    const version = await readCatalogVersion(harness.database.db);
+    const target = { model: "openai/gpt-4o-mini", provider: "openai" };
+    const cases: unknown[] = [
+      target,
+      { ...target, is_zdr: "yes" },
+      { ...target, quantization: "fp5" },
+      { ...target, may_train_on_data: 1 },
+      { model: "openai/gpt-4o-mini", provider: "together", is_zdr: true },
+      { model: "openai/none", provider: "openai", is_zdr: true },
+      { model: "openai/gpt-4o-mini", is_zdr: true },
+      [],
+    ];
+    for (const body of cases) {
+      const answer = await call("POST", "/data-policy", operator, body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(answer.body.error.message, JSON.stringify(body)).toBeTypeOf("string");
+    }
+    const unknown = await call("POST", "/data-policy", operator, {
+      model: "openai/none",
+      provider: "openai",
+      is_zdr: true,
+    });
+    expect(unknown.body.error.metadata.problems).toEqual(["unknown endpoint: openai/none at openai"]);
+    expect(await readCatalogVersion(harness.database.db)).toBe(version);
+  });
 });

@@ -6,9 +6,9 @@ import type { Request, RequestHandler, Router } from "express";
 import type { Kysely } from "kysely";
 import type { KeysTables } from "../db/schema.js";
 import { CatalogChangeError, importCatalog, listCatalog } from "./admin.js";
-import { aliasBody, disableBody, importBody, setPriceBody } from "./admin-schemas.js";
+import { aliasBody, dataPolicyBody, disableBody, importBody, setPriceBody } from "./admin-schemas.js";
 import type { CatalogContent } from "./content.js";
-import { setAlias, setDisabled, setPrice } from "./operations.js";
+import { setAlias, setDataPolicy, setDisabled, setPrice } from "./operations.js";
 import type { OperatorGate } from "./operators.js";
 import { type ChangeResult, changeCatalog, readCatalogChanges } from "./store.js";
 
@@ -81,6 +81,17 @@ export function mountCatalogAdmin(app: Pick<Router, "get" | "post">, context: Ca
       maxCompletionTokens: body.max_completion_tokens,
     });
     response.json(resultView(await change(context, request, "set-price", edit)));
+  });
+  router.post("/data-policy", async (request, response) => {
+    const body = parseOrThrow(dataPolicyBody, request.body);
+    const edit = setDataPolicy({
+      modelId: body.model,
+      providerId: body.provider,
+      isZdr: body.is_zdr,
+      mayTrainOnData: body.may_train_on_data,
+      quantization: body.quantization === null ? "" : body.quantization,
+    });
+    response.json(resultView(await change(context, request, "data-policy", edit)));
   });
   for (const [path, disabled] of [
     ["/disable", true],

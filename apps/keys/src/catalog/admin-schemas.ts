@@ -1,3 +1,4 @@
+import { QUANTIZATIONS } from "@gw/catalog";
 import { z } from "zod";
 
 // Request and response bodies of the catalogue admin routes (/api/v1/admin/catalog/...). Prices are USD
@@ -43,6 +44,26 @@ export const setPriceBody = z.object({
   context_length: tokens.optional(),
   max_completion_tokens: tokens.optional(),
 });
+
+export const dataPolicyBody = z
+  .object({
+    model: modelId,
+    provider: providerId,
+    is_zdr: z.boolean().optional().meta({
+      description: "Zero data retention at this endpoint under the operator's arrangement with the provider.",
+    }),
+    may_train_on_data: z.boolean().optional(),
+    quantization: z
+      .enum(QUANTIZATIONS as [string, ...string[]])
+      .nullable()
+      .optional()
+      .meta({ description: "null: the provider publishes none (unknown)." }),
+  })
+  .refine(
+    (body) =>
+      body.is_zdr !== undefined || body.may_train_on_data !== undefined || body.quantization !== undefined,
+    { message: "name at least one of is_zdr, may_train_on_data, quantization" },
+  );
 
 export const disableBody = z.object({
   model: modelId,

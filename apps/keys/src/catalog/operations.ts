@@ -43,6 +43,37 @@ export function setPrice(edit: PriceEdit): (overlay: Overlay, current: CatalogCo
   };
 }
 
+export interface DataPolicyEdit {
+  modelId: string;
+  providerId: string;
+  /** Zero data retention at this endpoint, as the operator's arrangement with the provider makes it. */
+  isZdr?: boolean | undefined;
+  mayTrainOnData?: boolean | undefined;
+  /** A spec quantization, or "" for one the provider does not publish. */
+  quantization?: string | undefined;
+}
+
+/**
+ * Sets an endpoint's data policy and quantization: facts of the operator's own contract with the provider
+ * (Azure's modified abuse monitoring, a Vertex project without caching) that no seed can know. Only an
+ * endpoint the catalogue serves, so a typo cannot create a priceless endpoint.
+ */
+export function setDataPolicy(edit: DataPolicyEdit): (overlay: Overlay, current: CatalogContent) => string[] {
+  return (overlay, current) => {
+    const served = current.models
+      .find((model) => model.id === edit.modelId)
+      ?.endpoints.some((endpoint) => endpoint.providerId === edit.providerId);
+    if (!served) return [`unknown endpoint: ${edit.modelId} at ${edit.providerId}`];
+    const key = endpointKey(edit.modelId, edit.providerId);
+    const patch: EndpointPatch = { ...overlay.endpoints.get(key) };
+    if (edit.isZdr !== undefined) patch.isZdr = edit.isZdr;
+    if (edit.mayTrainOnData !== undefined) patch.mayTrainOnData = edit.mayTrainOnData;
+    if (edit.quantization !== undefined) patch.quantization = edit.quantization;
+    overlay.endpoints.set(key, patch);
+    return [];
+  };
+}
+
 export interface DisableEdit {
   modelId: string;
   /** Absent: the whole model. */

@@ -309,6 +309,7 @@ describeWith(["postgres"], "catalogue operator layer (Postgres)", () => {
       "fireworks",
       "deepinfra",
       "cerebras",
+      "amazon-bedrock",
     ]);
 
     await apply(setAlias("openai/gpt-4o-mini-operator", "openai/gpt-4o-mini"));

@@ -9,8 +9,9 @@ import type { CloudEndpoint } from "./cloud.js";
 // Data governance (learn.microsoft.com/azure/ai-foundry/responsible-ai/openai/data-privacy, "Data, privacy,
 // and security for Azure OpenAI"): prompts and completions are not used to train models (mayTrainOnData
 // false), but abuse monitoring may store prompts for up to 30 days unless the customer is approved for
-// modified abuse monitoring, so no endpoint here claims ZDR. (The catalogue's admin routes cannot yet
-// mark an endpoint ZDR: an approved operator has no way to say so today.) Microsoft publishes no quantization (null).
+// modified abuse monitoring, so the seed claims ZDR for none. An approved operator declares it: an
+// AZURE_OPENAI_DEPLOYMENTS entry with `"zero_data_retention": true`, or the catalogue's data-policy route
+// (docs/catalog.md, "Zero data retention on the clouds"). Microsoft publishes no quantization (null).
 
 export const AZURE_ENDPOINTS: readonly CloudEndpoint[] = [
   azure("openai/gpt-4.1", 1_047_576, 32_768, { prompt: "2", completion: "8", cacheRead: "0.50" }),

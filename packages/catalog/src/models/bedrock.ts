@@ -7,7 +7,7 @@ import { ANTHROPIC_REASONING_CHAT } from "./parameters.js";
 // an inference profile, so those endpoints use the US geographic profile (`us.…`) and its prices (10%
 // above the in-region list price for the models released since Sonnet 4.5); Claude 3.x Haiku uses the
 // foundation model id. Open-weight models on Bedrock (Llama, Mistral, Qwen, gpt-oss through Converse)
-// are left to the catalogue importer's Bedrock keys; the adapter serves them as it serves any Converse model. An operator serving another region or a deployment of their own overrides
+// are in bedrock-converse.ts; the importer's Bedrock keys add others. An operator serving another region or a deployment of their own overrides
 // the endpoint's upstream model with an ARN (`arn:aws:bedrock:<region>:…`), which names its region.
 //
 // Data policy: AWS's Bedrock data-protection and data-retention pages

@@ -2,6 +2,7 @@ import type { Model } from "../types.js";
 import { ANTHROPIC_MODELS } from "./anthropic.js";
 import { AZURE_ENDPOINTS } from "./azure.js";
 import { BEDROCK_ENDPOINTS } from "./bedrock.js";
+import { BEDROCK_CONVERSE_ENDPOINTS } from "./bedrock-converse.js";
 import { withCloudEndpoints } from "./cloud.js";
 import { DEMO_MODELS } from "./demo.js";
 import { FREE_MODELS } from "./free.js";
@@ -19,8 +20,8 @@ import { VERTEX_ENDPOINTS } from "./vertex.js";
  * The bundled seed: the hand-kept models first (their ids, prices and parameters are what the tests and
  * fakes rely on), then every chat and embedding model of the dated LiteLLM sample they do not already
  * serve, then the open-weight models on every host of the dated full file that serves them, then the
- * demo's. The clouds' endpoints (Vertex AI, Azure OpenAI, Amazon Bedrock)
- * are added to the models they serve, and every model also answers to OpenRouter's id for it.
+ * demo's. The clouds' endpoints (Vertex AI, Azure OpenAI, Amazon Bedrock: Claude, and open-weight
+ * models through Converse) are added to the models they serve, and every model also answers to OpenRouter's id for it.
  */
 export const MODELS: readonly Model[] = [
   ...withOpenRouterIds(
@@ -34,7 +35,7 @@ export const MODELS: readonly Model[] = [
         OPEN_HOSTS,
         OPEN_HOSTS_DATE,
       ),
-      [...VERTEX_ENDPOINTS, ...AZURE_ENDPOINTS, ...BEDROCK_ENDPOINTS],
+      [...VERTEX_ENDPOINTS, ...AZURE_ENDPOINTS, ...BEDROCK_ENDPOINTS, ...BEDROCK_CONVERSE_ENDPOINTS],
     ),
   ),
   ...DEMO_MODELS,

@@ -23,6 +23,8 @@ describe("the bundled seed (hand-kept models plus the dated LiteLLM sample)", ()
       "fireworks",
       "deepinfra",
       "cerebras",
+      // Bedrock's Converse endpoint (bedrock-converse.ts), added after the open hosts like every cloud's.
+      "amazon-bedrock",
     ]);
     // Fireworks and DeepInfra keep no prompts by their published policy (data-policy.ts); Groq does not claim it.
     const zdr = (provider: string) => gptOss?.endpoints.find((e) => e.providerId === provider)?.isZdr;

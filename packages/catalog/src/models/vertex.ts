@@ -11,10 +11,10 @@ import type { CloudEndpoint } from "./cloud.js";
 // Data governance (cloud.google.com/vertex-ai/generative-ai/docs/data-governance, "Generative AI and zero
 // data retention"): Google does not train on customer data without permission (mayTrainOnData false), but
 // by default caches inputs for up to 24 hours and may log prompts for abuse monitoring; zero retention
-// needs per-project settings (caching off, an abuse-monitoring exception), so no endpoint here claims ZDR.
-// (The catalogue's admin routes cannot yet mark an endpoint ZDR, so such a project cannot say so today.)
-// Google publishes no
-// quantization for these closed models (null).
+// needs per-project settings (caching off, an abuse-monitoring exception), so the seed claims ZDR for
+// none. Such a project's operator declares it: VERTEX_ZERO_DATA_RETENTION=true, or the catalogue's
+// data-policy route per endpoint (docs/catalog.md, "Zero data retention on the clouds"). Google publishes
+// no quantization for these closed models (null).
 
 const CLAUDE_CACHE = (prompt: string, completion: string, read: string, write: string) => ({
   prompt,

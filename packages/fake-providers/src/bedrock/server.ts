@@ -27,6 +27,12 @@ const DEFAULT_MODELS = [
   "us.meta.llama3-3-70b-instruct-v1:0",
   "mistral.mistral-large-2407-v1:0",
   "amazon.nova-pro-v1:0",
+  // The catalogue's open-weight Converse endpoints (packages/catalog/src/models/bedrock-converse.ts).
+  "us.meta.llama4-maverick-17b-instruct-v1:0",
+  "mistral.mistral-large-3-675b-instruct",
+  "openai.gpt-oss-120b-1:0",
+  "qwen.qwen3-32b-v1:0",
+  "qwen.qwen3-235b-a22b-2507-v1:0",
 ];
 
 // POST /model/{modelId}/{operation} (Bedrock Runtime API reference); the id arrives percent-encoded.

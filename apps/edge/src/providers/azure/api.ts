@@ -17,14 +17,9 @@ export const AZURE_NO_BASE = "https://azure-endpoint-required.invalid";
 export const AZURE_V1 = "v1";
 
 const API_VERSION = /^(v1|\d{4}-\d{2}-\d{2}(-preview)?)$/;
-const DEPLOYMENT = /^[A-Za-z0-9._-]{1,64}$/;
 
 export function isAzureApiVersion(value: string): boolean {
   return API_VERSION.test(value);
-}
-
-export function isAzureDeployment(value: string): boolean {
-  return DEPLOYMENT.test(value);
 }
 
 export interface AzureOptions {
