@@ -6,6 +6,7 @@ import { connectEndpointHealth } from "./catalog/endpoint-health.js";
 import { loadKeysConfig } from "./config.js";
 import { migrations, SCHEMA } from "./db/index.js";
 import type { KeysTables } from "./db/schema.js";
+import { accountLifecycleFrom } from "./identity/accounts/lifecycle.js";
 import { connectBillingUsage } from "./identity/usage/billing.js";
 import { startKeys } from "./start.js";
 
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
       health: health.source,
       byokMasterKey: config.BYOK_MASTER_KEY,
       wallet: walletSettings(config.PUBLIC_BASE_URL),
+      accounts: accountLifecycleFrom(config),
     },
     base.listen,
   );

@@ -1,4 +1,5 @@
 import { type Env, fragments, loadConfig, topicsFrom, z } from "@gw/config";
+import { accountLifecycleEnv } from "@gw/keys";
 import { metricsEnv } from "@gw/metrics";
 import { dataDir } from "./data-dir.js";
 
@@ -14,6 +15,8 @@ export function loadStandaloneConfig(env: Env = process.env) {
       ...fragments.redisUrl,
       ...fragments.kafkaBrokers,
       ...fragments.topics,
+      /** The keys app's account-creation limits and unused-account sweep (ACCOUNT_CREATION_*, ACCOUNT_SWEEP_*). */
+      ...accountLifecycleEnv,
       /** Seals accounts' own provider keys (BYOK); unset = the BYOK routes answer 503. */
       BYOK_MASTER_KEY: z.string().min(1).optional(),
       /** Billing's paid-model request ceiling per account and UTC minute; unset = billing's default. */

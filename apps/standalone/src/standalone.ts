@@ -6,7 +6,7 @@ import { connectEdgeDeps, loadEdgeConfig, startEdge } from "@gw/edge";
 import type { EventBus } from "@gw/events";
 import { startFakeOpenAi } from "@gw/fake-providers";
 import { connectCatalogEndpoints, startGenerations } from "@gw/generations";
-import { connectBillingUsage, connectEndpointHealth, startKeys } from "@gw/keys";
+import { accountLifecycleFrom, connectBillingUsage, connectEndpointHealth, startKeys } from "@gw/keys";
 import type { Logger } from "@gw/logger";
 import { observeHttp, portOf, serveMetrics } from "@gw/metrics";
 import { publicKeyList, type ServiceKeyPair, type ServiceName, serviceAuthSet } from "@gw/rpc";
@@ -117,6 +117,7 @@ async function startStandaloneOn(
         health: endpointHealth.source,
         byokMasterKey: config.BYOK_MASTER_KEY,
         wallet: { tokens: wallet.tokens, publicBaseUrl: wallet.publicBaseUrl },
+        accounts: accountLifecycleFrom(config),
         serviceAuth: auth.keys,
         bodyTimeoutMs: config.BODY_TIMEOUT_MS,
       },
