@@ -17,6 +17,8 @@ export function loadStandaloneConfig(env: Env = process.env) {
       ...fragments.topics,
       /** The keys app's account-creation limits and unused-account sweep (ACCOUNT_CREATION_*, ACCOUNT_SWEEP_*). */
       ...accountLifecycleEnv,
+      /** The outbox (no KAFKA_BROKERS): a consumer group unused this long stops holding back pruning. */
+      OUTBOX_STALE_GROUP_AFTER_S: z.coerce.number().int().min(60).max(31_536_000).default(86_400),
       /** Seals accounts' own provider keys (BYOK); unset = the BYOK routes answer 503. */
       BYOK_MASTER_KEY: z.string().min(1).optional(),
       /** Billing's paid-model request ceiling per account and UTC minute; unset = billing's default. */

@@ -85,7 +85,13 @@ async function startStandaloneOn(
     stoppers.push(() => postgres.stop());
     const databases = await connectAppDatabases(postgres.url);
     stoppers.push(() => databases.close());
-    const bus = await eventBus(config.KAFKA_BROKERS, config.dataDir, logger, postgres.url);
+    const bus = await eventBus(
+      config.KAFKA_BROKERS,
+      config.dataDir,
+      logger,
+      postgres.url,
+      config.OUTBOX_STALE_GROUP_AFTER_S * 1_000,
+    );
     stoppers.push(() => bus.close());
     const store = await admissionStore(config.REDIS_URL);
     stoppers.push(() => store.close());
