@@ -478,4 +478,36 @@ describeWith(["postgres"], "x402 payments through the edge (embedded default, x4
     expect(facilitatorCalls).toEqual(["POST /verify", "POST /settle"]);
     expect(await x402Credits()).toHaveLength(1);
   });
+
+  it("refuses a new payer over the account-creation limit with 429 and Retry-After, before settling anything", async () => {
+    facilitatorMode = "settles";
+    facilitatorCalls.length = 0;
+    // This client address has made its 20 accounts (the default limit) in the current window.
+    const keys = connectDatabase<KeysTables>({ url: database.url, schema: KEYS_SCHEMA, maxConnections: 1 });
+    try {
+      const hour = 3_600_000;
+      const windowStart = new Date(Math.floor(Date.now() / hour) * hour);
+      await keys.db
+        .insertInto("account_creation_windows")
+        .values({ scope: "address", subject: "127.0.0.1", window_start: windowStart, created: 20 })
+        .onConflict((conflict) =>
+          conflict.columns(["scope", "subject", "window_start"]).doUpdateSet({ created: 20 }),
+        )
+        .execute();
+    } finally {
+      await keys.close();
+    }
+    const credits = (await x402Credits()).length;
+    const response = await chat({
+      "payment-signature": base64Json(await signPayment(newPayer(), { payTo: PAY_TO })),
+    });
+    expect(response.status).toBe(429);
+    expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    const body = (await response.json()) as ErrorBody;
+    expect(body.error).toMatchObject({ code: 429, metadata: { reason: "account_creation_limited" } });
+    expect(body.choices).toBeUndefined();
+    // Verified, never settled: the payer keeps its money and may pay again once the window ends.
+    expect(facilitatorCalls).toEqual(["POST /verify"]);
+    expect(await x402Credits()).toHaveLength(credits);
+  });
 });

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import { errorHandler, jsonBody, notFoundHandler, rejectMalformedUrl } from "@gw/http";
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
 import { mountConsole } from "./console/index.js";
@@ -82,9 +83,10 @@ export function createEdgeHttp(deps: EdgeDeps, context: EdgeContext): EdgeHttp {
   // `%ff` or `%00` in a path or query is a 400 in the surface's shape before a route decodes it (a bad
   // escape in a route parameter, e.g. a Gemini model name, was rendered as a 500).
   front.push(rejectMalformedUrl());
-  front.push(
-    floodGuard(context.settings.flood, context.now, new TrustedProxies(context.settings.trustedProxies)),
-  );
+  const proxies = new TrustedProxies(context.settings.trustedProxies);
+  front.push(floodGuard(context.settings.flood, context.now, proxies));
+  const clientAddress = (request: IncomingMessage) =>
+    proxies.clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"]);
   for (const handler of front) app.use(handler);
   // Static files, before the body parser and outside the API's authentication (the API checks the
   // credential the console sends).
@@ -97,6 +99,7 @@ export function createEdgeHttp(deps: EdgeDeps, context: EdgeContext): EdgeHttp {
     passThrough(
       {
         name: "key service",
+        clientAddress,
         url: keysHttpUrl,
         paths: [...FORWARDED_PATHS.keys],
         onResponse: dropChangedKey(deps.principals),
@@ -109,6 +112,7 @@ export function createEdgeHttp(deps: EdgeDeps, context: EdgeContext): EdgeHttp {
     passThrough(
       {
         name: "billing service",
+        clientAddress,
         url: billingHttpUrl,
         paths: [...FORWARDED_PATHS.billing],
         serviceToken: issuer && (() => issuer.tokenFor("billing")),
@@ -120,6 +124,7 @@ export function createEdgeHttp(deps: EdgeDeps, context: EdgeContext): EdgeHttp {
     passThrough(
       {
         name: "generation service",
+        clientAddress,
         url: generationsHttpUrl,
         paths: [...FORWARDED_PATHS.generations],
         serviceToken: issuer && (() => issuer.tokenFor("generations")),
@@ -136,6 +141,7 @@ export function createEdgeHttp(deps: EdgeDeps, context: EdgeContext): EdgeHttp {
       paymentsTopic: deps.topics.payments,
       logger: deps.logger,
       now: context.now,
+      clientAddress,
     });
   const payments = x402 ? x402Payments(x402) : undefined;
   if (payments) app.use(payments);

@@ -1,12 +1,15 @@
 import { type Env, loadConfig, z } from "@gw/config";
 import { controlPlaneEnv } from "@gw/service";
 import { cloudDeclarationsEnv } from "./catalog/declared.js";
+import { accountLifecycleEnv } from "./identity/accounts/lifecycle.js";
 
 /** Keys app settings; a bad value stops start-up with a message naming the variable. */
 export function loadKeysConfig(env: Env = process.env) {
   return loadConfig(
     {
       ...controlPlaneEnv({ http: 8081, grpc: 50051 }),
+      /** Account-creation limits and the sweep of unused wallet accounts (identity/accounts/lifecycle.ts). */
+      ...accountLifecycleEnv,
       /**
        * The gateway's public URL (the edge's): its host is the wallet sign-in domain, its origin the
        * sign-in URI's. Wallet sign-in also needs WALLET_JWT_SECRET (read by @gw/auth's walletTokensFromEnv).

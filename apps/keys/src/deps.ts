@@ -9,6 +9,7 @@ import type { CatalogContext } from "./catalog/context.js";
 import { type EndpointHealthSource, EndpointHealthView } from "./catalog/endpoint-health.js";
 import { CatalogSnapshots } from "./catalog/snapshots.js";
 import type { KeysTables } from "./db/schema.js";
+import { type AccountLifecycle, DEFAULT_ACCOUNT_LIFECYCLE } from "./identity/accounts/lifecycle.js";
 import { CredentialCipher } from "./identity/byok/cipher.js";
 import type { IdentityContext } from "./identity/context.js";
 import { authenticateKey } from "./identity/keys/authenticate.js";
@@ -43,6 +44,8 @@ export interface KeysDeps {
   serviceAuth?: ServiceAuth | undefined;
   /** BODY_TIMEOUT_MS: a request body still arriving after this long is a 408 (default 10 s). */
   bodyTimeoutMs?: number | undefined;
+  /** ACCOUNT_CREATION_* and ACCOUNT_SWEEP_*; the documented defaults without. */
+  accounts?: AccountLifecycle | undefined;
 }
 
 /**
@@ -74,7 +77,11 @@ export function keysContext(deps: KeysDeps): KeysContext {
       walletTokens: deps.wallet?.tokens,
     }),
     walletAuth: deps.wallet
-      ? { tokens: deps.wallet.tokens, publicBaseUrl: new URL(deps.wallet.publicBaseUrl) }
+      ? {
+          tokens: deps.wallet.tokens,
+          publicBaseUrl: new URL(deps.wallet.publicBaseUrl),
+          creation: (deps.accounts ?? DEFAULT_ACCOUNT_LIFECYCLE).creation,
+        }
       : undefined,
     logger: deps.logger,
   };

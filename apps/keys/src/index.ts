@@ -26,6 +26,12 @@ export type { KeysTables } from "./db/index.js";
 export { migrations, SCHEMA } from "./db/index.js";
 export type { KeysContext, KeysDeps } from "./deps.js";
 export { createGrpcServer, KEYS_CALLERS } from "./grpc.js";
+export {
+  type AccountLifecycle,
+  accountLifecycleEnv,
+  accountLifecycleFrom,
+  DEFAULT_ACCOUNT_LIFECYCLE,
+} from "./identity/accounts/lifecycle.js";
 export { authenticateKey } from "./identity/keys/authenticate.js";
 export { createdKeySchema, credentialSchema, keySchema } from "./identity/openapi-schemas.js";
 export type { AccountScopeInput, ChangeFeed, CreatedAccount, OperatorKeyInput } from "./identity/operator.js";

@@ -8,6 +8,7 @@ import { connectEndpointHealth } from "./catalog/endpoint-health.js";
 import { loadKeysConfig } from "./config.js";
 import { migrations, SCHEMA } from "./db/index.js";
 import type { KeysTables } from "./db/schema.js";
+import { accountLifecycleFrom } from "./identity/accounts/lifecycle.js";
 import { connectBillingUsage } from "./identity/usage/billing.js";
 import { startKeys } from "./start.js";
 
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
       byokMasterKey: config.BYOK_MASTER_KEY,
       catalog: withCloudDeclarations(bundledCatalog(), cloudDeclarations(config)),
       wallet: walletSettings(config.PUBLIC_BASE_URL),
+      accounts: accountLifecycleFrom(config),
     },
     base.listen,
   );

@@ -4,6 +4,8 @@ import { bundledCatalog } from "./catalog/content.js";
 import { refreshCatalog } from "./catalog/store.js";
 import { type KeysDeps, keysContext } from "./deps.js";
 import { createGrpcServer } from "./grpc.js";
+import { DEFAULT_ACCOUNT_LIFECYCLE } from "./identity/accounts/lifecycle.js";
+import { startAccountSweep } from "./identity/accounts/sweep.js";
 import { keysReadiness } from "./readiness.js";
 
 export type { ListenOptions };
@@ -29,6 +31,18 @@ export async function startKeys(deps: KeysDeps, options: ListenOptions): Promise
         // The endpoints view's figures, polled from generations in the background (never per request).
         context.health.start();
         stops.afterServers(context.health);
+        // Removes wallet accounts that were never used (identity/accounts/sweep.ts), on every replica.
+        const sweep = startAccountSweep(
+          {
+            db: deps.database.db,
+            billing: deps.billing,
+            publisher: deps.bus,
+            keyChangesTopic: deps.topics.keyChanges,
+            logger: deps.logger,
+          },
+          (deps.accounts ?? DEFAULT_ACCOUNT_LIFECYCLE).sweep,
+        );
+        if (sweep) stops.withServers(sweep);
       },
       http: () => createApp(deps, context, readiness),
       grpc: () => createGrpcServer(deps, context),

@@ -1,5 +1,5 @@
 import { type Env, fragments, loadConfig, topicsFrom, z } from "@gw/config";
-import { cloudDeclarationsEnv } from "@gw/keys";
+import { accountLifecycleEnv, cloudDeclarationsEnv } from "@gw/keys";
 import { metricsEnv } from "@gw/metrics";
 import { dataDir } from "./data-dir.js";
 
@@ -15,6 +15,10 @@ export function loadStandaloneConfig(env: Env = process.env) {
       ...fragments.redisUrl,
       ...fragments.kafkaBrokers,
       ...fragments.topics,
+      /** The keys app's account-creation limits and unused-account sweep (ACCOUNT_CREATION_*, ACCOUNT_SWEEP_*). */
+      ...accountLifecycleEnv,
+      /** The outbox (no KAFKA_BROKERS): a consumer group unused this long stops holding back pruning. */
+      OUTBOX_STALE_GROUP_AFTER_S: z.coerce.number().int().min(60).max(31_536_000).default(86_400),
       /** Seals accounts' own provider keys (BYOK); unset = the BYOK routes answer 503. */
       BYOK_MASTER_KEY: z.string().min(1).optional(),
       /** The operator's zero-data-retention declarations, for the keys app inside (the edge reads the map too). */

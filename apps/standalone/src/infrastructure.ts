@@ -32,6 +32,8 @@ export async function eventBus(
   dataDirectory: string,
   logger: Logger,
   databaseUrl: string,
+  /** OUTBOX_STALE_GROUP_AFTER_S in ms: when a consumer group nobody uses stops holding back pruning. */
+  staleGroupMs?: number,
 ): Promise<Owned<EventBus>> {
   if (brokers && brokers.length > 0) {
     const bus = new KafkaEventBus({
@@ -59,7 +61,11 @@ export async function eventBus(
     await database.close();
     throw error;
   }
-  const bus = new OutboxEventBus({ db: database.db, logger: logger.child({ component: "outbox" }) });
+  const bus = new OutboxEventBus({
+    db: database.db,
+    logger: logger.child({ component: "outbox" }),
+    staleGroupMs,
+  });
   return {
     value: bus,
     kind: "PostgreSQL outbox (in-process delivery)",

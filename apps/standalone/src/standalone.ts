@@ -7,6 +7,7 @@ import type { EventBus } from "@gw/events";
 import { startFakeOpenAi } from "@gw/fake-providers";
 import { connectCatalogEndpoints, startGenerations } from "@gw/generations";
 import {
+  accountLifecycleFrom,
   bundledCatalog,
   cloudDeclarations,
   connectBillingUsage,
@@ -92,7 +93,13 @@ async function startStandaloneOn(
     stoppers.push(() => postgres.stop());
     const databases = await connectAppDatabases(postgres.url);
     stoppers.push(() => databases.close());
-    const bus = await eventBus(config.KAFKA_BROKERS, config.dataDir, logger, postgres.url);
+    const bus = await eventBus(
+      config.KAFKA_BROKERS,
+      config.dataDir,
+      logger,
+      postgres.url,
+      config.OUTBOX_STALE_GROUP_AFTER_S * 1_000,
+    );
     stoppers.push(() => bus.close());
     const store = await admissionStore(config.REDIS_URL);
     stoppers.push(() => store.close());
@@ -125,6 +132,7 @@ async function startStandaloneOn(
         byokMasterKey: config.BYOK_MASTER_KEY,
         catalog: withCloudDeclarations(bundledCatalog(), cloudDeclarations(config)),
         wallet: { tokens: wallet.tokens, publicBaseUrl: wallet.publicBaseUrl },
+        accounts: accountLifecycleFrom(config),
         serviceAuth: auth.keys,
         bodyTimeoutMs: config.BODY_TIMEOUT_MS,
       },

@@ -235,6 +235,11 @@ export const ERROR_CODES = {
     meaning:
       "the edge's guard against traffic far beyond reasonable use, per client address or credential (Retry-After set; lifts as traffic normalises)",
   },
+  account_creation_limited: {
+    kind: "rate_limit",
+    meaning:
+      "too many new accounts (wallet sign-ins or first payments) from this client address or from everyone in the current window (ACCOUNT_CREATION_*; Retry-After set); an existing wallet is never refused by it",
+  },
   upstream_rate_limited: {
     kind: "rate_limit",
     meaning: "every provider tried answered 429: the provider's limit, not ours (Retry-After: 1)",

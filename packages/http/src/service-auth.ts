@@ -5,6 +5,23 @@ import type { RequestHandler } from "express";
 export const SERVICE_TOKEN_HTTP_HEADER = "x-gw-service-token";
 
 /**
+ * The client's address as the edge determined it (the peer, or X-Forwarded-For from a TRUSTED_PROXIES
+ * peer), set by the edge on every request it forwards after dropping any copy the client sent. The
+ * owning app reads it for per-address limits; only the edge can reach it where service tokens are on.
+ */
+export const CLIENT_ADDRESS_HTTP_HEADER = "x-gw-client-address";
+
+/** The forwarded client address, or the peer's own address when no edge named one. */
+export function forwardedClientAddress(request: {
+  headers: Record<string, string | string[] | undefined>;
+  socket: { remoteAddress?: string | undefined };
+}): string {
+  const header = request.headers[CLIENT_ADDRESS_HTTP_HEADER];
+  if (typeof header === "string" && header.length > 0 && header.length <= 64) return header;
+  return request.socket.remoteAddress ?? "unknown";
+}
+
+/**
  * The verifier, seen structurally (@gw/rpc's ServiceTokenVerifier fits): `cachedIssuer` answers
  * synchronously for a token seen before, `verify` checks a new one or rejects.
  */

@@ -51,6 +51,13 @@ const deadLettered = new Counter({
   registers: [registry],
 });
 
+const staleOutboxGroups = new Gauge({
+  name: "gw_outbox_stale_groups",
+  help: "Durable consumer groups of the embedded default's outbox not seen for OUTBOX_STALE_GROUP_AFTER_S: they no longer hold back pruning.",
+  labelNames: ["topic", "group"] as const,
+  registers: [registry],
+});
+
 export function recordPublish(seconds: number, messages: number, ok: boolean): void {
   publish.observe({ outcome: ok ? "ok" : "error" }, seconds);
   if (ok) published.inc(messages);
@@ -78,4 +85,10 @@ export function recordConsumedBatch(batch: BatchObservation): void {
 
 export function recordDeadLetter(bus: "kafka" | "outbox", topic: string, group: string): void {
   deadLettered.inc({ bus, topic, group });
+}
+
+/** The outbox's stale groups as its last prune found them (1 each; a group seen again drops out). */
+export function recordStaleOutboxGroups(groups: readonly { topic: string; groupId: string }[]): void {
+  staleOutboxGroups.reset();
+  for (const group of groups) staleOutboxGroups.set({ topic: group.topic, group: group.groupId }, 1);
 }

@@ -1,7 +1,8 @@
 import { connectDatabase, type Database, migrateToLatest } from "@gw/db";
 import type { ConsumedMessage } from "@gw/events";
 import { describeEventBusContract } from "@gw/events/contract";
-import { silentLogger } from "@gw/logger";
+import { memoryLogger, silentLogger } from "@gw/logger";
+import { registry } from "@gw/metrics";
 import { createTestDatabase, describeWith, type TestDatabase, uniqueName } from "@gw/testing";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -65,6 +66,15 @@ describeWith(["postgres"], "OutboxEventBus on PostgreSQL", () => {
       timeoutMs: 10_000,
     };
   });
+
+  const countOf = async (connection: Database<OutboxTables>, topic: string): Promise<number> => {
+    const row = await connection.db
+      .selectFrom("events")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .where("topic", "=", topic)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
 
   const count = async (connection: Database<OutboxTables>): Promise<number> => {
     const row = await connection.db
@@ -372,6 +382,63 @@ describeWith(["postgres"], "OutboxEventBus on PostgreSQL", () => {
       await until(() => cache.includes("after") && durableSeen >= 2, "the new event in both groups");
       expect(cache).toEqual(["after"]);
       await untilEmpty(schema, "pruning past the cache group");
+      await bus.close();
+    });
+
+    it("a removed group (not seen for the stale period) stops holding back pruning, with a log line; a live one that is behind keeps holding", async () => {
+      const schema = await outboxSchema();
+      const { logger, lines } = memoryLogger("warn");
+      // A consumer that used to read "payments" and was removed: its saved position holds row 0.
+      const old = busOn(schema, { pruneIntervalMs: 50, retentionMs: 0 });
+      const removed = await old.bus.subscribe({
+        topic: "payments",
+        groupId: "removed",
+        handler: async () => {},
+      });
+      await removed.stop();
+      await old.bus.close();
+      const { bus, connection } = busOn(schema, {
+        pruneIntervalMs: 50,
+        retentionMs: 0,
+        staleGroupMs: 1_000,
+        logger,
+      });
+      let current = 0;
+      await bus.subscribe({
+        topic: "payments",
+        groupId: "current",
+        handler: async () => {
+          current++;
+        },
+      });
+      // A live group on another topic that cannot apply anything: behind, yet seen, so it holds.
+      const stalled = await bus.subscribe({
+        topic: "usage",
+        groupId: "stalled",
+        maxAttempts: 1_000,
+        handler: async () => {
+          throw new Error("not yet");
+        },
+      });
+      for (let index = 0; index < 10; index++) {
+        bus.publish("payments", "account-1", text(`p${index}`));
+        bus.publish("usage", "account-1", text(`u${index}`));
+      }
+      await until(() => current >= 10, "the current group");
+      // Within the stale period the removed group still holds every payments row.
+      expect(await countOf(connection, "payments")).toBe(10);
+      await until(
+        async () => (await countOf(connection, "payments")) === 0,
+        "the removed group to stop holding",
+      );
+      const named = lines().filter((line) => line.includes("no longer holds back pruning"));
+      expect(named).toHaveLength(1);
+      expect(named[0]).toContain('"group":"removed"');
+      const gauge = await registry.getSingleMetricAsString("gw_outbox_stale_groups");
+      expect(gauge).toContain('gw_outbox_stale_groups{topic="payments",group="removed"} 1');
+      expect(gauge).not.toContain('group="stalled"');
+      expect(await countOf(connection, "usage")).toBe(10);
+      await stalled.stop();
       await bus.close();
     });
   });

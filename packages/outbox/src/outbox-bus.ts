@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_BATCH_SIZE, type EventBus, type SubscribeOptions, type Subscription } from "@gw/events";
 import { tracedSubscription } from "@gw/kafka";
 import type { Logger } from "@gw/logger";
+import { recordStaleOutboxGroups } from "@gw/metrics";
 import { withTraceHeaders } from "@gw/telemetry";
 import type { Kysely } from "kysely";
 import { GroupDispatcher } from "./dispatcher.js";
@@ -25,7 +26,15 @@ export interface OutboxBusOptions {
   idlePollMs?: number;
   /** How long close() waits for queued events to be written; default 10 s. */
   closeTimeoutMs?: number;
+  /**
+   * A durable group this process has not consumed with for this long (a consumer that was removed or
+   * renamed) stops holding back pruning; default a day (OUTBOX_STALE_GROUP_AFTER_S). Counted only once
+   * this bus has run that long, so a gateway started after a long stop prunes nothing its groups need.
+   */
+  staleGroupMs?: number | undefined;
 }
+
+export const DEFAULT_STALE_GROUP_MS = 86_400_000;
 
 /** Rows a topic's reader keeps for its slowest group: a few batches; a group further behind reads alone. */
 const MAX_BUFFERED = 4 * DEFAULT_MAX_BATCH_SIZE;
@@ -67,6 +76,9 @@ export class OutboxEventBus implements EventBus {
   private readonly timers: NodeJS.Timeout[] = [];
   private accepting = true;
   private committing: Promise<void> = Promise.resolve();
+  private readonly startedAt = Date.now();
+  /** Stale groups already logged, so each is named once until it is seen again. */
+  private reportedStale = new Set<string>();
 
   constructor(private readonly options: OutboxBusOptions) {
     this.store = new OutboxStore(options.db);
@@ -190,11 +202,37 @@ export class OutboxEventBus implements EventBus {
 
   private async prune(): Promise<void> {
     try {
-      const deleted = await this.store.prune(this.options.retentionMs ?? 60_000);
+      // One process writes and consumes this outbox (writer-lock.ts): the groups it consumes with now
+      // are seen; a group no subscription touches for staleGroupMs is a consumer that is gone.
+      const live = [...this.groups.values()].filter((state) => state.durable && state.dispatcher);
+      await this.store.touch(live.map(({ topic, groupId }) => ({ topic, groupId })));
+      const staleMs = this.options.staleGroupMs ?? DEFAULT_STALE_GROUP_MS;
+      const judged = Date.now() - this.startedAt >= staleMs;
+      if (judged) await this.reportStale(staleMs);
+      const deleted = await this.store.prune(
+        this.options.retentionMs ?? 60_000,
+        judged ? staleMs : undefined,
+      );
       if (deleted > 0) this.options.logger.debug({ deleted }, "outbox: applied events pruned");
     } catch (error) {
       this.options.logger.warn({ err: error }, "outbox: pruning failed");
     }
+  }
+
+  private async reportStale(staleMs: number): Promise<void> {
+    const stale = await this.store.staleGroups(staleMs);
+    recordStaleOutboxGroups(stale);
+    const now = new Set<string>();
+    for (const group of stale) {
+      const id = `${group.topic}\u0000${group.groupId}`;
+      now.add(id);
+      if (!this.reportedStale.has(id))
+        this.options.logger.warn(
+          { topic: group.topic, group: group.groupId, staleSeconds: staleMs / 1000 },
+          "outbox: a consumer group not seen for the stale period no longer holds back pruning (removed consumer?); if it comes back it resumes after what was pruned",
+        );
+    }
+    this.reportedStale = now;
   }
 
   /** True when everything queued was written before the close timeout. */

@@ -99,15 +99,38 @@ export class OutboxStore {
       .execute();
   }
 
+  /** Marks groups as seen now: a group this process consumes with is never stale (see prune). */
+  async touch(groups: readonly { topic: string; groupId: string }[]): Promise<void> {
+    if (groups.length === 0) return;
+    await sql`
+      update group_offsets set updated_at = now()
+      where (topic, group_id) in (${sql.join(groups.map((group) => sql`(${group.topic}, ${group.groupId})`))})`.execute(
+      this.db,
+    );
+  }
+
+  /** Groups not seen (touched or moved) for `staleMs`. */
+  async staleGroups(staleMs: number): Promise<{ topic: string; groupId: string }[]> {
+    const rows = await sql<{ topic: string; group_id: string }>`
+      select topic, group_id from group_offsets
+      where updated_at < now() - make_interval(secs => ${staleMs / 1000})
+      order by topic, group_id`.execute(this.db);
+    return rows.rows.map((row) => ({ topic: row.topic, groupId: row.group_id }));
+  }
+
   /**
    * Deletes what every durable group of a topic has applied and is older than the retention (a group
    * that joins a little later still finds recent events, as on a broker); a topic no durable group reads keeps its
-   * newest RETAINED_WITHOUT_DURABLE_GROUPS rows. Returns how many rows went.
+   * newest RETAINED_WITHOUT_DURABLE_GROUPS rows. With `staleMs`, a group not seen for that long (a
+   * consumer that was removed) counts as no group: it no longer holds the topic back. Returns how many
+   * rows went.
    */
-  async prune(retentionMs: number): Promise<number> {
+  async prune(retentionMs: number, staleMs?: number): Promise<number> {
+    const fresh =
+      staleMs === undefined ? sql`true` : sql`updated_at >= now() - make_interval(secs => ${staleMs / 1000})`;
     const consumed = await sql<{ count: string }>`
       with held as (
-        select topic, min(delivered_id) as delivered_id from group_offsets group by topic
+        select topic, min(delivered_id) as delivered_id from group_offsets where ${fresh} group by topic
       ), gone as (
         delete from events e using held h
         where e.topic = h.topic and e.id <= h.delivered_id
@@ -117,7 +140,7 @@ export class OutboxStore {
     const unread = await sql<{ count: string }>`
       with ranked as (
         select id, row_number() over (partition by topic order by id desc) as newer
-        from events where topic not in (select topic from group_offsets)
+        from events where topic not in (select topic from group_offsets where ${fresh})
       ), gone as (
         delete from events e using ranked r
         where e.id = r.id and r.newer > ${RETAINED_WITHOUT_DURABLE_GROUPS} returning 1

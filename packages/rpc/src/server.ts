@@ -1,6 +1,15 @@
 import * as grpc from "@grpc/grpc-js";
 import { ERROR_KINDS, isGatewayError } from "@gw/errors";
 
+/** The metadata key that carries a GatewayError's Retry-After (seconds) on a failed call. */
+export const RETRY_AFTER_METADATA = "retry-after";
+
+/** The Retry-After seconds a failed call carried, if any. */
+export function retryAfterOf(error: { metadata?: grpc.Metadata | undefined }): number | undefined {
+  const value = Number(error.metadata?.get(RETRY_AFTER_METADATA)[0]);
+  return Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
 type Logger = { error(obj: object, message: string): void };
 
 /**
@@ -16,11 +25,11 @@ export function unaryHandler<Request, Response>(
       (response) => callback(null, response),
       (error: unknown) => {
         if (isGatewayError(error)) {
-          callback({
-            code: ERROR_KINDS[error.kind].grpc,
-            details: error.message,
-            metadata: new grpc.Metadata(),
-          });
+          const metadata = new grpc.Metadata();
+          // A refusal's wait (a rate limit's Retry-After) crosses the call, so the edge can pass it on.
+          const retryAfter = error.headers["Retry-After"];
+          if (retryAfter !== undefined) metadata.set(RETRY_AFTER_METADATA, String(retryAfter));
+          callback({ code: ERROR_KINDS[error.kind].grpc, details: error.message, metadata });
           return;
         }
         logger?.error({ err: error }, "gRPC handler failed");

@@ -8,7 +8,7 @@ import { connectClient, type ServiceTokenIssuer } from "@gw/rpc";
  * account and JWT from keys, and the credit from billing (awaited, so the paid request is admitted).
  */
 export interface PaymentControlPlane {
-  ensureWalletAccount(walletAccountId: string): Promise<EnsureWalletAccountResponse>;
+  ensureWalletAccount(walletAccountId: string, clientAddress: string): Promise<EnsureWalletAccountResponse>;
   creditPayment(payment: PaymentSettled): Promise<CreditPaymentResponse>;
 }
 
@@ -19,7 +19,8 @@ export function connectPaymentControlPlane(
   const keys = connectClient(KeyServiceClient, addresses.keys, { audience: "keys", ...options });
   const billing = connectClient(BillingServiceClient, addresses.billing, { audience: "billing", ...options });
   return {
-    ensureWalletAccount: (walletAccountId) => keys.ensureWalletAccount({ walletAccountId }),
+    ensureWalletAccount: (walletAccountId, clientAddress) =>
+      keys.ensureWalletAccount({ walletAccountId, clientAddress }),
     creditPayment: (payment) => billing.creditPayment({ payment }),
     close: () => {
       keys.close();

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { GatewayError, openAiErrorBody } from "@gw/errors";
-import { SERVICE_TOKEN_HTTP_HEADER as SERVICE_TOKEN_HEADER } from "@gw/http";
+import { CLIENT_ADDRESS_HTTP_HEADER, SERVICE_TOKEN_HTTP_HEADER as SERVICE_TOKEN_HEADER } from "@gw/http";
 import type { Logger } from "@gw/logger";
 import type { RequestHandler } from "express";
 import { createProxyMiddleware } from "http-proxy-middleware";
@@ -15,6 +15,11 @@ export interface PassThroughTarget {
   onResponse?: (request: IncomingMessage, status: number) => void;
   /** The edge's service token for this app, sent on every forwarded request; absent in tests. */
   serviceToken?: (() => Promise<string>) | undefined;
+  /**
+   * The client's address as this edge determines it (TRUSTED_PROXIES), sent to the owner in
+   * CLIENT_ADDRESS_HTTP_HEADER for its per-address limits (account creation).
+   */
+  clientAddress: (request: IncomingMessage) => string;
 }
 
 const PROXY_TIMEOUT_MS = 30_000;
@@ -79,6 +84,8 @@ export function passThrough(target: PassThroughTarget, logger: Logger): RequestH
     };
     // The proxy copies request.headers: a token the client sent is dropped, only the edge's goes on.
     delete request.headers[SERVICE_TOKEN_HEADER];
+    // Likewise the client address: never the caller's own claim, always the edge's finding.
+    request.headers[CLIENT_ADDRESS_HTTP_HEADER] = target.clientAddress(request);
     if (!target.serviceToken) {
       forward();
       return;

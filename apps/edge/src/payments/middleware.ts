@@ -22,6 +22,8 @@ import {
 
 export interface X402Runtime extends PaymentDeps {
   feePayers: FeePayers;
+  /** The client's address as this edge determines it (TRUSTED_PROXIES); "unknown" without. */
+  clientAddress?: ((request: Request) => string) | undefined;
 }
 
 /**
@@ -118,7 +120,7 @@ async function pay(
     });
   const responseHeader = payment.version === 1 ? X_PAYMENT_RESPONSE_HEADER : PAYMENT_RESPONSE_HEADER;
   try {
-    const paid = await settlePayment(runtime, payment);
+    const paid = await settlePayment(runtime, payment, runtime.clientAddress?.(request));
     response.setHeader(responseHeader, encodeX402Header(paid.settlement));
     return paid;
   } catch (error) {

@@ -1,7 +1,8 @@
+import { status as grpcStatus, type ServiceError } from "@grpc/grpc-js";
 import { GatewayError } from "@gw/errors";
 import { type EventPublisher, encodePaymentSettled, paymentSettled, type SettledPayment } from "@gw/events";
 import type { Logger } from "@gw/logger";
-import { dependencyError } from "@gw/rpc";
+import { dependencyError, isGrpcError, retryAfterOf } from "@gw/rpc";
 import {
   FacilitatorError,
   type LocalCheckPassed,
@@ -54,7 +55,12 @@ export class PaymentRefused extends Error {
  * record billing's consumer credits from) and billing's CreditPayment, awaited so that admission sees
  * the balance before the request is served; both credit one (network, payer, nonce) once.
  */
-export async function settlePayment(deps: PaymentDeps, payment: PaymentToCheck): Promise<PaidRequest> {
+export async function settlePayment(
+  deps: PaymentDeps,
+  payment: PaymentToCheck,
+  /** The payer's address as this edge determined it (TRUSTED_PROXIES): a new account's creation limit. */
+  clientAddress = "unknown",
+): Promise<PaidRequest> {
   const { payload, requirement } = payment;
   const local = await checkLocally(deps, payment);
   if (!local.ok) throw new PaymentRefused("payment_invalid", local.reason, local.message);
@@ -69,7 +75,7 @@ export async function settlePayment(deps: PaymentDeps, payment: PaymentToCheck):
       verdict.invalidMessage ?? `the facilitator refused the payment: ${reason}`,
     );
   }
-  const account = await walletAccount(deps, `${local.network}:${local.payer}`);
+  const account = await walletAccount(deps, `${local.network}:${local.payer}`, clientAddress);
   const settlement = await facilitatorCall(
     deps,
     "settle",
@@ -138,10 +144,15 @@ function nonceOf(local: LocalCheckPassed): string {
     : local.authorizationId;
 }
 
-async function walletAccount(deps: PaymentDeps, walletAccountId: string) {
+/**
+ * The payer's account. A new payer over the account-creation limits is refused by keys
+ * (RESOURCE_EXHAUSTED): the client gets 429 with keys' Retry-After, and nothing is settled.
+ */
+async function walletAccount(deps: PaymentDeps, walletAccountId: string, clientAddress: string) {
   try {
-    return await deps.controlPlane.ensureWalletAccount(walletAccountId);
+    return await deps.controlPlane.ensureWalletAccount(walletAccountId, clientAddress);
   } catch (error) {
+    if (isGrpcError(error) && error.code === grpcStatus.RESOURCE_EXHAUSTED) throw creationLimited(error);
     throw dependencyError("key service", error);
   }
 }
@@ -208,4 +219,12 @@ async function facilitatorCall<T>(
       metadata: { payment_reason: error instanceof FacilitatorError ? error.kind : "unreachable" },
     });
   }
+}
+
+function creationLimited(error: ServiceError): GatewayError {
+  return new GatewayError("rate_limit", error.details, {
+    code: "account_creation_limited",
+    metadata: { limit_source: "account_creation" },
+    headers: { "Retry-After": String(retryAfterOf(error) ?? 1) },
+  });
 }

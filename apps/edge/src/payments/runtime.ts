@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type { EventPublisher } from "@gw/events";
 import type { Logger } from "@gw/logger";
 import type { PaymentControlPlane } from "../clients/payments.js";
@@ -19,6 +20,7 @@ export function createX402Runtime(
     paymentsTopic: string;
     logger: Logger;
     now: () => number;
+    clientAddress?: (request: IncomingMessage) => string;
   },
 ): X402Runtime {
   return {

@@ -160,6 +160,17 @@ export interface WalletAccountsTable {
   /** The implicit key through which the wallet's usage is attributed. */
   key_hash: string;
   created_at: DefaultedTimestamp;
+  /** The wallet's last sign-in or payment: the account sweep leaves a wallet seen recently alone. */
+  last_seen_at: DefaultedTimestamp;
+}
+
+/** New accounts per (scope, subject) in one fixed window: the account-creation limit's counters. */
+export interface AccountCreationWindowsTable {
+  /** `address` (subject = the client address) or `global` (subject = ''). */
+  scope: "address" | "global";
+  subject: string;
+  window_start: Date;
+  created: number;
 }
 
 export interface SiwxNoncesTable {
@@ -183,5 +194,6 @@ export interface KeysTables {
   operator_tokens: OperatorTokensTable;
   provider_credentials: ProviderCredentialsTable;
   wallet_accounts: WalletAccountsTable;
+  account_creation_windows: AccountCreationWindowsTable;
   siwx_nonces: SiwxNoncesTable;
 }

@@ -52,6 +52,8 @@ export interface HarnessOptions {
   wallet?: KeysDeps["wallet"];
   /** Service authentication on the app's ports; default off (the tests of other behaviour call it bare). */
   serviceAuth?: ServiceAuth;
+  /** Account-creation limits and the unused-account sweep; default the app's defaults. */
+  accounts?: KeysDeps["accounts"];
 }
 
 /** The keys app on ephemeral ports over a fresh database, an event bus and a fixed billing. */
@@ -98,6 +100,7 @@ export async function startKeysHarness(options: HarnessOptions = {}): Promise<Ke
           : (options.byokMasterKey ?? randomBytes(32).toString("hex")),
       wallet: options.wallet,
       serviceAuth: options.serviceAuth,
+      accounts: options.accounts,
     },
     { host: "127.0.0.1", httpPort: 0, grpcPort: 0 },
   );

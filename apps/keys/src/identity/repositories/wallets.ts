@@ -44,6 +44,15 @@ export async function insertWalletAccount(
   return db.insertInto("wallet_accounts").values(values).returningAll().executeTakeFirstOrThrow();
 }
 
+export async function markWalletSeen(db: Kysely<KeysTables>, wallet: WalletRef, at: Date): Promise<void> {
+  await db
+    .updateTable("wallet_accounts")
+    .set({ last_seen_at: at })
+    .where("namespace", "=", wallet.namespace)
+    .where("address", "=", wallet.address)
+    .execute();
+}
+
 export async function setWalletKey(
   db: Kysely<KeysTables>,
   wallet: WalletRef,

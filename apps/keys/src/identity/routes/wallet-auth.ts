@@ -1,5 +1,5 @@
 import { GatewayError } from "@gw/errors";
-import { DEFAULT_BODY_TIMEOUT_MS, textBody } from "@gw/http";
+import { DEFAULT_BODY_TIMEOUT_MS, forwardedClientAddress, textBody } from "@gw/http";
 import type { RequestHandler } from "express";
 import type { IdentityContext } from "../context.js";
 import { readProof } from "../wallets/proof.js";
@@ -15,7 +15,11 @@ export function walletAuthBody(timeoutMs = DEFAULT_BODY_TIMEOUT_MS): RequestHand
   return textBody({ limit: "32kb", timeoutMs });
 }
 
-/** POST /v1/x402/auth → 200 {jwt, tenant_id, key_id, account_id, expires_at}; every failure a 401. */
+/**
+ * POST /v1/x402/auth → 200 {jwt, tenant_id, key_id, account_id, expires_at}; every proof failure a 401,
+ * a new account over the creation limits a 429 with Retry-After (counted per the client address the
+ * edge forwards, see CLIENT_ADDRESS_HTTP_HEADER).
+ */
 export function walletAuthRoute(context: IdentityContext): RequestHandler {
   return async (request, response) => {
     if (!context.walletAuth) {
@@ -25,9 +29,22 @@ export function walletAuthRoute(context: IdentityContext): RequestHandler {
     }
     const body = typeof request.body === "string" ? request.body : "";
     const proof = readProof(request.get("sign-in-with-x"), body);
-    const { created, ...result } = await signIn(context.db, context.walletAuth, proof);
+    const clientAddress = forwardedClientAddress(request);
+    const { created, ...result } = await signIn(
+      context.db,
+      context.walletAuth,
+      proof,
+      new Date(),
+      clientAddress,
+    );
     context.logger.info(
-      { accountId: result.tenant_id, wallet: result.account_id, keyHash: result.key_id, created },
+      {
+        accountId: result.tenant_id,
+        wallet: result.account_id,
+        keyHash: result.key_id,
+        created,
+        clientAddress,
+      },
       created ? "wallet account created" : "wallet signed in",
     );
     response.json(result);

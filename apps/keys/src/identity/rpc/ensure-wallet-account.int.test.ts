@@ -17,7 +17,7 @@ describeWith(["postgres"], "KeyService.EnsureWalletAccount (a paying wallet's ac
     harness = await startKeysHarness({ wallet: { tokens, publicBaseUrl: "https://gw.example" } });
     client = new KeyServiceClient(harness.running.grpcAddress, insecureCredentials());
     const call = unaryCall(client, client.ensureWalletAccount);
-    ensure = (walletAccountId) => call({ walletAccountId });
+    ensure = (walletAccountId) => call({ walletAccountId, clientAddress: "192.0.2.1" });
   });
 
   afterAll(async () => {

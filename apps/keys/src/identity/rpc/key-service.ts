@@ -24,7 +24,8 @@ export function keyService(
       return { credentials, cacheTtlMs: CREDENTIALS_CACHE_TTL_MS };
     }, logger),
     ensureWalletAccount: unaryHandler(async (request) => {
-      const answer = await ensurePayerAccount(db, wallet, request.walletAccountId);
+      const clientAddress = request.clientAddress === "" ? "unknown" : request.clientAddress.slice(0, 64);
+      const answer = await ensurePayerAccount(db, wallet, request.walletAccountId, clientAddress);
       if (answer.created)
         logger.info(
           { accountId: answer.tenantId, wallet: answer.walletAccountId },

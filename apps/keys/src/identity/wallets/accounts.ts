@@ -6,21 +6,27 @@ import { type ApiKeyRow, findLiveKey, insertApiKey } from "../repositories/api-k
 import {
   findWalletAccount,
   insertWalletAccount,
+  markWalletSeen,
   setWalletKey,
   type WalletRef,
 } from "../repositories/wallets.js";
+import { type CreationRequest, takeCreationSlot } from "./creation-limits.js";
 
 /**
  * The wallet's account and implicit key, created on first use (zero credits). Shared by sign-in and,
  * later, x402 payments ("the first sign-in or payment creates the wallet's account"); the caller holds
- * the wallet's advisory lock (lockWallet) in the same transaction.
+ * the wallet's advisory lock (lockWallet) in the same transaction. A new account takes a slot of the
+ * creation limits (creation-limits.ts) first; an existing one is only marked as seen (the sweep of
+ * unused accounts spares wallets seen recently).
  */
 export async function ensureWalletAccount(
   trx: Kysely<KeysTables>,
   claim: WalletRef,
+  creation: CreationRequest,
 ): Promise<{ accountId: string; key: ApiKeyRow; created: boolean }> {
   const existing = await findWalletAccount(trx, claim);
   if (existing) {
+    await markWalletSeen(trx, claim, creation.now);
     const key = await findLiveKey(trx, existing.key_hash);
     if (key) return { accountId: existing.account_id, key, created: false };
     // The operator deleted the implicit key (revoking every token): the wallet gets a fresh one.
@@ -28,6 +34,7 @@ export async function ensureWalletAccount(
     await setWalletKey(trx, claim, fresh.hash);
     return { accountId: existing.account_id, key: fresh, created: false };
   }
+  await takeCreationSlot(trx, creation);
   const account = await insertAccount(trx, { id: newAccountId(), name: walletName(claim) });
   const key = await insertImplicitKey(trx, account.id, claim);
   await insertWalletAccount(trx, {

@@ -6,6 +6,7 @@ import type { KeysTables } from "../../db/schema.js";
 import { lockWallet, type WalletRef } from "../repositories/wallets.js";
 import { ensureWalletAccount } from "./accounts.js";
 import { publicKeyOf } from "./checks.js";
+import { DEFAULT_ACCOUNT_CREATION_LIMITS } from "./creation-limits.js";
 import type { WalletAuthSettings } from "./sign-in.js";
 
 /** A CAIP-10 account id split into the wallet it names and its canonical spelling. */
@@ -17,12 +18,16 @@ interface PayerWallet extends WalletRef {
  * The account a verified x402 payer pays into: created on first use exactly as the first sign-in
  * creates it (same code, same advisory lock, so a sign-in and a payment at once make one account),
  * with a wallet JWT for the `PAYMENT-RESPONSE`. The edge calls this after the facilitator verified
- * the payment and before it settles it, so a settled payment always has an account to go to.
+ * the payment and before it settles it, so a settled payment always has an account to go to. A new
+ * payer's account counts against the creation limits like a first sign-in: refused (429, nothing
+ * settled) when the payer's client address or the gateway is over them.
  */
 export async function ensurePayerAccount(
   db: Kysely<KeysTables>,
   settings: WalletAuthSettings | undefined,
   walletAccountId: string,
+  clientAddress = "unknown",
+  now: Date = new Date(),
 ): Promise<EnsureWalletAccountResponse> {
   if (!settings)
     throw new GatewayError("service_unavailable", "wallet accounts are not configured on this gateway", {
@@ -31,7 +36,8 @@ export async function ensurePayerAccount(
   const wallet = parsePayer(walletAccountId);
   const { accountId, key, created } = await db.transaction().execute(async (trx) => {
     await lockWallet(trx, wallet);
-    return ensureWalletAccount(trx, wallet);
+    const limits = settings.creation ?? DEFAULT_ACCOUNT_CREATION_LIMITS;
+    return ensureWalletAccount(trx, wallet, { limits, clientAddress, now });
   });
   // PERMISSION_DENIED over gRPC: the edge refuses the payment with 403 before settling it.
   if (key.disabled) throw new GatewayError("permission", "this wallet's access is disabled");

@@ -4,6 +4,7 @@ import type { KeysTables } from "../../db/schema.js";
 import { consumeNonce, isNonceUsed, lockWallet, sweepExpiredNonces } from "../repositories/wallets.js";
 import { ensureWalletAccount } from "./accounts.js";
 import { checkFields, DEFAULT_WINDOW, type SignInWindow } from "./checks.js";
+import { type AccountCreationLimits, DEFAULT_ACCOUNT_CREATION_LIMITS } from "./creation-limits.js";
 import { siwxError } from "./failures.js";
 import type { SiwxProof } from "./proof.js";
 import { verifySignature } from "./signature.js";
@@ -14,6 +15,8 @@ export interface WalletAuthSettings {
   /** PUBLIC_BASE_URL: its host is the sign-in domain, its origin the URI's. */
   publicBaseUrl: URL;
   window?: SignInWindow;
+  /** ACCOUNT_CREATION_*: how many accounts sign-ins and first payments may create; the defaults without. */
+  creation?: AccountCreationLimits;
 }
 
 /** The 200 body of `POST /v1/x402/auth`. */
@@ -37,6 +40,8 @@ export async function signIn(
   settings: WalletAuthSettings,
   proof: SiwxProof,
   now: Date = new Date(),
+  /** The caller's address as the edge determined it (TRUSTED_PROXIES), for the creation limit. */
+  clientAddress = "unknown",
 ): Promise<SignInResult> {
   const claim = checkFields(proof.fields, settings.publicBaseUrl, now, settings.window ?? DEFAULT_WINDOW);
   // A cheap read first, so a replayed proof is named as such before the signature is checked; the
@@ -48,7 +53,8 @@ export async function signIn(
     if (!(await consumeNonce(trx, claim, claim.nonce, claim.nonceExpiresAt))) throw nonceReused();
     await sweepExpiredNonces(trx);
     // lockWallet above serialises this wallet's sign-ins (and, later, its payments) across replicas.
-    const { accountId, key, created } = await ensureWalletAccount(trx, claim);
+    const limits = settings.creation ?? DEFAULT_ACCOUNT_CREATION_LIMITS;
+    const { accountId, key, created } = await ensureWalletAccount(trx, claim, { limits, clientAddress, now });
     if (key.disabled) throw siwxError("wallet_key_disabled", "this wallet's access is disabled");
     const issued = await settings.tokens.issue({
       subject: claim.accountId,

@@ -216,6 +216,11 @@ export interface GetProviderCredentialsResponse {
 export interface EnsureWalletAccountRequest {
   /** CAIP-10 account id of the payer, e.g. "eip155:84532:0xAbC…" or "solana:<genesis hash>:<base58>". */
   walletAccountId: string;
+  /**
+   * The paying client's address as the edge determined it (TRUSTED_PROXIES): a new payer's account
+   * counts against this address's account-creation limit. Empty from an older edge ("unknown").
+   */
+  clientAddress: string;
 }
 
 export interface EnsureWalletAccountResponse {
@@ -1129,13 +1134,16 @@ export const GetProviderCredentialsResponse: MessageFns<GetProviderCredentialsRe
 };
 
 function createBaseEnsureWalletAccountRequest(): EnsureWalletAccountRequest {
-  return { walletAccountId: "" };
+  return { walletAccountId: "", clientAddress: "" };
 }
 
 export const EnsureWalletAccountRequest: MessageFns<EnsureWalletAccountRequest> = {
   encode(message: EnsureWalletAccountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.walletAccountId !== "") {
       writer.uint32(10).string(message.walletAccountId);
+    }
+    if (message.clientAddress !== "") {
+      writer.uint32(18).string(message.clientAddress);
     }
     return writer;
   },
@@ -1161,6 +1169,14 @@ export const EnsureWalletAccountRequest: MessageFns<EnsureWalletAccountRequest> 
             message.walletAccountId = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.clientAddress = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1180,6 +1196,11 @@ export const EnsureWalletAccountRequest: MessageFns<EnsureWalletAccountRequest> 
         : isSet(object.wallet_account_id)
         ? globalThis.String(object.wallet_account_id)
         : "",
+      clientAddress: isSet(object.clientAddress)
+        ? globalThis.String(object.clientAddress)
+        : isSet(object.client_address)
+        ? globalThis.String(object.client_address)
+        : "",
     };
   },
 
@@ -1187,6 +1208,9 @@ export const EnsureWalletAccountRequest: MessageFns<EnsureWalletAccountRequest> 
     const obj: any = {};
     if (message.walletAccountId !== "") {
       obj.walletAccountId = message.walletAccountId;
+    }
+    if (message.clientAddress !== "") {
+      obj.clientAddress = message.clientAddress;
     }
     return obj;
   },
@@ -1197,6 +1221,7 @@ export const EnsureWalletAccountRequest: MessageFns<EnsureWalletAccountRequest> 
   fromPartial(object: DeepPartial<EnsureWalletAccountRequest>): EnsureWalletAccountRequest {
     const message = createBaseEnsureWalletAccountRequest();
     message.walletAccountId = object.walletAccountId ?? "";
+    message.clientAddress = object.clientAddress ?? "";
     return message;
   },
 };
