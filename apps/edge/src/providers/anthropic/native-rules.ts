@@ -10,6 +10,8 @@ import { MESSAGES_PATH } from "./api.js";
  * - `model` becomes the endpoint's upstream model id (the caller named the gateway's model);
  * - the gateway's own fields are removed (ANTHROPIC_REMOVED_FIELDS, with why);
  * - `stream` follows the attempt (the same as the caller's; usage arrives in the stream's own events).
+ * - `max_tokens` above the endpoint's output cap is lowered to the cap (what OpenRouter serves such a
+ *   request with; `@ai-sdk/anthropic` asks for 128,000 on models it does not know).
  * ANTHROPIC_REFUSED_FIELDS are the caller's 400 before admission. `max_tokens` is required on this
  * surface, so admission's hold already bounds the output the caller asked for. Headers:
  * `anthropic-version` and `anthropic-beta` come from the caller when sent (the version defaults to
@@ -26,11 +28,14 @@ export function anthropicNativeBody(
   body: Readonly<Record<string, unknown>>,
   upstreamModel: string,
   stream: boolean,
+  outputCap = 0,
 ): Record<string, unknown> {
   const sent: Record<string, unknown> = {
     ...withoutFields(body, ANTHROPIC_REMOVED_FIELDS),
     model: upstreamModel,
   };
+  if (outputCap > 0 && typeof sent.max_tokens === "number" && sent.max_tokens > outputCap)
+    sent.max_tokens = outputCap;
   if (stream) sent.stream = true;
   else if (sent.stream !== undefined) sent.stream = false;
   return sent;
@@ -44,7 +49,7 @@ export const anthropicNativeRules: NativeRules = {
     return {
       path: MESSAGES_PATH,
       headers: providerHeaders,
-      body: JSON.stringify(anthropicNativeBody(native.body, call.upstreamModel, call.stream)),
+      body: JSON.stringify(anthropicNativeBody(native.body, call.upstreamModel, call.stream, call.outputCap)),
     };
   },
 };
