@@ -1,4 +1,7 @@
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { OpenRouter } from "@openrouter/sdk";
+import { generateText, streamText } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FormatsGateway, startFormatsGateway } from "./provider-formats.js";
 
@@ -48,6 +51,45 @@ describe("@openrouter/sdk chat.send through each wire format", () => {
       if (!("choices" in result)) throw new Error("expected a ChatResult");
       expect(result.choices[0]?.message.content?.length).toBeGreaterThan(0);
       expect(result.systemFingerprint === null || typeof result.systemFingerprint === "string").toBe(true);
+    });
+  }
+});
+
+describe("@ai-sdk/anthropic at its defaults with the catalogue's ids", () => {
+  const anthropic = () => createAnthropic({ apiKey: gateway.apiKey, baseURL: `${gateway.url}/v1` });
+
+  it("generateText on anthropic/claude-sonnet-4: it asks for 128,000 tokens, Anthropic is sent the model's 64,000", async () => {
+    gateway.fakes.anthropic.clearRequests();
+    const result = await generateText({ model: anthropic()(MODELS.anthropic), prompt: "Hello AI SDK" });
+    expect(result.text.length).toBeGreaterThan(0);
+    const sent = gateway.fakes.anthropic.requests().at(-1)?.body as { max_tokens: number; model: string };
+    expect(sent).toMatchObject({ model: "claude-sonnet-4-20250514", max_tokens: 64_000 });
+  });
+
+  it("streamText on anthropic/claude-sonnet-4", async () => {
+    const result = streamText({ model: anthropic()(MODELS.anthropic), prompt: "Hello AI SDK stream" });
+    let text = "";
+    for await (const delta of result.textStream) text += delta;
+    expect(text.length).toBeGreaterThan(0);
+    expect(await result.finishReason).toBe("stop");
+  });
+});
+
+describe("@ai-sdk/google with author/slug ids (POST /v1beta/{author}/{slug}:…)", () => {
+  const google = () => createGoogleGenerativeAI({ apiKey: gateway.apiKey, baseURL: `${gateway.url}/v1beta` });
+
+  for (const [format, model] of Object.entries(MODELS)) {
+    it(`generateText and streamText on ${model} (${format})`, async () => {
+      const fake = gateway.fakes[format as keyof typeof MODELS];
+      fake.clearRequests();
+      const result = await generateText({ model: google()(model), prompt: "Hello Google provider" });
+      expect(result.text.length).toBeGreaterThan(0);
+      expect(result.usage.outputTokens).toBeGreaterThan(0);
+      const streamed = streamText({ model: google()(model), prompt: "Hello Google stream" });
+      let text = "";
+      for await (const delta of streamed.textStream) text += delta;
+      expect(text.length).toBeGreaterThan(0);
+      expect(fake.requests().length).toBe(2);
     });
   }
 });
