@@ -93,3 +93,27 @@ describe("@ai-sdk/google with author/slug ids (POST /v1beta/{author}/{slug}:…)
     });
   }
 });
+
+describe("@openrouter/sdk chat.send with cacheControl (automatic caching)", () => {
+  for (const [format, model] of Object.entries(MODELS)) {
+    it(`${model} (${format}): served; on Anthropic the last block carries the breakpoint`, async () => {
+      const fake = gateway.fakes[format as keyof typeof MODELS];
+      fake.clearRequests();
+      const result = await sdk().chat.send({
+        chatRequest: {
+          model,
+          cacheControl: { type: "ephemeral" },
+          messages: [
+            { role: "system", content: "Be terse." },
+            { role: "user", content: "Hello cache" },
+          ],
+        },
+      });
+      if (!("choices" in result)) throw new Error("expected a ChatResult");
+      expect(result.choices[0]?.message.content?.length).toBeGreaterThan(0);
+      const sent = JSON.stringify(fake.requests().at(-1)?.body);
+      if (format === "anthropic") expect(sent).toContain('"cache_control":{"type":"ephemeral"}');
+      else expect(sent).not.toContain("cache_control");
+    });
+  }
+});

@@ -15,6 +15,7 @@ import {
 import { thinkingMode } from "../openai/reasoning.js";
 import { refuseForeignFields } from "../target-fields.js";
 import { untranslatable } from "../untranslatable.js";
+import { applyAutomaticCaching } from "./automatic-cache.js";
 import { ANTHROPIC_REASONING_FORMAT } from "./to-openai.js";
 
 /**
@@ -73,6 +74,7 @@ export function anthropicRequestBody(
   const choice = anthropicToolChoice(request);
   if (choice) body.tool_choice = choice;
   if (request.user) body.metadata = { user_id: request.user };
+  applyAutomaticCaching(request, body);
   applyThinking(request, body, outputCap);
   applyOutputFormat(request, body);
   if (stream) body.stream = true;
