@@ -1,8 +1,8 @@
+import { markLastCacheable } from "../../translate/anthropic/automatic-cache.js";
 import type { WireRequest } from "../exchange.js";
 import { GATEWAY_FIELD_REASONS, withoutFields } from "../gateway-fields.js";
 import type { FieldReasons, NativeRequest, NativeRules } from "../native-types.js";
 import type { ChatCall } from "../types.js";
-import { markLastCacheable } from "../../translate/anthropic/automatic-cache.js";
 import { MESSAGES_PATH } from "./api.js";
 
 /**
