@@ -165,6 +165,8 @@ const EXEMPT: Record<RouteName, string> = {
   "POST /api/v1/embeddings": "inference on the caller's own account",
   "POST /v1beta/models/*rest": "inference (generateContent, embedContent) on the caller's own account",
   "POST /v1/models/*rest": "inference (generateContent) on the caller's own account",
+  "POST /v1beta/:author/*rest":
+    "inference (generateContent, streamGenerateContent, countTokens by author/slug id) on the caller's own account",
   "POST /{provider}/*path":
     "the provider proxy: inference endpoints only (allow-list), stored provider objects refused (proxy.security tests)",
   "GET /{provider}/*path": "the provider proxy: inference endpoints only, stored provider objects refused",

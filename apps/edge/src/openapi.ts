@@ -163,7 +163,7 @@ const inference: ZodOpenApiPathsObject = {
 const geminiModel = z.object({
   model: z.string().meta({ description: "A catalogue model id (may be URL-encoded)." }),
 });
-const GEMINI_ROUTES = ["/v1beta/models/*rest", "/v1/models/*rest"];
+const GEMINI_ROUTES = ["/v1beta/models/*rest", "/v1/models/*rest", "/v1beta/:author/*rest"];
 
 function geminiMethod(
   method: string,
@@ -177,7 +177,7 @@ function geminiMethod(
         operationId: `gemini${method[0]?.toUpperCase()}${method.slice(1)}`,
         tags: ["inference"],
         summary,
-        description: `Also served under \`/v1/models/{model}:${method}\` (where @google/genai 3 sends it).`,
+        description: `Also served under \`/v1/models/{model}:${method}\` (where @google/genai 3 sends it) and, for a catalogue id \`{author}/{slug}\`, under \`/v1beta/{author}/{slug}:${method}\` (where @ai-sdk/google and LangChain's Google client send it).`,
         security: INFERENCE_SECURITY,
         requestParams: { path: geminiModel },
         requestBody: { required: true, content: json(body) },

@@ -97,5 +97,22 @@ export function requestedMaxTokens(request: ChatRequest): number | undefined {
   return request.max_completion_tokens ?? request.max_tokens ?? undefined;
 }
 
+/**
+ * The request as one endpoint is sent it: `max_tokens`/`max_completion_tokens` above the endpoint's
+ * output cap are lowered to the cap (OpenRouter's documented ceiling for `max_tokens` is the context
+ * length minus the prompt, not the provider's output cap, and clients such as `@ai-sdk/anthropic` ask
+ * for more than a model writes). `cap` 0 = not published: nothing is changed.
+ */
+export function withinOutputCap(request: ChatRequest, cap: number): ChatRequest {
+  if (cap <= 0) return request;
+  const over = (value: number | null | undefined) => typeof value === "number" && value > cap;
+  if (!over(request.max_tokens) && !over(request.max_completion_tokens)) return request;
+  return {
+    ...request,
+    ...(over(request.max_tokens) ? { max_tokens: cap } : {}),
+    ...(over(request.max_completion_tokens) ? { max_completion_tokens: cap } : {}),
+  };
+}
+
 /** Gateway-only fields that OpenAI-compatible upstreams would reject or misread. */
 export const GATEWAY_ONLY_FIELDS = ["models", "provider", "route", "transforms", "plugins", "usage"] as const;

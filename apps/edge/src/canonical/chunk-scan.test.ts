@@ -121,7 +121,7 @@ describe("ChatStreamRewriter.raw", () => {
     const scan = scanChunk(data);
     if (!scan) throw new Error("scan failed");
     expect(rewriter.raw(data, scan)).toBe(
-      `data: {"id":"gen-1","object":"chat.completion.chunk","created":5,"model":"openai/gpt-4o-mini","provider":"OpenAI","system_fingerprint":null,"choices":[{"index":0,"delta":{},"finish_reason":"length"}]}\n\n`,
+      `data: {"id":"gen-1","object":"chat.completion.chunk","created":5,"model":"openai/gpt-4o-mini","provider":"OpenAI","choices":[{"index":0,"delta":{},"finish_reason":"length"}]}\n\n`,
     );
     expect(rewriter.finishReason()).toBe("length");
   });

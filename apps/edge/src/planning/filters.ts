@@ -76,20 +76,17 @@ export function endpointRejection(
 }
 
 /**
- * An endpoint whose output cap is below the requested `max_tokens`, or whose context cannot hold the
- * prompt plus that output (or the default planned answer), would only answer 400: it is left out, so
- * another endpoint with room serves instead. A catalogue figure of 0 means "not published".
+ * An endpoint whose context cannot hold the prompt plus the requested `max_tokens` (or the default
+ * planned answer) is left out, so another endpoint with room serves instead: OpenRouter documents the
+ * context length minus the prompt as `max_tokens`' maximum. A `max_tokens` within that but above the
+ * endpoint's output cap does not exclude it: the request is sent with the cap (`withinOutputCap`), so
+ * the answer may stop at `length` there. A catalogue figure of 0 means "not published".
  */
 function roomRejection(
   endpoint: Endpoint,
   room: RequestRoom,
 ): { code: ExclusionCode; reason: string } | undefined {
   const cap = endpoint.maxCompletionTokens;
-  if (room.maxTokens !== undefined && cap > 0 && room.maxTokens > cap)
-    return {
-      code: "context_length",
-      reason: `max_tokens ${room.maxTokens} is above its output cap of ${cap}`,
-    };
   const output = room.maxTokens ?? (cap > 0 ? Math.min(cap, DEFAULT_PLANNED_OUTPUT) : DEFAULT_PLANNED_OUTPUT);
   const context = endpoint.contextLength;
   if (context > 0 && room.promptTokens + output > context)

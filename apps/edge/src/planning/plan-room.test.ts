@@ -46,9 +46,13 @@ describe("planning for context length and output caps", () => {
     ]);
   });
 
-  it("excludes an endpoint whose output cap is below max_tokens", () => {
+  it("keeps an endpoint whose output cap is below max_tokens when its context holds the prompt and max_tokens", () => {
     const result = plan({ room: { promptTokens: 100, maxTokens: 6_000 } });
-    expect(result.attempts.map((attempt) => attempt.endpoint.providerId)).toEqual(["groq"]);
+    expect(result.attempts.map((attempt) => attempt.endpoint.providerId).sort()).toEqual([
+      "groq",
+      "together",
+    ]);
+    expect(result.excluded).toEqual([]);
   });
 
   it("falls back to a model with room, and names context_length when nothing has any", () => {
@@ -132,8 +136,13 @@ describe("the planner's room for a chat request", () => {
     expect(p.check({ principal, request: long, kind: "chat" }).attempts).toHaveLength(1);
     const short = { ...long, messages: [{ role: "user" as const, content: "hi" }], max_tokens: 500 };
     expect((await p.route({ principal, request: short, kind: "chat" })).attempts).toHaveLength(1);
+    // Above the 1,000 output cap but within the context: served (with the cap, see below).
+    expect(
+      (await p.route({ principal, request: { ...short, max_tokens: 2_000 }, kind: "chat" })).attempts,
+    ).toHaveLength(1);
+    // Above the context minus the prompt, OpenRouter's documented maximum for max_tokens: the caller's 400.
     await expect(
-      p.route({ principal, request: { ...short, max_tokens: 2_000 }, kind: "chat" }),
+      p.route({ principal, request: { ...short, max_tokens: 9_000 }, kind: "chat" }),
     ).rejects.toMatchObject({
       status: 400,
       code: "context_length_exceeded",
@@ -152,5 +161,25 @@ describe("the planner's room for a chat request", () => {
       ?.complete({ request: long, upstreamModel: "m", stream: false, signal: new AbortController().signal })
       .catch(() => {});
     expect(calls.at(-1)?.supportedParameters).toEqual(["max_tokens", "temperature", "stream"]);
+  });
+
+  it("hands each chat call its endpoint's output cap and lowers a larger max_tokens to it", async () => {
+    const route = await (await planner()).route({
+      principal,
+      request: { ...long, messages: [] },
+      kind: "chat",
+    });
+    const first = route.attempts[0];
+    const chat = first ? route.adapterFor(first)?.chat : undefined;
+    const signal = new AbortController().signal;
+    const ask = (request: typeof long & { max_tokens?: number; max_completion_tokens?: number }) =>
+      chat?.complete({ request, upstreamModel: "m", stream: false, signal }).catch(() => {});
+    await ask({ ...long, max_tokens: 128_000, max_completion_tokens: 5_000 });
+    expect(calls.at(-1)?.outputCap).toBe(1_000);
+    expect(calls.at(-1)?.request).toMatchObject({ max_tokens: 1_000, max_completion_tokens: 1_000 });
+    await ask({ ...long, max_tokens: 600 });
+    expect(calls.at(-1)?.request.max_tokens).toBe(600);
+    await ask(long);
+    expect(calls.at(-1)?.request.max_tokens).toBeUndefined();
   });
 });

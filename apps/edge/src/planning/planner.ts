@@ -1,6 +1,6 @@
 import type { Principal } from "@gw/auth";
 import { GatewayError } from "@gw/errors";
-import { type ChatRequest, requestedMaxTokens } from "../canonical/chat-request.js";
+import { type ChatRequest, requestedMaxTokens, withinOutputCap } from "../canonical/chat-request.js";
 import { requestedParameters } from "../canonical/parameters.js";
 import { promptText, typicalPromptTokens } from "../canonical/prompt-text.js";
 import type { CatalogHolder } from "../catalog/catalog-holder.js";
@@ -137,7 +137,8 @@ function requestRoom(request: ChatRequest): RequestRoom {
 
 /**
  * The adapter with the attempt's endpoint facts on every chat call: its `supported_parameters`, so an
- * OpenAI-compatible host is not sent sampling parameters it does not list (dropped as OpenRouter does).
+ * OpenAI-compatible host is not sent sampling parameters it does not list (dropped as OpenRouter does),
+ * and its output cap, to which a larger `max_tokens` is lowered (see `withinOutputCap`).
  */
 function forEndpoint(
   adapter: ProviderAdapter | undefined,
@@ -146,5 +147,13 @@ function forEndpoint(
   const chat = adapter?.chat;
   if (!adapter || !chat) return adapter;
   const supportedParameters = attempt.endpoint.supportedParameters;
-  return { ...adapter, chat: { complete: (call) => chat.complete({ ...call, supportedParameters }) } };
+  const outputCap = attempt.endpoint.maxCompletionTokens;
+  const complete: typeof chat.complete = (call) =>
+    chat.complete({
+      ...call,
+      supportedParameters,
+      outputCap,
+      request: withinOutputCap(call.request, outputCap),
+    });
+  return { ...adapter, chat: { complete } };
 }

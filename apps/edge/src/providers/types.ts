@@ -18,6 +18,12 @@ export interface ChatCall {
    * parameters (the rest are dropped, as OpenRouter does). Absent = send everything.
    */
   supportedParameters?: readonly string[];
+  /**
+   * The endpoint's maximum output tokens (0 or absent = not published): the request's `max_tokens` is
+   * already lowered to it, and a format that requires `max_tokens` (Anthropic's) is sent it when the
+   * caller set none.
+   */
+  outputCap?: number;
   /** Aborted when the client goes away; the adapter adds its own timeouts. */
   signal: AbortSignal;
 }

@@ -444,7 +444,7 @@ describe("a request no endpoint has room for", () => {
       .create({
         model: "openai/gpt-4o-mini",
         messages: [{ role: "user", content: "hi" }],
-        max_tokens: 16_385,
+        max_tokens: 128_001,
       })
       .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
@@ -453,7 +453,8 @@ describe("a request no endpoint has room for", () => {
       metadata: { reason: string };
     };
     expect(body.metadata.reason).toBe("context_length_exceeded");
-    expect(body.message).toContain("max_tokens 16385 is above its output cap of 16384");
+    // Above the context (128,000) minus the prompt: OpenRouter's documented maximum for max_tokens.
+    expect(body.message).toContain("plus 128001 of output exceed its context of 128000");
     expect(calls).toBe(1);
     expect(edge.primary.requests().length).toBe(upstreamBefore);
   });

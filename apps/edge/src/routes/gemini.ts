@@ -16,14 +16,27 @@ const NATIVE_AUTHORS = ["google"];
 
 export type GeminiMethod = (request: Request, response: Response, model: string) => Promise<void>;
 
-/** `…/models/{model}:{method}` (the colon may arrive percent-encoded) → its two halves. */
+/**
+ * `…/models/{model}:{method}` (the colon may arrive percent-encoded) → its two halves; also
+ * `/v1beta/{author}/{slug}:{method}`, where the model is `{author}/{slug}`: clients that take a name
+ * with a `/` as a resource path (@ai-sdk/google, LangChain's Google client) call a catalogue id there.
+ */
 export function splitModelMethod(path: string): { model: string; method: string } | undefined {
-  const match = /\/models\/(.+):([A-Za-z]+)$/.exec(decodeURIComponent(path));
+  const decoded = decodeURIComponent(path);
+  const match =
+    /\/models\/(.+):([A-Za-z]+)$/.exec(decoded) ?? /^\/v1beta\/([^/]+\/[^/]+):([A-Za-z]+)$/.exec(decoded);
   return match ? { model: match[1] ?? "", method: match[2] ?? "" } : undefined;
 }
 
 /**
- * POST /v1beta/models/{model}:{method}, and the same under /v1 (where @google/genai 3 sends it):
+ * Express paths of the Gemini methods: `models/` under both versions (@google/genai), and the
+ * `author/slug` form under v1beta (one segment of author, then the slug and method).
+ */
+export const GEMINI_PATHS = ["/v1beta/models/*rest", "/v1/models/*rest", "/v1beta/:author/*rest"];
+
+/**
+ * POST /v1beta/models/{model}:{method}, the same under /v1 (where @google/genai 3 sends it) and
+ * /v1beta/{author}/{slug}:{method} (where @ai-sdk/google and LangChain send a catalogue id):
  * generateContent, streamGenerateContent (`alt=sse` frames, a JSON array without), countTokens, plus
  * whatever other methods are registered (embeddings).
  */
@@ -73,5 +86,5 @@ export function geminiRoute(context: EdgeContext, extra: Record<string, GeminiMe
       throw new GatewayError("not_found", `no route for POST ${request.path}`, { code: "route_not_found" });
     await method(request, response, call.model);
   };
-  return { method: "post", path: ["/v1beta/models/*rest", "/v1/models/*rest"], handlers: [handler] };
+  return { method: "post", path: GEMINI_PATHS, handlers: [handler] };
 }

@@ -281,7 +281,7 @@ export const FIELD_TABLE: readonly FieldRow[] = [
     THINKING,
     "`reasoning` (max_tokens, effort, enabled)",
     "translated",
-    "`thinking.budget_tokens` (at least 1,024) below `max_tokens`: cut to `max_tokens − 1`; without `max_tokens` the answer gets 4,096 on top; on with no amount = 4,096",
+    "`thinking.budget_tokens` (at least 1,024) below `max_tokens`: cut to `max_tokens − 1`; without `max_tokens` the endpoint's output cap is `max_tokens` (4,096 on top of the budget where none is published); on with no amount = 4,096",
   ),
   row(
     "thinking-chat-anthropic-small",

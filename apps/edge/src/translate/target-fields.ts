@@ -31,7 +31,8 @@ const COMMON = [
 
 /** Canonical fields each translated target carries in a field of its own (the field table's rows). */
 const TRANSLATED: Readonly<Record<Exclude<TargetFormat, "openai">, ReadonlySet<string>>> = {
-  anthropic: new Set([...COMMON, "n", "parallel_tool_calls", "user"]),
+  // `cache_control` top-level: OpenRouter's automatic caching, a breakpoint on the last cacheable block.
+  anthropic: new Set([...COMMON, "n", "parallel_tool_calls", "user", "cache_control"]),
   gemini: new Set([...COMMON, "n", "seed", "presence_penalty", "frequency_penalty", SAFETY_SETTINGS_FIELD]),
   // Claude on Bedrock takes Anthropic's body, so the format carries Anthropic's fields; the Converse
   // translation (other models) refuses by name those Converse has no field for (converse-request.ts).
@@ -65,7 +66,16 @@ const DROPPED: Readonly<Record<Exclude<TargetFormat, "openai">, readonly string[
     "logit_bias",
     ...ACCOUNT_FIELDS,
   ],
-  gemini: ["parallel_tool_calls", "user", "logprobs", "top_logprobs", "logit_bias", ...ACCOUNT_FIELDS],
+  // Top-level `cache_control` too: Gemini caches prefixes implicitly, as Converse has no such switch.
+  gemini: [
+    "parallel_tool_calls",
+    "user",
+    "logprobs",
+    "top_logprobs",
+    "logit_bias",
+    "cache_control",
+    ...ACCOUNT_FIELDS,
+  ],
   bedrock: [
     "seed",
     "frequency_penalty",
@@ -73,6 +83,7 @@ const DROPPED: Readonly<Record<Exclude<TargetFormat, "openai">, readonly string[
     "logprobs",
     "top_logprobs",
     "logit_bias",
+    "cache_control",
     ...ACCOUNT_FIELDS,
   ],
 };

@@ -188,6 +188,25 @@ describe("failures the @anthropic-ai/sdk recognises", () => {
     expect(await response.json()).toMatchObject({ error: { message: "max_tokens: Field required" } });
   });
 
+  it("refuses max_tokens above the model's output cap, as the API does", async () => {
+    const response = await rawMessages({
+      model: "claude-sonnet-4-20250514",
+      max_tokens: 128_000,
+      messages: hello.messages,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      error: {
+        type: "invalid_request_error",
+        message:
+          "max_tokens: 128000 > 64000, which is the maximum allowed number of output tokens for claude-sonnet-4-20250514",
+      },
+    });
+    expect(
+      (await rawMessages({ ...hello, model: "claude-sonnet-4-20250514", max_tokens: 64_000 })).status,
+    ).toBe(200);
+  });
+
   it("maps scenario statuses onto the SDK's error classes", async () => {
     const cases = [
       [429, Anthropic.RateLimitError, "rate_limit_error"],

@@ -22,6 +22,18 @@ export interface MessagesRequest {
 }
 
 /**
+ * The maximum output of the models the fakes are asked for (docs.claude.com, "Models overview": max
+ * output per model); the API refuses a larger `max_tokens` with a 400. Models not listed are not checked.
+ */
+const OUTPUT_CAPS: Readonly<Record<string, number>> = {
+  "claude-sonnet-4-20250514": 64_000,
+  "claude-sonnet-4-5-20250929": 64_000,
+  "claude-haiku-4-5-20251001": 64_000,
+  "claude-opus-4-20250514": 32_000,
+  "claude-3-5-haiku-20241022": 8_192,
+};
+
+/**
  * Validates like the API (`max_tokens` is required for messages, not for count_tokens; unknown fields are
  * refused, and `betas` from the `anthropic-beta` header add the fields of their betas).
  */
@@ -40,6 +52,11 @@ export function parseMessagesRequest(
     if (!Number.isInteger(maxTokens) || (maxTokens as number) < 1) {
       return invalid("max_tokens: Input should be greater than or equal to 1");
     }
+    const cap = OUTPUT_CAPS[body.model];
+    if (cap !== undefined && (maxTokens as number) > cap)
+      return invalid(
+        `max_tokens: ${maxTokens} > ${cap}, which is the maximum allowed number of output tokens for ${body.model}`,
+      );
   }
   if (!Array.isArray(body.messages)) return invalid("messages: Field required");
   const messages = [];

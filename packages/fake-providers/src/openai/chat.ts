@@ -9,6 +9,11 @@ import { modelNotFound, sendOpenAiError } from "./errors.js";
 
 export interface OpenAiFlavour {
   readonly demo: boolean;
+  /**
+   * OpenAI's completion and every chunk carry `system_fingerprint`, "the backend configuration that the
+   * model runs with" (platform.openai.com/docs/api-reference/chat/object and /chat/streaming); Anthropic's
+   * and Gemini's formats have no such member, and their fakes send none.
+   */
   readonly systemFingerprint: string;
   /** The top-level fields this host accepts. */
   readonly chatFields: ReadonlySet<string>;

@@ -17,7 +17,9 @@ export const anthropicProvider: ProviderFactory = (settings, timeouts) => {
     request: (call) => ({
       path: MESSAGES_PATH,
       headers,
-      body: JSON.stringify(anthropicRequestBody(call.request, call.upstreamModel, call.stream)),
+      body: JSON.stringify(
+        anthropicRequestBody(call.request, call.upstreamModel, call.stream, call.outputCap),
+      ),
     }),
     parse: parseAnthropicMessage,
     events: anthropicStreamEvents,

@@ -45,7 +45,7 @@ export async function bedrockChat(
   let body: string;
   try {
     const json = anthropic
-      ? bedrockAnthropicBody(call.request, call.upstreamModel)
+      ? bedrockAnthropicBody(call.request, call.upstreamModel, call.outputCap)
       : converseRequestBody(call.request);
     body = JSON.stringify(json);
   } catch (error) {

@@ -7,12 +7,16 @@ import { BEDROCK_ANTHROPIC_VERSION } from "./api.js";
  * without `model` (the model is in the path) and `stream` (the operation says it), which Bedrock refuses
  * as extraneous keys; `metadata` is not among the fields Bedrock's Anthropic API takes either.
  */
-export function bedrockAnthropicBody(request: ChatRequest, modelId: string): Record<string, unknown> {
+export function bedrockAnthropicBody(
+  request: ChatRequest,
+  modelId: string,
+  outputCap = 0,
+): Record<string, unknown> {
   const {
     model: _model,
     stream: _stream,
     metadata: _metadata,
     ...rest
-  } = anthropicRequestBody(request, modelId, false);
+  } = anthropicRequestBody(request, modelId, false, outputCap);
   return { anthropic_version: BEDROCK_ANTHROPIC_VERSION, ...rest };
 }

@@ -13,7 +13,8 @@ import type { ChatCall } from "../types.js";
  *   renders whichever stream form the caller asked for).
  * GEMINI_REFUSED_FIELDS are the caller's 400 before admission. The API version is the caller's (`v1`
  * or `v1beta`). Without `maxOutputTokens` admission holds the endpoint's maximum output, so no cap is
- * added. No caller header is forwarded.
+ * added; one above the endpoint's output cap is lowered to it (as on the other surfaces, see
+ * `withinOutputCap`). No caller header is forwarded.
  */
 export const GEMINI_REMOVED_FIELDS: FieldReasons = GATEWAY_FIELD_REASONS;
 
@@ -24,8 +25,22 @@ export const GEMINI_REFUSED_FIELDS: FieldReasons = {
 
 const VERSIONS = new Set(["v1", "v1beta"]);
 
-export function geminiNativeBody(body: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return withoutFields(body, GEMINI_REMOVED_FIELDS);
+export function geminiNativeBody(
+  body: Readonly<Record<string, unknown>>,
+  outputCap = 0,
+): Record<string, unknown> {
+  const sent = withoutFields(body, GEMINI_REMOVED_FIELDS);
+  if (outputCap <= 0) return sent;
+  for (const [configKey, capKey] of [
+    ["generationConfig", "maxOutputTokens"],
+    ["generation_config", "max_output_tokens"],
+  ] as const) {
+    const config = sent[configKey];
+    if (typeof config !== "object" || config === null) continue;
+    const asked = (config as Record<string, unknown>)[capKey];
+    if (typeof asked === "number" && asked > outputCap) sent[configKey] = { ...config, [capKey]: outputCap };
+  }
+  return sent;
 }
 
 export function geminiNativePath(version: string | undefined, model: string, stream: boolean): string {
@@ -42,7 +57,7 @@ export const geminiNativeRules: NativeRules = {
     return {
       path: geminiNativePath(native.apiVersion, call.upstreamModel, call.stream),
       headers: providerHeaders,
-      body: JSON.stringify(geminiNativeBody(native.body)),
+      body: JSON.stringify(geminiNativeBody(native.body, call.outputCap)),
     };
   },
 };

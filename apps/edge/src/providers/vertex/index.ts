@@ -80,7 +80,7 @@ function dialect(target: VertexTarget, token: string): WireDialect {
 
 /** The Messages body without `model` (it is in the URL) and with Vertex's `anthropic_version`. */
 export function vertexClaudeBody(call: ChatCall, model: string): Record<string, unknown> {
-  const { model: _inUrl, ...body } = anthropicRequestBody(call.request, model, call.stream);
+  const { model: _inUrl, ...body } = anthropicRequestBody(call.request, model, call.stream, call.outputCap);
   return { anthropic_version: VERTEX_ANTHROPIC_VERSION, ...body };
 }
 

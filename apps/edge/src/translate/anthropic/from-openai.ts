@@ -15,9 +15,14 @@ import {
 import { thinkingMode } from "../openai/reasoning.js";
 import { refuseForeignFields } from "../target-fields.js";
 import { untranslatable } from "../untranslatable.js";
+import { applyAutomaticCaching } from "./automatic-cache.js";
 import { ANTHROPIC_REASONING_FORMAT } from "./to-openai.js";
 
-/** Anthropic requires `max_tokens`; OpenAI leaves it optional, so a translated request gets this. */
+/**
+ * Anthropic requires `max_tokens`; OpenAI leaves it optional. A translated request without one gets the
+ * endpoint's output cap (the model's own limit, as an OpenAI-format caller expects); this only where the
+ * catalogue publishes no cap.
+ */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
 const MIN_THINKING_BUDGET = 1024;
 /** Anthropic has no "let the model decide": thinking switched on with no amount gets a medium budget. */
@@ -41,12 +46,13 @@ export function anthropicRequestBody(
   request: ChatRequest,
   upstreamModel: string,
   stream: boolean,
+  outputCap = 0,
 ): Record<string, unknown> {
   if ((request.n ?? 1) > 1) untranslatable("n > 1", "Anthropic returns one choice per request");
   refuseForeignFields(request, "anthropic");
   const body: Record<string, unknown> = {
     model: upstreamModel,
-    max_tokens: requestedMaxTokens(request) ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
+    max_tokens: requestedMaxTokens(request) ?? (outputCap > 0 ? outputCap : DEFAULT_ANTHROPIC_MAX_TOKENS),
     messages: anthropicMessages(request),
   };
   const system = anthropicSystem(request);
@@ -68,7 +74,8 @@ export function anthropicRequestBody(
   const choice = anthropicToolChoice(request);
   if (choice) body.tool_choice = choice;
   if (request.user) body.metadata = { user_id: request.user };
-  applyThinking(request, body);
+  applyAutomaticCaching(request, body);
+  applyThinking(request, body, outputCap);
   applyOutputFormat(request, body);
   if (stream) body.stream = true;
   return body;
@@ -77,12 +84,13 @@ export function anthropicRequestBody(
 /**
  * A reasoning request as Anthropic's extended thinking. The budget (at least Anthropic's 1,024) must stay
  * below `max_tokens`: a caller's `max_tokens` is the cap on everything generated (OpenAI's meaning), so
- * the budget is cut to fit under it; without one, the answer's default allowance is added on top.
+ * the budget is cut to fit under it; without one the endpoint's output cap is that cap, and where no cap
+ * is published the answer's default allowance is added on top.
  * Anthropic refuses thinking with a changed temperature, any top_k, top_p below 0.95 or a forced tool
  * (docs.claude.com, "Extended thinking": feature compatibility), so the gateway refuses them the same way
  * rather than deleting them in silence. "Dynamic" has no Anthropic form and gets the medium budget.
  */
-function applyThinking(request: ChatRequest, body: Record<string, unknown>): void {
+function applyThinking(request: ChatRequest, body: Record<string, unknown>, outputCap: number): void {
   const mode = thinkingMode(request);
   if (mode === undefined || mode.kind === "off") return;
   refuseWithThinking(request);
@@ -90,7 +98,8 @@ function applyThinking(request: ChatRequest, body: Record<string, unknown>): voi
     MIN_THINKING_BUDGET,
     mode.kind === "budget" ? mode.tokens : DYNAMIC_THINKING_BUDGET,
   );
-  const capped = requestedMaxTokens(request);
+  // Without a caller's cap the endpoint's own is the cap on everything generated, thinking included.
+  const capped = requestedMaxTokens(request) ?? (outputCap > 0 ? outputCap : undefined);
   if (capped === undefined) {
     body.max_tokens = wanted + DEFAULT_ANTHROPIC_MAX_TOKENS;
     body.thinking = { type: "enabled", budget_tokens: wanted };

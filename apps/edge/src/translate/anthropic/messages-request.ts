@@ -27,6 +27,8 @@ const KNOWN_FIELDS = new Set([
   "tool_choice",
   "thinking",
   "output_config",
+  // Anthropic's (and OpenRouter's) automatic caching: the canonical request's top-level `cache_control`.
+  "cache_control",
   "models",
   "provider",
 ]);
@@ -215,6 +217,8 @@ function markerOf(holder: Record<string, unknown>): { cache_control?: unknown } 
 function copyRouting(request: MessagesRequest | CountTokensRequest, chat: ChatRequest): void {
   if (request.models) chat.models = request.models;
   if (request.provider) chat.provider = request.provider;
+  const automatic = (request as { cache_control?: unknown }).cache_control;
+  if (automatic !== undefined) chat.cache_control = automatic;
 }
 
 function copySampling(request: MessagesRequest | CountTokensRequest, chat: ChatRequest): void {

@@ -9,7 +9,8 @@ import type { ChatMessage, ChatRequest } from "../../canonical/chat-request.js";
 export function withoutCacheMarkers(request: ChatRequest): ChatRequest {
   const messages = request.messages.map(messageWithoutMarkers);
   const tools = request.tools?.map((tool) => withoutMarker(tool));
-  return { ...request, messages, ...(tools ? { tools } : {}) };
+  // OpenRouter's top-level `cache_control` (automatic caching) likewise: OpenAI's API has no such field.
+  return withoutMarker({ ...request, messages, ...(tools ? { tools } : {}) });
 }
 
 function messageWithoutMarkers(message: ChatMessage): ChatMessage {

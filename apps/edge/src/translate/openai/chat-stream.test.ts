@@ -38,11 +38,11 @@ describe("ChatStreamRewriter", () => {
     expect(rewriter.upstreamId()).toBe("chatcmpl-up");
   });
 
-  it("carries system_fingerprint on every chunk: null until the provider sends one, then its value", () => {
+  it("leaves system_fingerprint out until the provider sends one, then carries its value (no null: OpenRouter's SDK rejects it)", () => {
     const rewriter = new ChatStreamRewriter(identity);
-    expect(
-      frame(rewriter.chunk({ choices: [{ index: 0, delta: { content: "a" } }] })).system_fingerprint,
-    ).toBeNull();
+    expect(frame(rewriter.chunk({ choices: [{ index: 0, delta: { content: "a" } }] }))).not.toHaveProperty(
+      "system_fingerprint",
+    );
     rewriter.chunk({ system_fingerprint: "fp_9", choices: [{ index: 0, delta: { content: "b" } }] });
     expect(
       frame(rewriter.chunk({ choices: [{ index: 0, delta: { content: "c" } }] })).system_fingerprint,
@@ -99,7 +99,6 @@ describe("ChatStreamRewriter", () => {
       created: 100,
       model: "openai/gpt-4o-mini",
       provider: "openai",
-      system_fingerprint: null,
       choices: [],
       usage: {
         prompt_tokens: 10,

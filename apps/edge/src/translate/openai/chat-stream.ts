@@ -23,7 +23,8 @@ export class ChatStreamRewriter implements StreamRenderer {
   /** Raw relay: the chunks' `choices` texts, decoded only when metering estimates. */
   private readonly rawChoices = new DetachedTexts();
   private createdRaw = "";
-  private fingerprintJson = "null";
+  /** The provider's fingerprint as JSON text, "" until a chunk carried one (the member is then left out). */
+  private fingerprintJson = "";
   private readonly rawPrefix: string;
   private readonly modelJson: string;
   private readonly providerJson: string;
@@ -87,7 +88,7 @@ export class ChatStreamRewriter implements StreamRenderer {
     if (scan.choices) this.rawChoices.add(data.slice(scan.choices.start, scan.choices.end));
     let frame = `${this.rawPrefix}${this.created},"model":${this.modelJson},"provider":${
       provider ? data.slice(provider.start, provider.end) : this.providerJson
-    },"system_fingerprint":${this.fingerprintJson}`;
+    }${this.fingerprintMember()}`;
     for (let index = 0; index < rest.length; index += 2)
       frame += `,${data.slice(rest[index], rest[index + 1])}`;
     return `${frame}}\n\n`;
@@ -129,7 +130,7 @@ export class ChatStreamRewriter implements StreamRenderer {
         ? bytes.toString("utf8", start + provider.start, start + provider.end)
         : this.providerJson;
       this.envelopeBytes = Buffer.from(
-        `${this.rawPrefix}${this.created},"model":${this.modelJson},"provider":${providerJson},"system_fingerprint":${this.fingerprintJson}`,
+        `${this.rawPrefix}${this.created},"model":${this.modelJson},"provider":${providerJson}${this.fingerprintMember()}`,
       );
     }
     out.add(this.envelopeBytes);
@@ -184,9 +185,17 @@ export class ChatStreamRewriter implements StreamRenderer {
       created: this.created,
       model: this.identity.model,
       provider: this.identity.provider,
-      // The provider's fingerprint once a chunk carried one, null until then (as OpenRouter sends it).
-      system_fingerprint: this.fingerprint,
+      ...(this.fingerprint === null ? {} : { system_fingerprint: this.fingerprint }),
     };
+  }
+
+  /**
+   * The provider's fingerprint once a chunk carried one; until then no member at all. Anthropic, Gemini
+   * and most hosts send none, and `@openrouter/sdk`'s chunk schema (`system_fingerprint:
+   * z.string().optional()`) rejects a null, so `chat.send({stream: true})` would throw on the first chunk.
+   */
+  private fingerprintMember(): string {
+    return this.fingerprintJson === "" ? "" : `,"system_fingerprint":${this.fingerprintJson}`;
   }
 }
 
