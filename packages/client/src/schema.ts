@@ -1535,6 +1535,58 @@ export interface components {
             http_referer: string | null;
             /** @description X-Title (or X-OpenRouter-Title). */
             app_title: string | null;
+            /** @description Why a failed generation (finish_reason `error`) failed, as the client was told; for a stream broken after its first byte, its in-band error. Null when it did not fail or the client cancelled it. */
+            error: {
+                /** @description The HTTP status the client was answered with. */
+                code: number;
+                /** @description The gateway's reason code (error.metadata.reason), or the provider's own code. */
+                reason: string | null;
+                message: string;
+            } | null;
+            /**
+             * @description The gateway routes in one region.
+             * @constant
+             */
+            data_region: "global";
+            /** @description The request's `user`; null when not sent. */
+            external_user: string | null;
+            /** @description The caller's User-Agent; null when not sent. */
+            user_agent: string | null;
+            /** @description The account id (as on the key object). */
+            workspace_id: string;
+            /** @description One per attempt, fallbacks included (OpenRouter's ProviderResponse). */
+            provider_responses: {
+                /** @description The provider's id. */
+                provider_name: string;
+                model_permaslug: string;
+                /** @description Null when no answer arrived. */
+                status: number | null;
+                /** @description Milliseconds. */
+                latency: number;
+                is_byok: boolean;
+            }[];
+            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            moderation_latency: null;
+            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            native_tokens_completion_images: null;
+            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            num_fetches: null;
+            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            num_input_audio_prompt: null;
+            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            num_media_completion: null;
+            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            num_media_prompt: null;
+            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            num_search_results: null;
+            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            preset_id: null;
+            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            router: null;
+            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            service_tier: null;
+            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            web_search_engine: null;
         };
     };
     responses: never;
