@@ -626,6 +626,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/catalog/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a model-specific request limit (requests per interval, per account; over it: 429 with limit_source model:<id>); limit: null removes it */
+        post: operations["adminSetModelLimit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/catalog/aliases": {
         parameters: {
             query?: never;
@@ -7180,6 +7197,83 @@ export interface operations {
                     model: string;
                     /** @description Absent: the whole model. */
                     provider?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Applied (or nothing to change); the diff lists every field old -> new. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: boolean;
+                        version: string;
+                        version_before: string | null;
+                        diff: {
+                            target: string;
+                            field: string;
+                            old: unknown;
+                            new: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    adminSetModelLimit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    model: string;
+                    /** @description null removes the model's limit. */
+                    limit: {
+                        requests: number;
+                        interval_seconds: number;
+                    } | null;
                 };
             };
         };
