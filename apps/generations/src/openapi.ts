@@ -18,6 +18,12 @@ import { type GenerationPage, listGenerationsQuery } from "./routes/list-generat
 
 const usd = z.number().meta({ description: "USD" });
 
+/** OpenRouter fields for features the gateway does not have (or does not count): always null. */
+const notHere = z.null().meta({
+  description:
+    "Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted.",
+});
+
 const attemptSchema = z.object({
   provider: z.string(),
   model: z.string(),
@@ -81,6 +87,45 @@ export const generationSchema = z
     origin: z.string().meta({ description: "The HTTP-Referer's origin; empty when none was sent." }),
     http_referer: z.string().nullable().meta({ description: "HTTP-Referer (origin and path)." }),
     app_title: z.string().nullable().meta({ description: "X-Title (or X-OpenRouter-Title)." }),
+    error: z
+      .object({
+        code: z.number().int().meta({ description: "The HTTP status the client was answered with." }),
+        reason: z.string().nullable().meta({
+          description: "The gateway's reason code (error.metadata.reason), or the provider's own code.",
+        }),
+        message: z.string(),
+      })
+      .nullable()
+      .meta({
+        description:
+          "Why a failed generation (finish_reason `error`) failed, as the client was told; for a stream broken after its first byte, its in-band error. Null when it did not fail or the client cancelled it.",
+      }),
+    data_region: z.literal("global").meta({ description: "The gateway routes in one region." }),
+    external_user: z.string().nullable().meta({ description: "The request's `user`; null when not sent." }),
+    user_agent: z.string().nullable().meta({ description: "The caller's User-Agent; null when not sent." }),
+    workspace_id: z.string().meta({ description: "The account id (as on the key object)." }),
+    provider_responses: z
+      .array(
+        z.object({
+          provider_name: z.string().meta({ description: "The provider's id." }),
+          model_permaslug: z.string(),
+          status: z.number().int().nullable().meta({ description: "Null when no answer arrived." }),
+          latency: z.number().meta({ description: "Milliseconds." }),
+          is_byok: z.boolean(),
+        }),
+      )
+      .meta({ description: "One per attempt, fallbacks included (OpenRouter's ProviderResponse)." }),
+    moderation_latency: notHere,
+    native_tokens_completion_images: notHere,
+    num_fetches: notHere,
+    num_input_audio_prompt: notHere,
+    num_media_completion: notHere,
+    num_media_prompt: notHere,
+    num_search_results: notHere,
+    preset_id: notHere,
+    router: notHere,
+    service_tier: notHere,
+    web_search_engine: notHere,
   })
   .meta({ id: "Generation" }) satisfies z.ZodType<GenerationJson>;
 

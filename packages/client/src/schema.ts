@@ -643,6 +643,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/catalog/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a model-specific request limit (requests per interval, per account; over it: 429 with limit_source model:<id>); limit: null removes it */
+        post: operations["adminSetModelLimit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/catalog/aliases": {
         parameters: {
             query?: never;
@@ -1552,6 +1569,58 @@ export interface components {
             http_referer: string | null;
             /** @description X-Title (or X-OpenRouter-Title). */
             app_title: string | null;
+            /** @description Why a failed generation (finish_reason `error`) failed, as the client was told; for a stream broken after its first byte, its in-band error. Null when it did not fail or the client cancelled it. */
+            error: {
+                /** @description The HTTP status the client was answered with. */
+                code: number;
+                /** @description The gateway's reason code (error.metadata.reason), or the provider's own code. */
+                reason: string | null;
+                message: string;
+            } | null;
+            /**
+             * @description The gateway routes in one region.
+             * @constant
+             */
+            data_region: "global";
+            /** @description The request's `user`; null when not sent. */
+            external_user: string | null;
+            /** @description The caller's User-Agent; null when not sent. */
+            user_agent: string | null;
+            /** @description The account id (as on the key object). */
+            workspace_id: string;
+            /** @description One per attempt, fallbacks included (OpenRouter's ProviderResponse). */
+            provider_responses: {
+                /** @description The provider's id. */
+                provider_name: string;
+                model_permaslug: string;
+                /** @description Null when no answer arrived. */
+                status: number | null;
+                /** @description Milliseconds. */
+                latency: number;
+                is_byok: boolean;
+            }[];
+            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            moderation_latency: null;
+            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            native_tokens_completion_images: null;
+            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            num_fetches: null;
+            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            num_input_audio_prompt: null;
+            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            num_media_completion: null;
+            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            num_media_prompt: null;
+            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            num_search_results: null;
+            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            preset_id: null;
+            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            router: null;
+            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            service_tier: null;
+            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            web_search_engine: null;
         };
     };
     responses: never;
@@ -7223,6 +7292,83 @@ export interface operations {
                     model: string;
                     /** @description Absent: the whole model. */
                     provider?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Applied (or nothing to change); the diff lists every field old -> new. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: boolean;
+                        version: string;
+                        version_before: string | null;
+                        diff: {
+                            target: string;
+                            field: string;
+                            old: unknown;
+                            new: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    adminSetModelLimit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    model: string;
+                    /** @description null removes the model's limit. */
+                    limit: {
+                        requests: number;
+                        interval_seconds: number;
+                    } | null;
                 };
             };
         };

@@ -59,12 +59,25 @@ export interface UsageFacts {
   attempts: UsageAttempt[];
   /** Who sent it (OpenRouter's app attribution headers), already validated; absent when not sent. */
   attribution?: UsageAttribution | undefined;
+  /** The request's end-user id (`user`, Anthropic's `metadata.user_id`), validated; absent when not sent. */
+  externalUser?: string | undefined;
+  /** Why a failed generation failed, as the client was told; absent when it did not fail. */
+  error?: UsageError | undefined;
 }
 
-/** A request's `HTTP-Referer` and `X-Title`; either may be empty. */
+/** A request's `HTTP-Referer`, `X-Title` and `User-Agent`; any may be empty. */
 export interface UsageAttribution {
   httpReferer: string;
   appTitle: string;
+  /** Absent in records built before the field (the edge always sets it, possibly empty). */
+  userAgent?: string | undefined;
+}
+
+/** The error a failed generation answered with: HTTP status, reason code, message. */
+export interface UsageError {
+  status: number;
+  reason: string;
+  message: string;
 }
 
 /**
@@ -113,6 +126,11 @@ export function usageRecorded(facts: UsageFacts, charge: UsageCharge, leaseId = 
     httpReferer: facts.attribution?.httpReferer ?? "",
     appTitle: facts.attribution?.appTitle ?? "",
     cacheDiscountPico: cost.cacheDiscountPico ?? 0n,
+    externalUser: facts.externalUser ?? "",
+    userAgent: facts.attribution?.userAgent ?? "",
+    errorStatus: facts.error?.status ?? 0,
+    errorReason: facts.error?.reason ?? "",
+    errorMessage: facts.error?.message ?? "",
   };
 }
 

@@ -5,6 +5,8 @@ export type Attribution = UsageAttribution;
 
 const MAX_REFERER = 512;
 const MAX_TITLE = 128;
+const MAX_USER_AGENT = 512;
+const MAX_EXTERNAL_USER = 128;
 /** Control characters (C0, DEL, C1): a title is shown in lists and logs, never a terminal escape. */
 function hasControl(value: string): boolean {
   for (let index = 0; index < value.length; index++) {
@@ -16,15 +18,32 @@ function hasControl(value: string): boolean {
 
 /**
  * OpenRouter's app attribution: `HTTP-Referer` (the app's URL; its origin identifies the app) and
- * `X-Title`, which `@openrouter/sdk` sends as `X-OpenRouter-Title`. Attribution is optional metadata, so
- * a value that is not valid (not an absolute http(s) URL, too long, control characters) is dropped
- * rather than failing the request, as OpenRouter ignores it. Undefined when nothing valid was sent.
+ * `X-Title`, which `@openrouter/sdk` sends as `X-OpenRouter-Title`, plus the `User-Agent` (OpenRouter's
+ * generation record keeps it as `user_agent`). Attribution is optional metadata, so a value that is not
+ * valid (not an absolute http(s) URL, too long, control characters) is dropped rather than failing the
+ * request, as OpenRouter ignores it. Undefined when nothing valid was sent.
  */
 export function attributionOf(headers: IncomingHttpHeaders | undefined): Attribution | undefined {
   if (!headers) return undefined;
   const httpReferer = refererOf(single(headers["http-referer"]));
   const appTitle = titleOf(single(headers["x-title"]) ?? single(headers["x-openrouter-title"]));
-  return httpReferer === "" && appTitle === "" ? undefined : { httpReferer, appTitle };
+  const userAgent = boundedText(single(headers["user-agent"]), MAX_USER_AGENT);
+  if (httpReferer === "" && appTitle === "" && userAgent === "") return undefined;
+  return { httpReferer, appTitle, userAgent };
+}
+
+/**
+ * The request's end-user id as OpenRouter's `external_user`: OpenAI's and OpenRouter's `user` (a string
+ * the caller picks to tell its own users apart). Like attribution, an invalid one is dropped, not refused.
+ */
+export function externalUserOf(user: unknown): string | undefined {
+  const text = typeof user === "string" ? boundedText(user, MAX_EXTERNAL_USER) : "";
+  return text === "" ? undefined : text;
+}
+
+function boundedText(value: string | undefined, max: number): string {
+  const text = value?.trim() ?? "";
+  return text.length > max || hasControl(text) ? "" : text;
 }
 
 function single(value: string | string[] | undefined): string | undefined {
@@ -43,6 +62,5 @@ function refererOf(value: string | undefined): string {
 }
 
 function titleOf(value: string | undefined): string {
-  const title = value?.trim() ?? "";
-  return title.length > MAX_TITLE || hasControl(title) ? "" : title;
+  return boundedText(value, MAX_TITLE);
 }

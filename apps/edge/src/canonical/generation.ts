@@ -1,3 +1,4 @@
+import type { UsageError } from "@gw/events";
 import type { Attribution } from "./attribution.js";
 import type { Cost } from "./cost.js";
 import type { FinishReason } from "./finish-reason.js";
@@ -52,6 +53,10 @@ export interface Generation {
   attempts: AttemptRecord[];
   /** True when a provider produced a response (as opposed to every attempt failing). */
   served: boolean;
-  /** The app that sent it (`HTTP-Referer`, `X-Title`), when it said so. */
+  /** The app that sent it (`HTTP-Referer`, `X-Title`, `User-Agent`), when it said so. */
   attribution?: Attribution | undefined;
+  /** The request's end-user id (`user`), when it sent one. */
+  externalUser?: string | undefined;
+  /** The error the client was answered with, when the generation failed (not when it was cancelled). */
+  error?: UsageError | undefined;
 }

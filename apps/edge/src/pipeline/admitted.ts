@@ -1,6 +1,6 @@
 import type { Principal } from "@gw/auth";
 import type { Hold } from "../admission/admit.js";
-import type { Attribution } from "../canonical/attribution.js";
+import { type Attribution, externalUserOf } from "../canonical/attribution.js";
 import type { ChatRequest } from "../canonical/chat-request.js";
 import type { PromptText } from "../canonical/prompt-text.js";
 import type { Route } from "../planning/planner.js";
@@ -32,5 +32,6 @@ export function subjectOf(chat: AdmittedChat): GenerationSubject {
     requestedModel: chat.request.model,
     hold: chat.hold,
     attribution: chat.attribution,
+    externalUser: externalUserOf(chat.request.user),
   };
 }

@@ -1,5 +1,6 @@
 import type { Principal } from "@gw/auth";
 import type { Response } from "express";
+import { externalUserOf } from "../canonical/attribution.js";
 import type { ChatRequest } from "../canonical/chat-request.js";
 import type { EmbedRequest } from "../canonical/embed-request.js";
 import { type TokenUsage, ZERO_USAGE } from "../canonical/tokens.js";
@@ -62,6 +63,7 @@ export async function serveEmbeddings(
     requestedModel: request.model,
     hold,
     attribution: start.attribution,
+    externalUser: externalUserOf(request.user),
   };
   const outcome = await tryInOrder<CanonicalEmbeddings>(
     route.attempts,

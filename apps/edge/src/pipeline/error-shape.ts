@@ -38,8 +38,10 @@ export function errorShape(request: Pick<Request, "path" | "headers">): ErrorSha
 export const renderSurfaceError: ErrorRenderer = (error, response) => {
   const shape = errorShape(response.req);
   if (shape === "anthropic") {
-    // Anthropic's SDK surfaces request_id; ours is the generation id when one was assigned.
-    const id = response.getHeader("X-Generation-Id");
+    // Anthropic's error body always carries request_id (its SDK surfaces it): ours is the generation id
+    // when one was assigned, else the request's id (x-request-id, set on every response before auth), so
+    // a refusal before admission (a bad key on /v1/messages) names an id the logs can be searched for.
+    const id = response.getHeader("X-Generation-Id") ?? response.getHeader("x-request-id");
     return anthropicErrorBody(error, typeof id === "string" ? id : undefined);
   }
   if (shape === "gemini") return geminiErrorBody(error);

@@ -137,6 +137,36 @@ describe("finishing a generation (admission ends the hold, the meter publishes)"
       appTitle: "",
       // The 2 cached and 1 written tokens' saving, as computeCost gave it (the record shows it as cache_discount).
       cacheDiscountPico: -4n,
+      // No `user`, no User-Agent, and it did not fail: those fields go out empty.
+      externalUser: "",
+      userAgent: "",
+      errorStatus: 0,
+      errorReason: "",
+      errorMessage: "",
+    });
+  });
+
+  it("publishes the request's user, its User-Agent and a failure's error as the client was told it", async () => {
+    const { received, meter, admission } = await setup();
+    meter.record(
+      generation({
+        served: false,
+        finishReason: "error",
+        attribution: { httpReferer: "", appTitle: "", userAgent: "OpenAI/JS 6.1.0" },
+        externalUser: "user-42",
+        error: { status: 502, reason: "upstream_error", message: "no provider could serve the request" },
+      }),
+      hold,
+    );
+    await admission.drain();
+    await expect.poll(() => received.length).toBe(1);
+    expect(decodePayload(USAGE_RECORDED_V1, decodeEnvelope(received[0]!.value))).toMatchObject({
+      finishReason: "error",
+      externalUser: "user-42",
+      userAgent: "OpenAI/JS 6.1.0",
+      errorStatus: 502,
+      errorReason: "upstream_error",
+      errorMessage: "no provider could serve the request",
     });
   });
 

@@ -1,4 +1,6 @@
 import type { Principal } from "@gw/auth";
+import type { GatewayError } from "@gw/errors";
+import type { UsageError } from "@gw/events";
 import type { Pico } from "@gw/money";
 import { leaseIdOf } from "../admission/admission.js";
 import type { Hold } from "../admission/admit.js";
@@ -7,6 +9,7 @@ import { computeCost, ZERO_COST } from "../canonical/cost.js";
 import type { FinishReason } from "../canonical/finish-reason.js";
 import type { ApiType, AttemptRecord, Generation } from "../canonical/generation.js";
 import type { PlannedAttempt } from "../planning/plan.js";
+import { finalError } from "../providers/failure.js";
 import type { ResponseIdentity } from "../translate/openai/chat-response.js";
 import type { Measured } from "../usage/measure.js";
 import type { AttemptsFailure, AttemptsSuccess } from "./attempts.js";
@@ -23,6 +26,8 @@ export interface GenerationSubject {
   hold: Hold;
   /** The app attribution headers, recorded as they are. */
   attribution?: Attribution | undefined;
+  /** The request's `user` (validated), recorded as OpenRouter's `external_user`. */
+  externalUser?: string | undefined;
 }
 
 /** How a request ended: served by an attempt, or not served at all. */
@@ -37,6 +42,8 @@ export type Ending =
       nativeFinishReason: string | undefined;
       upstreamId: string | undefined;
       endedAt: number;
+      /** A stream that broke after its first byte: the error its in-band frame reported. */
+      error?: GatewayError | undefined;
     }
   | { served: false; failure: AttemptsFailure; streamed: boolean; measured: Measured; endedAt: number };
 
@@ -104,7 +111,23 @@ function generationRecord(subject: GenerationSubject, ending: Ending): Generatio
     attempts: ending.served ? ending.success.records : ending.failure.records,
     served: ending.served,
     attribution: subject.attribution,
+    externalUser: subject.externalUser,
+    error: endingError(ending),
   };
+}
+
+/**
+ * The error the client was answered with, for the record (a cancelled request has none: nobody was
+ * answered). An unserved request's is the final error its surface rendered from the last failure.
+ */
+function endingError(ending: Ending): UsageError | undefined {
+  if (ending.served) return ending.error === undefined ? undefined : usageError(ending.error);
+  if (ending.failure.failure.kind === "cancelled") return undefined;
+  return usageError(finalError(ending.failure.failure, {}));
+}
+
+function usageError(error: GatewayError): UsageError {
+  return { status: error.status, reason: error.code ?? "", message: error.message };
 }
 
 /** How the answer names itself: our generation id and model id, and the provider that served it. */

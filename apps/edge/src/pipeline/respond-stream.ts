@@ -47,7 +47,8 @@ export async function respondStream(
       : await pump(events, writer, rewriter);
   const cancelled = writer.clientGone;
   const measured = await measure(pumped.usage, chat.prompt, () => rewriter.outputTexts());
-  if (pumped.error) await writer.write(rewriter.error(streamFailure(pumped.error)));
+  const broken = pumped.error ? streamFailure(pumped.error) : undefined;
+  if (broken) await writer.write(rewriter.error(broken));
   const nativeFinishReason = rewriter.finishReason();
   const { record, chargedPico } = finishGeneration(context, subjectOf(chat), {
     served: true,
@@ -59,6 +60,7 @@ export async function respondStream(
     nativeFinishReason,
     upstreamId: rewriter.upstreamId(),
     endedAt: context.now(),
+    error: broken,
   });
   await context.meter.persisted();
   await writer.write(rewriter.end({ ...measured, cost: record.cost, chargedPico, isByok: record.isByok }));

@@ -46,6 +46,25 @@ describe("preferByok", () => {
     ]);
   });
 
+  it("falls back to the same provider on the gateway's key after the own key, as OpenRouter does by default", () => {
+    const byok = new Map([["openai", adapter("openai")]]);
+    const planned = [attempt("a", "openai"), attempt("a", "groq"), attempt("b", "openai")];
+    // The gateway has a key for openai and groq: after the own key, the model's plan on the gateway's keys.
+    expect(route(preferByok(planned, byok, () => true))).toEqual([
+      "a@openai*",
+      "a@openai",
+      "a@groq",
+      "b@openai*",
+      "b@openai",
+    ]);
+    // A provider only the account has a key for gets no shared attempt.
+    expect(route(preferByok(planned, byok, (provider) => provider !== "openai"))).toEqual([
+      "a@openai*",
+      "a@groq",
+      "b@openai*",
+    ]);
+  });
+
   it("leaves the plan alone without BYOK keys", () => {
     const planned = [attempt("a", "openai"), attempt("a", "groq")];
     expect(route(preferByok(planned, new Map()))).toEqual(["a@openai", "a@groq"]);

@@ -55,7 +55,12 @@ export class Planner {
         ? translatableAvailability(available, this.deps.providers, byok, input.request)
         : available;
     const plan = this.plan(input, availability, true);
-    const attempts = preferByok(plan.attempts, byok);
+    // The gateway's own keys, for the fallback after a failing BYOK key (what the plan would be without it).
+    const gatewayKeys =
+      input.kind === "chat"
+        ? translatableAvailability(this.availability(input.kind), this.deps.providers, NO_BYOK, input.request)
+        : this.availability(input.kind);
+    const attempts = preferByok(plan.attempts, byok, (providerId) => gatewayKeys(providerId).usable);
     const { providers } = this.deps;
     return {
       attempts,

@@ -179,6 +179,27 @@ describe("request ids", () => {
     expect(refused.headers.get("x-request-id")).toBe("caller-trace-1");
     expect(refused.headers.get("request-id")).toBeNull();
   });
+
+  it("puts request_id in an Anthropic error body refused before admission, as Anthropic's does", async () => {
+    const refused = await fetch(`${edge.url}/v1/messages`, {
+      method: "POST",
+      headers: { "x-api-key": "lr_live_not-a-key", "content-type": "application/json" },
+      body: JSON.stringify({ model: "anthropic/claude-test", max_tokens: 8, messages: [] }),
+    });
+    expect(refused.status).toBe(401);
+    const body = (await refused.json()) as { type: string; error: { type: string }; request_id?: string };
+    expect(body.type).toBe("error");
+    expect(body.error.type).toBe("authentication_error");
+    expect(body.request_id).toMatch(/^req_[0-9a-f]{32}$/);
+    expect(refused.headers.get("request-id")).toBe(body.request_id);
+    // The SDK reads the same id from the header into the error it raises.
+    const stranger = new Anthropic({ apiKey: "lr_live_not-a-key", baseURL: edge.url, maxRetries: 0 });
+    const error = await stranger.messages
+      .create({ model: "anthropic/claude-test", max_tokens: 8, messages: [{ role: "user", content: "hi" }] })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Anthropic.AuthenticationError);
+    expect((error as InstanceType<typeof Anthropic.AuthenticationError>).requestID).toMatch(/^req_/);
+  });
 });
 
 describe("Gemini surface → Google", () => {

@@ -431,8 +431,17 @@ const CHECKS: Readonly<Record<string, () => void>> = {
     const thinking = (extra: Json) => config(via("chat", "gemini", extra)).thinkingConfig;
     expect(thinking({ reasoning: { enabled: false } })).toEqual({ thinkingBudget: 0 });
     expect(thinking({ reasoning: { enabled: true } })).toEqual({ thinkingBudget: -1, includeThoughts: true });
+    // Thoughts count toward maxOutputTokens: a budget is cut to 80% of it so the answer keeps room.
     expect(thinking({ reasoning: { max_tokens: 9000 }, max_tokens: 2000 })).toEqual({
-      thinkingBudget: 2000,
+      thinkingBudget: 1600,
+      includeThoughts: true,
+    });
+    expect(thinking({ reasoning: { max_tokens: 1500 }, max_tokens: 2000 })).toEqual({
+      thinkingBudget: 1500,
+      includeThoughts: true,
+    });
+    expect(thinking({ reasoning: { effort: "high" }, max_tokens: 1000 })).toEqual({
+      thinkingBudget: 800,
       includeThoughts: true,
     });
     expect(thinking({ reasoning: { max_tokens: 900, exclude: true } })).toEqual({

@@ -326,7 +326,7 @@ export const FIELD_TABLE: readonly FieldRow[] = [
     THINKING,
     "`reasoning`",
     "translated",
-    "off → `thinkingBudget: 0`, on with no amount → -1 (dynamic), a budget → at most `maxOutputTokens`; `exclude` → `includeThoughts: false`",
+    "off → `thinkingBudget: 0`, on with no amount → -1 (dynamic), a budget → at most 80% of `maxOutputTokens` (the rest is kept for the answer); `exclude` → `includeThoughts: false`",
   ),
   row(
     "thinking-gemini-anthropic",

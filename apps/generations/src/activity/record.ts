@@ -3,7 +3,8 @@
  * statement that stores them: a redelivered event inserts nothing and so adds nothing, and a failed
  * batch leaves neither behind. Sums per rollup key in SQL (exact numeric), written in key order so
  * concurrent batches lock rollup rows in one order and cannot deadlock. A request no provider was tried
- * for has no endpoint to count under and is left out (its record still exists); app 0 is "no app", as a
+ * for has no endpoint to count under and is left out (its record still exists), and so is a proxied call
+ * that names no model (`GET /openai/v1/models`: no tokens, no cost); app 0 is "no app", as a
  * key column cannot be null. BYOK usage is what the provider charged for inference on the account's own
  * key (OpenRouter's byok_usage_inference).
  */
@@ -15,7 +16,7 @@ export function activityFromInserted(inserted: string): string {
     count(*), sum(prompt_tokens), sum(completion_tokens), sum(reasoning_tokens), sum(cost),
     coalesce(sum(upstream_inference_cost) filter (where is_byok), 0)
   from ${inserted}
-  where provider <> ''
+  where provider <> '' and model <> ''
   group by 1, 2, 3, 4, 5, 6
   order by 1, 2, 3, 4, 5, 6
   on conflict (account_id, day, model, provider, key_hash, app_id) do update set

@@ -52,7 +52,16 @@ export interface GenerationsTable {
   app_id: ColumnType<number | null, number | null | undefined, number | null>;
   /** What prompt caching saved (OpenRouter's `cache_discount`), USD; null when nothing was cached or written. */
   cache_discount: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The request's `user` (OpenRouter's `external_user`) and its User-Agent; null when not sent. */
+  external_user: NullableText;
+  user_agent: NullableText;
+  /** A failed generation's error as the client was told it: HTTP status, reason code, message. */
+  error_status: ColumnType<number | null, number | null | undefined, number | null>;
+  error_reason: NullableText;
+  error_message: NullableText;
 }
+
+type NullableText = ColumnType<string | null, string | null | undefined, string | null>;
 
 export interface AppsTable {
   id: ColumnType<number, never, never>;

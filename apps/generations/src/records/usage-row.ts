@@ -51,6 +51,12 @@ export function rowFromUsage(envelope: Envelope, usage: UsageRecorded): Insertab
     http_referer: usage.httpReferer || null,
     app_title: usage.appTitle || null,
     cache_discount: usedPromptCache(usage) ? picoToDecimalString(usage.cacheDiscountPico) : null,
+    external_user: usage.externalUser || null,
+    user_agent: usage.userAgent || null,
+    // A failure is recorded whole or not at all: its status is what says there was one.
+    error_status: usage.errorStatus === 0 ? null : usage.errorStatus,
+    error_reason: usage.errorStatus === 0 ? null : usage.errorReason || null,
+    error_message: usage.errorStatus === 0 ? null : usage.errorMessage,
   };
 }
 
@@ -96,6 +102,11 @@ export function usageFromRow(row: GenerationRow): UsageRecorded {
     httpReferer: row.http_referer ?? "",
     appTitle: row.app_title ?? "",
     cacheDiscountPico: row.cache_discount === null ? 0n : usdToPico(row.cache_discount),
+    externalUser: row.external_user ?? "",
+    userAgent: row.user_agent ?? "",
+    errorStatus: row.error_status ?? 0,
+    errorReason: row.error_reason ?? "",
+    errorMessage: row.error_message ?? "",
   };
 }
 

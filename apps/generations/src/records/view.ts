@@ -34,7 +34,56 @@ export type GenerationJson = {
   generation_time_ms: number;
   key_hash: string;
   attempts: AttemptRecord[];
-} & OpenRouterFlatFields;
+  /** Why a failed generation failed, as the client was told; null when it did not fail (or was cancelled). */
+  error: GenerationError | null;
+} & OpenRouterFlatFields &
+  OpenRouterCallerFields;
+
+/** A failed generation's error: `code` is the HTTP status the client got, `reason` the gateway's code. */
+export interface GenerationError {
+  code: number;
+  reason: string | null;
+  message: string;
+}
+
+/**
+ * The rest of OpenRouter's `GenerationResponseData` (what @openrouter/sdk's schema requires): what the
+ * gateway knows, and null (which the schema allows) for features it does not have.
+ */
+export interface OpenRouterCallerFields {
+  /** The gateway routes in one region: "global" (as the key's `allowed_data_regions` says). */
+  data_region: "global";
+  /** The request's `user`. */
+  external_user: string | null;
+  /** The caller's User-Agent header. */
+  user_agent: string | null;
+  /** The account (as on the key object). */
+  workspace_id: string;
+  /** One per attempt, fallbacks included: OpenRouter's ProviderResponse. */
+  provider_responses: ProviderResponse[];
+  // No moderation, presets, web search/fetch plugin, auto-router or service tiers; media and audio
+  // inputs and image outputs are not counted per generation: null, not a guessed 0.
+  moderation_latency: null;
+  native_tokens_completion_images: null;
+  num_fetches: null;
+  num_input_audio_prompt: null;
+  num_media_completion: null;
+  num_media_prompt: null;
+  num_search_results: null;
+  preset_id: null;
+  router: null;
+  service_tier: null;
+  web_search_engine: null;
+}
+
+export interface ProviderResponse {
+  provider_name: string;
+  model_permaslug: string;
+  /** The upstream's HTTP status; null when no answer arrived (connect error, timeout). */
+  status: number | null;
+  latency: number;
+  is_byok: boolean;
+}
 
 /**
  * OpenRouter's flat generation fields that do not clash with the spec's Generation (whose `usage` is an
@@ -100,7 +149,41 @@ export function generationJson(row: GenerationRow): GenerationJson {
     generation_time_ms: row.generation_time_ms,
     key_hash: row.key_hash,
     attempts: row.attempts,
+    error: errorOf(row),
     ...flatFields(row),
+    ...callerFields(row),
+  };
+}
+
+function errorOf(row: GenerationRow): GenerationError | null {
+  if (row.error_status === null) return null;
+  return { code: row.error_status, reason: row.error_reason, message: row.error_message ?? "" };
+}
+
+function callerFields(row: GenerationRow): OpenRouterCallerFields {
+  return {
+    data_region: "global",
+    external_user: row.external_user,
+    user_agent: row.user_agent,
+    workspace_id: row.account_id,
+    provider_responses: row.attempts.map((attempt) => ({
+      provider_name: attempt.provider,
+      model_permaslug: attempt.model,
+      status: attempt.status === 0 ? null : attempt.status,
+      latency: attempt.latency_ms,
+      is_byok: attempt.is_byok,
+    })),
+    moderation_latency: null,
+    native_tokens_completion_images: null,
+    num_fetches: null,
+    num_input_audio_prompt: null,
+    num_media_completion: null,
+    num_media_prompt: null,
+    num_search_results: null,
+    preset_id: null,
+    router: null,
+    service_tier: null,
+    web_search_engine: null,
   };
 }
 

@@ -56,6 +56,11 @@ const COLUMNS: readonly UnnestColumn<Row>[] = [
   { name: "http_referer", type: "text", value: (row) => row.http_referer },
   { name: "app_title", type: "text", value: (row) => row.app_title },
   { name: "cache_discount", type: "numeric", value: (row) => row.cache_discount },
+  { name: "external_user", type: "text", value: (row) => row.external_user },
+  { name: "user_agent", type: "text", value: (row) => row.user_agent },
+  { name: "error_status", type: "integer", value: (row) => row.error_status },
+  { name: "error_reason", type: "text", value: (row) => row.error_reason },
+  { name: "error_message", type: "text", value: (row) => row.error_message },
 ];
 const ORIGIN: UnnestColumn<Row> = {
   name: "app_origin",
@@ -91,7 +96,7 @@ const stored = COLUMNS.map((column) => column.name);
  * one transaction: all of it commits or none.
  */
 export const RECORD_USAGE: PreparedStatement = {
-  name: "generations_record_usage_v1",
+  name: "generations_record_usage_v2",
   text: `with batch as (
   select * from ${unnestFrom(BATCH_COLUMNS, 1, "b")}
 ), named_apps as (

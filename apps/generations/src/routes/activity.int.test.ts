@@ -1,3 +1,4 @@
+import { catalogueCost } from "@gw/events/testing";
 import { describeWith } from "@gw/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowFromUsage } from "../records/usage-row.js";
@@ -36,6 +37,8 @@ describeWith(["postgres"], "GET /api/v1/activity", () => {
     usage({ createdAt: new Date(Date.now() - 31 * DAY_MS) }),
     // Refused before any provider: a record, but no endpoint to count it under.
     usage({ provider: "", attempts: [] }),
+    // A proxied call that names no model (GET /openai/v1/models): a record, but no model's activity.
+    usage({ model: "", provider: "openai", apiType: "proxy", cost: catalogueCost(0n, 0n) }),
     // Another account's request on the same model, day and provider.
     usage({ accountId: "acct_bob", keyHash: "c".repeat(64) }),
   ];

@@ -64,9 +64,14 @@ describeWith(["postgres"], "generation lookup", () => {
         isByok: true,
         // 3 cached reads saved 0.15 µ$ each, 2 cache writes cost 0.075 µ$ more each (the edge's figure).
         cost: { ...catalogueCost(1_650_000n, 12_000_000n), cacheDiscountPico: 300_000n },
-        attribution: { httpReferer: "https://app.example/page", appTitle: "My App" },
+        attribution: {
+          httpReferer: "https://app.example/page",
+          appTitle: "My App",
+          userAgent: "OpenAI/JS 6.1.0",
+        },
+        externalUser: "user-42",
         attempts: [
-          { provider: "together", model: "openai/gpt-4o-mini", status: 429, latencyMs: 40, isByok: false },
+          { provider: "together", model: "openai/gpt-4o-mini", status: 0, latencyMs: 40, isByok: false },
           { provider: "openai", model: "openai/gpt-4o-mini", status: 200, latencyMs: 800, isByok: true },
         ],
       });
@@ -107,9 +112,10 @@ describeWith(["postgres"], "generation lookup", () => {
         generation_time_ms: 610,
         key_hash: usage.keyHash,
         attempts: [
-          { provider: "together", model: "openai/gpt-4o-mini", status: 429, latency_ms: 40, is_byok: false },
+          { provider: "together", model: "openai/gpt-4o-mini", status: 0, latency_ms: 40, is_byok: false },
           { provider: "openai", model: "openai/gpt-4o-mini", status: 200, latency_ms: 800, is_byok: true },
         ],
+        error: null,
         // OpenRouter's flat fields.
         tokens_prompt: 11,
         tokens_completion: 20,
@@ -128,6 +134,63 @@ describeWith(["postgres"], "generation lookup", () => {
         origin: "https://app.example",
         http_referer: "https://app.example/page",
         app_title: "My App",
+        // The rest of OpenRouter's GenerationResponseData: what the gateway knows, null for what it lacks.
+        data_region: "global",
+        external_user: "user-42",
+        user_agent: "OpenAI/JS 6.1.0",
+        workspace_id: "acct_owner",
+        provider_responses: [
+          {
+            provider_name: "together",
+            model_permaslug: "openai/gpt-4o-mini",
+            status: null,
+            latency: 40,
+            is_byok: false,
+          },
+          {
+            provider_name: "openai",
+            model_permaslug: "openai/gpt-4o-mini",
+            status: 200,
+            latency: 800,
+            is_byok: true,
+          },
+        ],
+        moderation_latency: null,
+        native_tokens_completion_images: null,
+        num_fetches: null,
+        num_input_audio_prompt: null,
+        num_media_completion: null,
+        num_media_prompt: null,
+        num_search_results: null,
+        preset_id: null,
+        router: null,
+        service_tier: null,
+        web_search_engine: null,
+      });
+    });
+
+    it("keeps a failed generation's error as the client was told it", async () => {
+      const usage = usageEvent({
+        accountId: "acct_owner",
+        finishReason: "error",
+        error: {
+          status: 502,
+          reason: "upstream_error",
+          message: "no provider could serve the request: the last one answered HTTP 500",
+        },
+      });
+      publishUsage(harness.bus, harness.topics.usage, usage);
+      await ingested(usage.generationId);
+      const response = await harness.get(`/api/v1/generation?id=${usage.generationId}`, ownerKey);
+      expect(response.body.data).toMatchObject({
+        finish_reason: "error",
+        error: {
+          code: 502,
+          reason: "upstream_error",
+          message: "no provider could serve the request: the last one answered HTTP 500",
+        },
+        external_user: null,
+        user_agent: null,
       });
     });
 

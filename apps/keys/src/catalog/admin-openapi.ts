@@ -8,6 +8,7 @@ import {
   disableBody,
   importBody,
   importResultSchema,
+  modelLimitBody,
   setPriceBody,
 } from "./admin-schemas.js";
 
@@ -89,6 +90,11 @@ export const catalogAdminOpenApiPaths: ZodOpenApiPathsObject = {
     "adminEnable",
     "Serve a disabled model or endpoint again",
     disableBody,
+  ),
+  "/api/v1/admin/catalog/limits": change(
+    "adminSetModelLimit",
+    "Set a model-specific request limit (requests per interval, per account; over it: 429 with limit_source model:<id>); limit: null removes it",
+    modelLimitBody,
   ),
   "/api/v1/admin/catalog/aliases": change(
     "adminAlias",

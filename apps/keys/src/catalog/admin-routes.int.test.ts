@@ -20,7 +20,12 @@ import { readCatalog, readCatalogVersion } from "./read.js";
 /** The fields these tests read, across the routes' answers (each answer has some of them). */
 interface Answer {
   error: { message: string; metadata: { problems: string[] } };
-  data: Array<{ id: string; aliases: string[]; endpoints: Array<{ pricing: Record<string, string> }> }>;
+  data: Array<{
+    id: string;
+    aliases: string[];
+    model_limit: { requests: number; interval_seconds: number } | null;
+    endpoints: Array<{ pricing: Record<string, string> }>;
+  }>;
   disabled: unknown[];
   version: string;
   version_before: string | null;
@@ -194,6 +199,42 @@ describeWith(["postgres"], "catalogue admin routes", () => {
     expect(overOpenRouter.body.error.metadata.problems[0]).toMatch(/^10001 entries: at most 10,000/);
     console.info(`refusing a 30,000-entry and a 10,001-entry import took ${Date.now() - started} ms`);
     expect(await readCatalogVersion(harness.database.db)).toBe(version);
+  });
+
+  it("sets and removes a model-specific request limit, operator only, refusing what limits nothing (issue 30)", async () => {
+    const model = "openai/gpt-4o-mini";
+    const limitOf = async () =>
+      (await call("GET", "/", operator)).body.data.find((m) => m.id === model)?.model_limit;
+    const body = { model, limit: { requests: 2, interval_seconds: 60 } };
+    for (const key of [management, apiKey])
+      expect((await call("POST", "/limits", key, body)).status).toBe(403);
+    expect((await call("POST", "/limits", undefined, body)).status).toBe(401);
+    expect(await limitOf()).toBeNull();
+
+    const refused: Array<[unknown, RegExp]> = [
+      [{ model, limit: { requests: 0, interval_seconds: 60 } }, /limit\.requests/],
+      [{ model, limit: { requests: 2 } }, /limit\.interval_seconds/],
+      [{ model, limit: { requests: 2, interval_seconds: 86_401 } }, /limit\.interval_seconds/],
+      [{ model, limit: { requests: 1.5, interval_seconds: 60 } }, /limit\.requests/],
+      [{ model }, /limit/],
+    ];
+    for (const [bad, names] of refused) {
+      const answer = await call("POST", "/limits", operator, bad);
+      expect(answer.status, JSON.stringify(bad)).toBe(400);
+      expect(answer.body.error.message).toMatch(names);
+    }
+    const unknown = await call("POST", "/limits", operator, { ...body, model: "nobody/nothing" });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.metadata.problems).toEqual(["unknown model: nobody/nothing"]);
+
+    const set = await call("POST", "/limits", operator, body);
+    expect(set.status).toBe(200);
+    expect(set.body.applied).toBe(true);
+    expect(await limitOf()).toEqual({ requests: 2, interval_seconds: 60 });
+    const served = (await readCatalog(harness.database.db)).content.models.find((m) => m.id === model);
+    expect(served?.modelLimit).toEqual({ requests: 2, intervalSeconds: 60 });
+    expect((await call("POST", "/limits", operator, { model, limit: null })).status).toBe(200);
+    expect(await limitOf()).toBeNull();
   });
 
   it("disables and enables an endpoint, and adds an alias", async () => {

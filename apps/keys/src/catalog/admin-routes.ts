@@ -6,9 +6,16 @@ import type { Request, RequestHandler, Router } from "express";
 import type { Kysely } from "kysely";
 import type { KeysTables } from "../db/schema.js";
 import { CatalogChangeError, importCatalog, listCatalog } from "./admin.js";
-import { aliasBody, dataPolicyBody, disableBody, importBody, setPriceBody } from "./admin-schemas.js";
+import {
+  aliasBody,
+  dataPolicyBody,
+  disableBody,
+  importBody,
+  modelLimitBody,
+  setPriceBody,
+} from "./admin-schemas.js";
 import type { CatalogContent } from "./content.js";
-import { setAlias, setDataPolicy, setDisabled, setPrice } from "./operations.js";
+import { setAlias, setDataPolicy, setDisabled, setModelLimit, setPrice } from "./operations.js";
 import type { OperatorGate } from "./operators.js";
 import { type ChangeResult, changeCatalog, readCatalogChanges } from "./store.js";
 
@@ -103,6 +110,16 @@ export function mountCatalogAdmin(app: Pick<Router, "get" | "post">, context: Ca
       response.json(resultView(await change(context, request, path.slice(1), edit)));
     });
   }
+  router.post("/limits", async (request, response) => {
+    const body = parseOrThrow(modelLimitBody, request.body);
+    const limit = body.limit && {
+      requests: body.limit.requests,
+      intervalSeconds: body.limit.interval_seconds,
+    };
+    response.json(
+      resultView(await change(context, request, "model-limit", setModelLimit(body.model, limit))),
+    );
+  });
   router.post("/aliases", async (request, response) => {
     const body = parseOrThrow(aliasBody, request.body);
     response.json(resultView(await change(context, request, "alias", setAlias(body.alias, body.model))));

@@ -75,6 +75,22 @@ export const aliasBody = z.object({
   model: modelId.nullable().meta({ description: "null removes an operator alias." }),
 });
 
+/**
+ * A model-specific request limit (the spec's "Model-specific limits": per-model limits independent of
+ * the account quota, 429 when exceeded): at most `requests` per `interval_seconds`, counted per account.
+ */
+export const modelLimitBody = z.object({
+  model: modelId,
+  limit: z
+    .object({
+      requests: z.number().int().min(1).max(1_000_000),
+      interval_seconds: z.number().int().min(1).max(86_400),
+    })
+    .strict()
+    .nullable()
+    .meta({ description: "null removes the model's limit." }),
+});
+
 const diffValue: z.ZodType<unknown> = z.unknown();
 
 export const changeResultSchema = z.object({

@@ -103,6 +103,23 @@ export function setDisabled(edit: DisableEdit): (overlay: Overlay, current: Cata
   };
 }
 
+/**
+ * Sets a model's request limit (`limit: null` removes it); the operator's value survives a re-seed. The
+ * model must be served (or have an operator patch): a limit on a typo would limit nothing.
+ */
+export function setModelLimit(
+  modelId: string,
+  limit: RequestLimit | null,
+): (overlay: Overlay, current: CatalogContent) => string[] {
+  return (overlay, current) => {
+    const patch = overlay.models.get(modelId);
+    if (!current.models.some((model) => model.id === modelId) && patch === undefined)
+      return [`unknown model: ${modelId}`];
+    overlay.models.set(modelId, { ...patch, modelLimit: limit });
+    return [];
+  };
+}
+
 /** Points an alias at a model (`modelId: null` removes an operator alias). */
 export function setAlias(
   alias: string,

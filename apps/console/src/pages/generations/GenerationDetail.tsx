@@ -5,8 +5,14 @@ import { type Column, DataTable } from "../../components/DataTable";
 import { formatDateTime, formatDuration, formatNumber, formatUsd } from "../../components/format";
 import { attemptStatus, failureSummary, statusLabel } from "./status";
 
-// cache_discount is left out: the typed client drops null-only fields from answers, and it is not shown.
-export type Generation = Omit<components["schemas"]["Generation"], "cache_discount">;
+type GenerationSchema = components["schemas"]["Generation"];
+/** The fields that are always null (OpenRouter's, for features the gateway does not have). */
+type AlwaysNull = {
+  [K in keyof GenerationSchema]: GenerationSchema[K] extends null ? K : never;
+}[keyof GenerationSchema];
+// cache_discount and the always-null fields are left out: the typed client drops null-only fields from
+// answers, and they are not shown.
+export type Generation = Omit<GenerationSchema, "cache_discount" | AlwaysNull>;
 type Attempt = Generation["attempts"][number];
 
 const ATTEMPT_COLUMNS: Column<Attempt & { index: number }>[] = [
@@ -35,7 +41,7 @@ export function GenerationDetail(props: { generation: Generation; keyName?: stri
             ["API", g.api_type],
             ["Streamed", g.streamed ? "Yes" : "No"],
             ["Status", statusLabel(g)],
-            ...(failureSummary(g) ? [["Error", failureSummary(g)] as [string, ReactNode]] : []),
+            ...errorFacts(g),
             ["Finish reason (provider's)", g.native_finish_reason ?? "—"],
             ["Latency (first byte)", formatDuration(g.latency_ms)],
             ["Generation time", formatDuration(g.generation_time_ms)],
@@ -83,6 +89,22 @@ export function GenerationDetail(props: { generation: Generation; keyName?: stri
       </p>
     </section>
   );
+}
+
+/**
+ * A failed generation's error as its client was told it (the record keeps it since issue 30), with the
+ * HTTP status and reason; for a record from before that, what its attempts say.
+ */
+function errorFacts(g: Generation): Array<[string, ReactNode]> {
+  if (g.error) {
+    const reason = g.error.reason ? `, ${g.error.reason}` : "";
+    return [
+      ["Error", g.error.message],
+      ["Error status", `HTTP ${g.error.code}${reason}`],
+    ];
+  }
+  const summary = failureSummary(g);
+  return summary ? [["Error", summary]] : [];
 }
 
 function Facts(props: { title: string; facts: Array<[string, ReactNode]> }) {

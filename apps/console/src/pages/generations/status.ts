@@ -40,8 +40,8 @@ export function mayStillBeRecorded(id: string, now: number = Date.now()): boolea
 }
 
 /**
- * What a failed request's attempts say, for the detail's "Error" line: the record keeps no error text
- * (the API does not store one), so this names each provider tried and how it answered.
+ * What a failed request's attempts say, for the detail's "Error" line of a record without an `error`
+ * (recorded before the gateway kept the error text): each provider tried and how it answered.
  */
 export function failureSummary(
   record: Omit<StatusFields, "attempts"> & { attempts: ReadonlyArray<{ provider: string; status: number }> },

@@ -89,9 +89,17 @@ function generationConfig(request: ChatRequest): Record<string, unknown> {
 }
 
 /**
+ * The share of `maxOutputTokens` a thinking budget may take. Gemini counts thoughts toward the output cap,
+ * so a budget equal to the cap lets a model that thinks fully stop at MAX_TOKENS with no answer; the
+ * remaining 20% is kept for the answer (80% is OpenRouter's share of max_tokens for effort "high", its
+ * largest reasoning allocation short of the whole cap).
+ */
+const MAX_THINKING_SHARE = 0.8;
+
+/**
  * Thinking as Gemini's `thinkingConfig`: off is budget 0, on with no amount is -1 (dynamic, the model
- * decides), a budget never above the `maxOutputTokens` sent (thoughts count toward it). Thoughts come
- * back unless the caller excluded them (OpenRouter's `reasoning.exclude`, Gemini's `includeThoughts`).
+ * decides), a budget at most 80% of the `maxOutputTokens` sent, so room for the answer remains. Thoughts
+ * come back unless the caller excluded them (OpenRouter's `reasoning.exclude`, Gemini's `includeThoughts`).
  */
 function thinkingConfig(request: ChatRequest): Record<string, unknown> | undefined {
   const mode = thinkingMode(request);
@@ -100,7 +108,8 @@ function thinkingConfig(request: ChatRequest): Record<string, unknown> | undefin
   if (mode.kind === "off") return { thinkingBudget: 0 };
   if (mode.kind === "dynamic") return { thinkingBudget: -1, includeThoughts };
   const cap = requestedMaxTokens(request);
-  return { thinkingBudget: cap === undefined ? mode.tokens : Math.min(mode.tokens, cap), includeThoughts };
+  const room = cap === undefined ? mode.tokens : Math.floor(cap * MAX_THINKING_SHARE);
+  return { thinkingBudget: Math.min(mode.tokens, room), includeThoughts };
 }
 
 function geminiContents(messages: readonly ChatMessage[]): GeminiContent[] {

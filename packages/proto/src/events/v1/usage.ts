@@ -63,6 +63,22 @@ export interface UsageRecorded {
    * input. 0 when no tokens were cached or written (and in events from edges older than this field).
    */
   cacheDiscountPico: bigint;
+  /**
+   * The request's end-user id (OpenAI's and OpenRouter's `user`, Anthropic's `metadata.user_id`), at most
+   * 128 printable characters; OpenRouter's generation record calls it `external_user`. Empty when not sent.
+   */
+  externalUser: string;
+  /** The caller's `User-Agent` header, at most 512 printable characters; empty when not sent or not valid. */
+  userAgent: string;
+  /**
+   * Why a failed generation failed (finish_reason "error"), as the client was told: the HTTP status it
+   * got (for a stream broken after its first byte, the status its in-band error frame reports), the
+   * gateway's reason code (or the provider's own code, passed through) and the message. Empty and 0
+   * when the generation did not fail, or was cancelled by the client.
+   */
+  errorStatus: number;
+  errorReason: string;
+  errorMessage: string;
 }
 
 export interface Attempt {
@@ -112,6 +128,11 @@ function createBaseUsageRecorded(): UsageRecorded {
     httpReferer: "",
     appTitle: "",
     cacheDiscountPico: 0n,
+    externalUser: "",
+    userAgent: "",
+    errorStatus: 0,
+    errorReason: "",
+    errorMessage: "",
   };
 }
 
@@ -220,6 +241,21 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
         throw new globalThis.Error("value provided for field message.cacheDiscountPico of type int64 too large");
       }
       writer.uint32(240).int64(message.cacheDiscountPico);
+    }
+    if (message.externalUser !== "") {
+      writer.uint32(250).string(message.externalUser);
+    }
+    if (message.userAgent !== "") {
+      writer.uint32(258).string(message.userAgent);
+    }
+    if (message.errorStatus !== 0) {
+      writer.uint32(264).uint32(message.errorStatus);
+    }
+    if (message.errorReason !== "") {
+      writer.uint32(274).string(message.errorReason);
+    }
+    if (message.errorMessage !== "") {
+      writer.uint32(282).string(message.errorMessage);
     }
     return writer;
   },
@@ -477,6 +513,46 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
             message.cacheDiscountPico = reader.int64() as bigint;
             continue;
           }
+          case 31: {
+            if (tag !== 250) {
+              break;
+            }
+
+            message.externalUser = reader.string();
+            continue;
+          }
+          case 32: {
+            if (tag !== 258) {
+              break;
+            }
+
+            message.userAgent = reader.string();
+            continue;
+          }
+          case 33: {
+            if (tag !== 264) {
+              break;
+            }
+
+            message.errorStatus = reader.uint32();
+            continue;
+          }
+          case 34: {
+            if (tag !== 274) {
+              break;
+            }
+
+            message.errorReason = reader.string();
+            continue;
+          }
+          case 35: {
+            if (tag !== 282) {
+              break;
+            }
+
+            message.errorMessage = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -619,6 +695,31 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
         : isSet(object.cache_discount_pico)
         ? BigInt(object.cache_discount_pico)
         : 0n,
+      externalUser: isSet(object.externalUser)
+        ? globalThis.String(object.externalUser)
+        : isSet(object.external_user)
+        ? globalThis.String(object.external_user)
+        : "",
+      userAgent: isSet(object.userAgent)
+        ? globalThis.String(object.userAgent)
+        : isSet(object.user_agent)
+        ? globalThis.String(object.user_agent)
+        : "",
+      errorStatus: isSet(object.errorStatus)
+        ? globalThis.Number(object.errorStatus)
+        : isSet(object.error_status)
+        ? globalThis.Number(object.error_status)
+        : 0,
+      errorReason: isSet(object.errorReason)
+        ? globalThis.String(object.errorReason)
+        : isSet(object.error_reason)
+        ? globalThis.String(object.error_reason)
+        : "",
+      errorMessage: isSet(object.errorMessage)
+        ? globalThis.String(object.errorMessage)
+        : isSet(object.error_message)
+        ? globalThis.String(object.error_message)
+        : "",
     };
   },
 
@@ -714,6 +815,21 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
     if (message.cacheDiscountPico !== 0n) {
       obj.cacheDiscountPico = message.cacheDiscountPico.toString();
     }
+    if (message.externalUser !== "") {
+      obj.externalUser = message.externalUser;
+    }
+    if (message.userAgent !== "") {
+      obj.userAgent = message.userAgent;
+    }
+    if (message.errorStatus !== 0) {
+      obj.errorStatus = Math.round(message.errorStatus);
+    }
+    if (message.errorReason !== "") {
+      obj.errorReason = message.errorReason;
+    }
+    if (message.errorMessage !== "") {
+      obj.errorMessage = message.errorMessage;
+    }
     return obj;
   },
 
@@ -760,6 +876,11 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
     message.cacheDiscountPico = (object.cacheDiscountPico !== undefined && object.cacheDiscountPico !== null)
       ? BigInt(object.cacheDiscountPico)
       : 0n;
+    message.externalUser = object.externalUser ?? "";
+    message.userAgent = object.userAgent ?? "";
+    message.errorStatus = object.errorStatus ?? 0;
+    message.errorReason = object.errorReason ?? "";
+    message.errorMessage = object.errorMessage ?? "";
     return message;
   },
 };
