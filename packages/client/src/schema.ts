@@ -6893,6 +6893,11 @@ export interface operations {
                     skip_unknown_providers?: boolean;
                     /** @description OpenRouter format: the provider the models are served through (default openrouter). */
                     provider?: string;
+                    /**
+                     * @description Confirms prices above $0.001 per token ($1,000 per 1M tokens) or $10 per request or image. Without it such a change is refused with a 400 whose error.metadata.reason is price_confirmation_required and whose error.metadata.high_prices lists them.
+                     * @default false
+                     */
+                    confirm_high_prices?: boolean;
                 };
             };
         };
@@ -6912,6 +6917,15 @@ export interface operations {
                             field: string;
                             old: unknown;
                             new: unknown;
+                        }[];
+                        /** @description Prices the change sets above the thresholds (confirm_high_prices); a dry run lists them too. */
+                        high_prices: {
+                            /** @description model@provider */
+                            target: string;
+                            /** @description prompt, completion, …, as pricing names it */
+                            price: string;
+                            /** @description USD per token (per request / per image for those two) */
+                            usd: string;
                         }[];
                         models: number;
                         skipped: string[];
@@ -6980,6 +6994,11 @@ export interface operations {
                     upstream_model?: string;
                     context_length?: number;
                     max_completion_tokens?: number;
+                    /**
+                     * @description Confirms prices above $0.001 per token ($1,000 per 1M tokens) or $10 per request or image. Without it such a change is refused with a 400 whose error.metadata.reason is price_confirmation_required and whose error.metadata.high_prices lists them.
+                     * @default false
+                     */
+                    confirm_high_prices?: boolean;
                 };
             };
         };
@@ -6999,6 +7018,15 @@ export interface operations {
                             field: string;
                             old: unknown;
                             new: unknown;
+                        }[];
+                        /** @description Prices the change sets above the thresholds (confirm_high_prices); a dry run lists them too. */
+                        high_prices: {
+                            /** @description model@provider */
+                            target: string;
+                            /** @description prompt, completion, …, as pricing names it */
+                            price: string;
+                            /** @description USD per token (per request / per image for those two) */
+                            usd: string;
                         }[];
                     };
                 };
@@ -7074,6 +7102,15 @@ export interface operations {
                             old: unknown;
                             new: unknown;
                         }[];
+                        /** @description Prices the change sets above the thresholds (confirm_high_prices); a dry run lists them too. */
+                        high_prices: {
+                            /** @description model@provider */
+                            target: string;
+                            /** @description prompt, completion, …, as pricing names it */
+                            price: string;
+                            /** @description USD per token (per request / per image for those two) */
+                            usd: string;
+                        }[];
                     };
                 };
             };
@@ -7148,6 +7185,15 @@ export interface operations {
                             old: unknown;
                             new: unknown;
                         }[];
+                        /** @description Prices the change sets above the thresholds (confirm_high_prices); a dry run lists them too. */
+                        high_prices: {
+                            /** @description model@provider */
+                            target: string;
+                            /** @description prompt, completion, …, as pricing names it */
+                            price: string;
+                            /** @description USD per token (per request / per image for those two) */
+                            usd: string;
+                        }[];
                     };
                 };
             };
@@ -7221,6 +7267,15 @@ export interface operations {
                             field: string;
                             old: unknown;
                             new: unknown;
+                        }[];
+                        /** @description Prices the change sets above the thresholds (confirm_high_prices); a dry run lists them too. */
+                        high_prices: {
+                            /** @description model@provider */
+                            target: string;
+                            /** @description prompt, completion, …, as pricing names it */
+                            price: string;
+                            /** @description USD per token (per request / per image for those two) */
+                            usd: string;
                         }[];
                     };
                 };

@@ -10,6 +10,7 @@ import { aliasBody, disableBody, importBody, setPriceBody } from "./admin-schema
 import type { CatalogContent } from "./content.js";
 import { setAlias, setDisabled, setPrice } from "./operations.js";
 import type { OperatorGate } from "./operators.js";
+import { HighPriceError, highPriceProblem } from "./price-guard.js";
 import { type ChangeResult, changeCatalog, readCatalogChanges } from "./store.js";
 
 export const ADMIN_CATALOG_PATH = "/api/v1/admin/catalog";
@@ -66,6 +67,7 @@ export function mountCatalogAdmin(app: Pick<Router, "get" | "post">, context: Ca
         actor: context.operators.actor(request),
         skipUnknownProviders: body.skip_unknown_providers,
         providerId: body.provider,
+        refuseHighPrices: !body.confirm_high_prices,
       }),
     );
     response.json({ ...resultView(result), models: result.models, skipped: result.skipped });
@@ -80,7 +82,8 @@ export function mountCatalogAdmin(app: Pick<Router, "get" | "post">, context: Ca
       contextLength: body.context_length,
       maxCompletionTokens: body.max_completion_tokens,
     });
-    response.json(resultView(await change(context, request, "set-price", edit)));
+    const confirmed = body.confirm_high_prices;
+    response.json(resultView(await change(context, request, "set-price", edit, !confirmed)));
   });
   for (const [path, disabled] of [
     ["/disable", true],
@@ -103,6 +106,7 @@ function change(
   request: Request,
   action: string,
   edit: Parameters<typeof changeCatalog>[2]["edit"],
+  refuseHighPrices = false,
 ): Promise<ChangeResult> {
   return refusing(() =>
     changeCatalog(context.db, context.seed, {
@@ -110,6 +114,7 @@ function change(
       action,
       dryRun: false,
       edit,
+      refuseHighPrices,
     }),
   );
 }
@@ -119,6 +124,7 @@ async function refusing<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
+    if (error instanceof HighPriceError) throw unconfirmed(error);
     if (!(error instanceof CatalogChangeError)) throw error;
     throw new GatewayError(
       "invalid_request",
@@ -131,12 +137,26 @@ async function refusing<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Prices above the price-guard thresholds without confirm_high_prices: a 400 naming each and the field. */
+function unconfirmed(error: HighPriceError): GatewayError {
+  const problems = error.prices.map(highPriceProblem);
+  return new GatewayError(
+    "invalid_request",
+    `catalogue change refused: ${problems.join("; ")}; if these prices are right, send the request again with confirm_high_prices: true`,
+    {
+      code: "price_confirmation_required",
+      metadata: { problems, high_prices: error.prices },
+    },
+  );
+}
+
 function resultView(result: ChangeResult) {
   return {
     applied: result.applied,
     version: result.version,
     version_before: result.versionBefore ?? null,
     diff: result.diff,
+    high_prices: result.highPrices,
   };
 }
 
