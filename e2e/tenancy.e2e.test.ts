@@ -267,6 +267,20 @@ const MATRIX: Record<RouteName, Probe> = {
       expect((JSON.parse(answer.text) as { data: { total_credits: number } }).data.total_credits).toBe(3);
     },
   ),
+  "GET /api/v1/credits/transactions": both(
+    refusedFor(NOT_MANAGEMENT, 403, () => ({ method: "GET", path: "/api/v1/credits/transactions" })),
+    async (world) => {
+      // B's own credit (3 USD), never A's (7 USD); A's own list has A's (the control).
+      const amounts = async (secret: string) => {
+        const answer = await world.call("GET", "/api/v1/credits/transactions?limit=100", secret);
+        expect(answer.status, answer.text).toBe(200);
+        const lines = (JSON.parse(answer.text) as { data: { kind: string; amount: number }[] }).data;
+        return lines.filter((line) => line.kind !== "usage").map((line) => line.amount);
+      };
+      expect(await amounts(world.a.management)).toContain(7);
+      expect(await amounts(world.others.management)).toEqual([3]);
+    },
+  ),
   "GET /api/v1/activity": both(
     refusedFor(NOT_MANAGEMENT, 403, () => ({ method: "GET", path: "/api/v1/activity" })),
     ownOnly(["management"], () => ({ method: "GET", path: "/api/v1/activity" }), nonEmpty),

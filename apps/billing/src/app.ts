@@ -5,6 +5,7 @@ import type { Express } from "express";
 import { type BillingContext, type BillingDeps, billingContext } from "./deps.js";
 import { creditsRoute } from "./routes/credits.js";
 import { billingReadiness } from "./routes/health.js";
+import { transactionsRoute } from "./routes/transactions.js";
 
 export function createApp(
   deps: BillingDeps,
@@ -17,6 +18,7 @@ export function createApp(
     readiness,
     routes: (app) => {
       app.get("/api/v1/credits", management, creditsRoute(context));
+      app.get("/api/v1/credits/transactions", management, transactionsRoute(context));
     },
   });
 }

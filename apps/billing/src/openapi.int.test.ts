@@ -40,7 +40,10 @@ describe("the billing app's routes in the OpenAPI document", () => {
   const document = buildGatewayDocument([billingOpenApiPaths]);
 
   it("reads the registered routes from the app", () => {
-    expect(routes).toEqual([{ method: "get", path: "/api/v1/credits" }]);
+    expect(routes).toEqual([
+      { method: "get", path: "/api/v1/credits" },
+      { method: "get", path: "/api/v1/credits/transactions" },
+    ]);
   });
 
   it("documents every route the app registers", () => {

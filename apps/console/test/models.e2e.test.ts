@@ -161,16 +161,41 @@ describe("Models", () => {
     const priced = models.filter((m) => Number(m.pricing.prompt) >= 0);
     const cheapest = Math.min(...priced.map((m) => Number(m.pricing.prompt)));
     await expect
-      .poll(async () => {
-        const id = await firstId();
-        return Number(models.find((m) => m.id === id)?.pricing.prompt);
-      })
+      .poll(
+        async () => {
+          const id = await firstId();
+          return Number(models.find((m) => m.id === id)?.pricing.prompt);
+        },
+        { timeout: 15_000 },
+      )
       .toBe(cheapest);
 
     await sortBy.selectOption({ label: "Context, largest first" });
     const contexts = await catalogueContexts();
     const largest = Math.max(...contexts.values());
-    await expect.poll(async () => contexts.get(await firstId())).toBe(largest);
+    await expect.poll(async () => contexts.get(await firstId()), { timeout: 15_000 }).toBe(largest);
+  });
+
+  it("filters by prompt price and by context, the rows equal to the API's models that qualify (issue 34)", async () => {
+    const { page, problems } = await openModels();
+    const table = page.getByRole("table", { name: "Models" });
+    await table.waitFor({ timeout: 15_000 });
+    const models = await catalogue();
+    const contexts = await catalogueContexts();
+    const shownIds = async () =>
+      (await table.locator(".model-id").allTextContents()).map((id) => id.trim()).sort();
+
+    await page.getByLabel("Prompt price").selectOption({ label: "Up to $2 / 1M" });
+    expect(new URL(page.url()).searchParams.get("max_prompt")).toBe("2");
+    const cheap = models.filter((m) => Number(m.pricing.prompt) >= 0 && Number(m.pricing.prompt) * 1e6 <= 2);
+    expect(cheap.length).toBeGreaterThan(0);
+    expect(cheap.length).toBeLessThan(models.length);
+    await expect.poll(shownIds, { timeout: 15_000 }).toEqual(cheap.map((m) => m.id).sort());
+
+    await page.getByLabel("Context", { exact: true }).selectOption({ label: "128K or more" });
+    const both = cheap.filter((m) => (contexts.get(m.id) ?? 0) >= 128_000).map((m) => m.id);
+    await expect.poll(shownIds, { timeout: 15_000 }).toEqual(both.sort());
+    expect(problems()).toEqual([]);
   });
 
   it("has no serious accessibility violation and fits 360 px", async () => {

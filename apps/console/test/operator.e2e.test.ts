@@ -188,7 +188,7 @@ describe("Operator pages", () => {
     expect(problems()).toEqual([]);
   });
 
-  it("lists a refused import's problems and asks before applying an absurd price (issue 34)", async () => {
+  it("lists a refused import's problems and asks before applying an absurd price, which the API refuses unconfirmed (issue 34)", async () => {
     const { page, problems } = await signedInAsOperator();
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Catalogue" }).click();
     await page.getByRole("table", { name: "Served models" }).waitFor({ timeout: 15_000 });
@@ -206,9 +206,19 @@ describe("Operator pages", () => {
     const absurd = JSON.stringify({
       "gpt-4o-mini": { litellm_provider: "openai", mode: "chat", input_cost_per_token: 1e6 },
     });
+    // A script cannot do what the form asks a person to confirm: the API refuses it unconfirmed.
+    const unconfirmed = await fetch(`${gateway.url}/api/v1/admin/catalog/import`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${operatorToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ format: "litellm", content: absurd, apply: true }),
+    });
+    expect(unconfirmed.status).toBe(400);
+    const refusal = (await unconfirmed.json()) as { error: { metadata: { reason: string } } };
+    expect(refusal.error.metadata.reason).toBe("price_confirmation_required");
+
     await page.getByLabel("Catalogue JSON").fill(absurd);
     await page.getByRole("button", { name: "Preview import" }).click();
-    const warning = page.getByRole("alert").filter({ hasText: /per 1M tokens; check the file's unit/ });
+    const warning = page.getByRole("alert").filter({ hasText: /check the file's unit/ });
     await warning.waitFor({ timeout: 15_000 });
     expect(await warning.textContent()).toMatch(/gpt-4o-mini@openai prompt: \$1,000,000,000,000 per 1M/);
     const apply = page.getByRole("button", { name: "Apply import" });
@@ -216,6 +226,23 @@ describe("Operator pages", () => {
     await screenshot(page, "operator", "catalogue-absurd-price");
     await warning.getByLabel("These prices are right: apply them").check();
     expect(await apply.isDisabled()).toBe(false);
+    await apply.click();
+    // Applied: the console sent the confirmation the API asks for.
+    await page.getByText(/^Applied: /).waitFor({ timeout: 15_000 });
+
+    // The price override: the API's refusal is shown with a box to confirm, and setting it again works.
+    await page.getByRole("combobox", { name: "Model" }).selectOption("demo/echo");
+    const provider = page.getByRole("combobox", { name: "Provider" });
+    await provider.selectOption((await provider.locator("option").nth(1).textContent()) ?? "");
+    await page.getByLabel("Completion (USD per 1M tokens)").fill("2000");
+    await page.getByRole("button", { name: "Set prices" }).click();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: /completion \$0\.002 per token is above \$0\.001 per token/ })
+      .waitFor({ timeout: 15_000 });
+    await page.getByLabel("This price is right: set it").check();
+    await page.getByRole("button", { name: "Set prices" }).click();
+    await page.getByText(/^Prices set \(version /).waitFor({ timeout: 15_000 });
     expect(problems()).toEqual([]);
   });
 

@@ -3,6 +3,7 @@ import {
   accessibilityProblems,
   type ConsoleBrowser,
   type ConsolePage,
+  elementsPastTheViewport,
   type Gateway,
   launchBrowser,
   openFromNav,
@@ -217,6 +218,45 @@ describe("Playground", () => {
       .getByText(/^Cost \$/)
       .waitFor({ timeout: 30_000 });
     expect(problems()).toEqual([]);
+  });
+
+  it("compares two models side by side, each answer with its cost and latency, by keyboard, at 1280 and 390 px (issue 34)", async () => {
+    for (const width of [1280, 390]) {
+      const { page, problems } = await signedIn(width);
+      await page.getByLabel("API key").fill(gateway.apiKey);
+      const compare = page.getByRole("region", { name: "Compare two models" });
+      const first = compare.getByRole("combobox", { name: "First" });
+      await expect
+        .poll(() => first.locator(`option[value="demo/echo"]`).count(), { timeout: 15_000 })
+        .toBe(1);
+      // The embedded default serves one chat model: the same one on both sides.
+      await first.selectOption("demo/echo");
+      await compare.getByRole("combobox", { name: "Second" }).selectOption("demo/echo");
+      // By keyboard: type the prompt, Tab to Compare, Enter.
+      await compare.getByRole("textbox", { name: "Prompt for both" }).focus();
+      await page.keyboard.type(`Compare at ${width}`);
+      await page.keyboard.press("Tab");
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Compare");
+      await page.keyboard.press("Enter");
+
+      for (const side of ["First", "Second"]) {
+        const answer = compare.getByRole("article", { name: `${side}: demo/echo` });
+        await answer.getByText(/^Cost \$/).waitFor({ timeout: 30_000 });
+        expect(await answer.textContent()).toContain(`You said: Compare at ${width}`);
+        expect(await answer.getByText(/^Latency: first token \d+ ms/).textContent()).toMatch(
+          /^Latency: first token \d+ ms, total (\d+ ms|\d+\.\d s)$/,
+        );
+        expect(await answer.getByRole("link").count()).toBe(1);
+      }
+      // Not part of the chat: the conversation is still empty.
+      expect(await page.getByRole("log", { name: "Conversation" }).textContent()).toContain(
+        "No messages yet",
+      );
+      expect(await elementsPastTheViewport(page)).toEqual([]);
+      expect(await accessibilityProblems(page, `playground compare ${width}`)).toEqual([]);
+      await screenshot(page, "playground", `compare-${width}`);
+      expect(problems()).toEqual([]);
+    }
   });
 
   it("has no serious accessibility violation and fits 360 px", async () => {

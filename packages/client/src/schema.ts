@@ -883,6 +883,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/credits/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's credits and daily usage, newest first, cursor-paged (management key) */
+        get: operations["listCreditTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/activity": {
         parameters: {
             query?: never;
@@ -1466,6 +1483,23 @@ export interface components {
             total_credits: number;
             /** @description USD ever spent; the balance is the difference. */
             total_usage: number;
+        };
+        CreditTransaction: {
+            /**
+             * @description purchase or grant: one credit; usage: one UTC day's requests, net of refunds.
+             * @enum {string}
+             */
+            kind: "purchase" | "grant" | "usage";
+            /** @description USD, signed: credits positive, usage negative. */
+            amount: number;
+            /** @description A credit's reference (payment, ticket); null for usage. */
+            reference: string | null;
+            /** @description Ledger entries in the line (1 for a credit). */
+            entries: number;
+            /** @description The UTC day (YYYY-MM-DD) of a usage line; null for a credit. */
+            date: string | null;
+            /** @description A credit's time; a usage line's day start (UTC, ISO 8601). */
+            created_at: string;
         };
         ActivityItem: {
             /**
@@ -6979,6 +7013,11 @@ export interface operations {
                     skip_unknown_providers?: boolean;
                     /** @description OpenRouter format: the provider the models are served through (default openrouter). */
                     provider?: string;
+                    /**
+                     * @description Confirms prices above $0.001 per token ($1,000 per 1M tokens) or $10 per request or image. Without it such a change is refused with a 400 whose error.metadata.reason is price_confirmation_required and whose error.metadata.high_prices lists them.
+                     * @default false
+                     */
+                    confirm_high_prices?: boolean;
                 };
             };
         };
@@ -6998,6 +7037,15 @@ export interface operations {
                             field: string;
                             old: unknown;
                             new: unknown;
+                        }[];
+                        /** @description Prices the change sets above the thresholds (confirm_high_prices); a dry run lists them too. */
+                        high_prices: {
+                            /** @description model@provider */
+                            target: string;
+                            /** @description prompt, completion, …, as pricing names it */
+                            price: string;
+                            /** @description USD per token (per request / per image for those two) */
+                            usd: string;
                         }[];
                         models: number;
                         skipped: string[];
@@ -7066,6 +7114,11 @@ export interface operations {
                     upstream_model?: string;
                     context_length?: number;
                     max_completion_tokens?: number;
+                    /**
+                     * @description Confirms prices above $0.001 per token ($1,000 per 1M tokens) or $10 per request or image. Without it such a change is refused with a 400 whose error.metadata.reason is price_confirmation_required and whose error.metadata.high_prices lists them.
+                     * @default false
+                     */
+                    confirm_high_prices?: boolean;
                 };
             };
         };
@@ -7085,6 +7138,15 @@ export interface operations {
                             field: string;
                             old: unknown;
                             new: unknown;
+                        }[];
+                        /** @description Prices the change sets above the thresholds (confirm_high_prices); a dry run lists them too. */
+                        high_prices: {
+                            /** @description model@provider */
+                            target: string;
+                            /** @description prompt, completion, …, as pricing names it */
+                            price: string;
+                            /** @description USD per token (per request / per image for those two) */
+                            usd: string;
                         }[];
                     };
                 };
@@ -7238,6 +7300,15 @@ export interface operations {
                             old: unknown;
                             new: unknown;
                         }[];
+                        /** @description Prices the change sets above the thresholds (confirm_high_prices); a dry run lists them too. */
+                        high_prices: {
+                            /** @description model@provider */
+                            target: string;
+                            /** @description prompt, completion, …, as pricing names it */
+                            price: string;
+                            /** @description USD per token (per request / per image for those two) */
+                            usd: string;
+                        }[];
                     };
                 };
             };
@@ -7311,6 +7382,15 @@ export interface operations {
                             field: string;
                             old: unknown;
                             new: unknown;
+                        }[];
+                        /** @description Prices the change sets above the thresholds (confirm_high_prices); a dry run lists them too. */
+                        high_prices: {
+                            /** @description model@provider */
+                            target: string;
+                            /** @description prompt, completion, …, as pricing names it */
+                            price: string;
+                            /** @description USD per token (per request / per image for those two) */
+                            usd: string;
                         }[];
                     };
                 };
@@ -7462,6 +7542,15 @@ export interface operations {
                             field: string;
                             old: unknown;
                             new: unknown;
+                        }[];
+                        /** @description Prices the change sets above the thresholds (confirm_high_prices); a dry run lists them too. */
+                        high_prices: {
+                            /** @description model@provider */
+                            target: string;
+                            /** @description prompt, completion, …, as pricing names it */
+                            price: string;
+                            /** @description USD per token (per request / per image for those two) */
+                            usd: string;
                         }[];
                     };
                 };
@@ -8729,6 +8818,70 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Credits"];
                     };
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The credential may not call this route, or the model or provider is outside its allow-lists. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+        };
+    };
+    listCreditTransactions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description The previous page's next_cursor; omitted for the newest page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of lines; next_cursor is null on the last page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreditTransaction"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (the field is named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description No credential, or one that is unknown, revoked or expired. */

@@ -34,6 +34,11 @@ export const ERROR_CODES = {
     meaning:
       "the provider proxy refuses a model the catalogue does not price at that provider (it would be served unmetered)",
   },
+  price_confirmation_required: {
+    kind: "invalid_request",
+    meaning:
+      "an operator catalogue change sets a price above the threshold without confirm_high_prices: true; metadata.high_prices lists them",
+  },
   invalid_path: {
     kind: "invalid_request",
     meaning: "a path with dot segments or encoded slashes, which its owner could read as another path",

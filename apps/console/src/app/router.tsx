@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { createBrowserRouter, Navigate, useLocation } from "react-router";
 import { PageHeader } from "../components/PageHeader";
+import { CreditsPage } from "../pages/credits";
 import { GenerationsPage } from "../pages/generations";
 import { KeysPage } from "../pages/keys";
 import { ModelsPage } from "../pages/models";
@@ -27,6 +28,7 @@ export function createConsoleRouter() {
         children: [
           { index: true, element: <Home /> },
           { path: "usage", element: <Allowed page={<UsagePage />} /> },
+          { path: "credits", element: <Allowed page={<CreditsPage />} /> },
           { path: "keys", element: <Allowed page={<KeysPage />} /> },
           { path: "generations", element: <Allowed page={<GenerationsPage />} /> },
           { path: "models", element: <Allowed page={<ModelsPage />} /> },

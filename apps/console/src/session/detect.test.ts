@@ -62,7 +62,7 @@ describe("navigation per credential", () => {
   const names = (value: Session) => navItems(value).map((item) => item.name);
 
   it("a management key sees the account pages only", () => {
-    expect(names(session({}))).toEqual(["Usage", "Keys", "Generations", "Models", "Playground"]);
+    expect(names(session({}))).toEqual(["Usage", "Credits", "Keys", "Generations", "Models", "Playground"]);
     expect(homePath(session({}))).toBe("/usage");
   });
   it("an operator token sees only the operator pages, an operator's management key both", () => {

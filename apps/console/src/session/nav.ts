@@ -8,6 +8,7 @@ export interface NavItem {
 
 const ACCOUNT_PAGES: NavItem[] = [
   { name: "Usage", path: "/usage" },
+  { name: "Credits", path: "/credits" },
   { name: "Keys", path: "/keys" },
   { name: "Generations", path: "/generations" },
   { name: "Models", path: "/models" },

@@ -19,7 +19,10 @@ import { readCatalog, readCatalogVersion } from "./read.js";
 
 /** The fields these tests read, across the routes' answers (each answer has some of them). */
 interface Answer {
-  error: { message: string; metadata: { problems: string[] } };
+  error: {
+    message: string;
+    metadata: { problems: string[]; reason?: string; high_prices?: unknown[] };
+  };
   data: Array<{
     id: string;
     aliases: string[];
@@ -32,6 +35,7 @@ interface Answer {
   applied: boolean;
   diff: unknown[];
   models: number;
+  high_prices: unknown[];
 }
 
 describeWith(["postgres"], "catalogue admin routes", () => {
@@ -235,6 +239,55 @@ describeWith(["postgres"], "catalogue admin routes", () => {
     expect(served?.modelLimit).toEqual({ requests: 2, intervalSeconds: 60 });
     expect((await call("POST", "/limits", operator, { model, limit: null })).status).toBe(200);
     expect(await limitOf()).toBeNull();
+  });
+
+  it("refuses a price above $1,000 per 1M tokens or $10 per request unless confirm_high_prices, naming it and the field (issue 34)", async () => {
+    const db = harness.database.db;
+    const version = await readCatalogVersion(db);
+    // $10^12 per 1M tokens = $10^6 per token: the issue's import.
+    const content = JSON.stringify({
+      "gpt-4o-mini": { litellm_provider: "openai", mode: "chat", input_cost_per_token: 1e6 },
+    });
+    const high = { target: "openai/gpt-4o-mini@openai", price: "prompt", usd: "1000000" };
+    const dry = await call("POST", "/import", operator, { format: "litellm", content });
+    expect(dry.status).toBe(200);
+    expect(dry.body.high_prices).toEqual([high]);
+    const refused = await call("POST", "/import", operator, { format: "litellm", content, apply: true });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.metadata.reason).toBe("price_confirmation_required");
+    expect(refused.body.error.metadata.high_prices).toEqual([high]);
+    expect(refused.body.error.metadata.problems).toEqual([
+      "openai/gpt-4o-mini@openai: prompt $1000000 per token is above $0.001 per token ($1,000 per 1M tokens)",
+    ]);
+    expect(refused.body.error.message).toContain("confirm_high_prices: true");
+    const perRequest = { ...price, pricing: { request: "10.5" } };
+    const refusedPrice = await call("POST", "/prices", operator, perRequest);
+    expect(refusedPrice.status).toBe(400);
+    expect(refusedPrice.body.error.metadata.problems).toEqual([
+      "openai/gpt-4o-mini@openai: request $10.5 per request is above $10 per request",
+    ]);
+    // At the thresholds themselves: no question asked.
+    const atLimit = { ...price, pricing: { completion: "0.001", request: "10" } };
+    const allowed = await call("POST", "/prices", operator, atLimit);
+    expect(allowed.status).toBe(200);
+    expect(allowed.body.high_prices).toEqual([]);
+    expect(await readCatalogVersion(db)).not.toBe(version);
+
+    const confirmed = await call("POST", "/import", operator, {
+      format: "litellm",
+      content,
+      apply: true,
+      confirm_high_prices: true,
+    });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toMatchObject({ applied: true, high_prices: [high] });
+    const served = (await readCatalog(db)).content.models.find((m) => m.id === "openai/gpt-4o-mini");
+    expect(served?.endpoints[0]?.pricing?.promptPico).toBe(1_000_000n * 10n ** 12n);
+    // A price already served is not asked about again when another field changes.
+    const other = await call("POST", "/prices", operator, { ...price, pricing: { completion: "0.0000007" } });
+    expect(other.status).toBe(200);
+    // Put back what the other tests read.
+    await call("POST", "/prices", operator, { ...price, confirm_high_prices: true });
   });
 
   it("disables and enables an endpoint, and adds an alias", async () => {

@@ -17,6 +17,7 @@ import {
 import type { CatalogContent } from "./content.js";
 import { setAlias, setDataPolicy, setDisabled, setModelLimit, setPrice } from "./operations.js";
 import type { OperatorGate } from "./operators.js";
+import { HighPriceError, highPriceProblem } from "./price-guard.js";
 import { type ChangeResult, changeCatalog, readCatalogChanges } from "./store.js";
 
 export const ADMIN_CATALOG_PATH = "/api/v1/admin/catalog";
@@ -73,6 +74,7 @@ export function mountCatalogAdmin(app: Pick<Router, "get" | "post">, context: Ca
         actor: context.operators.actor(request),
         skipUnknownProviders: body.skip_unknown_providers,
         providerId: body.provider,
+        refuseHighPrices: !body.confirm_high_prices,
       }),
     );
     response.json({ ...resultView(result), models: result.models, skipped: result.skipped });
@@ -87,7 +89,8 @@ export function mountCatalogAdmin(app: Pick<Router, "get" | "post">, context: Ca
       contextLength: body.context_length,
       maxCompletionTokens: body.max_completion_tokens,
     });
-    response.json(resultView(await change(context, request, "set-price", edit)));
+    const confirmed = body.confirm_high_prices;
+    response.json(resultView(await change(context, request, "set-price", edit, !confirmed)));
   });
   router.post("/data-policy", async (request, response) => {
     const body = parseOrThrow(dataPolicyBody, request.body);
@@ -131,6 +134,7 @@ function change(
   request: Request,
   action: string,
   edit: Parameters<typeof changeCatalog>[2]["edit"],
+  refuseHighPrices = false,
 ): Promise<ChangeResult> {
   return refusing(() =>
     changeCatalog(context.db, context.seed, {
@@ -138,6 +142,7 @@ function change(
       action,
       dryRun: false,
       edit,
+      refuseHighPrices,
     }),
   );
 }
@@ -147,6 +152,7 @@ async function refusing<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
+    if (error instanceof HighPriceError) throw unconfirmed(error);
     if (!(error instanceof CatalogChangeError)) throw error;
     throw new GatewayError(
       "invalid_request",
@@ -159,12 +165,26 @@ async function refusing<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Prices above the price-guard thresholds without confirm_high_prices: a 400 naming each and the field. */
+function unconfirmed(error: HighPriceError): GatewayError {
+  const problems = error.prices.map(highPriceProblem);
+  return new GatewayError(
+    "invalid_request",
+    `catalogue change refused: ${problems.join("; ")}; if these prices are right, send the request again with confirm_high_prices: true`,
+    {
+      code: "price_confirmation_required",
+      metadata: { problems, high_prices: error.prices },
+    },
+  );
+}
+
 function resultView(result: ChangeResult) {
   return {
     applied: result.applied,
     version: result.version,
     version_before: result.versionBefore ?? null,
     diff: result.diff,
+    high_prices: result.highPrices,
   };
 }
 

@@ -13,6 +13,12 @@ const modelId = z.string().min(3).max(300);
 const providerId = z.string().min(1).max(64);
 const tokens = z.number().int().min(1).max(10_000_000);
 
+/** See price-guard.ts: without it, a change setting a price above the thresholds is refused (400). */
+const confirmHighPrices = z.boolean().default(false).meta({
+  description:
+    "Confirms prices above $0.001 per token ($1,000 per 1M tokens) or $10 per request or image. Without it such a change is refused with a 400 whose error.metadata.reason is price_confirmation_required and whose error.metadata.high_prices lists them.",
+});
+
 export const importBody = z.object({
   format: z.enum(["litellm", "openrouter"]),
   /** The file's text as it is (duplicate keys are only visible in the text). */
@@ -22,6 +28,7 @@ export const importBody = z.object({
   provider: providerId.optional().meta({
     description: "OpenRouter format: the provider the models are served through (default openrouter).",
   }),
+  confirm_high_prices: confirmHighPrices,
 });
 
 export const priceFields = {
@@ -43,6 +50,7 @@ export const setPriceBody = z.object({
   upstream_model: z.string().min(1).max(256).optional(),
   context_length: tokens.optional(),
   max_completion_tokens: tokens.optional(),
+  confirm_high_prices: confirmHighPrices,
 });
 
 export const dataPolicyBody = z
@@ -93,11 +101,21 @@ export const modelLimitBody = z.object({
 
 const diffValue: z.ZodType<unknown> = z.unknown();
 
+export const highPriceSchema = z.object({
+  target: z.string().meta({ description: "model@provider" }),
+  price: z.string().meta({ description: "prompt, completion, …, as pricing names it" }),
+  usd: z.string().meta({ description: "USD per token (per request / per image for those two)" }),
+});
+
 export const changeResultSchema = z.object({
   applied: z.boolean(),
   version: z.string(),
   version_before: z.string().nullable(),
   diff: z.array(z.object({ target: z.string(), field: z.string(), old: diffValue, new: diffValue })),
+  high_prices: z.array(highPriceSchema).meta({
+    description:
+      "Prices the change sets above the thresholds (confirm_high_prices); a dry run lists them too.",
+  }),
 });
 
 export const importResultSchema = changeResultSchema.extend({

@@ -17,6 +17,8 @@ export interface ImportRequest {
   actor: string;
   skipUnknownProviders?: boolean | undefined;
   providerId?: string | undefined;
+  /** The admin route: refuse prices above the price-guard thresholds (store.ts, refuseHighPrices). */
+  refuseHighPrices?: boolean;
 }
 
 export interface ImportResult extends ChangeResult {
@@ -35,6 +37,7 @@ export async function importCatalog(
     actor: request.actor,
     action: `import:${request.format}`,
     dryRun: !request.apply,
+    refuseHighPrices: request.refuseHighPrices ?? false,
     edit: (overlay, current) => {
       parsed = parseImport(request.text, { ...request, current });
       return [...parsed.problems, ...importModels(parsed.models)(overlay, current)];

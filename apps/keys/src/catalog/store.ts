@@ -15,6 +15,7 @@ import {
   patchToJson,
   splitEndpointKey,
 } from "./overlay.js";
+import { type HighPrice, HighPriceError, highPrices } from "./price-guard.js";
 import { lockCatalog, type SeedResult, writeCatalog } from "./seed.js";
 
 type Db = Kysely<KeysTables> | Transaction<KeysTables>;
@@ -64,11 +65,18 @@ export interface ChangeRequest {
   edit: (overlay: Overlay, current: CatalogContent) => string[];
   /** When true, nothing is written: the answer is the diff the change would make. */
   dryRun: boolean;
+  /**
+   * True (the admin routes, unless the request confirms): a change setting a price above the
+   * price-guard thresholds is refused with a HighPriceError. The operator CLI, run on the host, does not ask.
+   */
+  refuseHighPrices?: boolean;
 }
 
 export interface ChangeResult {
   applied: boolean;
   diff: DiffEntry[];
+  /** The prices the change sets above the price-guard thresholds (a dry run lists them too). */
+  highPrices: HighPrice[];
   versionBefore: string | undefined;
   /** The version the catalogue has (applied) or would have (dry run). */
   version: string;
@@ -98,7 +106,10 @@ export async function changeCatalog(
       ?.version;
     const diff = diffCatalog(before, after);
     const version = contentVersion(after);
-    if (request.dryRun || diff.length === 0) return { applied: false, diff, versionBefore, version };
+    const high = highPrices(before, after);
+    if (request.dryRun || diff.length === 0)
+      return { applied: false, diff, highPrices: high, versionBefore, version };
+    if (request.refuseHighPrices && high.length > 0) throw new HighPriceError(high);
     await writeOverlay(trx, stored, overlay, request.actor);
     const written = await writeCatalog(trx, after);
     await trx
@@ -111,7 +122,7 @@ export async function changeCatalog(
         version_after: written.version,
       })
       .execute();
-    return { applied: true, diff, versionBefore, version: written.version };
+    return { applied: true, diff, highPrices: high, versionBefore, version: written.version };
   });
 }
 

@@ -1,18 +1,34 @@
 import { describe, expect, it } from "vitest";
 import { type FilterableModel, filterModels, filterOptions, NO_MODEL_FILTER, sortModels } from "./filter";
 
-const model = (id: string, parameters: string[], input: string[], description = ""): FilterableModel => ({
+const model = (
+  id: string,
+  parameters: string[],
+  input: string[],
+  description = "",
+  prompt = "0.0000025",
+  context = 128_000,
+): FilterableModel => ({
   id,
   name: id.split("/")[1] ?? id,
   description,
   supported_parameters: parameters,
   architecture: { input_modalities: input, output_modalities: ["text"] },
+  context_length: context,
+  pricing: { prompt },
 });
 
 const MODELS = [
   model("openai/gpt-4o", ["tools", "temperature"], ["text", "image"], "Omni model"),
-  model("anthropic/claude-sonnet", ["tools", "reasoning"], ["text", "image", "file"]),
-  model("meta/llama-3-8b", ["temperature"], ["text"], "Small open model"),
+  model(
+    "anthropic/claude-sonnet",
+    ["tools", "reasoning"],
+    ["text", "image", "file"],
+    "",
+    "0.000003",
+    200_000,
+  ),
+  model("meta/llama-3-8b", ["temperature"], ["text"], "Small open model", "0", 8_192),
 ];
 
 const ids = (list: FilterableModel[]) => list.map((m) => m.id);
@@ -33,13 +49,38 @@ describe("filterModels", () => {
   });
 
   it("filters by supported parameter and by modality together", () => {
-    expect(ids(filterModels(MODELS, { search: "", parameter: "tools", modality: "file" }))).toEqual([
+    expect(ids(filterModels(MODELS, { ...NO_MODEL_FILTER, parameter: "tools", modality: "file" }))).toEqual([
       "anthropic/claude-sonnet",
     ]);
     expect(ids(filterModels(MODELS, { ...NO_MODEL_FILTER, parameter: "temperature" }))).toEqual([
       "openai/gpt-4o",
       "meta/llama-3-8b",
     ]);
+  });
+});
+
+describe("filterModels by price and context (issue 34)", () => {
+  it("keeps models at or under a prompt price per 1M, free ones for 0, never a variable price", () => {
+    const variable = model("x/router", [], ["text"], "", "-1");
+    const list = [...MODELS, variable];
+    expect(ids(filterModels(list, { ...NO_MODEL_FILTER, maxPrompt: "0" }))).toEqual(["meta/llama-3-8b"]);
+    expect(ids(filterModels(list, { ...NO_MODEL_FILTER, maxPrompt: "2" }))).toEqual(["meta/llama-3-8b"]);
+    expect(ids(filterModels(list, { ...NO_MODEL_FILTER, maxPrompt: "10" }))).toEqual([
+      "openai/gpt-4o",
+      "anthropic/claude-sonnet",
+      "meta/llama-3-8b",
+    ]);
+    // $0.50 per 1M is 5e-7 per token, whose float product is not exactly 0.5.
+    const half = model("y/half", [], ["text"], "", "0.0000005");
+    expect(ids(filterModels([half], { ...NO_MODEL_FILTER, maxPrompt: "0.5" }))).toEqual(["y/half"]);
+  });
+
+  it("keeps models with at least the chosen context", () => {
+    expect(ids(filterModels(MODELS, { ...NO_MODEL_FILTER, minContext: "128000" }))).toEqual([
+      "openai/gpt-4o",
+      "anthropic/claude-sonnet",
+    ]);
+    expect(ids(filterModels(MODELS, { ...NO_MODEL_FILTER, minContext: "1000000" }))).toEqual([]);
   });
 });
 

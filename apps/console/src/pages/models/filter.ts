@@ -5,6 +5,8 @@ export interface FilterableModel {
   description?: string;
   supported_parameters: string[];
   architecture: { input_modalities: string[]; output_modalities: string[] };
+  context_length: number;
+  pricing: { prompt: string };
 }
 
 export interface ModelFilter {
@@ -14,9 +16,36 @@ export interface ModelFilter {
   parameter: string;
   /** An input or output modality ("image", "audio", …); "" = any. */
   modality: string;
+  /** The highest prompt price, USD per 1M tokens, as one of MAX_PROMPT_PRICES' values; "" = any. */
+  maxPrompt: string;
+  /** The smallest context, in tokens, as one of MIN_CONTEXTS' values; "" = any. */
+  minContext: string;
 }
 
-export const NO_MODEL_FILTER: ModelFilter = { search: "", parameter: "", modality: "" };
+export const NO_MODEL_FILTER: ModelFilter = {
+  search: "",
+  parameter: "",
+  modality: "",
+  maxPrompt: "",
+  minContext: "",
+};
+
+/** The prompt-price ceilings the Models page offers (`?max_prompt=`, USD per 1M tokens). */
+export const MAX_PROMPT_PRICES = [
+  { value: "", label: "Any" },
+  { value: "0", label: "Free" },
+  { value: "0.5", label: "Up to $0.50 / 1M" },
+  { value: "2", label: "Up to $2 / 1M" },
+  { value: "10", label: "Up to $10 / 1M" },
+] as const;
+
+/** The context floors the Models page offers (`?min_context=`, tokens). */
+export const MIN_CONTEXTS = [
+  { value: "", label: "Any" },
+  { value: "32000", label: "32K or more" },
+  { value: "128000", label: "128K or more" },
+  { value: "1000000", label: "1M or more" },
+] as const;
 
 export function filterModels<M extends FilterableModel>(models: readonly M[], filter: ModelFilter): M[] {
   const words = filter.search.toLowerCase().split(/\s+/).filter(Boolean);
@@ -25,8 +54,17 @@ export function filterModels<M extends FilterableModel>(models: readonly M[], fi
     if (!words.every((word) => haystack.includes(word))) return false;
     if (filter.parameter && !model.supported_parameters.includes(filter.parameter)) return false;
     if (filter.modality && !modalitiesOf(model).has(filter.modality)) return false;
+    if (filter.minContext && model.context_length < Number(filter.minContext)) return false;
+    if (filter.maxPrompt && !withinPrice(model.pricing.prompt, Number(filter.maxPrompt))) return false;
     return true;
   });
+}
+
+/** A USD-per-token price at or under a USD-per-1M ceiling; a variable price ("-1") is under none. */
+function withinPrice(perToken: string, maxPerMillion: number): boolean {
+  const price = Number(perToken);
+  // Compared per token times 10^6 with a margin for float rounding (0.5 / 1M = 5e-7 exactly as typed).
+  return Number.isFinite(price) && price >= 0 && price * 1e6 <= maxPerMillion + 1e-9;
 }
 
 function modalitiesOf(model: FilterableModel): Set<string> {

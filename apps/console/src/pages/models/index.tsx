@@ -10,7 +10,15 @@ import { LinkButton } from "../../components/LinkButton";
 import { Loading } from "../../components/Loading";
 import { PageHeader } from "../../components/PageHeader";
 import { hasPrice, perMillionTokens } from "../../components/pricing";
-import { filterModels, filterOptions, MODEL_SORTS, type ModelFilter, sortModels } from "./filter";
+import {
+  filterModels,
+  filterOptions,
+  MAX_PROMPT_PRICES,
+  MIN_CONTEXTS,
+  MODEL_SORTS,
+  type ModelFilter,
+  sortModels,
+} from "./filter";
 import { ModelDetail } from "./ModelDetail";
 import "./models.css";
 
@@ -26,6 +34,8 @@ export function ModelsPage() {
     search: search.get("q") ?? "",
     parameter: search.get("parameter") ?? "",
     modality: search.get("modality") ?? "",
+    maxPrompt: search.get("max_prompt") ?? "",
+    minContext: search.get("min_context") ?? "",
   };
   const openId = search.get("model") ?? "";
   const models = state.data?.data ?? [];
@@ -159,6 +169,20 @@ function Filters(props: {
           ))}
         </select>
       </div>
+      <OptionSelect
+        id={`${id}-max-prompt`}
+        label="Prompt price"
+        value={props.filter.maxPrompt}
+        options={MAX_PROMPT_PRICES}
+        onChange={(value) => props.onChange("max_prompt", value)}
+      />
+      <OptionSelect
+        id={`${id}-min-context`}
+        label="Context"
+        value={props.filter.minContext}
+        options={MIN_CONTEXTS}
+        onChange={(value) => props.onChange("min_context", value)}
+      />
       <div className="field">
         <label className="field-label" htmlFor={`${id}-sort`}>
           Sort by
@@ -176,5 +200,28 @@ function Filters(props: {
         </select>
       </div>
     </search>
+  );
+}
+
+function OptionSelect(props: {
+  id: string;
+  label: string;
+  value: string;
+  options: ReadonlyArray<{ value: string; label: string }>;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={props.id}>
+        {props.label}
+      </label>
+      <select id={props.id} value={props.value} onChange={(event) => props.onChange(event.target.value)}>
+        {props.options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }

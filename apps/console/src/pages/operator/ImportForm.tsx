@@ -7,10 +7,9 @@ import { Loading } from "../../components/Loading";
 import {
   type DiffEntry,
   detectFormat,
+  type HighPrice,
+  highPriceText,
   type ImportFormat,
-  PRICE_WARNING_PER_MILLION,
-  type SuspectPrice,
-  suspectPrices,
 } from "./catalog-forms";
 import { DiffTable } from "./DiffTable";
 
@@ -19,6 +18,7 @@ interface ImportResult {
   version: string;
   version_before: string | null;
   diff: DiffEntry[];
+  high_prices: HighPrice[];
   models: number;
   skipped: string[];
 }
@@ -42,7 +42,7 @@ export function ImportForm(props: { onApplied: () => void }) {
   const [preview, setPreview] = useState<ImportResult | null>(null);
   const [applied, setApplied] = useState<ImportResult | null>(null);
   const [confirmed, setConfirmed] = useState(false);
-  const suspect = preview ? suspectPrices(preview.diff) : [];
+  const suspect = preview?.high_prices ?? [];
 
   const changeContent = (text: string) => {
     setContent(text);
@@ -75,6 +75,8 @@ export function ImportForm(props: { onApplied: () => void }) {
         content,
         apply,
         skip_unknown_providers: skipUnknown,
+        // Only after the operator ticked "These prices are right" for the preview's high prices.
+        confirm_high_prices: apply && suspect.length > 0 && confirmed,
         ...(format === "openrouter" && provider.trim() ? { provider: provider.trim() } : {}),
       };
       const result = await unwrap(api.POST("/api/v1/admin/catalog/import", { body }));
@@ -215,11 +217,12 @@ function ImportSummary(props: { result: ImportResult }) {
 }
 
 /**
- * Prices above $1,000 per 1M tokens are far beyond any model's and usually a unit mistake (per token
- * typed as per million): Apply waits for the operator to confirm them.
+ * Prices above $1,000 per 1M tokens (or $10 per request or image) are far beyond any model's and
+ * usually a unit mistake (per token typed as per million): the API refuses them unless the request
+ * confirms them, and Apply waits for the operator to.
  */
 function SuspectPricesWarning(props: {
-  suspect: SuspectPrice[];
+  suspect: HighPrice[];
   confirmed: boolean;
   onConfirm: (confirmed: boolean) => void;
 }) {
@@ -227,14 +230,12 @@ function SuspectPricesWarning(props: {
   return (
     <div className="error-state" role="alert">
       <p>
-        {props.suspect.length === 1 ? "One price" : `${props.suspect.length} prices`} above $
-        {formatNumber(PRICE_WARNING_PER_MILLION)} per 1M tokens; check the file's unit before applying:
+        {props.suspect.length === 1 ? "One price" : `${props.suspect.length} prices`} above $1,000 per 1M
+        tokens (or $10 per request or image); check the file's unit before applying:
       </p>
       <ul className="error-problems">
         {shown.map((price) => (
-          <li key={`${price.target} ${price.price}`}>
-            {price.target} {price.price}: ${formatNumber(price.perMillion)} per 1M tokens
-          </li>
+          <li key={`${price.target} ${price.price}`}>{highPriceText(price)}</li>
         ))}
         {props.suspect.length > shown.length ? (
           <li>…and {props.suspect.length - shown.length} more</li>

@@ -10,6 +10,9 @@ interface CatalogRow {
   endpoints: Array<{ provider: string }>;
 }
 
+/** The API's reason for a price above its threshold sent without confirm_high_prices. */
+const CONFIRMATION = "price_confirmation_required";
+
 /** Overrides some prices of one model at one provider (POST /api/v1/admin/catalog/prices). */
 export function PriceForm(props: { models: CatalogRow[]; onApplied: () => void }) {
   const api = useApi();
@@ -20,6 +23,9 @@ export function PriceForm(props: { models: CatalogRow[]; onApplied: () => void }
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<ApiProblem | { field: PriceField; message: string } | null>(null);
   const [result, setResult] = useState<{ version: string; diff: DiffEntry[] } | null>(null);
+  // Ticked by the operator after the API refused a price as too high (price_confirmation_required).
+  const [confirmed, setConfirmed] = useState(false);
+  const askToConfirm = problem !== null && "status" in problem && problem.reason === CONFIRMATION;
   const providers = props.models.find((m) => m.id === model)?.endpoints.map((e) => e.provider) ?? [];
 
   async function submit(event: FormEvent) {
@@ -34,10 +40,13 @@ export function PriceForm(props: { models: CatalogRow[]; onApplied: () => void }
     setResult(null);
     try {
       const answer = await unwrap(
-        api.POST("/api/v1/admin/catalog/prices", { body: { model, provider, pricing: body.pricing } }),
+        api.POST("/api/v1/admin/catalog/prices", {
+          body: { model, provider, pricing: body.pricing, confirm_high_prices: askToConfirm && confirmed },
+        }),
       );
       setResult(answer);
       setPrices(EMPTY_PRICES);
+      setConfirmed(false);
       props.onApplied();
     } catch (thrown) {
       setProblem(problemOf(thrown));
@@ -96,12 +105,25 @@ export function PriceForm(props: { models: CatalogRow[]; onApplied: () => void }
                 inputMode="decimal"
                 value={prices[field]}
                 aria-invalid={fieldProblem?.field === field}
-                onChange={(event) => setPrices((p) => ({ ...p, [field]: event.target.value }))}
+                onChange={(event) => {
+                  setPrices((p) => ({ ...p, [field]: event.target.value }));
+                  setConfirmed(false);
+                }}
               />
             </div>
           ))}
         </div>
         <p className="field-hint">Leave a price empty to keep it as it is.</p>
+        {askToConfirm ? (
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={confirmed}
+              onChange={(event) => setConfirmed(event.target.checked)}
+            />
+            <span>This price is right: set it</span>
+          </label>
+        ) : null}
         <div className="form-actions">
           <button type="submit" className="button button-primary" disabled={busy || !model || !provider}>
             Set prices

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detectFormat, diffValue, EMPTY_PRICES, pricingBody, suspectPrices } from "./catalog-forms";
+import { detectFormat, diffValue, EMPTY_PRICES, highPriceText, pricingBody } from "./catalog-forms";
 
 describe("pricingBody", () => {
   it("converts the filled-in prices per million to USD per token, leaving the others out", () => {
@@ -41,22 +41,16 @@ describe("diffValue", () => {
   });
 });
 
-describe("suspectPrices (issue 34: $10^12 per 1M tokens was applied without a warning)", () => {
-  it("finds changed and new prices above $1,000 per 1M tokens, in USD per 1M", () => {
-    const found = suspectPrices([
-      { target: "a@p", field: "pricing.promptPico", old: "300000", new: "1000000000000000000" },
-      { target: "a@p", field: "pricing.completion", old: "1", new: "600000000" },
-      {
-        target: "b@q",
-        field: "*",
-        old: null,
-        new: { upstreamModel: "b", "pricing.completion": "2000000000" },
-      },
-      { target: "c", field: "name", old: "x", new: "y" },
-    ]);
-    expect(found).toEqual([
-      { target: "a@p", price: "prompt", perMillion: 1e12 },
-      { target: "b@q", price: "completion", perMillion: 2000 },
-    ]);
+describe("highPriceText (issue 34: the prices the API asks to confirm)", () => {
+  it("shows per-token prices per 1M tokens and per-request prices as they are, exactly", () => {
+    expect(highPriceText({ target: "a@p", price: "prompt", usd: "1000000" })).toBe(
+      "a@p prompt: $1,000,000,000,000 per 1M tokens",
+    );
+    expect(highPriceText({ target: "b@q", price: "completion", usd: "0.0015" })).toBe(
+      "b@q completion: $1,500 per 1M tokens",
+    );
+    expect(highPriceText({ target: "c@r", price: "request", usd: "12.5" })).toBe(
+      "c@r request: $12.5 per request",
+    );
   });
 });

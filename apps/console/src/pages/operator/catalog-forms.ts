@@ -1,4 +1,4 @@
-import { perTokenFromPerMillion } from "../../components/pricing";
+import { perTokenFromPerMillion, shiftDecimal } from "../../components/pricing";
 
 /** One changed field as the admin routes report it (`diff: [{target, field, old, new}]`). */
 export interface DiffEntry {
@@ -76,42 +76,30 @@ export function detectFormat(content: string): ImportFormat | undefined {
   return Array.isArray((parsed as Record<string, unknown>).data) ? "openrouter" : "litellm";
 }
 
-/** A price above this (USD per 1M tokens) is taken for a typo or a wrong unit until the operator confirms it. */
-export const PRICE_WARNING_PER_MILLION = 1_000;
-// In the diff's unit, pico-USD per token: $1,000 per 1M tokens = 10^-3 USD = 10^9 pico per token.
-const PRICE_WARNING_PICO = 1_000_000_000n;
-
-export interface SuspectPrice {
+/**
+ * A price the API asks the operator to confirm (`high_prices` of an admin catalogue answer, and of the
+ * 400 `price_confirmation_required`): above $1,000 per 1M tokens, or $10 per request or image.
+ */
+export interface HighPrice {
+  /** `model@provider`. */
   target: string;
-  /** `prompt`, `completion`, … */
+  /** `prompt`, `completion`, `request`, … */
   price: string;
-  /** USD per 1M tokens. */
-  perMillion: number;
+  /** USD per token (per request / per image for those two), a decimal string. */
+  usd: string;
 }
 
-/**
- * The prices an import would set above PRICE_WARNING_PER_MILLION: a changed `pricing.<name>` field, or
- * the prices of a new endpoint (field `*`), given by the admin routes as pico-USD per token strings.
- */
-export function suspectPrices(diff: readonly DiffEntry[]): SuspectPrice[] {
-  const found: SuspectPrice[] = [];
-  const check = (target: string, field: string, value: unknown) => {
-    if (!field.startsWith("pricing.") || typeof value !== "string" || !/^\d+$/.test(value)) return;
-    const pico = BigInt(value);
-    if (pico > PRICE_WARNING_PICO)
-      // The diff names the stored fields (`pricing.promptPico`); the warning names the price.
-      found.push({
-        target,
-        price: field.slice("pricing.".length).replace(/Pico$/, ""),
-        perMillion: Number(pico) / 1e6,
-      });
-  };
-  for (const entry of diff) {
-    if (entry.field === "*" && typeof entry.new === "object" && entry.new !== null) {
-      for (const [field, value] of Object.entries(entry.new)) check(entry.target, field, value);
-    } else {
-      check(entry.target, entry.field, entry.new);
-    }
-  }
-  return found;
+/** "gpt-4o-mini@openai prompt: $1,000,000,000,000 per 1M tokens" (per request / per image as such). */
+export function highPriceText(high: HighPrice): string {
+  const perUnit = high.price === "request" || high.price === "image";
+  const amount = perUnit ? high.usd : (shiftDecimal(high.usd, 6) ?? high.usd);
+  const unit = perUnit ? `per ${high.price}` : "per 1M tokens";
+  return `${high.target} ${high.price}: $${groupThousands(amount)} ${unit}`;
+}
+
+/** Thousands separators on the whole part of a decimal string, exactly (no float). */
+function groupThousands(decimal: string): string {
+  const [whole = "0", fraction] = decimal.split(".");
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return fraction === undefined ? grouped : `${grouped}.${fraction}`;
 }

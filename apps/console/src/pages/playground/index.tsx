@@ -6,6 +6,7 @@ import { type ApiProblem, problemOf } from "../../api/errors";
 import { Loading } from "../../components/Loading";
 import { PageHeader } from "../../components/PageHeader";
 import { forgetPlaygroundKey, readPlaygroundKey } from "../../session/session";
+import { Compare } from "./Compare";
 import { EMPTY_REPLY, type ReplyState } from "./chat-stream";
 import { ReplyMeta } from "./ReplyMeta";
 import { describeRefusal } from "./refusal";
@@ -212,9 +213,18 @@ export function PlaygroundPage() {
           </button>
         </div>
       </form>
+
+      <Compare
+        apiKey={apiKey}
+        models={models.status === "ok" ? models.ids : NO_MODELS}
+        settings={settings}
+        disabled={!apiKey || settingsError !== undefined}
+      />
     </>
   );
 }
+
+const NO_MODELS: string[] = [];
 
 /** System prompt, temperature and max tokens, folded away until wanted; blank keeps the model's default. */
 function SettingsFields(props: {
