@@ -26,8 +26,21 @@ export type { KeysContext, KeysDeps } from "./deps.js";
 export { createGrpcServer, KEYS_CALLERS } from "./grpc.js";
 export { authenticateKey } from "./identity/keys/authenticate.js";
 export { createdKeySchema, credentialSchema, keySchema } from "./identity/openapi-schemas.js";
-export type { AccountScopeInput, ChangeFeed, CreatedAccount, OperatorKeyInput } from "./identity/operator.js";
-export { createAccount, createApiKey, setAccountScope } from "./identity/operator.js";
+export type {
+  AccountScopeInput,
+  ChangeFeed,
+  CreatedAccount,
+  ManagementKeySummary,
+  OperatorKeyInput,
+} from "./identity/operator.js";
+export {
+  createAccount,
+  createApiKey,
+  listAccountManagementKeys,
+  revokeAccountManagementKey,
+  rotateAccountManagementKey,
+  setAccountScope,
+} from "./identity/operator.js";
 export {
   createOperatorToken,
   listOperatorTokens,
