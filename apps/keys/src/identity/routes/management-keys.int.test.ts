@@ -4,7 +4,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, type KeysHarness, startKeysHarness } from "../../test/harness.js";
 import type { KeyJson } from "../keys/view.js";
-import { createApiKey, type CreatedAccount, revokeAccountManagementKey } from "../operator.js";
+import { type CreatedAccount, createApiKey, revokeAccountManagementKey } from "../operator.js";
 
 // Revoking and rotating management keys through the API (issue 33): a key can act only on its own
 // account's management keys, the account's last usable one cannot be revoked, the old secret stops
