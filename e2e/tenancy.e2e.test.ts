@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { hashSecret } from "@gw/auth";
 import { freePort } from "@gw/db";
 import { createTestDatabase, describeWith, serviceUrl, type TestDatabase } from "@gw/testing";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -37,7 +38,13 @@ type Caller = "management" | "inference" | "wallet";
  */
 interface World {
   call(method: string, path: string, secret: string, body?: unknown): Promise<Answer>;
-  a: Tenant & { keyHash: string; byokId: string; generationId: string; batchId: string };
+  a: Tenant & {
+    keyHash: string;
+    managementHash: string;
+    byokId: string;
+    generationId: string;
+    batchId: string;
+  };
   others: Record<Caller, string>;
   b: { generationId: string; batchId: string };
 }
@@ -78,7 +85,14 @@ function expectNothingOfA(world: World, answer: Answer, requestedPath: string): 
     world.a.management,
   ];
   // Ids the caller itself sent may be echoed ("… not found"); ids it did not send may not appear.
-  for (const id of [world.a.keyHash, world.a.byokId, world.a.generationId, world.a.batchId]) {
+  const ids = [
+    world.a.keyHash,
+    world.a.managementHash,
+    world.a.byokId,
+    world.a.generationId,
+    world.a.batchId,
+  ];
+  for (const id of ids) {
     if (!decodeURIComponent(requestedPath).includes(id)) markers.push(id);
   }
   for (const marker of markers) expect(answer.text, `answer leaks ${marker}`).not.toContain(marker);
@@ -213,6 +227,36 @@ const MATRIX: Record<RouteName, Probe> = {
   "DELETE /api/v1/keys/:hash": both(
     refusedFor(["management"], 404, ({ a }) => ({ method: "DELETE", path: `/api/v1/keys/${a.keyHash}` })),
     refusedFor(NOT_MANAGEMENT, 403, ({ a }) => ({ method: "DELETE", path: `/api/v1/keys/${a.keyHash}` })),
+  ),
+  // A's management keys: B's management key gets 404 (never reveal that they exist), B's other
+  // credentials 403; B's own list shows its own management key. A's keys still work (stateOfA reads them).
+  "GET /api/v1/management-keys": both(
+    refusedFor(NOT_MANAGEMENT, 403, () => ({ method: "GET", path: "/api/v1/management-keys" })),
+    ownOnly(
+      ["management"],
+      () => ({ method: "GET", path: "/api/v1/management-keys" }),
+      lists("hash", (world) => hashSecret(world.others.management)),
+    ),
+  ),
+  "DELETE /api/v1/management-keys/:hash": both(
+    refusedFor(["management"], 404, ({ a }) => ({
+      method: "DELETE",
+      path: `/api/v1/management-keys/${a.managementHash}`,
+    })),
+    refusedFor(NOT_MANAGEMENT, 403, ({ a }) => ({
+      method: "DELETE",
+      path: `/api/v1/management-keys/${a.managementHash}`,
+    })),
+  ),
+  "POST /api/v1/management-keys/:hash/rotate": both(
+    refusedFor(["management"], 404, ({ a }) => ({
+      method: "POST",
+      path: `/api/v1/management-keys/${a.managementHash}/rotate`,
+    })),
+    refusedFor(NOT_MANAGEMENT, 403, ({ a }) => ({
+      method: "POST",
+      path: `/api/v1/management-keys/${a.managementHash}/rotate`,
+    })),
   ),
   "POST /api/v1/byok": both(
     refusedFor(NOT_MANAGEMENT, 403, () => ({
@@ -520,6 +564,7 @@ describeWith(
       const { a } = world;
       const reads = await Promise.all([
         call("GET", "/api/v1/keys?include_disabled=true", a.management),
+        call("GET", "/api/v1/management-keys", a.management),
         call("GET", `/api/v1/keys/${a.keyHash}`, a.management),
         call("GET", "/api/v1/byok", a.management),
         call("GET", `/api/v1/byok/${a.byokId}`, a.management),
@@ -629,6 +674,7 @@ describeWith(
         a: {
           ...a,
           keyHash: (JSON.parse(key.text) as { data: { hash: string } }).data.hash,
+          managementHash: hashSecret(a.management),
           byokId: (JSON.parse(byok.text) as { data: { id: string } }).data.id,
           generationId,
           batchId,

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { type ListenOptions, type RunningControlPlane, startControlPlane } from "@gw/service";
 import { createApp } from "./app.js";
 import { subscribePayments } from "./consumers/payments.js";
@@ -10,7 +11,10 @@ import { billingReadiness } from "./routes/health.js";
 export type { ListenOptions };
 export type RunningBilling = RunningControlPlane;
 
-/** Serves REST and gRPC, consumes usage and payment events and listens for credits committed elsewhere. */
+/**
+ * Serves REST and gRPC, consumes usage and payment events (and key changes, for its principal cache) and
+ * listens for credits committed elsewhere.
+ */
 export async function startBilling(deps: BillingDeps, options: ListenOptions): Promise<RunningBilling> {
   const context = billingContext(deps);
   const readiness = billingReadiness(deps);
@@ -26,6 +30,15 @@ export async function startBilling(deps: BillingDeps, options: ListenOptions): P
         stops.afterServers(await startLedgerListener({ pool: database.pool, store, logger }));
         stops.withServers(await subscribeUsage(deps.bus, deps.topics.usage, context));
         stops.withServers(await subscribePayments(deps.bus, deps.topics.payments, context));
+        // The credits route authenticates management keys through a cache: a revoked or rotated-away
+        // key must be forgotten here as on the edges, not when its cache entry lapses.
+        stops.withServers(
+          await deps.resolver.subscribeToKeyChanges(
+            deps.bus,
+            deps.topics.keyChanges,
+            `billing-${randomBytes(6).toString("hex")}`,
+          ),
+        );
       },
       http: () => createApp(deps, context, readiness),
       grpc: () => createGrpcServer(deps, context),

@@ -9,6 +9,7 @@
 export const FORWARDED_PATHS = {
   keys: [
     "/api/v1/keys",
+    "/api/v1/management-keys",
     "/api/v1/byok",
     "/api/v1/models",
     "/api/v1/admin/catalog",

@@ -25,6 +25,11 @@ import { createKeyRoute } from "./identity/routes/create-key.js";
 import { deleteKeyRoute } from "./identity/routes/delete-key.js";
 import { getKeyRoute } from "./identity/routes/get-key.js";
 import { listKeysRoute } from "./identity/routes/list-keys.js";
+import {
+  listManagementKeysRoute,
+  revokeManagementKeyRoute,
+  rotateManagementKeyRoute,
+} from "./identity/routes/management-keys.js";
 import { updateKeyRoute } from "./identity/routes/update-key.js";
 import { walletAuthBody, walletAuthRoute } from "./identity/routes/wallet-auth.js";
 import { keysReadiness } from "./readiness.js";
@@ -55,6 +60,9 @@ export function createApp(
       app.get("/api/v1/keys/:hash", management, getKeyRoute(context));
       app.patch("/api/v1/keys/:hash", management, updateKeyRoute(context));
       app.delete("/api/v1/keys/:hash", management, deleteKeyRoute(context));
+      app.get("/api/v1/management-keys", management, listManagementKeysRoute(context));
+      app.delete("/api/v1/management-keys/:hash", management, revokeManagementKeyRoute(context));
+      app.post("/api/v1/management-keys/:hash/rotate", management, rotateManagementKeyRoute(context));
       app.post("/api/v1/byok", management, createCredentialRoute(context));
       app.get("/api/v1/byok", management, listCredentialsRoute(context));
       app.get("/api/v1/byok/:id", management, getCredentialRoute(context));

@@ -34,8 +34,21 @@ export {
 } from "./identity/accounts/lifecycle.js";
 export { authenticateKey } from "./identity/keys/authenticate.js";
 export { createdKeySchema, credentialSchema, keySchema } from "./identity/openapi-schemas.js";
-export type { AccountScopeInput, ChangeFeed, CreatedAccount, OperatorKeyInput } from "./identity/operator.js";
-export { createAccount, createApiKey, setAccountScope } from "./identity/operator.js";
+export type {
+  AccountScopeInput,
+  ChangeFeed,
+  CreatedAccount,
+  ManagementKeySummary,
+  OperatorKeyInput,
+} from "./identity/operator.js";
+export {
+  createAccount,
+  createApiKey,
+  listAccountManagementKeys,
+  revokeAccountManagementKey,
+  rotateAccountManagementKey,
+  setAccountScope,
+} from "./identity/operator.js";
 export {
   createOperatorToken,
   listOperatorTokens,

@@ -25,6 +25,11 @@ export const ERROR_CODES = {
     kind: "invalid_request",
     meaning: "the body could not be read at all (the client's stream failed): not a parse error",
   },
+  last_management_key: {
+    kind: "invalid_request",
+    meaning:
+      "revoking this management key would leave the account without a usable one; rotate it, or create another first",
+  },
   invalid_parameter: {
     kind: "invalid_request",
     meaning: "a query-string parameter is out of range (invalid_request is for body fields)",

@@ -24,6 +24,23 @@ describe("dropChangedKey", () => {
     expect(dropped).toEqual([HASH, HASH]);
   });
 
+  it("drops the management key a successful revocation or rotation ended", () => {
+    const { hook, dropped } = recorder();
+    hook(request("DELETE", `/api/v1/management-keys/${HASH}`), 200);
+    hook(request("POST", `/api/v1/management-keys/${HASH}/rotate`), 201);
+    expect(dropped).toEqual([HASH, HASH]);
+  });
+
+  it("ignores a refused revocation, a listing, and a POST that is not a rotation", () => {
+    const { hook, dropped } = recorder();
+    hook(request("DELETE", `/api/v1/management-keys/${HASH}`), 400);
+    hook(request("GET", "/api/v1/management-keys"), 200);
+    hook(request("POST", `/api/v1/management-keys/${HASH}`), 200);
+    hook(request("DELETE", `/api/v1/management-keys/${HASH}/rotate`), 200);
+    hook(request("POST", `/api/v1/keys/${HASH}`), 201);
+    expect(dropped).toEqual([]);
+  });
+
   it("ignores reads, failures and other paths", () => {
     const { hook, dropped } = recorder();
     hook(request("GET", `/api/v1/keys/${HASH}`), 200);

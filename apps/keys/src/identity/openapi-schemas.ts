@@ -46,6 +46,10 @@ export const keyListSchema = z.object({
   next_page_token: z.string().nullable().meta({ description: "Pass as page_token for the next page." }),
 });
 
+export const managementKeyListSchema = z.object({
+  data: z.array(keySchema).meta({ description: "The account's management keys, oldest first." }),
+});
+
 export const createdKeySchema = z.object({
   data: keySchema,
   key: z.string().meta({ description: "The secret: shown once, only here." }),

@@ -15,6 +15,7 @@ import {
   credentialSchema,
   keyListSchema,
   keySchema,
+  managementKeyListSchema,
   signInSchema,
 } from "./openapi-schemas.js";
 import { structuredProof, textProof } from "./wallets/proof.js";
@@ -83,6 +84,49 @@ export const keyOpenApiPaths: ZodOpenApiPathsObject = {
       security: MANAGEMENT_SECURITY,
       requestParams: { path: hashParam },
       responses: { "200": { description: "Deleted.", content: json(deletedSchema) }, ...managementErrors },
+    },
+  },
+  "/api/v1/management-keys": {
+    get: {
+      operationId: "listManagementKeys",
+      tags: ["keys"],
+      summary: "List the account's management keys (disabled and expired ones included)",
+      security: MANAGEMENT_SECURITY,
+      responses: {
+        "200": {
+          description: "Every live management key of the account.",
+          content: json(managementKeyListSchema),
+        },
+        ...managementErrors,
+      },
+    },
+  },
+  "/api/v1/management-keys/{hash}": {
+    delete: {
+      operationId: "revokeManagementKey",
+      tags: ["keys"],
+      summary:
+        "Revoke a management key: refused on every edge within a second. The account's last usable management key is a 400 (`last_management_key`): rotate it instead.",
+      security: MANAGEMENT_SECURITY,
+      requestParams: { path: hashParam },
+      responses: { "200": { description: "Revoked.", content: json(deletedSchema) }, ...managementErrors },
+    },
+  },
+  "/api/v1/management-keys/{hash}/rotate": {
+    post: {
+      operationId: "rotateManagementKey",
+      tags: ["keys"],
+      summary:
+        "Rotate a management key: a new secret with the same name and state; the old one is refused on every edge within a second",
+      security: MANAGEMENT_SECURITY,
+      requestParams: { path: hashParam },
+      responses: {
+        "201": {
+          description: "Rotated; `key` is the new secret, shown only here.",
+          content: json(createdKeySchema),
+        },
+        ...managementErrors,
+      },
     },
   },
   "/api/v1/byok": {

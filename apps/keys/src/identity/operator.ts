@@ -5,10 +5,12 @@ import { usdToPico } from "@gw/money";
 import type { KeysTables, KeyTypeColumn, LimitResetColumn } from "../db/schema.js";
 import { assertKnownCatalogRefs } from "./keys/catalog-refs.js";
 import { publishKeyChange } from "./keys/changes.js";
+import { revokeManagementKey, rotateManagementKey } from "./keys/management.js";
 import { createKey } from "./keys/service.js";
 import { DEFAULT_SETTINGS } from "./keys/settings.js";
 import { findAccount, insertAccount, newAccountId, updateAccountScope } from "./repositories/accounts.js";
 import { liveKeyHashes } from "./repositories/api-keys.js";
+import { listManagementKeys } from "./repositories/management-keys.js";
 
 // Operator functions: what the CLI (and tests) use to bootstrap tenants, bypassing the REST API.
 
@@ -113,5 +115,65 @@ export async function setAccountScope(
     accountId: row.id,
     allowedProviders: row.allowed_providers,
     allowedModels: row.allowed_models,
+  };
+}
+
+/** A management key as the operator CLI lists it: never its secret, which is not stored. */
+export interface ManagementKeySummary {
+  hash: string;
+  name: string;
+  label: string;
+  disabled: boolean;
+  expires_at: string | null;
+  created_at: string;
+}
+
+export async function listAccountManagementKeys(
+  database: Database<KeysTables>,
+  accountId: string,
+): Promise<ManagementKeySummary[]> {
+  const account = await findAccount(database.db, accountId);
+  if (!account) throw new GatewayError("not_found", `account ${accountId} not found`);
+  const rows = await listManagementKeys(database.db, account.id);
+  return rows.map((row) => ({
+    hash: row.hash,
+    name: row.name,
+    label: row.label,
+    disabled: row.disabled,
+    expires_at: row.expires_at?.toISOString() ?? null,
+    created_at: row.created_at.toISOString(),
+  }));
+}
+
+/**
+ * Revokes a management key as the operator. Like the API it refuses the account's last usable one,
+ * unless `allowLast` (the operator can always create a new one with `gw keys create --management`).
+ */
+export async function revokeAccountManagementKey(
+  database: Database<KeysTables>,
+  input: { accountId: string; hash: string; allowLast?: boolean },
+  feed?: ChangeFeed,
+): Promise<{ account_id: string; hash: string; revoked: true }> {
+  const row = await revokeManagementKey(
+    database.db,
+    feed,
+    { accountId: input.accountId, hash: input.hash },
+    { allowLast: input.allowLast === true },
+  );
+  return { account_id: row.account_id, hash: row.hash, revoked: true };
+}
+
+/** Rotates a management key as the operator: the new secret is returned once; only its hash is kept. */
+export async function rotateAccountManagementKey(
+  database: Database<KeysTables>,
+  input: { accountId: string; hash: string },
+  feed?: ChangeFeed,
+): Promise<{ account_id: string; key: string; hash: string; replaced: string }> {
+  const rotated = await rotateManagementKey(database.db, feed, input, null);
+  return {
+    account_id: input.accountId,
+    key: rotated.secret,
+    hash: rotated.row.hash,
+    replaced: rotated.replaced,
   };
 }

@@ -1,6 +1,16 @@
 import { addCredits } from "@gw/billing";
 import { KafkaEventBus } from "@gw/kafka";
-import { createAccount, createApiKey, revokeWalletTokens, setAccountScope } from "@gw/keys";
+import {
+  type ChangeFeed,
+  createAccount,
+  createApiKey,
+  listAccountManagementKeys,
+  type ManagementKeySummary,
+  revokeAccountManagementKey,
+  revokeWalletTokens,
+  rotateAccountManagementKey,
+  setAccountScope,
+} from "@gw/keys";
 import { usdToPico } from "@gw/money";
 import type { AppDatabases } from "../databases.js";
 
@@ -104,4 +114,47 @@ export async function createKeyCommand(
     keyType,
   });
   return { account_id: input.accountId, key: created.key, hash: created.hash, key_type: keyType };
+}
+
+/** Where the CLI announces key changes: the broker when KAFKA_BROKERS is set, else nowhere (edges lapse). */
+async function withFeed<T>(
+  feed: { brokers: string[]; keyChangesTopic: string } | undefined,
+  run: (changes: ChangeFeed | undefined) => Promise<T>,
+): Promise<T> {
+  const bus = feed ? new KafkaEventBus({ brokers: feed.brokers, clientId: "gw-cli" }) : undefined;
+  return run(bus && feed ? { publisher: bus, keyChangesTopic: feed.keyChangesTopic } : undefined).finally(
+    () => bus?.close(),
+  );
+}
+
+/** The account's management keys (hash, name, label, state): never a secret. */
+export async function managementKeysListCommand(
+  databases: AppDatabases,
+  input: { accountId: string },
+): Promise<{ account_id: string; data: ManagementKeySummary[] }> {
+  return {
+    account_id: input.accountId,
+    data: await listAccountManagementKeys(databases.keys, input.accountId),
+  };
+}
+
+/**
+ * Revokes a management key. The account's last usable one is refused unless `allowLast`; with a broker
+ * every edge refuses the key at once, without one when its cached principal lapses (seconds).
+ */
+export async function managementKeysRevokeCommand(
+  databases: AppDatabases,
+  input: { accountId: string; hash: string; allowLast: boolean },
+  feed?: { brokers: string[]; keyChangesTopic: string },
+): Promise<{ account_id: string; hash: string; revoked: true }> {
+  return withFeed(feed, (changes) => revokeAccountManagementKey(databases.keys, input, changes));
+}
+
+/** Rotates a management key: the new secret is printed once, the old one is refused from now on. */
+export async function managementKeysRotateCommand(
+  databases: AppDatabases,
+  input: { accountId: string; hash: string },
+  feed?: { brokers: string[]; keyChangesTopic: string },
+): Promise<{ account_id: string; key: string; hash: string; replaced: string }> {
+  return withFeed(feed, (changes) => rotateAccountManagementKey(databases.keys, input, changes));
 }

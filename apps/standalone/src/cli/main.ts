@@ -21,6 +21,9 @@ import {
   addCreditsCommand,
   createAccountCommand,
   createKeyCommand,
+  managementKeysListCommand,
+  managementKeysRevokeCommand,
+  managementKeysRotateCommand,
   walletRevokeCommand,
 } from "./commands.js";
 import { serviceKeysEnvFile } from "./service-keys-env.js";
@@ -32,6 +35,12 @@ const USAGE = `Model Gateway operator CLI
   gw accounts scope --account ACCOUNT_ID [--providers a,b|all] [--models x,y|all] [--json]
   gw keys create --account ACCOUNT_ID --name NAME [--management] [--json]   a key for an existing account
   gw wallets revoke --account ACCOUNT_ID [--json]   revoke every wallet JWT issued to the wallet account
+  gw management-keys list --account ACCOUNT_ID [--json]   the account's management keys (hash, name, state)
+  gw management-keys revoke --account ACCOUNT_ID --hash HASH [--allow-last] [--json]
+                   revoke a management key; the account's last usable one only with --allow-last
+  gw management-keys rotate --account ACCOUNT_ID --hash HASH [--json]
+                   a new secret for the key (printed once, same name), the old one refused from now on
+  With KAFKA_BROKERS set, key and wallet changes reach every edge at once; without, within seconds.
   gw catalog price --provider ID --model NAME --prompt USD --completion USD [--request USD] [--id AUTHOR/SLUG]
                    [--context-length N] [--max-output N] [--json]
                    price a model at a provider (USD per million prompt/completion tokens, USD per request);
@@ -70,6 +79,9 @@ const COMMANDS = [
   "accounts scope",
   "keys create",
   "wallets revoke",
+  "management-keys list",
+  "management-keys revoke",
+  "management-keys rotate",
   "catalog price",
   "catalog prices",
   "catalog list",
@@ -146,6 +158,8 @@ async function run(argv: string[]): Promise<unknown> {
       alias: { type: "string" },
       remove: { type: "boolean", default: false },
       management: { type: "boolean", default: false },
+      hash: { type: "string" },
+      "allow-last": { type: "boolean", default: false },
       json: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
@@ -208,6 +222,12 @@ async function run(argv: string[]): Promise<unknown> {
     if (command.startsWith("catalog ") || command.startsWith("operator-token ")) {
       return await catalogDataCommand(databases, command, values, file);
     }
+    if (command.startsWith("management-keys ")) {
+      const feed = env.KAFKA_BROKERS
+        ? { brokers: env.KAFKA_BROKERS, keyChangesTopic: env.TOPIC_KEY_CHANGES }
+        : undefined;
+      return await managementKeysCommand(databases, command, values, feed);
+    }
     if (command === "wallets revoke") {
       return await walletRevokeCommand(
         databases,
@@ -229,6 +249,27 @@ async function run(argv: string[]): Promise<unknown> {
 }
 
 type Values = Record<string, string | boolean | undefined>;
+
+/** `gw management-keys list|revoke|rotate` (issue 33). */
+async function managementKeysCommand(
+  databases: Awaited<ReturnType<typeof connectAppDatabases>>,
+  command: string,
+  values: Values,
+  feed: { brokers: string[]; keyChangesTopic: string } | undefined,
+): Promise<unknown> {
+  const accountId = requireOption(values, "account");
+  if (command === "management-keys list") return managementKeysListCommand(databases, { accountId });
+  const hash = requireOption(values, "hash");
+  if (!/^[0-9a-f]{64}$/.test(hash)) throw new UsageError(`--hash must be a key's 64 hex digits, got ${hash}`);
+  if (command === "management-keys rotate") {
+    return managementKeysRotateCommand(databases, { accountId, hash }, feed);
+  }
+  return managementKeysRevokeCommand(
+    databases,
+    { accountId, hash, allowLast: values["allow-last"] === true },
+    feed,
+  );
+}
 
 function optionalUsd(values: Values, name: string): string | undefined {
   const value = values[name];

@@ -5,7 +5,13 @@ import { Dialog } from "../../components/Dialog";
  * The new key's secret, shown this once (the API stores only its hash). It is also kept in this tab's
  * session storage for the Playground, and forgotten at sign-out.
  */
-export function SecretDialog(props: { name: string; secret: string; onDone: () => void }) {
+export function SecretDialog(props: {
+  name: string;
+  secret: string;
+  onDone: () => void;
+  /** What the secret is for; by default the Playground note of a new API key. */
+  note?: string;
+}) {
   const [copied, setCopied] = useState<"yes" | "failed" | null>(null);
   const secret = useRef<HTMLOutputElement>(null);
   const selectSecret = () => {
@@ -14,8 +20,8 @@ export function SecretDialog(props: { name: string; secret: string; onDone: () =
   return (
     <Dialog title="Your new key" onClose={props.onDone}>
       <p>
-        Copy the secret of <strong>{props.name}</strong> now: it is shown only once. The Playground of this
-        tab can use it until you sign out.
+        Copy the secret of <strong>{props.name}</strong> now: it is shown only once.{" "}
+        {props.note ?? "The Playground of this tab can use it until you sign out."}
       </p>
       <output ref={secret} className="secret" aria-label="New key secret">
         {props.secret}

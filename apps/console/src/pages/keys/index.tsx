@@ -11,6 +11,7 @@ import { DeleteKeyDialog } from "./DeleteKeyDialog";
 import type { Key } from "./form";
 import { CreateKeyDialog, EditKeyDialog } from "./KeyFormDialog";
 import { KeysTable } from "./KeysTable";
+import { ManagementKeys } from "./ManagementKeys";
 import { ProviderKeys } from "./ProviderKeys";
 import { SecretDialog } from "./SecretDialog";
 import "./keys.css";
@@ -128,6 +129,8 @@ export function KeysPage() {
       )}
 
       <ProviderKeys />
+
+      <ManagementKeys />
 
       {open?.dialog === "create" ? (
         <CreateKeyDialog

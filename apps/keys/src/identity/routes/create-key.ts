@@ -7,7 +7,7 @@ import { createKey } from "../keys/service.js";
 import { keyView } from "../keys/view.js";
 import { NEW_KEY_USAGE } from "../usage/billing.js";
 
-/** POST /api/v1/keys → 201 {data: Key, key}; the only response that ever carries the secret. */
+/** POST /api/v1/keys → 201 {data: Key, key}; with the rotation (management-keys.ts), the only responses that carry a secret. */
 export function createKeyRoute(context: IdentityContext): RequestHandler {
   return async (request, response) => {
     const principal = principalOf(request);
