@@ -185,7 +185,7 @@ export interface paths {
         put?: never;
         /**
          * Gemini generateContent, routed to any provider
-         * @description Also served under `/v1/models/{model}:generateContent` (where @google/genai 3 sends it).
+         * @description Also served under `/v1/models/{model}:generateContent` (where @google/genai 3 sends it) and, for a catalogue id `{author}/{slug}`, under `/v1beta/{author}/{slug}:generateContent` (where @ai-sdk/google and LangChain's Google client send it).
          */
         post: operations["geminiGenerateContent"];
         delete?: never;
@@ -205,7 +205,7 @@ export interface paths {
         put?: never;
         /**
          * Gemini streamGenerateContent (`?alt=sse`)
-         * @description Also served under `/v1/models/{model}:streamGenerateContent` (where @google/genai 3 sends it).
+         * @description Also served under `/v1/models/{model}:streamGenerateContent` (where @google/genai 3 sends it) and, for a catalogue id `{author}/{slug}`, under `/v1beta/{author}/{slug}:streamGenerateContent` (where @ai-sdk/google and LangChain's Google client send it).
          */
         post: operations["geminiStreamGenerateContent"];
         delete?: never;
@@ -225,7 +225,7 @@ export interface paths {
         put?: never;
         /**
          * Count a Gemini prompt's tokens
-         * @description Also served under `/v1/models/{model}:countTokens` (where @google/genai 3 sends it).
+         * @description Also served under `/v1/models/{model}:countTokens` (where @google/genai 3 sends it) and, for a catalogue id `{author}/{slug}`, under `/v1beta/{author}/{slug}:countTokens` (where @ai-sdk/google and LangChain's Google client send it).
          */
         post: operations["geminiCountTokens"];
         delete?: never;
@@ -245,7 +245,7 @@ export interface paths {
         put?: never;
         /**
          * Gemini embedContent
-         * @description Also served under `/v1/models/{model}:embedContent` (where @google/genai 3 sends it).
+         * @description Also served under `/v1/models/{model}:embedContent` (where @google/genai 3 sends it) and, for a catalogue id `{author}/{slug}`, under `/v1beta/{author}/{slug}:embedContent` (where @ai-sdk/google and LangChain's Google client send it).
          */
         post: operations["geminiEmbedContent"];
         delete?: never;
@@ -265,7 +265,7 @@ export interface paths {
         put?: never;
         /**
          * Gemini batchEmbedContents
-         * @description Also served under `/v1/models/{model}:batchEmbedContents` (where @google/genai 3 sends it).
+         * @description Also served under `/v1/models/{model}:batchEmbedContents` (where @google/genai 3 sends it) and, for a catalogue id `{author}/{slug}`, under `/v1beta/{author}/{slug}:batchEmbedContents` (where @ai-sdk/google and LangChain's Google client send it).
          */
         post: operations["geminiBatchEmbedContents"];
         delete?: never;
@@ -7277,6 +7277,15 @@ export interface operations {
                             old: unknown;
                             new: unknown;
                         }[];
+                        /** @description Prices the change sets above the thresholds (confirm_high_prices); a dry run lists them too. */
+                        high_prices: {
+                            /** @description model@provider */
+                            target: string;
+                            /** @description prompt, completion, …, as pricing names it */
+                            price: string;
+                            /** @description USD per token (per request / per image for those two) */
+                            usd: string;
+                        }[];
                     };
                 };
             };
@@ -7519,6 +7528,15 @@ export interface operations {
                             field: string;
                             old: unknown;
                             new: unknown;
+                        }[];
+                        /** @description Prices the change sets above the thresholds (confirm_high_prices); a dry run lists them too. */
+                        high_prices: {
+                            /** @description model@provider */
+                            target: string;
+                            /** @description prompt, completion, …, as pricing names it */
+                            price: string;
+                            /** @description USD per token (per request / per image for those two) */
+                            usd: string;
                         }[];
                     };
                 };
