@@ -30,6 +30,7 @@ async function main(): Promise<void> {
       billing: billing.usage,
       health: health.source,
       byokMasterKey: config.BYOK_MASTER_KEY,
+      byokMasterKeyPrevious: config.BYOK_MASTER_KEY_PREVIOUS,
       wallet: walletSettings(config.PUBLIC_BASE_URL),
     },
     base.listen,

@@ -16,6 +16,8 @@ export function loadStandaloneConfig(env: Env = process.env) {
       ...fragments.topics,
       /** Seals accounts' own provider keys (BYOK); unset = the BYOK routes answer 503. */
       BYOK_MASTER_KEY: z.string().min(1).optional(),
+      /** During a rotation, the key being replaced (opens, never seals); the keys app checks both. */
+      BYOK_MASTER_KEY_PREVIOUS: z.string().min(1).optional(),
       /** Billing's paid-model request ceiling per account and UTC minute; unset = billing's default. */
       PAID_REQUESTS_PER_MINUTE: z.coerce.number().int().min(0).optional(),
       /** The body timeout of the control-plane apps inside (the edge reads the same variable); unset = theirs. */

@@ -116,6 +116,7 @@ async function startStandaloneOn(
         billing: billingUsage.usage,
         health: endpointHealth.source,
         byokMasterKey: config.BYOK_MASTER_KEY,
+        byokMasterKeyPrevious: config.BYOK_MASTER_KEY_PREVIOUS,
         wallet: { tokens: wallet.tokens, publicBaseUrl: wallet.publicBaseUrl },
         serviceAuth: auth.keys,
         bodyTimeoutMs: config.BODY_TIMEOUT_MS,
