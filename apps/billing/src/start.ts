@@ -1,10 +1,12 @@
 import { type ListenOptions, type RunningControlPlane, startControlPlane } from "@gw/service";
+import { readEvmAuthorization } from "@gw/x402";
 import { createApp } from "./app.js";
 import { subscribePayments } from "./consumers/payments.js";
 import { subscribeUsage } from "./consumers/usage.js";
 import { type BillingDeps, billingContext } from "./deps.js";
 import { createGrpcServer } from "./grpc.js";
 import { startLedgerListener } from "./notifications/ledger-listener.js";
+import { startReconciler } from "./payments/reconcile.js";
 import { billingReadiness } from "./routes/health.js";
 
 export type { ListenOptions };
@@ -26,6 +28,13 @@ export async function startBilling(deps: BillingDeps, options: ListenOptions): P
         stops.afterServers(await startLedgerListener({ pool: database.pool, store, logger }));
         stops.withServers(await subscribeUsage(deps.bus, deps.topics.usage, context));
         stops.withServers(await subscribePayments(deps.bus, deps.topics.payments, context));
+        if (deps.reconcile)
+          stops.withServers(
+            startReconciler(context, {
+              ...deps.reconcile,
+              read: (url, auth) => readEvmAuthorization(url, auth),
+            }),
+          );
       },
       http: () => createApp(deps, context, readiness),
       grpc: () => createGrpcServer(deps, context),

@@ -154,6 +154,7 @@ async function startStandaloneOn(
           : { admission: { paidRequestsPerMinute: config.PAID_REQUESTS_PER_MINUTE } }),
         serviceAuth: auth.billing,
         bodyTimeoutMs: config.BODY_TIMEOUT_MS,
+        reconcile: { rpcUrls: config.X402_RPC_URLS, intervalMs: config.X402_RECONCILE_INTERVAL_MS },
       },
       { host: LOOPBACK, httpPort: 0, grpcPort: ports.billing },
     );
