@@ -36,6 +36,17 @@ export function loadBillingConfig(env: Env = process.env) {
       PAID_REQUESTS_PER_MINUTE: z.coerce.number().int().min(0).default(DEFAULT_PAID_REQUESTS_PER_MINUTE),
       /** `true`: Admit answers "admitted" (without a hold) when Redis is down, instead of UNAVAILABLE. */
       ADMISSION_FAIL_OPEN: flag,
+      /**
+       * x402 reconciliation: `<CAIP-2 network>=<JSON-RPC URL>` pairs, comma-separated (e.g.
+       * `eip155:8453=https://mainnet.base.org`). The reconciler reads each unsettled payment's EIP-3009
+       * nonce on its network's chain; a network without a URL is reported to the operator, not guessed.
+       */
+      X402_RPC_URLS: z
+        .string()
+        .default("")
+        .transform((value, context) => parseRpcUrls(value, context)),
+      /** How often the reconciler looks at unsettled payments. */
+      X402_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
       /** Prefix of billing's Redis keys (before the `{acct:<id>}` hash tag). */
       REDIS_KEY_PREFIX: z
         .string()
@@ -44,6 +55,25 @@ export function loadBillingConfig(env: Env = process.env) {
     },
     env,
   );
+}
+
+/** `network=url,network=url` → a map; a malformed pair is a config error naming it. */
+export function parseRpcUrls(value: string, context: z.RefinementCtx): Record<string, string> {
+  const urls: Record<string, string> = {};
+  for (const pair of value
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const at = pair.indexOf("=");
+    const network = pair.slice(0, at);
+    const url = pair.slice(at + 1);
+    if (at < 1 || !/^[a-z0-9-]{3,8}:[-_a-zA-Z0-9]{1,32}$/.test(network) || !URL.canParse(url)) {
+      context.addIssue({ code: "custom", message: `expected <CAIP-2 network>=<URL>, got "${pair}"` });
+      continue;
+    }
+    urls[network] = url;
+  }
+  return urls;
 }
 
 export type BillingConfig = ReturnType<typeof loadBillingConfig>;

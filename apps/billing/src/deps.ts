@@ -27,6 +27,11 @@ export interface BillingDeps extends ControlPlaneDeps<BillingTables> {
   leases?: Partial<Pick<LeaseSettings, "ttlMs" | "useMs">>;
   /** Time source for holds and usage windows; tests pin it. */
   clock?: () => number;
+  /**
+   * The reconciler of x402 settles without a verdict (payments/reconcile.ts): JSON-RPC URLs per network
+   * (X402_RPC_URLS) and its period. Unset: the rows are kept but nothing reconciles them.
+   */
+  reconcile?: { rpcUrls: Record<string, string>; intervalMs: number } | undefined;
   /** /readyz's check of the hot store's connection (Redis PING); unset for an in-process store. */
   hotStoreCheck?: ReadinessCheck | undefined;
 }

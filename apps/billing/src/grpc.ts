@@ -17,6 +17,7 @@ export const BILLING_CALLERS = callerPolicy(
     acquireLease: ["edge"],
     returnLease: ["edge"],
     creditPayment: ["edge"],
+    recordUnsettledPayment: ["edge"],
     getUsage: ["edge", "keys"],
     grantCredits: ["keys"],
   }),

@@ -30,6 +30,7 @@ async function main(): Promise<void> {
         paidRequestsPerMinute: config.PAID_REQUESTS_PER_MINUTE,
       },
       leases: { ttlMs: config.LEASE_TTL_MS ?? config.HOLD_TTL_MS, useMs: config.LEASE_USE_MS },
+      reconcile: { rpcUrls: config.X402_RPC_URLS, intervalMs: config.X402_RECONCILE_INTERVAL_MS },
     },
     base.listen,
   );

@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { type ListenOptions, type RunningControlPlane, startControlPlane } from "@gw/service";
+import { readEvmAuthorization } from "@gw/x402";
 import { createApp } from "./app.js";
 import { subscribePayments } from "./consumers/payments.js";
 import { subscribeUsage } from "./consumers/usage.js";
 import { type BillingDeps, billingContext } from "./deps.js";
 import { createGrpcServer } from "./grpc.js";
 import { startLedgerListener } from "./notifications/ledger-listener.js";
+import { startReconciler } from "./payments/reconcile.js";
 import { billingReadiness } from "./routes/health.js";
 
 export type { ListenOptions };
@@ -39,6 +41,13 @@ export async function startBilling(deps: BillingDeps, options: ListenOptions): P
             `billing-${randomBytes(6).toString("hex")}`,
           ),
         );
+        if (deps.reconcile)
+          stops.withServers(
+            startReconciler(context, {
+              ...deps.reconcile,
+              read: (url, auth) => readEvmAuthorization(url, auth),
+            }),
+          );
       },
       http: () => createApp(deps, context, readiness),
       grpc: () => createGrpcServer(deps, context),

@@ -26,4 +26,26 @@ describe("loadKeysConfig", () => {
     expect(loadKeysConfig({}).BYOK_MASTER_KEY).toBeUndefined();
     expect(() => loadKeysConfig({ BYOK_MASTER_KEY: "too-short" })).toThrow(/BYOK_MASTER_KEY/);
   });
+
+  it("takes a previous BYOK master key only beside a different current one", () => {
+    const current = "ab".repeat(32);
+    const previous = Buffer.alloc(32, 7).toString("base64");
+    expect(
+      loadKeysConfig({ BYOK_MASTER_KEY: current, BYOK_MASTER_KEY_PREVIOUS: previous })
+        .BYOK_MASTER_KEY_PREVIOUS,
+    ).toBe(previous);
+    expect(() => loadKeysConfig({ BYOK_MASTER_KEY_PREVIOUS: previous })).toThrow(
+      /BYOK_MASTER_KEY_PREVIOUS: set only together with BYOK_MASTER_KEY/,
+    );
+    // The same 32 bytes, once in hex and once in base64.
+    expect(() =>
+      loadKeysConfig({
+        BYOK_MASTER_KEY: current,
+        BYOK_MASTER_KEY_PREVIOUS: Buffer.from(current, "hex").toString("base64"),
+      }),
+    ).toThrow(/must differ/);
+    expect(() => loadKeysConfig({ BYOK_MASTER_KEY: current, BYOK_MASTER_KEY_PREVIOUS: "short" })).toThrow(
+      /BYOK_MASTER_KEY_PREVIOUS/,
+    );
+  });
 });

@@ -33,6 +33,11 @@ export interface KeysDeps {
   /** BYOK_MASTER_KEY (32 bytes, hex or base64). Without it the BYOK routes answer 503. */
   byokMasterKey?: string | undefined;
   /**
+   * BYOK_MASTER_KEY_PREVIOUS: during a rotation, the key being replaced. It opens rows, never seals; the
+   * app re-seals every row under BYOK_MASTER_KEY in the background at start (identity/byok/reseal.ts).
+   */
+  byokMasterKeyPrevious?: string | undefined;
+  /**
    * Wallet sign-in: the JWT signer and PUBLIC_BASE_URL (the sign-in domain). Without both,
    * `POST /v1/x402/auth` answers 503 and wallet JWTs are refused.
    */
@@ -61,7 +66,9 @@ export function keysContext(deps: KeysDeps): KeysContext {
     store: { db, publisher: deps.bus, keyChangesTopic: deps.topics.keyChanges },
     byok: {
       db,
-      cipher: deps.byokMasterKey ? CredentialCipher.fromMasterKey(deps.byokMasterKey) : undefined,
+      cipher: deps.byokMasterKey
+        ? CredentialCipher.fromMasterKeys(deps.byokMasterKey, deps.byokMasterKeyPrevious)
+        : undefined,
       publisher: deps.bus,
       keyChangesTopic: deps.topics.keyChanges,
     },

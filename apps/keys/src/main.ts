@@ -34,6 +34,7 @@ async function main(): Promise<void> {
       health: health.source,
       byokMasterKey: config.BYOK_MASTER_KEY,
       catalog: withCloudDeclarations(bundledCatalog(), cloudDeclarations(config)),
+      byokMasterKeyPrevious: config.BYOK_MASTER_KEY_PREVIOUS,
       wallet: walletSettings(config.PUBLIC_BASE_URL),
       accounts: accountLifecycleFrom(config),
     },

@@ -1,3 +1,4 @@
+import { parseRpcUrls } from "@gw/billing";
 import { type Env, fragments, loadConfig, topicsFrom, z } from "@gw/config";
 import { accountLifecycleEnv, cloudDeclarationsEnv } from "@gw/keys";
 import { metricsEnv } from "@gw/metrics";
@@ -23,6 +24,14 @@ export function loadStandaloneConfig(env: Env = process.env) {
       BYOK_MASTER_KEY: z.string().min(1).optional(),
       /** The operator's zero-data-retention declarations, for the keys app inside (the edge reads the map too). */
       ...cloudDeclarationsEnv,
+      /** During a rotation, the key being replaced (opens, never seals); the keys app checks both. */
+      BYOK_MASTER_KEY_PREVIOUS: z.string().min(1).optional(),
+      /** x402 reconciliation's chain RPCs (`<network>=<url>,…`) and period, as billing reads them. */
+      X402_RPC_URLS: z
+        .string()
+        .default("")
+        .transform((value, context) => parseRpcUrls(value, context)),
+      X402_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
       /** Billing's paid-model request ceiling per account and UTC minute; unset = billing's default. */
       PAID_REQUESTS_PER_MINUTE: z.coerce.number().int().min(0).optional(),
       /** The body timeout of the control-plane apps inside (the edge reads the same variable); unset = theirs. */

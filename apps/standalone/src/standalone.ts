@@ -131,6 +131,7 @@ async function startStandaloneOn(
         health: endpointHealth.source,
         byokMasterKey: config.BYOK_MASTER_KEY,
         catalog: withCloudDeclarations(bundledCatalog(), cloudDeclarations(config)),
+        byokMasterKeyPrevious: config.BYOK_MASTER_KEY_PREVIOUS,
         wallet: { tokens: wallet.tokens, publicBaseUrl: wallet.publicBaseUrl },
         accounts: accountLifecycleFrom(config),
         serviceAuth: auth.keys,
@@ -169,6 +170,7 @@ async function startStandaloneOn(
           : { admission: { paidRequestsPerMinute: config.PAID_REQUESTS_PER_MINUTE } }),
         serviceAuth: auth.billing,
         bodyTimeoutMs: config.BODY_TIMEOUT_MS,
+        reconcile: { rpcUrls: config.X402_RPC_URLS, intervalMs: config.X402_RECONCILE_INTERVAL_MS },
       },
       { host: LOOPBACK, httpPort: 0, grpcPort: ports.billing },
     );

@@ -1,4 +1,4 @@
-import { Histogram } from "prom-client";
+import { Counter, Histogram } from "prom-client";
 import { FAST_BUCKETS, registry, secondsSince } from "./registry.js";
 
 const apply = new Histogram({
@@ -20,4 +20,22 @@ export async function timeLedgerApply<T>(operation: string, work: () => Promise<
     apply.observe({ operation, outcome: "error" }, secondsSince(startedAt));
     throw error;
   }
+}
+
+const unsettled = new Counter({
+  name: "gw_x402_unsettled_payments_total",
+  help: "Billing: x402 settles without a verdict, recorded and then resolved by the reconciler (outcome).",
+  labelNames: ["outcome"] as const,
+  registers: [registry],
+});
+
+/**
+ * One x402 settle of unknown outcome: `recorded` when billing keeps it, then one of `credited` (the
+ * chain shows the transfer), `not_settled` (its authorization expired unused) or `unresolved` (an
+ * operator must look: no chain reader for its network, or a nonce consumed without a transfer).
+ */
+export function recordUnsettledPayment(
+  outcome: "recorded" | "credited" | "not_settled" | "unresolved",
+): void {
+  unsettled.inc({ outcome });
 }

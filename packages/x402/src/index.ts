@@ -1,3 +1,4 @@
+export * from "./chain/evm-authorization.js";
 export * from "./errors.js";
 export * from "./http-facilitator.js";
 export * from "./local-check/index.js";

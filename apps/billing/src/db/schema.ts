@@ -28,6 +28,31 @@ export interface LedgerEntriesTable {
   created_at: Generated<Date>;
 }
 
+export type UnsettledState = "pending" | "credited" | "not_settled" | "unresolved";
+
+/** An x402 settle without a verdict, until the reconciler credits or reports it. */
+export interface UnsettledPaymentsTable {
+  reference: string;
+  account_id: string;
+  network: string;
+  payer: string;
+  nonce: string;
+  asset: string;
+  amount_atomic: string;
+  /** PaymentSettled as protobuf JSON (transaction empty). */
+  payment: unknown;
+  valid_before: Date;
+  reason: string;
+  state: Generated<UnsettledState>;
+  detail: string | null;
+  transaction: string | null;
+  attempts: Generated<number>;
+  recorded_at: Generated<Date>;
+  checked_at: Date | null;
+  resolved_at: Date | null;
+}
+
 export interface BillingTables {
   ledger_entries: LedgerEntriesTable;
+  unsettled_payments: UnsettledPaymentsTable;
 }

@@ -6,6 +6,7 @@ import { admit } from "./admit.js";
 import { creditPaymentRpc } from "./credit-payment.js";
 import { getUsage } from "./get-usage.js";
 import { grantCredits } from "./grant-credits.js";
+import { recordUnsettledRpc } from "./record-unsettled.js";
 import { release } from "./release.js";
 import { returnLease } from "./return-lease.js";
 import { settle } from "./settle.js";
@@ -20,5 +21,6 @@ export function billingService(context: BillingContext): BillingServiceServer {
     returnLease: unaryHandler(returnLease(context), context.logger),
     creditPayment: unaryHandler(creditPaymentRpc(context), context.logger),
     grantCredits: unaryHandler(grantCredits(context), context.logger),
+    recordUnsettledPayment: unaryHandler(recordUnsettledRpc(context), context.logger),
   };
 }

@@ -84,6 +84,7 @@ describeWith(["postgres", "redis"], "billing app: service-to-service authenticat
       acquireLease: ["edge"],
       returnLease: ["edge"],
       creditPayment: ["edge"],
+      recordUnsettledPayment: ["edge"],
       getUsage: ["edge", "keys"],
       grantCredits: ["keys"],
     };

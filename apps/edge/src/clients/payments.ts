@@ -1,4 +1,9 @@
-import { BillingServiceClient, type CreditPaymentResponse } from "@gw/proto/billing/v1/billing";
+import {
+  BillingServiceClient,
+  type CreditPaymentResponse,
+  type RecordUnsettledPaymentRequest,
+  type RecordUnsettledPaymentResponse,
+} from "@gw/proto/billing/v1/billing";
 import type { PaymentSettled } from "@gw/proto/events/v1/payments";
 import { type EnsureWalletAccountResponse, KeyServiceClient } from "@gw/proto/keys/v1/keys";
 import { connectClient, type ServiceTokenIssuer } from "@gw/rpc";
@@ -10,6 +15,8 @@ import { connectClient, type ServiceTokenIssuer } from "@gw/rpc";
 export interface PaymentControlPlane {
   ensureWalletAccount(walletAccountId: string, clientAddress: string): Promise<EnsureWalletAccountResponse>;
   creditPayment(payment: PaymentSettled): Promise<CreditPaymentResponse>;
+  /** A settle without a verdict, kept by billing for its reconciler (nothing credited). */
+  recordUnsettledPayment(request: RecordUnsettledPaymentRequest): Promise<RecordUnsettledPaymentResponse>;
 }
 
 export function connectPaymentControlPlane(
@@ -22,6 +29,7 @@ export function connectPaymentControlPlane(
     ensureWalletAccount: (walletAccountId, clientAddress) =>
       keys.ensureWalletAccount({ walletAccountId, clientAddress }),
     creditPayment: (payment) => billing.creditPayment({ payment }),
+    recordUnsettledPayment: (request) => billing.recordUnsettledPayment(request),
     close: () => {
       keys.close();
       billing.close();

@@ -76,12 +76,33 @@ export async function settlePayment(
     );
   }
   const account = await walletAccount(deps, `${local.network}:${local.payer}`, clientAddress);
+  const attempt = (transaction: string): SettledPayment => ({
+    network: local.network,
+    payer: local.payer,
+    nonce: nonceOf(local),
+    accountId: account.tenantId,
+    walletAccountId: account.walletAccountId,
+    asset: requirement.asset,
+    payTo: requirement.payTo,
+    amountAtomic: requirement.amount,
+    transaction,
+    x402Version: payment.version,
+    settledAt: new Date(deps.now()),
+  });
   const settlement = await facilitatorCall(
     deps,
     "settle",
     () => deps.settings.facilitator.settle(payload, requirement),
     local,
-  );
+  ).catch(async (error: unknown) => {
+    await recordUnsettled(
+      deps,
+      attempt(""),
+      unsettledUntil(deps, local, requirement.maxTimeoutSeconds),
+      error,
+    );
+    throw error;
+  });
   if (!settlement.success) {
     const reason = settlement.errorReason ?? "settlement_failed";
     throw new PaymentRefused(
@@ -92,19 +113,7 @@ export async function settlePayment(
     );
   }
   deps.seen.record(local.authorizationId);
-  const settled: SettledPayment = {
-    network: local.network,
-    payer: local.payer,
-    nonce: nonceOf(local),
-    accountId: account.tenantId,
-    walletAccountId: account.walletAccountId,
-    asset: requirement.asset,
-    payTo: requirement.payTo,
-    amountAtomic: requirement.amount,
-    transaction: settlement.transaction,
-    x402Version: payment.version,
-    settledAt: new Date(deps.now()),
-  };
+  const settled = attempt(settlement.transaction);
   const event = encodePaymentSettled(settled);
   deps.publisher.publish(deps.paymentsTopic, event.key, event.value, event.headers);
   const paid: PaidRequest = {
@@ -188,6 +197,38 @@ export class PaymentCreditPending extends Error {
   ) {
     super(error.message);
   }
+}
+
+/**
+ * A settle without a verdict may have moved the money: billing keeps it (RecordUnsettledPayment) and
+ * its reconciler asks the chain, then credits it once or reports it. Should billing not answer either,
+ * the error log below is the only record (network, payer, authorization id; never the signature).
+ */
+async function recordUnsettled(
+  deps: PaymentDeps,
+  payment: SettledPayment,
+  validBefore: number,
+  error: unknown,
+): Promise<void> {
+  const reason =
+    error instanceof GatewayError ? String(error.metadata?.payment_reason ?? error.code) : "unknown";
+  try {
+    await deps.controlPlane.recordUnsettledPayment({
+      payment: paymentSettled(payment),
+      validBefore: BigInt(validBefore),
+      reason,
+    });
+  } catch (recordError) {
+    deps.logger.error(
+      { err: recordError, network: payment.network, payer: payment.payer, nonce: payment.nonce },
+      "x402 settle without a verdict could not be recorded for reconciliation",
+    );
+  }
+}
+
+/** EVM: the authorization's validBefore; otherwise the offer's window from now (unix seconds). */
+function unsettledUntil(deps: PaymentDeps, local: LocalCheckPassed, maxTimeoutSeconds: number): number {
+  return local.validBefore ?? Math.ceil(deps.now() / 1000) + maxTimeoutSeconds;
 }
 
 /**

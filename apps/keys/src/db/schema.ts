@@ -141,6 +141,8 @@ export interface ProviderCredentialsTable {
   label: string;
   /** AES-256-GCM under BYOK_MASTER_KEY, with account and provider as associated data. */
   iv: Buffer;
+  /** The master key that sealed it (byok/cipher.ts keyIdOf); null = sealed before ids were stored. */
+  key_id: string | null;
   auth_tag: Buffer;
   ciphertext: Buffer;
   position: number;

@@ -46,6 +46,7 @@ export async function startFixedBilling(): Promise<FixedBilling> {
     acquireLease: unimplemented,
     returnLease: unimplemented,
     creditPayment: unimplemented,
+    recordUnsettledPayment: unimplemented,
     grantCredits: unimplemented,
     getUsage: (call, callback) => {
       count++;

@@ -11,7 +11,7 @@ import {
 } from "@gw/events";
 import { type Logger, silentLogger } from "@gw/logger";
 import type { ServiceAuth } from "@gw/rpc";
-import { migratedTestDatabase, uniqueName } from "@gw/testing";
+import { type MigratedTestDatabase, migratedTestDatabase, uniqueName } from "@gw/testing";
 import { migrations, SCHEMA } from "../db/index.js";
 import type { KeysTables } from "../db/schema.js";
 import type { KeysDeps } from "../deps.js";
@@ -48,6 +48,10 @@ export interface HarnessOptions {
   logger?: Logger;
   /** BYOK master key; default a random one, null to run without BYOK. */
   byokMasterKey?: string | null;
+  /** BYOK_MASTER_KEY_PREVIOUS (a rotation under way); default none. */
+  byokMasterKeyPrevious?: string;
+  /** A database to run on instead of a fresh one (another "replica" or a restart); the caller drops it. */
+  database?: MigratedTestDatabase<KeysTables>;
   /** Wallet sign-in (JWT signer and public base URL); default off. */
   wallet?: KeysDeps["wallet"];
   /** Service authentication on the app's ports; default off (the tests of other behaviour call it bare). */
@@ -58,7 +62,11 @@ export interface HarnessOptions {
 
 /** The keys app on ephemeral ports over a fresh database, an event bus and a fixed billing. */
 export async function startKeysHarness(options: HarnessOptions = {}): Promise<KeysHarness> {
-  const test = await migratedTestDatabase<KeysTables>(SCHEMA, migrations);
+  const test = options.database ?? (await migratedTestDatabase<KeysTables>(SCHEMA, migrations));
+  const ownsDatabase = options.database === undefined;
+  const dropOwned = async () => {
+    if (ownsDatabase) await test.drop();
+  };
   const topics: TopicConfig = {
     usage: uniqueName("test-usage"),
     keyChanges: uniqueName("test-key-changes"),
@@ -67,7 +75,7 @@ export async function startKeysHarness(options: HarnessOptions = {}): Promise<Ke
   // A broker that cannot be reached must not leave the test database behind.
   const bus = await (options.bus ? options.bus(topics) : Promise.resolve(new InProcessEventBus())).catch(
     async (error: unknown) => {
-      await test.drop();
+      await dropOwned();
       throw error;
     },
   );
@@ -98,12 +106,21 @@ export async function startKeysHarness(options: HarnessOptions = {}): Promise<Ke
         options.byokMasterKey === null
           ? undefined
           : (options.byokMasterKey ?? randomBytes(32).toString("hex")),
+      byokMasterKeyPrevious: options.byokMasterKeyPrevious,
       wallet: options.wallet,
       serviceAuth: options.serviceAuth,
       accounts: options.accounts,
     },
     { host: "127.0.0.1", httpPort: 0, grpcPort: 0 },
-  );
+  ).catch(async (error: unknown) => {
+    // A refused start (e.g. master keys that open nothing stored) leaves nothing running behind.
+    await observer.stop();
+    billingClient.close();
+    await billing.stop();
+    await bus.close();
+    await dropOwned();
+    throw error;
+  });
   let accounts = 0;
   return {
     database: test.database,
@@ -131,7 +148,7 @@ export async function startKeysHarness(options: HarnessOptions = {}): Promise<Ke
       billingClient.close();
       await billing.stop();
       await bus.close();
-      await test.drop();
+      await dropOwned();
     },
   };
 }

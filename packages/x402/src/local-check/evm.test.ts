@@ -53,13 +53,17 @@ describe("verifyPaymentLocally, EVM exact (EIP-3009)", () => {
   it("accepts the official client's payment and names the payer, amount and authorization id", async () => {
     const payload = await payWithOfficialClient(payer, requirements);
     const result = await verifyPaymentLocally(payload, requirements);
-    const nonce = (payload.payload as { authorization: { nonce: string } }).authorization.nonce;
+    const { nonce, validBefore } = (
+      payload.payload as { authorization: { nonce: string; validBefore: string } }
+    ).authorization;
     expect(result).toEqual({
       ok: true,
       payer: payer.address,
       network: "eip155:84532",
       amount: "10000",
       authorizationId: `eip155:84532:${payer.address}:${nonce.toLowerCase()}`,
+      // What a reconciler of a lost settle needs to call an unused nonce "never settled".
+      validBefore: Number(validBefore),
     });
   });
 

@@ -85,6 +85,7 @@ export async function checkExactEvm(
     network: requirements.network,
     amount: authorization.value.toString(),
     authorizationId,
+    validBefore: Number(authorization.validBefore),
   };
 }
 

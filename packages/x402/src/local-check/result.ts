@@ -30,6 +30,11 @@ export interface LocalCheckPassed {
    * exactly once per id.
    */
   authorizationId: string;
+  /**
+   * EVM: the authorization's validBefore (unix seconds); after it an unused nonce can never be spent,
+   * which is what lets a reconciler call a lost settle "never settled". Absent on Solana.
+   */
+  validBefore?: number;
 }
 
 export interface LocalCheckFailed {

@@ -9,6 +9,7 @@ import { catalogOperatorLayer } from "./20261123T170000_catalog_operator_layer.j
 import { endpointHealth } from "./20261123T171500_endpoint_health.js";
 import { accountsListing } from "./20261123T195500_accounts_listing.js";
 import { dropEndpointHealth } from "./20261127T173000_drop_endpoint_health.js";
+import { providerCredentialsKeyId } from "./20261128T003000_provider_credentials_key_id.js";
 import { accountLifecycle } from "./20261128T010000_account_lifecycle.js";
 
 export const migrations: Migrations = {
@@ -22,5 +23,6 @@ export const migrations: Migrations = {
   "20261123T171500_endpoint_health": endpointHealth,
   "20261123T195500_accounts_listing": accountsListing,
   "20261127T173000_drop_endpoint_health": dropEndpointHealth,
+  "20261128T003000_provider_credentials_key_id": providerCredentialsKeyId,
   "20261128T010000_account_lifecycle": accountLifecycle,
 };

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { associatedData, CredentialCipher, maskProviderKey } from "./cipher.js";
+import { associatedData, CredentialCipher, CredentialKeyError, keyIdOf, maskProviderKey } from "./cipher.js";
 
 const MASTER = randomBytes(32);
 
@@ -26,6 +26,33 @@ describe("CredentialCipher", () => {
     const a = cipher.seal("same", "x");
     const b = cipher.seal("same", "x");
     expect(a.iv.equals(b.iv)).toBe(false);
+  });
+
+  it("records the sealing key's id, opens with a previous key, and names an unknown key instead of guessing", () => {
+    const previous = randomBytes(32);
+    const old = CredentialCipher.fromMasterKey(previous.toString("hex"));
+    const sealedOld = old.seal("sk-old", "ad");
+    expect(sealedOld.keyId).toBe(keyIdOf(previous));
+    expect(sealedOld.keyId).not.toContain(previous.toString("hex").slice(0, 8));
+    const rotating = CredentialCipher.fromMasterKeys(MASTER.toString("hex"), previous.toString("base64"));
+    expect(rotating.keyIds).toEqual([keyIdOf(MASTER), keyIdOf(previous)]);
+    expect(rotating.open(sealedOld, "ad")).toBe("sk-old");
+    expect(rotating.open({ ...sealedOld, keyId: null }, "ad")).toBe("sk-old");
+    expect(rotating.seal("sk-new", "ad").keyId).toBe(keyIdOf(MASTER));
+    const current = CredentialCipher.fromMasterKey(MASTER.toString("hex"));
+    expect(() => current.open(sealedOld, "ad")).toThrow(CredentialKeyError);
+    expect(() => current.open(sealedOld, "ad")).toThrow(/BYOK_MASTER_KEY_PREVIOUS/);
+    expect(() => current.open({ ...sealedOld, keyId: null }, "ad")).toThrow(CredentialKeyError);
+    // A row claiming the current key but sealed with another fails authentication, never yields text.
+    expect(() => current.open({ ...sealedOld, keyId: keyIdOf(MASTER) }, "ad")).toThrow(
+      /failed authentication/,
+    );
+  });
+
+  it("refuses a previous key equal to the current one", () => {
+    expect(() => CredentialCipher.fromMasterKeys(MASTER.toString("hex"), MASTER.toString("base64"))).toThrow(
+      /must differ/,
+    );
   });
 
   it("rejects a master key of the wrong size", () => {

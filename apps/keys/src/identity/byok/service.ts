@@ -54,6 +54,7 @@ export async function addCredential(
     name: body.name ?? body.provider,
     label: providerKeyLabel(body.provider, key),
     disabled: body.disabled ?? false,
+    key_id: sealed.keyId,
     iv: sealed.iv,
     auth_tag: sealed.authTag,
     ciphertext: sealed.ciphertext,
@@ -87,6 +88,7 @@ export async function changeCredential(
       const key = checkedSecret(existing.provider_id, body.key);
       const sealed = cipher.seal(key, associatedData(accountId, existing.provider_id));
       changes.label = providerKeyLabel(existing.provider_id, key);
+      changes.key_id = sealed.keyId;
       changes.iv = sealed.iv;
       changes.auth_tag = sealed.authTag;
       changes.ciphertext = sealed.ciphertext;
@@ -120,7 +122,7 @@ export async function decryptedCredentials(
     id: row.id,
     providerId: row.provider_id,
     apiKey: cipher.open(
-      { iv: row.iv, authTag: row.auth_tag, ciphertext: row.ciphertext },
+      { keyId: row.key_id, iv: row.iv, authTag: row.auth_tag, ciphertext: row.ciphertext },
       associatedData(row.account_id, row.provider_id),
     ),
     position: row.position,

@@ -5,7 +5,10 @@ import type { KeysTables, ProviderCredentialsTable } from "../../db/schema.js";
 
 export type CredentialRow = Selectable<ProviderCredentialsTable>;
 export type CredentialChanges = Partial<
-  Pick<ProviderCredentialsTable, "name" | "label" | "iv" | "auth_tag" | "ciphertext" | "position"> & {
+  Pick<
+    ProviderCredentialsTable,
+    "name" | "label" | "key_id" | "iv" | "auth_tag" | "ciphertext" | "position"
+  > & {
     disabled: boolean;
   }
 >;

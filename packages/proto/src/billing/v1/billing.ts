@@ -277,6 +277,22 @@ export interface CreditPaymentResponse {
   created: boolean;
 }
 
+export interface RecordUnsettledPaymentRequest {
+  /** The payment as it would have been credited; transaction empty, settled_at = when settle was sent. */
+  payment?:
+    | PaymentSettled
+    | undefined;
+  /** The authorization's validBefore (unix seconds): after it, a nonce still unused can never settle. */
+  validBefore: bigint;
+  /** Why no verdict: the facilitator error's kind (timeout, unreachable, bad_status, malformed_response). */
+  reason: string;
+}
+
+export interface RecordUnsettledPaymentResponse {
+  /** False when the payment was already recorded (a retry of the same authorization). */
+  created: boolean;
+}
+
 export interface GrantCreditsRequest {
   accountId: string;
   /** Positive, pico-dollars. */
@@ -2690,6 +2706,185 @@ export const CreditPaymentResponse: MessageFns<CreditPaymentResponse> = {
   },
 };
 
+function createBaseRecordUnsettledPaymentRequest(): RecordUnsettledPaymentRequest {
+  return { payment: undefined, validBefore: 0n, reason: "" };
+}
+
+export const RecordUnsettledPaymentRequest: MessageFns<RecordUnsettledPaymentRequest> = {
+  encode(message: RecordUnsettledPaymentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.payment !== undefined) {
+      PaymentSettled.encode(message.payment, writer.uint32(10).fork()).join();
+    }
+    if (message.validBefore !== 0n) {
+      if (BigInt.asIntN(64, message.validBefore) !== message.validBefore) {
+        throw new globalThis.Error("value provided for field message.validBefore of type int64 too large");
+      }
+      writer.uint32(16).int64(message.validBefore);
+    }
+    if (message.reason !== "") {
+      writer.uint32(26).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordUnsettledPaymentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordUnsettledPaymentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.payment = PaymentSettled.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.validBefore = reader.int64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecordUnsettledPaymentRequest {
+    return {
+      payment: isSet(object.payment) ? PaymentSettled.fromJSON(object.payment) : undefined,
+      validBefore: isSet(object.validBefore)
+        ? BigInt(object.validBefore)
+        : isSet(object.valid_before)
+        ? BigInt(object.valid_before)
+        : 0n,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: RecordUnsettledPaymentRequest): unknown {
+    const obj: any = {};
+    if (message.payment !== undefined) {
+      obj.payment = PaymentSettled.toJSON(message.payment);
+    }
+    if (message.validBefore !== 0n) {
+      obj.validBefore = message.validBefore.toString();
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RecordUnsettledPaymentRequest>): RecordUnsettledPaymentRequest {
+    return RecordUnsettledPaymentRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RecordUnsettledPaymentRequest>): RecordUnsettledPaymentRequest {
+    const message = createBaseRecordUnsettledPaymentRequest();
+    message.payment = (object.payment !== undefined && object.payment !== null)
+      ? PaymentSettled.fromPartial(object.payment)
+      : undefined;
+    message.validBefore = (object.validBefore !== undefined && object.validBefore !== null)
+      ? BigInt(object.validBefore)
+      : 0n;
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseRecordUnsettledPaymentResponse(): RecordUnsettledPaymentResponse {
+  return { created: false };
+}
+
+export const RecordUnsettledPaymentResponse: MessageFns<RecordUnsettledPaymentResponse> = {
+  encode(message: RecordUnsettledPaymentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.created !== false) {
+      writer.uint32(8).bool(message.created);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordUnsettledPaymentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordUnsettledPaymentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.created = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecordUnsettledPaymentResponse {
+    return { created: isSet(object.created) ? globalThis.Boolean(object.created) : false };
+  },
+
+  toJSON(message: RecordUnsettledPaymentResponse): unknown {
+    const obj: any = {};
+    if (message.created !== false) {
+      obj.created = message.created;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RecordUnsettledPaymentResponse>): RecordUnsettledPaymentResponse {
+    return RecordUnsettledPaymentResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RecordUnsettledPaymentResponse>): RecordUnsettledPaymentResponse {
+    const message = createBaseRecordUnsettledPaymentResponse();
+    message.created = object.created ?? false;
+    return message;
+  },
+};
+
 function createBaseGrantCreditsRequest(): GrantCreditsRequest {
   return { accountId: "", amountPico: 0n, kind: "", reference: "" };
 }
@@ -3064,6 +3259,22 @@ export const BillingServiceService = {
     responseDeserialize: (value: Buffer): CreditPaymentResponse => CreditPaymentResponse.decode(value),
   },
   /**
+   * A settle that gave no verdict (timeout, broken connection): the money may have moved. Billing keeps
+   * the payment (unsettled_payments) and its reconciler asks the chain, then credits it once or reports it.
+   */
+  recordUnsettledPayment: {
+    path: "/billing.v1.BillingService/RecordUnsettledPayment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecordUnsettledPaymentRequest): Buffer =>
+      Buffer.from(RecordUnsettledPaymentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecordUnsettledPaymentRequest => RecordUnsettledPaymentRequest.decode(value),
+    responseSerialize: (value: RecordUnsettledPaymentResponse): Buffer =>
+      Buffer.from(RecordUnsettledPaymentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RecordUnsettledPaymentResponse =>
+      RecordUnsettledPaymentResponse.decode(value),
+  },
+  /**
    * An operator's credit (the keys app's POST /api/v1/admin/accounts/{id}/credits): a positive purchase
    * or grant in the ledger, applied to every billing process's hot view; idempotent on the reference.
    */
@@ -3100,6 +3311,11 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
    * the gateway.payments.v1 event carries the same payment and credits nothing a second time.
    */
   creditPayment: handleUnaryCall<CreditPaymentRequest, CreditPaymentResponse>;
+  /**
+   * A settle that gave no verdict (timeout, broken connection): the money may have moved. Billing keeps
+   * the payment (unsettled_payments) and its reconciler asks the chain, then credits it once or reports it.
+   */
+  recordUnsettledPayment: handleUnaryCall<RecordUnsettledPaymentRequest, RecordUnsettledPaymentResponse>;
   /**
    * An operator's credit (the keys app's POST /api/v1/admin/accounts/{id}/credits): a positive purchase
    * or grant in the ledger, applied to every billing process's hot view; idempotent on the reference.
@@ -3225,6 +3441,25 @@ export interface BillingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreditPaymentResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A settle that gave no verdict (timeout, broken connection): the money may have moved. Billing keeps
+   * the payment (unsettled_payments) and its reconciler asks the chain, then credits it once or reports it.
+   */
+  recordUnsettledPayment(
+    request: RecordUnsettledPaymentRequest,
+    callback: (error: ServiceError | null, response: RecordUnsettledPaymentResponse) => void,
+  ): ClientUnaryCall;
+  recordUnsettledPayment(
+    request: RecordUnsettledPaymentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RecordUnsettledPaymentResponse) => void,
+  ): ClientUnaryCall;
+  recordUnsettledPayment(
+    request: RecordUnsettledPaymentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RecordUnsettledPaymentResponse) => void,
   ): ClientUnaryCall;
   /**
    * An operator's credit (the keys app's POST /api/v1/admin/accounts/{id}/credits): a positive purchase
