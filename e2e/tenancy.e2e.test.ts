@@ -397,6 +397,11 @@ const MATRIX: Record<RouteName, Probe> = {
     path: "/api/v1/admin/catalog/data-policy",
     body: { model: "demo/echo", provider: "demo", is_zdr: true },
   })),
+  "POST /api/v1/admin/catalog/limits": refusedFor(ALL, 403, () => ({
+    method: "POST",
+    path: "/api/v1/admin/catalog/limits",
+    body: { model: "demo/echo", limit: { requests: 1, interval_seconds: 60 } },
+  })),
   "POST /api/v1/admin/catalog/disable": refusedFor(ALL, 403, () => ({
     method: "POST",
     path: "/api/v1/admin/catalog/disable",
