@@ -7,7 +7,7 @@ import { type FakeServer, startFakeOpenAi } from "@gw/fake-providers";
 import { createTestDatabase, describeWith, serviceUrl, type TestDatabase, uniqueName } from "@gw/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type PrivateBroker, startPrivateBroker } from "./crash/broker.js";
-import { reconcile, reportedUsage } from "./crash/reconcile.js";
+import { reconcile, reportedUsage, settle } from "./crash/reconcile.js";
 import { drive, type Outcome, seededRandom, sendOne } from "./crash/traffic.js";
 import { type AppProcess, freshTopics, runCli, startProcess, waitForHttp } from "./processes.js";
 
@@ -169,34 +169,6 @@ describeWith(
       };
     }
 
-    /** Waits until every answered request is recorded and the record counts stop moving. */
-    async function settle(outcomes: readonly Outcome[]): Promise<void> {
-      const answered = outcomes
-        .filter((outcome) => outcome.state === "answered")
-        .map((outcome) => outcome.id);
-      const deadline = Date.now() + 60_000;
-      let last = "";
-      let stableSince = Date.now();
-      while (Date.now() < deadline) {
-        const counts = await ledger.pool.query<{ generations: string; debits: string; missing: string }>(
-          `select (select count(*) from generations.generations)::text as generations,
-                (select count(*) from billing.ledger_entries where kind = 'usage')::text as debits,
-                (select count(*) from unnest($1::text[]) as a(id)
-                  where not exists (select 1 from generations.generations g where g.id = a.id)
-                     or not exists (select 1 from billing.ledger_entries l where l.event_id = a.id))::text as missing`,
-          [answered],
-        );
-        const row = counts.rows[0];
-        const now = JSON.stringify(row);
-        if (now !== last) {
-          last = now;
-          stableSince = Date.now();
-        } else if (row?.missing === "0" && Date.now() - stableSince >= 3_000) return;
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
-      // Not settled: the reconciliation below names what is missing.
-    }
-
     /** Sends chat requests until one is answered; returns how long that took (ms). */
     async function untilServing(secret: string, round: number, outcomes: Outcome[]): Promise<number> {
       const began = Date.now();
@@ -251,7 +223,7 @@ describeWith(
         if (target !== "billing") refusedOutsideBilling.push(...refused);
         outcomes.push(...roundOutcomes);
       }
-      await settle(outcomes);
+      await settle(ledger.pool, outcomes);
       const result = await reconcile(ledger.pool, outcomes, secrets, (secret) =>
         reportedUsage(edgeUrl(), secret),
       );

@@ -14,17 +14,20 @@ is_ci() { [ "${CI:-}" = true ] || [ "${CI:-}" = 1 ]; }
 
 # Redis for the integration and end-to-end tiers: an existing one, or redis-server on PATH for the
 # test setup to start. Debian packages it; install it as root, otherwise say exactly how to get it.
+# The binary is wanted even beside an existing Redis: e2e/infra-faults.e2e.test.ts kills and restarts
+# a redis-server of its own (never a shared one), so as root it is installed whenever it is missing.
 ensure_redis() {
-  [ -n "${TEST_REDIS_URL:-}" ] && return 0
   command -v redis-server >/dev/null 2>&1 && return 0
-  (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null && return 0
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "[test] installing Debian's redis-server (the test setup starts a throw-away one per run)" >&2
+    echo "[test] installing Debian's redis-server (the test setup and the infrastructure-fault suite start their own)" >&2
     if apt-get update -qq >&2 &&
       DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server >&2; then
       return 0
     fi
   fi
+  # Without the binary an existing Redis still serves every other test; the fault suite says what it lacks.
+  [ -n "${TEST_REDIS_URL:-}" ] && return 0
+  (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null && return 0
   local how="Redis is needed by the integration and end-to-end tests and none was found: install Debian's
 redis-server (as root: apt-get update && apt-get install -y redis-server), or run Redis on
 127.0.0.1:6379, or set TEST_REDIS_URL=redis://host:port."

@@ -96,3 +96,32 @@ export async function reportedUsage(baseUrl: string, secret: string): Promise<nu
   const body = (await response.json()) as { data: { usage: number } };
   return body.data.usage;
 }
+
+/**
+ * Waits (at most `timeoutMs`) until every answered request has its generation record and ledger debit
+ * and the counts have stopped moving for 3 s; returns without throwing either way: the reconciliation
+ * after it names what is missing.
+ */
+export async function settle(pool: Pool, outcomes: readonly Outcome[], timeoutMs = 60_000): Promise<void> {
+  const answered = outcomes.filter((outcome) => outcome.state === "answered").map((outcome) => outcome.id);
+  const deadline = Date.now() + timeoutMs;
+  let last = "";
+  let stableSince = Date.now();
+  while (Date.now() < deadline) {
+    const counts = await pool.query<{ generations: string; debits: string; missing: string }>(
+      `select (select count(*) from generations.generations)::text as generations,
+              (select count(*) from billing.ledger_entries where kind = 'usage')::text as debits,
+              (select count(*) from unnest($1::text[]) as a(id)
+                where not exists (select 1 from generations.generations g where g.id = a.id)
+                   or not exists (select 1 from billing.ledger_entries l where l.event_id = a.id))::text as missing`,
+      [answered],
+    );
+    const row = counts.rows[0];
+    const now = JSON.stringify(row);
+    if (now !== last) {
+      last = now;
+      stableSince = Date.now();
+    } else if (row?.missing === "0" && Date.now() - stableSince >= 3_000) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}

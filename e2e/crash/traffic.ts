@@ -124,3 +124,45 @@ export async function drive(options: DriveOptions): Promise<Outcome[]> {
   await fired;
   return outcomes;
 }
+
+export interface SteadyTraffic {
+  /** Every outcome so far (the array grows while the traffic runs). */
+  outcomes: Outcome[];
+  /** Stops starting requests; resolves with every outcome once the ones in flight have ended. */
+  stop(): Promise<Outcome[]>;
+}
+
+/**
+ * Traffic that goes on until stopped, for the infrastructure-fault suites, where the target (a
+ * database, a cache, the broker) is down for a while and comes back under it: `concurrency` workers,
+ * each pausing `pauseMs` between its requests so the rate stays what a shared CI machine carries.
+ */
+export function steadyTraffic(options: {
+  baseUrl: string;
+  secrets: readonly string[];
+  random: () => number;
+  concurrency: number;
+  pauseMs: number;
+  offset: number;
+}): SteadyTraffic {
+  const outcomes: Outcome[] = [];
+  let running = true;
+  let started = 0;
+  const worker = async () => {
+    while (running) {
+      const kind = KINDS[Math.floor(options.random() * KINDS.length)] as RequestKind;
+      const secret = options.secrets[Math.floor(options.random() * options.secrets.length)] as string;
+      outcomes.push(await sendOne(options.baseUrl, kind, secret, options.offset + started++));
+      await new Promise((resolve) => setTimeout(resolve, options.pauseMs));
+    }
+  };
+  const workers = Promise.all(Array.from({ length: options.concurrency }, worker));
+  return {
+    outcomes,
+    stop: async () => {
+      running = false;
+      await workers;
+      return outcomes;
+    },
+  };
+}

@@ -38,6 +38,14 @@ export function connectDatabase<Tables>(options: DbOptions): Database<Tables> {
   });
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on("error", () => {});
+  // A client that is checked out (a query or transaction under way) has no pool listener: pg-pool
+  // removes it on checkout. When the server goes away then (a crash, a restart), pg emits 'error' on
+  // that client, and without a listener the process exits. The query under way is rejected with the
+  // same error, and the pool discards the broken client on its release, so this listener only keeps
+  // the process alive (issue 33: billing exited when PostgreSQL was killed under traffic).
+  pool.on("connect", (client) => {
+    client.on("error", () => {});
+  });
   // Statements marked with preparedAs run as named statements (prepared.ts); the rest as before.
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: new PreparingPool(pool) }) });
   return {
