@@ -301,6 +301,46 @@ export function describeEventBusContract(
       });
     });
 
+    it("never dead-letters a message whose handler failed because a service was down: it waits for it", async () => {
+      const { harness, bus, subscribe, waitFor } = await setup();
+      const topic = await harness.createTopic("outage");
+      const groupId = harness.groupId("outage");
+      const handled: string[] = [];
+      let outageAttempts = 0;
+      for (const value of ["o0", "o1"])
+        bus.publish(topic, "account-1", text(value), { "event-type": "test.v1" });
+      // A PostgreSQL restart as the handler sees it: the connection refused, then the server shutting
+      // down (57P01), then pg's lost connection, for more attempts than maxAttempts allows a poison one.
+      const outage = [
+        Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }),
+        Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" }),
+        new Error("Connection terminated unexpectedly"),
+      ];
+      await subscribe({
+        topic,
+        groupId,
+        maxAttempts: 2,
+        handler: async (message) => {
+          if (read(message) === "o0" && outageAttempts < 6) throw outage[outageAttempts++ % outage.length];
+          handled.push(read(message));
+        },
+      });
+      const deadLetters: ConsumedMessage[] = [];
+      await subscribe({
+        topic: deadLetterTopic(topic, groupId),
+        groupId: harness.groupId("outage-dlq"),
+        handler: async (message) => {
+          deadLetters.push(message);
+        },
+      });
+      await waitFor(() => handled.length >= 2, "both messages applied once the service is back");
+      expect(handled).toEqual(["o0", "o1"]);
+      expect(outageAttempts).toBe(6);
+      // Given the dead-letter topic time to receive anything it would have got.
+      await sleep(300);
+      expect(deadLetters).toHaveLength(0);
+    });
+
     it("flush() resolves once everything published is delivered", async () => {
       const { harness, bus, subscribe, waitFor } = await setup();
       const topic = await harness.createTopic("flush");

@@ -6,4 +6,5 @@ export * from "./in-process-bus.js";
 export * from "./key-change-event.js";
 export * from "./payment-event.js";
 export * from "./retry.js";
+export * from "./transient.js";
 export * from "./usage-event.js";

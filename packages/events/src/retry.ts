@@ -1,4 +1,5 @@
 import { type ConsumedMessage, deadLetterTopic, type MessageHandler } from "./bus.js";
+import { isTransientFailure } from "./transient.js";
 
 /** A subscription's side of deliverWithRetries. */
 export interface RetryingSubscription {
@@ -15,8 +16,10 @@ export interface RetryingSubscription {
 /**
  * The per-message retry loop of the buses that run in this process (the in-process bus and the
  * embedded default's outbox; Kafka's consumer has its own, with heartbeats): attempts with a doubling
- * pause (20 ms up to 1 s), then the dead-letter topic. True when the message is done with (handled
- * or dead-lettered), false when the subscription stopped first.
+ * pause (20 ms up to 1 s), then the dead-letter topic. A failure that says a service the handler needs
+ * is unreachable (`isTransientFailure`) is not counted: the message waits for the service instead of
+ * being dead-lettered. True when the message is done with (handled or dead-lettered), false when the
+ * subscription stopped first.
  */
 export async function deliverWithRetries(
   message: ConsumedMessage,
@@ -24,12 +27,14 @@ export async function deliverWithRetries(
   subscription: RetryingSubscription,
 ): Promise<boolean> {
   const maxAttempts = subscription.maxAttempts ?? 5;
+  let failures = 0;
   for (let attempt = 1; ; attempt++) {
     try {
       await handler(message);
       return true;
     } catch (error) {
-      if (attempt >= maxAttempts) {
+      if (!isTransientFailure(error)) failures++;
+      if (failures >= maxAttempts) {
         const reason = error instanceof Error ? error.message : String(error);
         subscription.deadLetter(
           deadLetterTopic(subscription.topic, subscription.groupId),
@@ -39,7 +44,7 @@ export async function deliverWithRetries(
         );
         return true;
       }
-      await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 10 * 2 ** attempt)));
+      await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 10 * 2 ** Math.min(attempt, 10))));
       if (!subscription.running()) return false;
     }
   }

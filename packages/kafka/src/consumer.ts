@@ -1,6 +1,7 @@
 import {
   type ConsumedMessage,
   deadLetterTopic,
+  isTransientFailure,
   type MessageHandler,
   type SubscribeOptions,
   type Subscription,
@@ -149,13 +150,17 @@ function retryingDelivery(
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   return async (message, handler, heartbeat) => {
     const { partition, offset } = message;
+    // Only failures of the message itself count toward dead-lettering; one that says a service the
+    // handler needs is down (PostgreSQL or Redis restarting) waits for it (`isTransientFailure`).
+    let failures = 0;
     for (let attempt = 1; ; attempt++) {
       try {
         await handler(message);
         return true;
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        if (attempt >= maxAttempts) {
+        if (!isTransientFailure(error)) failures++;
+        if (failures >= maxAttempts) {
           logger.error({ partition, offset, attempts: attempt, error: reason }, "dead-lettered");
           await deps.deadLetter(deadLetterTopic(options.topic, options.groupId), message, reason);
           recordDeadLetter("kafka", options.topic, options.groupId);
