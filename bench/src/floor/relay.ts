@@ -13,8 +13,8 @@ import { type Dispatcher, Pool } from "undici";
  */
 export async function startFloorRelay(host: string, port: number, upstreamUrl: string): Promise<FloorRelay> {
   const upstream = new URL(upstreamUrl);
+  // No connection limit, as the edges' pools: a stream holds its upstream connection for its whole length.
   const pool = new Pool(upstream.origin, {
-    connections: 1024,
     pipelining: 1,
     keepAliveTimeout: 60_000,
     headersTimeout: 60_000,
@@ -58,20 +58,25 @@ function relay(pool: Pool, request: IncomingMessage, response: ServerResponse): 
 /** undici's dispatch callbacks writing straight into the caller's response. */
 class RelayHandler implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
+  private callerGone = false;
 
   constructor(
     request: IncomingMessage,
     private readonly response: ServerResponse,
   ) {
-    // The caller hung up: stop the upstream call too (the open-streams scenario ends this way).
-    request.once("close", () => {
-      if (!response.writableFinished) this.controller?.abort(new Error("caller closed"));
+    // The caller hung up: stop the upstream call too (the open-streams scenario ends this way), also one
+    // still waiting for a connection, which would otherwise stream to nobody once it got one.
+    response.once("close", () => {
+      if (response.writableFinished) return;
+      this.callerGone = true;
+      this.controller?.abort(new Error("caller closed"));
     });
     response.on("drain", () => this.controller?.resume());
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
+    if (this.callerGone) controller.abort(new Error("caller closed"));
   }
 
   onResponseStart(
