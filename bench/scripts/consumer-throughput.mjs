@@ -11,10 +11,10 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { connectDatabase } from "@gw/db";
-import { encodeEvent, newGenerationId, USAGE_RECORDED_V1, UsageRecorded } from "@gw/events";
 import { ensureTopics, KafkaEventBus } from "@gw/kafka";
 import { silentLogger } from "@gw/logger";
 import { generateServiceKeys, serviceAuthEnvFor } from "@gw/rpc";
+import { benchUsageEvent } from "./usage-event.mjs";
 
 const app = process.argv[2];
 const events = Number(process.argv[3] ?? 20_000);
@@ -99,23 +99,7 @@ try {
 async function publish(topic) {
   const bus = new KafkaEventBus({ brokers, clientId: `throughput-${stamp}`, logger: silentLogger() });
   for (let index = 0; index < events; index++) {
-    const accountId = `acct_tp_${index % 50}`;
-    const generationId = newGenerationId();
-    const usage = UsageRecorded.fromPartial({
-      generationId,
-      accountId,
-      keyHash: "c".repeat(64),
-      model: "openai/gpt-4o-mini",
-      provider: "openai",
-      apiType: "chat",
-      createdAt: new Date(),
-      promptTokens: 11,
-      completionTokens: 3,
-      totalTokens: 14,
-      costPico: 1_000_003n,
-      attempts: [{ provider: "openai", model: "openai/gpt-4o-mini", status: 200, latencyMs: 5 }],
-    });
-    const event = encodeEvent(USAGE_RECORDED_V1, usage, { accountId, eventId: generationId });
+    const event = benchUsageEvent(index, "acct_tp_");
     bus.publish(topic, event.key, event.value, event.headers);
     // Keep under the publisher's memory bound (it would spill to a spool or drop beyond it).
     if (bus.backlog() >= 5000) await bus.flush();

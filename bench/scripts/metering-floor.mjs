@@ -20,19 +20,13 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { connectDatabase } from "@gw/db";
-import {
-  decodeEnvelope,
-  decodePayload,
-  encodeEvent,
-  newGenerationId,
-  USAGE_RECORDED_V1,
-  UsageRecorded,
-} from "@gw/events";
+import { decodeEnvelope, decodePayload, USAGE_RECORDED_V1 } from "@gw/events";
 import { ensureTopics, KafkaEventBus } from "@gw/kafka";
 import { silentLogger } from "@gw/logger";
 import { Kafka, logLevel } from "kafkajs";
 import pg from "pg";
 import { listeningPid, snapshot, treeCpu } from "../dist/accounting/proc-tree.js";
+import { benchUsageEvent } from "./usage-event.mjs";
 
 const brokers = (
   process.env.KAFKA_BROKERS ??
@@ -133,23 +127,7 @@ async function publish(topic, rate, seconds) {
     const due = started + (index * 1000) / rate;
     const wait = due - performance.now();
     if (wait > 1) await sleep(wait);
-    const accountId = `acct_floor_${index % 50}`;
-    const generationId = newGenerationId();
-    const usage = UsageRecorded.fromPartial({
-      generationId,
-      accountId,
-      keyHash: "c".repeat(64),
-      model: "openai/gpt-4o-mini",
-      provider: "openai",
-      apiType: "chat",
-      createdAt: new Date(),
-      promptTokens: 11,
-      completionTokens: 3,
-      totalTokens: 14,
-      costPico: 1_000_003n,
-      attempts: [{ provider: "openai", model: "openai/gpt-4o-mini", status: 200, latencyMs: 5 }],
-    });
-    const event = encodeEvent(USAGE_RECORDED_V1, usage, { accountId, eventId: generationId });
+    const event = benchUsageEvent(index, "acct_floor_");
     bus.publish(topic, event.key, event.value, event.headers);
   }
   await bus.flush();
