@@ -138,10 +138,16 @@ describeWith(["postgres", "redis", "kafka"], "secrets in the split plane's trace
       headers: management,
       body: { provider: "openai", key: byokPlaintext, name: "own key" },
     });
-    await call("BYOK chat", "/v1/chat/completions", {
-      headers: bearer,
-      body: { model: "openai/gpt-4o-mini", messages: user, max_tokens: 16 },
-    });
+    // On the split plane the edge learns of the new credential through the key-change channel: ask until
+    // a call goes out with it (the statuses check below holds the last answer).
+    await eventually(async () => {
+      await call("BYOK chat", "/v1/chat/completions", {
+        headers: bearer,
+        body: { model: "openai/gpt-4o-mini", messages: user, max_tokens: 16 },
+      });
+      const sent = upstreams.openai.requests().map((request) => request.headers.authorization);
+      return sent.includes(`Bearer ${byokPlaintext}`) ? true : undefined;
+    }, 15_000);
     const credentialId = (byok.json as { data: { id: string } }).data.id;
     await call("delete BYOK", `/api/v1/byok/${credentialId}`, { method: "DELETE", headers: management });
     await call("credits", "/api/v1/credits", { headers: management });

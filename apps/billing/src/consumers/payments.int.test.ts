@@ -7,6 +7,6 @@ describePaymentsConsumer("the in-process bus", ["postgres", "redis"], async () =
 
 describePaymentsConsumer("Kafka", ["postgres", "redis", "kafka"], async (topics) => {
   const brokers = kafkaBrokers();
-  await ensureTopics(brokers, [topics.usage, topics.payments]);
+  await ensureTopics(brokers, [topics.usage, topics.payments, topics.keyChanges]);
   return new KafkaEventBus({ brokers, clientId: uniqueName("billing-payments-test") });
 });

@@ -7,6 +7,6 @@ describeUsageConsumer("the in-process bus", ["postgres", "redis"], async () => n
 
 describeUsageConsumer("Kafka", ["postgres", "redis", "kafka"], async (topics) => {
   const brokers = kafkaBrokers();
-  await ensureTopics(brokers, [topics.usage, topics.payments]);
+  await ensureTopics(brokers, [topics.usage, topics.payments, topics.keyChanges]);
   return new KafkaEventBus({ brokers, clientId: uniqueName("billing-test") });
 });
