@@ -5,8 +5,10 @@
 // each decoding every event (envelope + payload) and writing one row per event with ONE fixed-shape
 // prepared `INSERT … SELECT FROM unnest(…)` and one commit per batch into a table with only its primary
 // key. Nothing else: no Redis, no exactly-once reference, no rollup or health figures, no secondary index,
-// no lock. So what it costs is a lower bound of what the real consumers can cost: when the floor alone is
-// above a target, no implementation on Kafka + PostgreSQL meets that target here.
+// no lock. NOT yet a lower bound: its consumers fetch with kafkajs' defaults, not the real consumers'
+// fetch linger (LINGER_MIN_BYTES), and at 1,000 events/s it measured 0.905 ms per event (broker 0.37)
+// where the split plane's whole metering measured 0.724 ms per request at 1,179 req/s (2026-11-28).
+// Giving it the real fetch settings is what would make it a floor.
 //
 // CPU per event = Δ(Kafka broker JVM + PostgreSQL postmaster tree + both consumer processes) / events,
 // from /proc (the bench's own accounting). The publisher's CPU is the edge's, not metering's: not counted.
