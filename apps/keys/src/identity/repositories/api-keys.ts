@@ -74,18 +74,22 @@ export async function updateManagedKey(
     .executeTakeFirst();
 }
 
-/** Soft delete: the row stays for audit, but nothing finds a deleted key again. */
+/**
+ * Soft delete: the row stays for audit, but nothing finds a deleted key again. An API key by default;
+ * `management` for a management key (revoke and rotate).
+ */
 export async function deleteManagedKey(
   db: Kysely<KeysTables>,
   accountId: string,
   hash: string,
+  keyType: "regular" | "management" = "regular",
 ): Promise<ApiKeyRow | undefined> {
   return db
     .updateTable("api_keys")
     .set({ deleted_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
     .where("hash", "=", hash)
     .where("account_id", "=", accountId)
-    .where("key_type", "=", "regular")
+    .where("key_type", "=", keyType)
     .where("deleted_at", "is", null)
     .returningAll()
     .executeTakeFirst();

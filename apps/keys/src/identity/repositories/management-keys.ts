@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { sql } from "kysely";
 import type { KeysTables } from "../../db/schema.js";
-import type { ApiKeyRow } from "./api-keys.js";
+import { type ApiKeyRow, deleteManagedKey } from "./api-keys.js";
 
 // Management keys live in api_keys beside API keys (key_type 'management'); every query here filters
 // on the account, so another account's key is indistinguishable from one that does not exist.
@@ -68,18 +68,10 @@ export async function otherUsableManagementKeys(
 }
 
 /** Soft delete, as for API keys: the row stays for audit; authentication never finds it again. */
-export async function deleteManagementKey(
+export function deleteManagementKey(
   db: Kysely<KeysTables>,
   accountId: string,
   hash: string,
 ): Promise<ApiKeyRow | undefined> {
-  return db
-    .updateTable("api_keys")
-    .set({ deleted_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
-    .where("hash", "=", hash)
-    .where("account_id", "=", accountId)
-    .where("key_type", "=", "management")
-    .where("deleted_at", "is", null)
-    .returningAll()
-    .executeTakeFirst();
+  return deleteManagedKey(db, accountId, hash, "management");
 }
