@@ -82,7 +82,7 @@ export function endpointRejection(
  * endpoint's output cap does not exclude it: the request is sent with the cap (`withinOutputCap`), so
  * the answer may stop at `length` there. A catalogue figure of 0 means "not published".
  */
-function roomRejection(
+export function roomRejection(
   endpoint: Endpoint,
   room: RequestRoom,
 ): { code: ExclusionCode; reason: string } | undefined {

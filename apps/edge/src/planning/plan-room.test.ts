@@ -86,6 +86,20 @@ describe("planning for context length and output caps", () => {
     );
   });
 
+  it("is the caller's 400 when the endpoint that is not configured would not fit the request either", () => {
+    // The hostile-input suite's case: max_tokens near the whole context, and a second endpoint (a cloud
+    // without credentials here) just as small. Shortening is the only fix, so the SDKs must not retry.
+    const down = {
+      usable: false as const,
+      code: "provider_not_configured" as const,
+      reason: "no credential",
+    };
+    const availability = (provider: string) => (provider === "together" ? down : { usable: true as const });
+    expect(() => plan({ availability, room: { promptTokens: 5, maxTokens: 127_996 } })).toThrow(
+      expect.objectContaining({ status: 400, code: "context_length_exceeded" }),
+    );
+  });
+
   it("does not check room when none is given (token counting, embeddings)", () => {
     expect(plan({ room: undefined }).attempts).toHaveLength(2);
   });

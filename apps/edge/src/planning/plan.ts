@@ -7,6 +7,7 @@ import {
   type Exclusion,
   endpointRejection,
   type RequestRoom,
+  roomRejection,
 } from "./filters.js";
 import { type HealthView, NO_HEALTH } from "./health.js";
 import { acrossModels } from "./measured-order.js";
@@ -71,7 +72,7 @@ export function planRoute(input: PlanInput): RoutePlan {
     const candidate = candidateModel(input, id, index === 0, excluded);
     if (candidate) attempts.push(...modelAttempts(input, candidate.model, candidate.sort, excluded));
   }
-  if (attempts.length === 0) throw nothingLeft(excluded);
+  if (attempts.length === 0) throw nothingLeft(excluded, (exclusion) => couldFit(input, exclusion));
   return { attempts: acrossModels(attempts, input.preferences, input.health ?? NO_HEALTH), excluded };
 }
 
@@ -138,7 +139,24 @@ function modelAttempts(
   return ordered.map((endpoint) => ({ model, endpoint }));
 }
 
-function nothingLeft(excluded: Exclusion[]): GatewayError {
+/**
+ * Whether shortening the request is not what keeps this exclusion's endpoint from serving: it was left
+ * out for another reason (not configured here, the caller's own preferences) although the prompt and
+ * output would fit it. A model-level exclusion (no such fallback, not allowed) has no endpoint to fit.
+ */
+function couldFit(input: PlanInput, exclusion: Exclusion): boolean {
+  if (!input.room || exclusion.code === "context_length" || exclusion.provider === undefined) return false;
+  const endpoints = resolveModel(input.snapshot, exclusion.model)?.model.endpoints ?? [];
+  const room = input.room;
+  return endpoints.some(
+    (endpoint) => endpoint.providerId === exclusion.provider && roomRejection(endpoint, room) === undefined,
+  );
+}
+
+function nothingLeft(
+  excluded: Exclusion[],
+  couldFitOtherwise: (exclusion: Exclusion) => boolean,
+): GatewayError {
   // Every endpoint's format lacks a field the request carries: the caller has that field to remove.
   const untranslatable = excluded.filter((exclusion) => exclusion.code === "untranslatable_request");
   if (untranslatable.length > 0 && untranslatable.length === excluded.length) {
@@ -148,9 +166,14 @@ function nothingLeft(excluded: Exclusion[]): GatewayError {
     });
   }
   // Nothing had room for the prompt plus the output asked for (or could carry the request): the caller
-  // has to shorten it. A 503 here made the official SDKs retry a request that can never succeed.
+  // has to shorten it. A 503 here made the official SDKs retry a request that can never succeed. An
+  // endpoint left out for another reason counts against that only if the request would have fit it
+  // (then the operator, not the caller, stands between the request and an answer).
   const tooLong = excluded.filter((exclusion) => exclusion.code === "context_length");
-  if (tooLong.length > 0 && excluded.every((exclusion) => CALLER_FIXABLE_CODES.has(exclusion.code))) {
+  if (
+    tooLong.length > 0 &&
+    excluded.every((exclusion) => CALLER_FIXABLE_CODES.has(exclusion.code) || !couldFitOtherwise(exclusion))
+  ) {
     const first = tooLong[0];
     const where = first ? `${first.model}${first.provider ? ` at ${first.provider}` : ""}` : "";
     return new GatewayError("invalid_request", `the request does not fit ${where}: ${first?.reason ?? ""}`, {
