@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Json } from "./hostile/bodies.js";
 import { type HostileGateway, startHostileGateway } from "./hostile/gateway.js";
 import { hostileLookupSuite, hostileRouteSuite } from "./hostile/route-suite.js";
 import { expectHandled, Tally, type Target } from "./hostile/suite.js";
@@ -365,4 +366,78 @@ describe("hostile input: what the database, the static server and the import ref
     expect(refusedMany.text).toContain("at most 10,000 per import");
     console.log(`[hostile] a 30,000-model import refused in ${Date.now() - started} ms`);
   });
+});
+
+// Issue 33: the routes added in this round (management keys; the operator's data policy and model
+// limits) and the operator catalogue's other writes, under the same generated hostile input. A refusal
+// must leave the account and the catalogue's change log as they were.
+describe("hostile input: management keys and the operator catalogue's writes", () => {
+  let operatorToken = "";
+  beforeAll(async () => {
+    const created = await runCli(
+      "apps/standalone/dist/cli/main.js",
+      ["operator-token", "create", "--name", "hostile-writes", "--json"],
+      { GW_DATA_DIR: gateway.dataDir, DATABASE_URL: "" },
+    );
+    operatorToken = (JSON.parse(created) as { token: string }).token;
+  }, 60_000);
+  const operator = (): [string, string] => ["authorization", `Bearer ${operatorToken}`];
+
+  /** The account's state plus the catalogue's change log (every applied operator write is an entry). */
+  async function storedWithCatalog(): Promise<unknown> {
+    const changes = await send(gateway.url, {
+      method: "GET",
+      path: "/api/v1/admin/catalog/changes?limit=500",
+      headers: { authorization: `Bearer ${operatorToken}` },
+    });
+    expect(changes.status, changes.text).toBe(200);
+    return { ...((await stored()) as object), changes: changes.json };
+  }
+
+  hostileRouteSuite(gw, {
+    name: "management keys list",
+    method: "GET",
+    path: () => "/api/v1/management-keys",
+    shape: "openai",
+    auth: management,
+    state: stored,
+  });
+  for (const [method, suffix] of [
+    ["DELETE", ""],
+    ["POST", "/rotate"],
+  ] as const) {
+    hostileLookupSuite(gw, {
+      name: `management key by hash${suffix}`,
+      method,
+      target: (segment) => `/api/v1/management-keys/${segment}${suffix}`,
+      shape: "openai",
+      auth: management,
+      state: stored,
+    });
+  }
+  // A model the rest of this file never calls: a generated body that is valid changes it, harmlessly.
+  const model = "google/gemini-2.5-flash";
+  const writes: Array<[string, { [key: string]: Json }]> = [
+    [
+      "data-policy",
+      { model, provider: "google", is_zdr: true, may_train_on_data: false, quantization: null },
+    ],
+    ["limits", { model, limit: { requests: 1_000, interval_seconds: 60 } }],
+    ["prices", { model, provider: "google", pricing: { prompt: "0.0000003" }, context_length: 1_048_576 }],
+    ["disable", { model, provider: "google" }],
+    ["enable", { model, provider: "google" }],
+    ["aliases", { alias: "hostile/alias", model }],
+  ];
+  for (const [route, template] of writes) {
+    hostileRouteSuite(gw, {
+      name: `operator catalogue ${route}`,
+      method: "POST",
+      path: () => `/api/v1/admin/catalog/${route}`,
+      shape: "openai",
+      auth: operator,
+      state: storedWithCatalog,
+      template,
+      bodyTimeoutMs: BODY_TIMEOUT_MS,
+    });
+  }
 });
