@@ -18,7 +18,7 @@ export interface Outcome {
   readonly call: string;
   readonly format: Format;
   readonly status: Status;
-  /** For "fail", the error's first line; for "known", the documented reason. */
+  /** For "fail", the error on one line (at most 200 characters); for "known", the documented reason. */
   readonly reason?: string;
   readonly decision?: string;
 }
@@ -86,6 +86,8 @@ async function runCase(matrixCase: MatrixCase, format: Format, gateway: FormatsG
     };
   }
   if (failure === undefined) return { outcome: { sdk, call, format, status: "pass" } };
-  const reason = (failure instanceof Error ? failure.message : String(failure)).split("\n")[0] ?? "";
+  // One line for the table's note (a zod error's message is a multi-line JSON array).
+  const text = failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure);
+  const reason = text.replace(/\s+/g, " ").slice(0, 200);
   return { outcome: { sdk, call, format, status: "fail", reason }, error: failure };
 }
