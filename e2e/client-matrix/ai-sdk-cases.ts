@@ -102,8 +102,31 @@ const withTool = (sdk: string, model: Provider): MatrixCase => ({
   },
 });
 
+/** A conversation's second turn, as the AI SDK sends it from its own history. */
+const secondTurn = (sdk: string, model: Provider, stateless = false): MatrixCase => ({
+  sdk,
+  call: `generateText, a second turn from the response's messages${stateless ? " (store: false)" : ""}`,
+  async run(c) {
+    const first = await generateText({ model: model(c), prompt: "Hello first turn", maxRetries: 0 });
+    const second = await generateText({
+      model: model(c),
+      maxRetries: 0,
+      ...(stateless ? { providerOptions: { openai: { store: false } } } : {}),
+      messages: [
+        { role: "user", content: "Hello first turn" },
+        ...first.response.messages,
+        { role: "user", content: "And a second turn" },
+      ],
+    });
+    expectEcho(second.text, "And a second turn");
+  },
+});
+
 export const aiSdkCases: MatrixCase[] = PROVIDERS.flatMap(([sdk, model]) => [
   generate(sdk, model),
   stream(sdk, model),
   withTool(sdk, model),
+  secondTurn(sdk, model),
+  // The Responses API's documented way to send every item itself (see the known failure above).
+  ...(sdk === "@ai-sdk/openai" ? [secondTurn(sdk, model, true)] : []),
 ]);

@@ -26,6 +26,13 @@ export const KNOWN_FAILURES: readonly KnownFailure[] = [
       "at its default `store: true` the AI SDK sends the first step's text as `item_reference`; the Responses API is stateless, so a 400 naming it (works with `providerOptions.openai.store = false`)",
     decision: "openrouter-compatibility.md#real-clients-at-their-defaults-issue-30-decisions",
   },
+  {
+    sdk: "@ai-sdk/openai",
+    call: "generateText, a second turn from the response's messages",
+    reason:
+      "at its default `store: true` the AI SDK sends the first turn's answer as `item_reference` (an id, not its content); the Responses API is stateless, so a 400 naming it; the same turn with `providerOptions.openai.store = false` passes",
+    decision: "openrouter-compatibility.md#real-clients-at-their-defaults-issue-30-decisions",
+  },
 ];
 
 export function knownFailure(sdk: string, call: string, format: Format): KnownFailure | undefined {

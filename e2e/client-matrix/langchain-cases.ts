@@ -3,7 +3,13 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { ChatGoogleGenerativeAI } from "@langchain/google-genai";
 import { ChatOpenAI } from "@langchain/openai";
 import { expect } from "vitest";
-import { expectEcho, expectServedBy, type MatrixCase, type MatrixContext } from "./context.js";
+import {
+  expectEcho,
+  expectServedBy,
+  type MatrixCase,
+  type MatrixContext,
+  WEATHER_PARAMETERS,
+} from "./context.js";
 
 // LangChain JS's chat classes at their documented base-URL options: `ChatOpenAI` with
 // `configuration.baseURL` (`/v1`), `ChatAnthropic` with `anthropicApiUrl` (the bare URL),
@@ -62,7 +68,25 @@ const stream = (sdk: string, chat: Chat): MatrixCase => ({
   },
 });
 
+const withTool = (sdk: string, chat: Chat): MatrixCase => ({
+  sdk,
+  call: "bindTools, invoke: a tool call",
+  async run(c) {
+    const model = chat(c);
+    if (!model.bindTools) throw new Error(`${sdk} has no bindTools`);
+    const bound = model.bindTools([
+      {
+        type: "function",
+        function: { name: "get_weather", description: "Current weather", parameters: WEATHER_PARAMETERS },
+      },
+    ]);
+    const message = await bound.invoke("What is the weather in Paris?");
+    expect(message.tool_calls?.[0]).toMatchObject({ name: "get_weather", args: { city: "Paris" } });
+  },
+});
+
 export const langchainCases: MatrixCase[] = CLASSES.flatMap(([sdk, chat]) => [
   invoke(sdk, chat),
   stream(sdk, chat),
+  withTool(sdk, chat),
 ]);

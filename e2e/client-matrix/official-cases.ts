@@ -111,6 +111,70 @@ export const officialCases: MatrixCase[] = [
     },
   },
   {
+    sdk: "openai",
+    call: "responses.create with a function tool, then its function_call_output",
+    async run(c) {
+      const tools: OpenAI.Responses.Tool[] = [
+        { type: "function", name: "get_weather", parameters: WEATHER_PARAMETERS, strict: true },
+      ];
+      const first = await openai(c).responses.create({ model: c.model, input: "Weather in Paris?", tools });
+      const call = first.output.find((item) => item.type === "function_call");
+      if (call?.type !== "function_call") throw new Error("no function_call in the output");
+      expect(JSON.parse(call.arguments)).toEqual({ city: "Paris" });
+      const second = await openai(c).responses.create({
+        model: c.model,
+        tools,
+        input: [
+          { role: "user", content: "Weather in Paris?" },
+          call,
+          { type: "function_call_output", call_id: call.call_id, output: "sunny" },
+        ],
+      });
+      expect(second.status).toBe("completed");
+      expect(second.output_text).toContain("sunny");
+    },
+  },
+  {
+    sdk: "openai",
+    call: "responses.create with text.format json_schema",
+    async run(c) {
+      const response = await openai(c).responses.create({
+        model: c.model,
+        input: "A city as JSON",
+        text: { format: { type: "json_schema", name: "city", schema: WEATHER_PARAMETERS, strict: true } },
+      });
+      expect(response.status).toBe("completed");
+      expect(response.text?.format).toMatchObject({ type: "json_schema", name: "city" });
+      expect(response.output_text.length).toBeGreaterThan(0);
+    },
+  },
+  {
+    sdk: "openai",
+    call: "completions.create",
+    async run(c) {
+      const completion = await openai(c).completions.create({
+        model: c.model,
+        prompt: "Hello legacy",
+        max_tokens: 64,
+      });
+      expect(completion.object).toBe("text_completion");
+      expectEcho(completion.choices[0]?.text ?? "", "Hello legacy");
+      expectServedBy(c);
+    },
+  },
+  {
+    sdk: "openai",
+    call: "chat.completions.create at OpenRouter's base URL (/api/v1)",
+    async run(c) {
+      const client = new OpenAI({ apiKey: c.apiKey, baseURL: `${c.url}/api/v1`, maxRetries: 0 });
+      const completion = await client.chat.completions.create({
+        model: c.model,
+        messages: [{ role: "user", content: "Hello alias" }],
+      });
+      expectEcho(completion.choices[0]?.message.content ?? "", "Hello alias");
+    },
+  },
+  {
     sdk: "@anthropic-ai/sdk",
     call: "messages.create",
     async run(c) {
