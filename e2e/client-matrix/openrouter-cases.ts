@@ -6,6 +6,10 @@ import { expectEcho, expectServedBy, type MatrixCase, type MatrixContext } from 
 // own zod schemas, so a reply that does not match them rejects (issue 30: `system_fingerprint: null`
 // on streamed chunks threw on Anthropic and Gemini). `@openrouter/ai-sdk-provider` is with the AI SDK.
 
+/** A message's content: a string, or (the SDK's type allows it) content parts. */
+const textOf = (content: unknown): string =>
+  typeof content === "string" ? content : JSON.stringify(content ?? "");
+
 const sdk = (c: MatrixContext) => new OpenRouter({ apiKey: c.apiKey, serverURL: `${c.url}/api/v1` });
 
 export const openrouterCases: MatrixCase[] = [
@@ -17,7 +21,7 @@ export const openrouterCases: MatrixCase[] = [
         chatRequest: { model: c.model, messages: [{ role: "user", content: "Hello OpenRouter" }] },
       });
       if (!("choices" in result)) throw new Error("expected a ChatResult");
-      expectEcho(result.choices[0]?.message.content ?? "", "Hello OpenRouter");
+      expectEcho(textOf(result.choices[0]?.message.content), "Hello OpenRouter");
       expect(result.usage?.completionTokens).toBeGreaterThan(0);
       expect(result.systemFingerprint === null || typeof result.systemFingerprint === "string").toBe(true);
       expectServedBy(c);
@@ -61,7 +65,7 @@ export const openrouterCases: MatrixCase[] = [
         },
       });
       if (!("choices" in result)) throw new Error("expected a ChatResult");
-      expectEcho(result.choices[0]?.message.content ?? "", "Hello cache");
+      expectEcho(textOf(result.choices[0]?.message.content), "Hello cache");
       // On Anthropic the last block carries the breakpoint; the other formats are sent no such field.
       const sent = JSON.stringify(c.fake.requests().at(-1)?.body);
       if (c.format === "anthropic") expect(sent).toContain('"cache_control":{"type":"ephemeral"}');
