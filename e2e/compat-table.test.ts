@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { MATRIX_CASES } from "./client-matrix/cases.js";
+import type { Format } from "./client-matrix/context.js";
 import { MODELS } from "./client-matrix/context.js";
-import { KNOWN_FAILURES } from "./client-matrix/known-failures.js";
+import { KNOWN_FAILURES, knownFailure } from "./client-matrix/known-failures.js";
 
 // The compatibility table in docs/openrouter-compatibility.md is generated from the recorded client
 // matrix run (docs/client-matrix.json) by scripts/compat-table.mjs: a hand edit, or a run recorded and
@@ -21,8 +22,16 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const check = (path: string) => spawnSync("node", [script, "--check", "--doc", path], { encoding: "utf8" });
 
 interface Recorded {
-  outcomes: { sdk: string; call: string; format: string; planes: Record<string, { status: string }> }[];
+  outcomes: {
+    sdk: string;
+    call: string;
+    format: Format;
+    decision?: string;
+    planes: Record<string, { status: string; reason?: string }>;
+  }[];
 }
+
+const recorded = () => JSON.parse(readFileSync(join(root, "docs/client-matrix.json"), "utf8")) as Recorded;
 
 describe("the generated client compatibility table", () => {
   it("the committed table is the one the committed results render", () => {
@@ -44,11 +53,21 @@ describe("the generated client compatibility table", () => {
   });
 
   it("the recorded run has every case of the matrix on every format and both planes, and nothing else", () => {
-    const recorded = JSON.parse(readFileSync(join(root, "docs/client-matrix.json"), "utf8")) as Recorded;
+    const { outcomes } = recorded();
     const expected = MATRIX_CASES.flatMap((c) => Object.keys(MODELS).map((f) => `${c.sdk} ${c.call} ${f}`));
-    expect(recorded.outcomes.map((o) => `${o.sdk} ${o.call} ${o.format}`).sort()).toEqual(expected.sort());
-    for (const outcome of recorded.outcomes)
-      expect(Object.keys(outcome.planes).sort()).toEqual(["embedded", "split"]);
+    expect(outcomes.map((o) => `${o.sdk} ${o.call} ${o.format}`).sort()).toEqual(expected.sort());
+    for (const outcome of outcomes) expect(Object.keys(outcome.planes).sort()).toEqual(["embedded", "split"]);
+  });
+
+  // The matrix fails on any case that does not pass and on a known failure that passes, so a green run
+  // is exactly this: what the committed table shows is what the matrix and its known failures say.
+  it("the recorded run is a green one: every case passes but the known failures, with their reasons as listed", () => {
+    for (const outcome of recorded().outcomes) {
+      const known = knownFailure(outcome.sdk, outcome.call, outcome.format);
+      for (const plane of Object.values(outcome.planes))
+        expect(plane).toEqual(known ? { status: "known", reason: known.reason } : { status: "pass" });
+      expect(outcome.decision).toBe(known?.decision);
+    }
   });
 
   it("every known failure names its reason and a decision that exists in docs/", () => {
