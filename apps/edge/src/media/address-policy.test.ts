@@ -116,6 +116,13 @@ describe("a URL's host as the policy sees it (the WHATWG parser's spelling)", ()
     ["http://0177.1/", "loopback"],
     ["http://127.1/", "loopback"],
     ["http://127.0.0.1./", "loopback"],
+    ["http://127.0.0.1%2e/", "loopback"],
+    ["http://%31%32%37.0.0.1/", "loopback"],
+    ["http://127\u30020\u30020\u30021/", "loopback"], // ideographic full stops
+    ["http://\u2460\u2461\u2466.0.0.1/", "loopback"], // circled digits, mapped by IDNA
+    ["http://0x7f.0x0.0x0.0x1/", "loopback"],
+    ["http://[::127.0.0.1]/", "outside global unicast"],
+    ["http://\u24db\u24de\u24d2\u24d0\u24db\u24d7\u24de\u24e2\u24e3/", "name: localhost"],
     ["http://0/", "unspecified"],
     ["http://0.0.0.0/", "unspecified"],
     ["http://[::]/", "unspecified"],

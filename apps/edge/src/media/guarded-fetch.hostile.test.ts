@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { type RecordingServer, serveHttp } from "../test/media-servers.js";
+import { type RecordingServer, serveHttp, serveHttpsUntrusted } from "../test/media-servers.js";
 import {
   createGuardedFetcher,
   type GuardedFetchOptions,
@@ -311,6 +311,26 @@ describe("guarded fetch: schemes, hosts, ports and credentials in the caller's U
   it("fetches from any port the Fetch standard does not block", async () => {
     const server = await track(serveHttp(image()));
     expect((await fetcher()(`${server.origin}/a.png`, IMAGES)).contentType).toBe("image/png");
+  });
+});
+
+describe("guarded fetch: https", () => {
+  it("sends the URL's host name as SNI to the pinned address, and refuses a certificate no CA signed", async () => {
+    const server = await serveHttpsUntrusted();
+    try {
+      const reason = await refusal(
+        fetcher({ resolve: table({ "cdn.test": ["127.0.0.1"] }) })(
+          `https://cdn.test:${server.port}/a.png`,
+          IMAGES,
+        ),
+      );
+      expect(reason).toBe(
+        `https://cdn.test:${server.port} could not be verified over TLS (DEPTH_ZERO_SELF_SIGNED_CERT)`,
+      );
+      expect(server.serverNames).toEqual(["cdn.test"]);
+    } finally {
+      await server.close();
+    }
   });
 });
 
