@@ -62,6 +62,18 @@ describe("guarded fetch: the size cap", () => {
     expect((await fetcher()(`${server.origin}/a.png`, IMAGES)).bytes.length).toBe(CAP);
   });
 
+  it("refuses an empty body: no media at all", async () => {
+    const server = await track(
+      serveHttp((_request, response) => {
+        response.writeHead(200, { "content-type": "image/png", "content-length": 0 });
+        response.end();
+      }),
+    );
+    expect(await refusal(fetcher()(`${server.origin}/empty.png`, IMAGES))).toBe(
+      `${server.origin} sent an empty body`,
+    );
+  });
+
   it("refuses a declared Content-Length over the cap before reading the body", async () => {
     let sent = { written: () => 0 };
     const server = await track(

@@ -82,6 +82,7 @@ function readCapped(response: IncomingMessage, maxBytes: number): Promise<Uint8A
       chunks.push(chunk);
     });
     response.once("end", () => {
+      if (total === 0) return fail(new ResponseProblem("sent an empty body"));
       if (settled) return;
       settled = true;
       resolve(joined(chunks, total));
