@@ -122,7 +122,10 @@ describe("a URL's host as the policy sees it (the WHATWG parser's spelling)", ()
     ["http://\u2460\u2461\u2466.0.0.1/", "loopback"], // circled digits, mapped by IDNA
     ["http://0x7f.0x0.0x0.0x1/", "loopback"],
     ["http://[::127.0.0.1]/", "outside global unicast"],
-    ["http://\u24db\u24de\u24d2\u24d0\u24db\u24d7\u24de\u24e2\u24e3/", "name: localhost"],
+    [
+      "http://\u24db\u24de\u24d2\u24d0\u24db\u24d7\u24de\u24e2\u24e3/",
+      "url: names localhost, a loopback host",
+    ],
     ["http://0/", "unspecified"],
     ["http://0.0.0.0/", "unspecified"],
     ["http://[::]/", "unspecified"],
@@ -138,7 +141,9 @@ describe("a URL's host as the policy sees it (the WHATWG parser's spelling)", ()
     ["http://127.0.0.1#@public.example/", "loopback"],
     ["http://127.0.0.1\\@public.example/", "loopback"],
     ["http://10.0.0.1:8080/", "private-network"],
-    ["HTTP://LOCALHOST./", "name: localhost."],
+    ["HTTP://LOCALHOST./", "url: names localhost., a loopback host"],
+    ["http://api.localhost/", "url: names api.localhost, a loopback host"],
+    ["http://notlocalhost/", "name: notlocalhost"],
     ["http://[fe80::1%25eth0]/", "url: is not a valid absolute URL"],
     ["http://[fe80::1%eth0]/", "url: is not a valid absolute URL"],
     ["http://1.2.3.4.5/", "url: is not a valid absolute URL"],

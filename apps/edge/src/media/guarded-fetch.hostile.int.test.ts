@@ -136,7 +136,7 @@ describe("guarded fetch: addresses, checked on every redirect", () => {
     ["http://100.64.0.1/", "is a shared carrier-grade NAT address"],
     ["http://[fc00::1]/", "is a unique-local (private) IPv6 address"],
     ["http://internal.test/", "resolves to a private-network address"],
-    ["http://localhost./", "resolves to a loopback address"],
+    ["http://localhost./", "names localhost., a loopback host"],
     ["file:///etc/passwd", 'uses the scheme "file:"'],
     ["gopher://127.0.0.1:70/_GET", 'uses the scheme "gopher:"'],
     ["http://cdn.test:25/", "uses port 25"],
@@ -252,11 +252,11 @@ describe("guarded fetch: DNS", () => {
     ).toBe("the host empty.test resolves to no address");
   });
 
-  it("resolves with the system resolver by default, and refuses localhost on its answer", async () => {
+  it("refuses localhost by name and a loopback literal without the test seams", async () => {
     const server = await track(serveHttp(image()));
     const guarded = createGuardedFetcher({ maxBytes: 1024, timeoutMs: 2_000, maxRedirects: 0 });
     expect(await refusal(guarded(`http://localhost:${server.port}/`, IMAGES))).toBe(
-      "the host localhost resolves to a loopback address, which media fetches may not reach",
+      "the media URL names localhost, a loopback host",
     );
     expect(await refusal(guarded(`${server.origin}/`, IMAGES))).toBe(
       `${server.origin} is a loopback address, which media fetches may not reach`,

@@ -1,7 +1,7 @@
-import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import type { Logger } from "@gw/logger";
 import { type AddressVerdict, classifyAddress } from "./address-policy.js";
+import { dnsResolver, type ResolvedAddress } from "./dns.js";
 import { readMedia } from "./media-response.js";
 import { requestPinned, type VettedAddress } from "./pinned-request.js";
 import { GuardedFetchRefused, transportProblem } from "./refusal.js";
@@ -25,10 +25,7 @@ export interface FetchedMedia {
 
 export type MediaFetcher = (url: string, allowedContentTypes: readonly string[]) => Promise<FetchedMedia>;
 
-export interface ResolvedAddress {
-  address: string;
-  family: 4 | 6;
-}
+export type { ResolvedAddress } from "./dns.js";
 
 export interface GuardedFetchOptions {
   /** The body's cap in bytes (MEDIA_FETCH_MAX_BYTES). */
@@ -37,7 +34,7 @@ export interface GuardedFetchOptions {
   timeoutMs: number;
   /** Redirects followed at most (MEDIA_FETCH_MAX_REDIRECTS); one more is refused. */
   maxRedirects: number;
-  /** Test seam: how a host name resolves (default: the system resolver, every address). */
+  /** Test seam: how a host name resolves (default: A and AAAA queries to the system's name servers). */
   resolve?: (host: string) => Promise<ResolvedAddress[]>;
   /** Test seam: addresses allowed although the policy refuses them (tests serve on 127.0.0.1). */
   allowAddresses?: (address: string) => boolean;
@@ -45,13 +42,8 @@ export interface GuardedFetchOptions {
   logger?: Logger;
 }
 
-/** The system resolver's every answer (both families, in its order), as the socket would see them. */
-export async function systemResolve(host: string): Promise<ResolvedAddress[]> {
-  const answers = await lookup(host, { all: true, order: "verbatim" });
-  return answers.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
-}
-
-export function createGuardedFetcher(options: GuardedFetchOptions): MediaFetcher {
+export function createGuardedFetcher(given: GuardedFetchOptions): MediaFetcher {
+  const options = { ...given, resolve: given.resolve ?? dnsResolver() };
   return async (url, allowedContentTypes) => {
     const started = performance.now();
     try {
@@ -152,7 +144,7 @@ async function vetAddress(
 async function resolveHost(hostname: string, options: GuardedFetchOptions): Promise<ResolvedAddress[]> {
   let answers: ResolvedAddress[];
   try {
-    answers = await (options.resolve ?? systemResolve)(hostname);
+    answers = await (options.resolve ?? dnsResolver())(hostname);
   } catch {
     throw new GuardedFetchRefused(`the host ${hostname} could not be resolved`);
   }

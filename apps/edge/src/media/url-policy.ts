@@ -61,6 +61,9 @@ export function checkUrl(text: string | URL): UrlCheck {
     return { ok: false, problem: `uses port ${port}, a port the Fetch standard blocks (not a web port)` };
   const hostname = url.hostname.replace(/^\[(.*)\]$/, "$1");
   if (hostname === "") return { ok: false, problem: "has no host" };
+  // RFC 6761: localhost and every name under it are loopback, whatever a name server says.
+  if (/(^|\.)localhost\.?$/i.test(hostname))
+    return { ok: false, problem: `names ${hostname}, a loopback host` };
   const literal = isIP(hostname) !== 0;
   return { ok: true, target: { url, origin: originOf(url), hostname, port, literal } };
 }
