@@ -42,8 +42,11 @@ export interface GuardedFetchOptions {
   logger?: Logger;
 }
 
+/** The options with the resolver chosen (the seam's, or the default one, made once per fetcher). */
+type Settings = GuardedFetchOptions & { resolve: NonNullable<GuardedFetchOptions["resolve"]> };
+
 export function createGuardedFetcher(given: GuardedFetchOptions): MediaFetcher {
-  const options = { ...given, resolve: given.resolve ?? dnsResolver() };
+  const options: Settings = { ...given, resolve: given.resolve ?? dnsResolver() };
   return async (url, allowedContentTypes) => {
     const started = performance.now();
     try {
@@ -71,7 +74,7 @@ export function createGuardedFetcher(given: GuardedFetchOptions): MediaFetcher {
 async function fetchGuarded(
   url: string,
   allowedContentTypes: readonly string[],
-  options: GuardedFetchOptions,
+  options: Settings,
 ): Promise<FetchedMedia> {
   const deadline = new Deadline(options.timeoutMs);
   const limits = { maxBytes: options.maxBytes, allowedContentTypes };
@@ -113,11 +116,7 @@ function vetUrl(url: string | URL, hop: number): FetchTarget {
 }
 
 /** The address to connect to: the literal, or the host's first answer once every answer is public. */
-async function vetAddress(
-  target: FetchTarget,
-  hop: number,
-  options: GuardedFetchOptions,
-): Promise<VettedAddress> {
+async function vetAddress(target: FetchTarget, hop: number, options: Settings): Promise<VettedAddress> {
   const verdictFor = (address: string): AddressVerdict =>
     options.allowAddresses?.(address) === true ? { allowed: true } : classifyAddress(address);
   const where = hop === 0 ? target.origin : `the redirect to ${target.origin}`;
@@ -141,10 +140,10 @@ async function vetAddress(
   return { address: first.address, family: isIP(first.address) === 6 ? 6 : 4 };
 }
 
-async function resolveHost(hostname: string, options: GuardedFetchOptions): Promise<ResolvedAddress[]> {
+async function resolveHost(hostname: string, options: Settings): Promise<ResolvedAddress[]> {
   let answers: ResolvedAddress[];
   try {
-    answers = await (options.resolve ?? dnsResolver())(hostname);
+    answers = await options.resolve(hostname);
   } catch {
     throw new GuardedFetchRefused(`the host ${hostname} could not be resolved`);
   }
