@@ -9,6 +9,7 @@ const EDGE_LAYERS = [
   "canonical",
   "clients",
   "catalog",
+  "media",
   "translate",
   "providers",
   "planning",
