@@ -1,9 +1,11 @@
 import type { Principal } from "@gw/auth";
+import { GatewayError } from "@gw/errors";
 import { newGenerationId } from "@gw/events";
 import type { Response } from "express";
 import { estimatePromptTokens } from "../admission/worst-case.js";
 import { type Attribution, attributionOf } from "../canonical/attribution.js";
 import { type ChatRequest, requestedMaxTokens } from "../canonical/chat-request.js";
+import { requestFeatures } from "../canonical/plugins.js";
 import { promptText } from "../canonical/prompt-text.js";
 import { clientAbortSignal } from "../middleware/client-signal.js";
 import type { Surface } from "../translate/surface.js";
@@ -61,6 +63,12 @@ export async function serveInference(
   response: Response,
 ): Promise<void> {
   const { request, principal, start } = inference;
+  // Plugins and transforms are served or refused here, before anything is planned or held.
+  const features = requestFeatures(request);
+  if (features.middleOut || features.pdf === "text")
+    throw new GatewayError("invalid_request", "middle-out and the file-parser plugin are not served yet", {
+      code: "invalid_request",
+    });
   const route = await context.planner.route({ principal, request, kind: "chat" });
   endStage(start.signal, "plan");
   const prompt = promptText(request);

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type EdgeHarness, startEdgeHarness } from "../test/harness.js";
+import { readError } from "../test/http.js";
+import { testKey } from "../test/principals.js";
+
+// OpenRouter's plugins and transforms on every surface that documents them: served, or a 400 in the
+// surface's own shape naming the plugin, transform, option or engine. Never a silent 200.
+
+const key = testKey("acct-plugins");
+let edge: EdgeHarness;
+
+beforeAll(async () => {
+  edge = await startEdgeHarness({ keys: [key] });
+});
+
+afterAll(async () => {
+  await edge?.stop();
+});
+
+beforeEach(() => {
+  for (const fake of [edge.primary, edge.anthropic]) {
+    fake.resetScenario();
+    fake.clearRequests();
+  }
+});
+
+function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${edge.url}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key.secret}`, "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+const MODEL = "openai/gpt-4o-mini";
+const chat = (extra: Record<string, unknown>) =>
+  post("/v1/chat/completions", { model: MODEL, messages: [{ role: "user", content: "hi" }], ...extra });
+
+/** The OpenAI-shaped surfaces: chat completions, legacy completions, responses. */
+const OPENAI_SURFACES: ReadonlyArray<[string, (extra: Record<string, unknown>) => Promise<Response>]> = [
+  ["chat completions", chat],
+  ["legacy completions", (extra) => post("/v1/completions", { model: MODEL, prompt: "hi", ...extra })],
+  ["responses", (extra) => post("/v1/responses", { model: MODEL, input: "hi", ...extra })],
+];
+
+async function expectRefused(response: Response, field: string, text: string): Promise<void> {
+  const error = await readError(response);
+  expect(error.status).toBe(400);
+  expect(error.message).toContain(field);
+  expect(error.message).toContain(text);
+  expect(error.metadata?.field).toBe(field);
+}
+
+describe.each(OPENAI_SURFACES)("plugins and transforms on %s", (_name, send) => {
+  it("refuses a plugin it does not serve, naming it, and calls no provider", async () => {
+    const response = await send({ plugins: [{ id: "response-healing" }] });
+    await expectRefused(response, "plugins[0].id", 'unsupported plugin "response-healing"');
+    expect(edge.primary.requests()).toHaveLength(0);
+  });
+
+  it("refuses the web plugin while no search provider is configured", async () => {
+    await expectRefused(await send({ plugins: [{ id: "web" }] }), "plugins[0]", "web plugin");
+  });
+
+  it("refuses a transform other than middle-out, naming it", async () => {
+    const response = await send({ transforms: ["middle-out", "squash"] });
+    await expectRefused(response, "transforms[1]", 'unsupported transform "squash"');
+  });
+
+  it("refuses malformed plugins and transforms by field", async () => {
+    expect((await readError(await send({ plugins: { id: "web" } }))).status).toBe(400);
+    expect((await readError(await send({ plugins: [{ name: "web" }] }))).message).toContain("plugins[0].id");
+    expect((await readError(await send({ transforms: "middle-out" }))).message).toContain("transforms");
+  });
+
+  it("refuses an option a plugin does not have, and an engine it does not offer", async () => {
+    await expectRefused(
+      await send({ plugins: [{ id: "file-parser", pdf: { engine: "mistral-ocr" } }] }),
+      "plugins[0].pdf.engine",
+      "mistral-ocr",
+    );
+    await expectRefused(
+      await send({ plugins: [{ id: "file-parser", pdf: { engine: "tesseract" } }] }),
+      "plugins[0].pdf.engine",
+      'unsupported PDF engine "tesseract"',
+    );
+    await expectRefused(await send({ plugins: [{ id: "file-parser", ocr: true }] }), "plugins[0]", "ocr");
+  });
+
+  it("serves a plugin sent with enabled: false (it asks for nothing) and empty lists", async () => {
+    const response = await send({ plugins: [{ id: "response-healing", enabled: false }], transforms: [] });
+    expect(response.status).toBe(200);
+  });
+});
+
+describe("the :online variant", () => {
+  it("is the web plugin: refused by name (not a 404) while no search provider is configured", async () => {
+    const response = await post("/v1/chat/completions", {
+      model: `${MODEL}:online`,
+      messages: [{ role: "user", content: "news?" }],
+    });
+    await expectRefused(response, "model", ":online");
+  });
+});
+
+describe("plugins on the Anthropic Messages surface (OpenRouter documents them there)", () => {
+  const messages = (extra: Record<string, unknown>) =>
+    post(
+      "/v1/messages",
+      {
+        model: "anthropic/claude-test",
+        max_tokens: 50,
+        messages: [{ role: "user", content: "hi" }],
+        ...extra,
+      },
+      { "anthropic-version": "2023-06-01" },
+    );
+
+  it("refuses an unknown plugin in Anthropic's error shape", async () => {
+    const response = await messages({ plugins: [{ id: "moderation" }] });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { type: string; error: { type: string; message: string } };
+    expect(body.type).toBe("error");
+    expect(body.error.type).toBe("invalid_request_error");
+    expect(body.error.message).toContain('unsupported plugin "moderation"');
+    expect(edge.anthropic.requests()).toHaveLength(0);
+  });
+
+  it("serves an Anthropic endpoint the native body without the gateway's plugin fields", async () => {
+    const response = await messages({ plugins: [{ id: "web", enabled: false }], transforms: [] });
+    expect(response.status).toBe(200);
+    const [upstream] = edge.anthropic.requests(1);
+    expect(upstream?.body).not.toHaveProperty("plugins");
+    expect(upstream?.body).not.toHaveProperty("transforms");
+  });
+});
