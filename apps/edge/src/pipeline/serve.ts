@@ -65,11 +65,16 @@ export async function serveInference(
   const { request, principal, start } = inference;
   // Plugins and transforms are served or refused here, before anything is planned or held.
   const features = requestFeatures(request);
-  if (features.middleOut || features.pdf === "text")
-    throw new GatewayError("invalid_request", "middle-out and the file-parser plugin are not served yet", {
+  if (features.pdf === "text")
+    throw new GatewayError("invalid_request", "the file-parser plugin is not served yet", {
       code: "invalid_request",
     });
-  const route = await context.planner.route({ principal, request, kind: "chat" });
+  const route = await context.planner.route({
+    principal,
+    request,
+    kind: "chat",
+    middleOut: features.middleOut,
+  });
   endStage(start.signal, "plan");
   const prompt = promptText(request);
   const hold = await context.admission.admitPlanned({

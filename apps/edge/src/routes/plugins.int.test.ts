@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { testEndpoint, testModel } from "../test/catalog.js";
 import { type EdgeHarness, startEdgeHarness } from "../test/harness.js";
 import { readError } from "../test/http.js";
 import { testKey } from "../test/principals.js";
+import { usageEventFor } from "../test/usage.js";
 
 // OpenRouter's plugins and transforms on every surface that documents them: served, or a 400 in the
 // surface's own shape naming the plugin, transform, option or engine. Never a silent 200.
@@ -10,7 +12,26 @@ const key = testKey("acct-plugins");
 let edge: EdgeHarness;
 
 beforeAll(async () => {
-  edge = await startEdgeHarness({ keys: [key] });
+  edge = await startEdgeHarness({
+    keys: [key],
+    // Small contexts, so a test conversation does not fit without middle-out.
+    extraModels: [
+      testModel("test/small", [
+        testEndpoint("openai", {
+          upstreamModel: "gpt-4o-mini",
+          contextLength: 2_000,
+          maxCompletionTokens: 500,
+        }),
+      ]),
+      testModel("anthropic/claude-small", [
+        testEndpoint("anthropic", {
+          upstreamModel: "claude-test",
+          contextLength: 2_000,
+          maxCompletionTokens: 500,
+        }),
+      ]),
+    ],
+  });
 });
 
 afterAll(async () => {
@@ -132,5 +153,52 @@ describe("plugins on the Anthropic Messages surface (OpenRouter documents them t
     const [upstream] = edge.anthropic.requests(1);
     expect(upstream?.body).not.toHaveProperty("plugins");
     expect(upstream?.body).not.toHaveProperty("transforms");
+  });
+});
+
+/** About 3,000 tokens over 31 turns: more than the 2,000-token endpoints hold, less than twice. */
+function longConversation(): { role: "user" | "assistant"; content: string }[] {
+  return Array.from({ length: 31 }, (_, index) => ({
+    role: index % 2 === 0 ? ("user" as const) : ("assistant" as const),
+    content: `turn ${index}: ${"word ".repeat(75)}`,
+  }));
+}
+
+describe("transforms: [\"middle-out\"] (OpenRouter's compression to the endpoint's context)", () => {
+  const long = { model: "test/small", max_tokens: 100, messages: longConversation() };
+
+  it("without it, a prompt the endpoint cannot hold is the caller's 400", async () => {
+    const error = await readError(await post("/v1/chat/completions", long));
+    expect(error.status).toBe(400);
+    expect(error.reason).toBe("context_length_exceeded");
+  });
+
+  it("with it, the endpoint is sent the first and last turns and less of the middle", async () => {
+    const response = await post("/v1/chat/completions", { ...long, transforms: ["middle-out"] });
+    expect(response.status).toBe(200);
+    const [upstream] = edge.primary.requests(1);
+    const sent = (upstream?.body as { messages: { content: string }[] }).messages;
+    expect(sent.length).toBeLessThan(31);
+    expect(sent[0]?.content.startsWith("turn 0:")).toBe(true);
+    expect(sent.at(-1)?.content.startsWith("turn 30:")).toBe(true);
+    expect(sent.map((message) => message.content.slice(0, 8))).not.toContain("turn 15:");
+    expect(upstream?.body).not.toHaveProperty("transforms");
+    // Metered as usual (the usage event does not carry the transform: see docs/openrouter-compatibility.md).
+    const event = await usageEventFor(edge, response.headers.get("x-generation-id") ?? "");
+    expect(event.attempts.map((attempt) => attempt.provider)).toEqual(["openai"]);
+    expect(event.promptTokens).toBeGreaterThan(0);
+  });
+
+  it("the context-compression plugin is the same transform, on the Anthropic surface too", async () => {
+    const response = await post(
+      "/v1/messages",
+      { ...long, model: "anthropic/claude-small", plugins: [{ id: "context-compression" }] },
+      { "anthropic-version": "2023-06-01" },
+    );
+    expect(response.status).toBe(200);
+    const [upstream] = edge.anthropic.requests(1);
+    const sent = (upstream?.body as { messages: unknown[] }).messages;
+    expect(sent.length).toBeLessThan(31);
+    expect(upstream?.body).not.toHaveProperty("plugins");
   });
 });

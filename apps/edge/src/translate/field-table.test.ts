@@ -3,6 +3,7 @@ import { MODELS } from "@gw/catalog";
 import { describe, expect, it } from "vitest";
 import { type ChatRequest, parseChatRequest } from "../canonical/chat-request.js";
 import { ZERO_COST } from "../canonical/cost.js";
+import { middleOut } from "../canonical/middle-out.js";
 import { NO_FEATURES, requestFeatures } from "../canonical/plugins.js";
 import { parseAnthropicMessage } from "../providers/anthropic/chat.js";
 import { azureChatPath, azureDeployment } from "../providers/azure/api.js";
@@ -790,6 +791,16 @@ const CHECKS: Readonly<Record<string, () => void>> = {
     const web = () => requestFeatures(canonical("chat", { ...BASE.chat, plugins: [{ id: "web" }] }));
     expect(web).toThrow("plugins[0]: the web plugin needs a search provider");
     expect(() => requestFeatures({ model: "openai/gpt-4o:online" })).toThrow(/model: .*:online.*web plugin/);
+  },
+  "transforms-middle-out": () => {
+    for (const extra of [{ transforms: ["middle-out"] }, { plugins: [{ id: "context-compression" }] }])
+      expect(requestFeatures(canonical("chat", { ...BASE.chat, ...extra })).middleOut).toBe(true);
+    const long = {
+      ...BASE.chat,
+      messages: [1, 2, 3, 4, 5].map((turn) => ({ role: "user", content: `${turn} ${"w ".repeat(400)}` })),
+    };
+    const compressed = middleOut(canonical("chat", long), 650);
+    expect(compressed.messages.map((message) => String(message.content).charAt(0))).toEqual(["1", "2", "5"]);
   },
   "transforms-unknown": () => {
     const run = () => requestFeatures(canonical("chat", { ...BASE.chat, transforms: ["squash"] }));

@@ -715,6 +715,15 @@ export const FIELD_TABLE: readonly FieldRow[] = [
     "400 naming the plugin: no search provider is configured on the gateway, and provider-native search is not offered yet",
   ),
   row(
+    "transforms-middle-out",
+    "any",
+    "any",
+    PLUGINS,
+    '`transforms: ["middle-out"]`, the `context-compression` plugin',
+    "translated",
+    "an endpoint whose context holds at least half of prompt plus output serves it with turns removed (then text cut) from the middle until it fits; the attempt is recorded with `middle-out`",
+  ),
+  row(
     "transforms-unknown",
     "any",
     "any",
