@@ -1,5 +1,4 @@
 import type { Principal } from "@gw/auth";
-import { GatewayError } from "@gw/errors";
 import { newGenerationId } from "@gw/events";
 import type { Response } from "express";
 import { estimatePromptTokens } from "../admission/worst-case.js";
@@ -11,6 +10,7 @@ import { clientAbortSignal } from "../middleware/client-signal.js";
 import type { Surface } from "../translate/surface.js";
 import type { AdmittedChat } from "./admitted.js";
 import type { EdgeContext } from "./edge-context.js";
+import { withFeatures } from "./features.js";
 import { respondJson } from "./respond-json.js";
 import { respondStream } from "./respond-stream.js";
 import { endStage, linkSignal, timesOf } from "./server-timing.js";
@@ -62,13 +62,10 @@ export async function serveInference(
   inference: Inference,
   response: Response,
 ): Promise<void> {
-  const { request, principal, start } = inference;
+  const { principal, start } = inference;
   // Plugins and transforms are served or refused here, before anything is planned or held.
-  const features = requestFeatures(request);
-  if (features.pdf === "text")
-    throw new GatewayError("invalid_request", "the file-parser plugin is not served yet", {
-      code: "invalid_request",
-    });
+  const features = requestFeatures(inference.request);
+  const request = await withFeatures(inference.request, features);
   const route = await context.planner.route({
     principal,
     request,

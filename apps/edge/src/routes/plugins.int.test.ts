@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { testEndpoint, testModel } from "../test/catalog.js";
 import { type EdgeHarness, startEdgeHarness } from "../test/harness.js";
 import { readError } from "../test/http.js";
+import { pdfPart } from "../test/pdf.js";
 import { testKey } from "../test/principals.js";
 import { usageEventFor } from "../test/usage.js";
 
@@ -200,5 +201,56 @@ describe("transforms: [\"middle-out\"] (OpenRouter's compression to the endpoint
     const sent = (upstream?.body as { messages: unknown[] }).messages;
     expect(sent.length).toBeLessThan(31);
     expect(upstream?.body).not.toHaveProperty("plugins");
+  });
+});
+
+describe("the file-parser plugin (OpenRouter's pdf-text engine: the PDF's text is what is sent)", () => {
+  const withPdf = (
+    model: string,
+    pages: string[],
+    engine?: string,
+  ): Record<string, unknown> & { messages: unknown[] } => ({
+    model,
+    max_tokens: 100,
+    messages: [
+      { role: "user", content: [{ type: "text", text: "Summarise this." }, pdfPart(pages, "report.pdf")] },
+    ],
+    plugins: [{ id: "file-parser", ...(engine ? { pdf: { engine } } : {}) }],
+  });
+
+  it("sends the provider the PDF's text in place of the file, and meters it as prompt", async () => {
+    const response = await post(
+      "/v1/chat/completions",
+      withPdf(MODEL, ["Revenue rose 12 percent"], "pdf-text"),
+    );
+    expect(response.status).toBe(200);
+    const [upstream] = edge.primary.requests(1);
+    const parts = (upstream?.body as { messages: { content: { type: string; text?: string }[] }[] })
+      .messages[0]?.content;
+    expect(parts?.map((part) => part.type)).toEqual(["text", "text"]);
+    expect(parts?.[1]?.text).toContain("Revenue rose 12 percent");
+    expect(parts?.[1]?.text).toContain("report.pdf");
+    expect(JSON.stringify(upstream?.body)).not.toContain("application/pdf");
+    const event = await usageEventFor(edge, response.headers.get("x-generation-id") ?? "");
+    expect(event.promptTokens).toBeGreaterThan(5);
+  });
+
+  it("counts the extracted text when planning: a PDF too long for the endpoint is the caller's 400", async () => {
+    // About 100 characters a page (a line of the page's width), 120 pages: ~3,000 tokens of text.
+    const pages = Array.from({ length: 120 }, (_, page) => `page ${page} ${"lorem ipsum dolor ".repeat(5)}`);
+    const error = await readError(await post("/v1/chat/completions", withPdf("test/small", pages)));
+    expect(error.status).toBe(400);
+    expect(error.reason).toBe("context_length_exceeded");
+    expect(edge.primary.requests()).toHaveLength(0);
+  });
+
+  it("refuses a PDF that does not parse, naming the part, before any provider is called", async () => {
+    const body = withPdf(MODEL, ["x"]);
+    const part = { type: "file", file: { filename: "x.pdf", file_data: "data:application/pdf;base64,AAAA" } };
+    body.messages[0] = { role: "user", content: [{ type: "text", text: "Summarise this." }, part] };
+    const error = await readError(await post("/v1/chat/completions", body));
+    expect(error.status).toBe(400);
+    expect(error.message).toBe("messages[0].content[1].file.file_data: not a readable PDF");
+    expect(edge.primary.requests()).toHaveLength(0);
   });
 });

@@ -792,6 +792,20 @@ const CHECKS: Readonly<Record<string, () => void>> = {
     expect(web).toThrow("plugins[0]: the web plugin needs a search provider");
     expect(() => requestFeatures({ model: "openai/gpt-4o:online" })).toThrow(/model: .*:online.*web plugin/);
   },
+  "plugins-file-parser": () => {
+    const engine = (pdf?: Json) => () =>
+      requestFeatures(
+        canonical("chat", { ...BASE.chat, plugins: [{ id: "file-parser", ...(pdf ? { pdf } : {}) }] }),
+      );
+    expect(engine()().pdf).toBe("text");
+    expect(engine({ engine: "pdf-text" })().pdf).toBe("text");
+    expect(engine({ engine: "cloudflare-ai" })().pdf).toBe("text");
+    expect(engine({ engine: "native" })().pdf).toBe("native");
+    expect(engine({ engine: "mistral-ocr" })).toThrow(
+      'plugins[0].pdf.engine: PDF engine "mistral-ocr" is not offered',
+    );
+    expect(engine({ engine: "x" })).toThrow('unsupported PDF engine "x"');
+  },
   "transforms-middle-out": () => {
     for (const extra of [{ transforms: ["middle-out"] }, { plugins: [{ id: "context-compression" }] }])
       expect(requestFeatures(canonical("chat", { ...BASE.chat, ...extra })).middleOut).toBe(true);

@@ -715,6 +715,15 @@ export const FIELD_TABLE: readonly FieldRow[] = [
     "400 naming the plugin: no search provider is configured on the gateway, and provider-native search is not offered yet",
   ),
   row(
+    "plugins-file-parser",
+    "any",
+    "any",
+    PLUGINS,
+    "the `file-parser` plugin, `pdf.engine` `pdf-text` (the default; `cloudflare-ai`, OpenRouter's redirect of it, is the same) or `native`; `mistral-ocr` and other engines",
+    "translated",
+    "text engine: each base64 PDF `file` part becomes a text part with the PDF's text before planning (so counted, held and billed as prompt); a PDF URL or unreadable PDF is a 400 naming the part; `native` leaves PDFs to the target; `mistral-ocr` and unknown engines are a 400 naming the engine",
+  ),
+  row(
     "transforms-middle-out",
     "any",
     "any",
