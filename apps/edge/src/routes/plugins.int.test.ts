@@ -40,7 +40,7 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-  for (const fake of [edge.primary, edge.anthropic]) {
+  for (const fake of [edge.primary, edge.anthropic, edge.gemini]) {
     fake.resetScenario();
     fake.clearRequests();
   }
@@ -115,6 +115,30 @@ describe.each(OPENAI_SURFACES)("plugins and transforms on %s", (_name, send) => 
   });
 });
 
+describe("plugins on the Gemini surface (the gateway's OpenRouter fields are taken on every surface)", () => {
+  const generate = (extra: Record<string, unknown>) =>
+    post(
+      "/v1beta/models/google/gemini-test:generateContent",
+      {
+        contents: [{ role: "user", parts: [{ text: "hi" }] }],
+        ...extra,
+      },
+      { "x-goog-api-key": key.secret },
+    );
+
+  it("refuses an unknown plugin in Gemini's error shape, and serves a disabled one", async () => {
+    const refused = await generate({ plugins: [{ id: "response-healing" }] });
+    expect(refused.status).toBe(400);
+    const body = (await refused.json()) as { error: { code: number; status: string; message: string } };
+    expect(body.error.status).toBe("INVALID_ARGUMENT");
+    expect(body.error.message).toContain('unsupported plugin "response-healing"');
+    expect(edge.gemini.requests()).toHaveLength(0);
+    const served = await generate({ plugins: [{ id: "web", enabled: false }] });
+    expect(served.status).toBe(200);
+    expect(edge.gemini.requests(1)[0]?.body).not.toHaveProperty("plugins");
+  });
+});
+
 describe("the :online variant", () => {
   it("is the web plugin: refused by name (not a 404) while no search provider is configured", async () => {
     const response = await post("/v1/chat/completions", {
@@ -178,7 +202,7 @@ describe("transforms: [\"middle-out\"] (OpenRouter's compression to the endpoint
     const response = await post("/v1/chat/completions", { ...long, transforms: ["middle-out"] });
     expect(response.status).toBe(200);
     const [upstream] = edge.primary.requests(1);
-    const sent = (upstream?.body as { messages: { content: string }[] }).messages;
+    const sent = (upstream?.body as { messages: { content: string }[] } | undefined)?.messages ?? [];
     expect(sent.length).toBeLessThan(31);
     expect(sent[0]?.content.startsWith("turn 0:")).toBe(true);
     expect(sent.at(-1)?.content.startsWith("turn 30:")).toBe(true);
@@ -198,7 +222,7 @@ describe("transforms: [\"middle-out\"] (OpenRouter's compression to the endpoint
     );
     expect(response.status).toBe(200);
     const [upstream] = edge.anthropic.requests(1);
-    const sent = (upstream?.body as { messages: unknown[] }).messages;
+    const sent = (upstream?.body as { messages: unknown[] } | undefined)?.messages ?? [];
     expect(sent.length).toBeLessThan(31);
     expect(upstream?.body).not.toHaveProperty("plugins");
   });
@@ -225,8 +249,8 @@ describe("the file-parser plugin (OpenRouter's pdf-text engine: the PDF's text i
     );
     expect(response.status).toBe(200);
     const [upstream] = edge.primary.requests(1);
-    const parts = (upstream?.body as { messages: { content: { type: string; text?: string }[] }[] })
-      .messages[0]?.content;
+    type Sent = { messages: { content: { type: string; text?: string }[] }[] };
+    const parts = (upstream?.body as Sent | undefined)?.messages[0]?.content;
     expect(parts?.map((part) => part.type)).toEqual(["text", "text"]);
     expect(parts?.[1]?.text).toContain("Revenue rose 12 percent");
     expect(parts?.[1]?.text).toContain("report.pdf");
