@@ -1,6 +1,7 @@
 import type { Principal } from "@gw/auth";
 import { GatewayError } from "@gw/errors";
 import { type ChatRequest, requestedMaxTokens, withinOutputCap } from "../canonical/chat-request.js";
+import { middleOut } from "../canonical/middle-out.js";
 import { requestedParameters } from "../canonical/parameters.js";
 import { promptText, typicalPromptTokens } from "../canonical/prompt-text.js";
 import type { CatalogHolder } from "../catalog/catalog-holder.js";
@@ -9,7 +10,7 @@ import type { ProviderAdapter, ProxyTransport } from "../providers/types.js";
 import { chatAvailability, embeddingsAvailability } from "./availability.js";
 import type { AccountProviders, ByokProviders } from "./byok-credentials.js";
 import { preferByok, withByok } from "./byok-order.js";
-import type { Availability, RequestRoom } from "./filters.js";
+import { type Availability, middleOutBudget, type RequestRoom } from "./filters.js";
 import type { EndpointHealth } from "./health.js";
 import { type PlannedAttempt, planRoute, type RoutePlan } from "./plan.js";
 import { translatableAvailability } from "./translatable.js";
@@ -29,6 +30,8 @@ export interface RouteRequest {
   /** What routing reads of the request (model, fallbacks, provider preferences, parameters), in canonical form. */
   request: ChatRequest;
   kind: "chat" | "embedding";
+  /** `transforms: ["middle-out"]`: endpoints the prompt does not fit serve it compressed (OpenRouter's rule). */
+  middleOut?: boolean | undefined;
 }
 
 /** A planned request: its attempts in order, and the adapter that sends each with the credential it names. */
@@ -60,7 +63,9 @@ export class Planner {
       input.kind === "chat"
         ? translatableAvailability(this.availability(input.kind), this.deps.providers, NO_BYOK, input.request)
         : this.availability(input.kind);
-    const attempts = preferByok(plan.attempts, byok, (providerId) => gatewayKeys(providerId).usable);
+    const ordered = preferByok(plan.attempts, byok, (providerId) => gatewayKeys(providerId).usable);
+    const room = input.kind === "chat" ? requestRoom(input) : undefined;
+    const attempts = room?.middleOut ? ordered.map((attempt) => compressedOn(attempt, room)) : ordered;
     const { providers } = this.deps;
     return {
       attempts,
@@ -70,6 +75,7 @@ export class Planner {
             ? byok.get(attempt.endpoint.providerId)?.adapter
             : providers.get(attempt.endpoint.providerId),
           attempt,
+          room,
         ),
     };
   }
@@ -114,7 +120,7 @@ export class Planner {
       fallbacks: request.models ?? [],
       preferences: request.provider,
       requestedParameters: requestedParameters(request),
-      room: withRoom && input.kind === "chat" ? requestRoom(request) : undefined,
+      room: withRoom && input.kind === "chat" ? requestRoom(input) : undefined,
       allowedModels: principal.allowedModels?.values,
       allowedProviders: principal.allowedProviders?.values,
       availability,
@@ -136,8 +142,20 @@ export class Planner {
 }
 
 /** The estimated prompt and the requested output a chat request needs room for. */
-function requestRoom(request: ChatRequest): RequestRoom {
-  return { promptTokens: typicalPromptTokens(promptText(request)), maxTokens: requestedMaxTokens(request) };
+function requestRoom(input: RouteRequest): RequestRoom {
+  const { request } = input;
+  return {
+    promptTokens: typicalPromptTokens(promptText(request)),
+    maxTokens: requestedMaxTokens(request),
+    middleOut: input.middleOut === true,
+  };
+}
+
+/** The attempt marked `middle-out` when its endpoint serves the prompt compressed (recorded per attempt). */
+function compressedOn(attempt: PlannedAttempt, room: RequestRoom): PlannedAttempt {
+  return middleOutBudget(attempt.endpoint, room) === undefined
+    ? attempt
+    : { ...attempt, transforms: ["middle-out"] };
 }
 
 /**
@@ -148,17 +166,23 @@ function requestRoom(request: ChatRequest): RequestRoom {
 function forEndpoint(
   adapter: ProviderAdapter | undefined,
   attempt: PlannedAttempt,
+  room: RequestRoom | undefined,
 ): ProviderAdapter | undefined {
   const chat = adapter?.chat;
   if (!adapter || !chat) return adapter;
   const supportedParameters = attempt.endpoint.supportedParameters;
   const outputCap = attempt.endpoint.maxCompletionTokens;
+  const budget =
+    room && attempt.transforms?.includes("middle-out") ? middleOutBudget(attempt.endpoint, room) : undefined;
   const complete: typeof chat.complete = (call) =>
     chat.complete({
       ...call,
       supportedParameters,
       outputCap,
-      request: withinOutputCap(call.request, outputCap),
+      request: withinOutputCap(
+        budget === undefined ? call.request : middleOut(call.request, budget),
+        outputCap,
+      ),
     });
   return { ...adapter, chat: { complete } };
 }
