@@ -4,6 +4,9 @@ import { type ChatRequest, requestedMaxTokens, withinOutputCap } from "../canoni
 import { requestedParameters } from "../canonical/parameters.js";
 import { promptText, typicalPromptTokens } from "../canonical/prompt-text.js";
 import type { CatalogHolder } from "../catalog/catalog-holder.js";
+import { type MediaFetcher, refuseMediaFetch } from "../media/fetcher.js";
+import { inlineMediaUrls, MediaPartRefused } from "../media/inline-urls.js";
+import { httpFailure } from "../providers/failure.js";
 import type { ProviderRegistry } from "../providers/registry.js";
 import type { ProviderAdapter, ProxyTransport } from "../providers/types.js";
 import { chatAvailability, embeddingsAvailability } from "./availability.js";
@@ -22,6 +25,8 @@ export interface PlannerDeps {
   health: EndpointHealth;
   /** Uniform in [0, 1), for the weighted provider draw. */
   random: () => number;
+  /** Fetches a media URL a target needs as bytes; absent = refused (such endpoints are left out). */
+  mediaFetcher?: MediaFetcher | undefined;
 }
 
 export interface RouteRequest {
@@ -50,15 +55,23 @@ export class Planner {
   async route(input: RouteRequest): Promise<Route> {
     const byok = await this.accountProviders(input.principal.accountId);
     const available = withByok(this.availability(input.kind), byok, input.kind);
+    const fetcher = this.deps.mediaFetcher ?? refuseMediaFetch;
+    const canFetch = fetcher !== refuseMediaFetch;
     const availability =
       input.kind === "chat"
-        ? translatableAvailability(available, this.deps.providers, byok, input.request)
+        ? translatableAvailability(available, this.deps.providers, byok, input.request, canFetch)
         : available;
     const plan = this.plan(input, availability, true);
     // The gateway's own keys, for the fallback after a failing BYOK key (what the plan would be without it).
     const gatewayKeys =
       input.kind === "chat"
-        ? translatableAvailability(this.availability(input.kind), this.deps.providers, NO_BYOK, input.request)
+        ? translatableAvailability(
+            this.availability(input.kind),
+            this.deps.providers,
+            NO_BYOK,
+            input.request,
+            canFetch,
+          )
         : this.availability(input.kind);
     const attempts = preferByok(plan.attempts, byok, (providerId) => gatewayKeys(providerId).usable);
     const { providers } = this.deps;
@@ -70,6 +83,7 @@ export class Planner {
             ? byok.get(attempt.endpoint.providerId)?.adapter
             : providers.get(attempt.endpoint.providerId),
           attempt,
+          fetcher,
         ),
     };
   }
@@ -143,22 +157,33 @@ function requestRoom(request: ChatRequest): RequestRoom {
 /**
  * The adapter with the attempt's endpoint facts on every chat call: its `supported_parameters`, so an
  * OpenAI-compatible host is not sent sampling parameters it does not list (dropped as OpenRouter does),
- * and its output cap, to which a larger `max_tokens` is lowered (see `withinOutputCap`).
+ * and its output cap, to which a larger `max_tokens` is lowered (see `withinOutputCap`). Media URLs the
+ * endpoint's format needs as bytes are fetched first; a refused fetch is the caller's 400 naming the part.
  */
 function forEndpoint(
   adapter: ProviderAdapter | undefined,
   attempt: PlannedAttempt,
+  fetcher: MediaFetcher,
 ): ProviderAdapter | undefined {
   const chat = adapter?.chat;
   if (!adapter || !chat) return adapter;
   const supportedParameters = attempt.endpoint.supportedParameters;
   const outputCap = attempt.endpoint.maxCompletionTokens;
-  const complete: typeof chat.complete = (call) =>
-    chat.complete({
+  const complete: typeof chat.complete = async (call) => {
+    let request: ChatRequest;
+    try {
+      request = await inlineMediaUrls(call.request, adapter.apiFormat, fetcher);
+    } catch (error) {
+      if (error instanceof MediaPartRefused)
+        return { ok: false, failure: httpFailure(400, error.message, "untranslatable_request") };
+      throw error;
+    }
+    return chat.complete({
       ...call,
       supportedParameters,
       outputCap,
-      request: withinOutputCap(call.request, outputCap),
+      request: withinOutputCap(request, outputCap),
     });
+  };
   return { ...adapter, chat: { complete } };
 }

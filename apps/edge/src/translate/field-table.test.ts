@@ -115,7 +115,7 @@ const CHECKS: Readonly<Record<string, () => void>> = {
       {
         messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://x/a.png" } }] }],
       },
-      /image bytes/,
+      /media bytes only/,
     );
   },
   "dropped-chat-converse": () => {

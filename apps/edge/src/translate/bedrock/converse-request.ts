@@ -1,4 +1,5 @@
 import { type ChatMessage, type ChatRequest, requestedMaxTokens } from "../../canonical/chat-request.js";
+import { mediaSupport } from "../media-support.js";
 import {
   type ContentPiece,
   contentPieces,
@@ -10,6 +11,7 @@ import {
   toolCalls,
   toolChoice,
 } from "../openai/content.js";
+import { describePiece } from "../openai/media-parts.js";
 import { refuseForeignFields } from "../target-fields.js";
 import { untranslatable } from "../untranslatable.js";
 
@@ -127,10 +129,34 @@ function converseTurn(message: ChatMessage, path: string): ConverseMessage | und
 
 function converseBlock(piece: ContentPiece, path: string): Block {
   if (piece.kind === "text") return { text: piece.text };
-  if (piece.kind === "image-url")
-    return untranslatable(path, "Converse takes image bytes only; send the image as a data: URL");
+  const support = mediaSupport(piece, "bedrock");
+  if ("refuse" in support) return untranslatable(describePiece(piece, path), support.refuse);
+  if (piece.kind === "image-url" || piece.kind === "file-url")
+    return untranslatable(path, "Converse takes media bytes only; send it as a base64 data: URL");
+  if (piece.kind === "file" && !piece.mediaType.startsWith("image/")) return documentBlock(piece, path);
+  if (piece.kind !== "image" && piece.kind !== "file")
+    return untranslatable(describePiece(piece, path), "Converse has no block for it");
   const format = IMAGE_FORMATS[piece.mediaType];
   if (format === undefined)
     return untranslatable(path, `Converse takes png, jpeg, gif or webp images, not ${piece.mediaType}`);
   return { image: { format, source: { bytes: piece.data } } };
+}
+
+/**
+ * A PDF or text file as Converse's DocumentBlock (API reference, DocumentBlock): `name` is required and
+ * may hold only letters, digits, single spaces, hyphens, parentheses and square brackets, so the file
+ * name is reduced to those (the model sees it; the bytes are as sent).
+ */
+function documentBlock(piece: Extract<ContentPiece, { kind: "file" }>, path: string): Block {
+  const format =
+    piece.mediaType === "application/pdf" ? "pdf" : piece.mediaType === "text/plain" ? "txt" : undefined;
+  if (format === undefined)
+    return untranslatable(describePiece(piece, path), "Converse's documents here are PDF or plain text");
+  const base = (piece.filename ?? "").replace(/\.[A-Za-z0-9]+$/, "");
+  const name =
+    base
+      .replace(/[^A-Za-z0-9\-()[\] ]+/g, " ")
+      .replace(/\s+/g, " ")
+      .trim() || `document ${path.replace(/\D+/g, " ").trim()}`;
+  return { document: { format, name, source: { bytes: piece.data } } };
 }
