@@ -208,6 +208,46 @@ describe("Anthropic documents and Gemini inline data → other formats", () => {
   });
 });
 
+describe("Responses API parts → each provider format", () => {
+  const respond = (model: string, content: Json[]) =>
+    fetch(`${edge.url}/v1/responses`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key.secret}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        model,
+        input: [{ role: "user", content: [{ type: "input_text", text: "see" }, ...content] }],
+      }),
+    });
+  const file = { type: "input_file", filename: "r.pdf", file_data: `data:application/pdf;base64,${PDF}` };
+  const image = { type: "input_image", image_url: `data:image/png;base64,${PNG}` };
+  const sound = { type: "input_audio", input_audio: { data: WAV, format: "wav" } };
+
+  it("input_file and input_image reach Anthropic as document and image blocks, byte-exact", async () => {
+    expect((await respond("anthropic/claude-test", [file, image])).status).toBe(200);
+    expect(anthropicParts()).toEqual([
+      {
+        type: "document",
+        source: { type: "base64", media_type: "application/pdf", data: PDF },
+        title: "r.pdf",
+      },
+      { type: "image", source: { type: "base64", media_type: "image/png", data: PNG } },
+    ]);
+  });
+
+  it("input_file, input_image and input_audio reach Gemini inline; audio to Anthropic is refused by name", async () => {
+    expect((await respond("google/gemini-test", [file, image, sound])).status).toBe(200);
+    expect(geminiParts()).toEqual([
+      { inlineData: { mimeType: "application/pdf", data: PDF } },
+      { inlineData: { mimeType: "image/png", data: PNG } },
+      { inlineData: { mimeType: "audio/wav", data: WAV } },
+    ]);
+    const refused = await respond("anthropic/claude-test", [sound]);
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toMatch(/content\[1\] \(input_audio wav\).*no audio input/);
+    expect(edge.anthropic.requests()).toHaveLength(0);
+  });
+});
+
 describe("without a media fetcher (the default)", () => {
   let plain: EdgeHarness;
   beforeAll(async () => {
