@@ -14,6 +14,7 @@ import type { AccountProviders, ByokProviders } from "./byok-credentials.js";
 import { preferByok, withByok } from "./byok-order.js";
 import type { Availability, RequestRoom } from "./filters.js";
 import type { EndpointHealth } from "./health.js";
+import { requestedModalities } from "./modalities.js";
 import { type PlannedAttempt, planRoute, type RoutePlan } from "./plan.js";
 import { translatableAvailability } from "./translatable.js";
 
@@ -128,6 +129,7 @@ export class Planner {
       fallbacks: request.models ?? [],
       preferences: request.provider,
       requestedParameters: requestedParameters(request),
+      modalities: input.kind === "chat" ? requestedModalities(request) : [],
       room: withRoom && input.kind === "chat" ? requestRoom(request) : undefined,
       allowedModels: principal.allowedModels?.values,
       allowedProviders: principal.allowedProviders?.values,
