@@ -11,6 +11,8 @@ const EDGE_LAYERS = [
   "catalog",
   "translate",
   "providers",
+  // Media a target needs as bytes (issue 32): the fetcher seam and the per-attempt inlining of URLs.
+  "media",
   "planning",
   "usage",
   "admission",
