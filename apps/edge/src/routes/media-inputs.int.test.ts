@@ -1,3 +1,5 @@
+import Anthropic from "@anthropic-ai/sdk";
+import { GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type MediaFetcher, MediaFetchRefused } from "../media/fetcher.js";
@@ -245,6 +247,55 @@ describe("Responses API parts → each provider format", () => {
     expect(refused.status).toBe(400);
     expect(await refused.text()).toMatch(/content\[1\] \(input_audio wav\).*no audio input/);
     expect(edge.anthropic.requests()).toHaveLength(0);
+  });
+});
+
+describe("official SDKs at their defaults", () => {
+  it("@anthropic-ai/sdk: a PDF document reaches Gemini inline, streamed, byte-exact", async () => {
+    const anthropic = new Anthropic({ apiKey: key.secret, baseURL: edge.url, maxRetries: 0 });
+    const stream = anthropic.messages.stream({
+      model: "google/gemini-test",
+      max_tokens: 50,
+      messages: [
+        {
+          role: "user",
+          content: [
+            {
+              type: "document",
+              source: { type: "base64", media_type: "application/pdf", data: PDF },
+              title: "Q3",
+            },
+            { type: "text", text: "summarise" },
+          ],
+        },
+      ],
+    });
+    const message = await stream.finalMessage();
+    expect(message.stop_reason).toBe("end_turn");
+    const parts = ((lastBody(edge.gemini).contents as Json[])[0] as { parts: Json[] }).parts;
+    expect(parts[0]).toEqual({ inlineData: { mimeType: "application/pdf", data: PDF } });
+  });
+
+  it("@google/genai: inline PDF and image reach Anthropic as document and image blocks, byte-exact", async () => {
+    const genai = new GoogleGenAI({ apiKey: key.secret, httpOptions: { baseUrl: edge.url } });
+    const result = await genai.models.generateContent({
+      model: "anthropic/claude-test",
+      contents: [
+        {
+          role: "user",
+          parts: [
+            { text: "read" },
+            { inlineData: { mimeType: "application/pdf", data: PDF } },
+            { inlineData: { mimeType: "image/png", data: PNG } },
+          ],
+        },
+      ],
+    });
+    expect(result.candidates?.[0]?.finishReason).toBe("STOP");
+    expect(anthropicParts()).toEqual([
+      { type: "document", source: { type: "base64", media_type: "application/pdf", data: PDF } },
+      { type: "image", source: { type: "base64", media_type: "image/png", data: PNG } },
+    ]);
   });
 });
 
