@@ -157,6 +157,32 @@ describe("Bedrock adapter ↔ strict fake Bedrock", () => {
     ]);
   });
 
+  it("the strict fake refuses what Converse refuses: a document without text, more than 20 images", async () => {
+    const ask = (content: unknown[]) =>
+      adapter?.chat?.complete({
+        request: parseChatRequest({ model: "x", max_tokens: 50, messages: [{ role: "user", content }] }),
+        upstreamModel: LLAMA,
+        stream: false,
+        signal: new AbortController().signal,
+      });
+    const pdf = {
+      type: "file",
+      file: { filename: "a.pdf", file_data: "data:application/pdf;base64,JVBERi0=" },
+    };
+    const alone = await ask([pdf]);
+    expect(alone?.ok === false && alone.failure).toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/document must also contain a text block/),
+    });
+    const png = { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } };
+    const many = await ask([{ type: "text", text: "x" }, ...Array.from({ length: 21 }, () => png)]);
+    expect(many?.ok === false && many.failure).toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/Too many images/),
+    });
+    expect((await ask([{ type: "text", text: "x" }, pdf, png]))?.ok).toBe(true);
+  });
+
   it("streams Converse events as chunks with the metadata event's usage", async () => {
     const events = await collect(await complete(adapter, LLAMA, true));
     expect(text(events)).toBe("Echo: hello bedrock");
