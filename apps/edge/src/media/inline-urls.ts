@@ -8,13 +8,22 @@ import { type MediaFetcher, MediaFetchRefused } from "./fetcher.js";
 /** A media part whose URL the target needs as bytes and that could not be fetched; names the part. */
 export class MediaPartRefused extends Error {}
 
+/**
+ * Whether a provider of `format` receives the caller's native body as written (Anthropic's, Gemini's):
+ * an OpenAI-compatible host is sent the canonical request, which is the chat body itself.
+ */
+export function sentAsWritten(native: ApiFormat | undefined, format: ApiFormat): boolean {
+  return native === format && format !== "openai";
+}
+
 type Part = ChatMessage extends { content?: infer C } ? Extract<C, unknown[]>[number] : never;
 
 /**
  * The request with each media URL that `format` needs as bytes (Gemini's inlineData, Bedrock, OpenAI
  * chat's `file_data`) fetched by `fetch` and carried as a base64 data: URL; the same request when there
  * is none. A URL the target fetches itself (OpenAI's image_url, Anthropic's url sources) is left as
- * sent. A same-format native body is sent as written, so nothing is fetched for it. A refused fetch is
+ * sent. A same-format native body is sent as written, so nothing is fetched for it (except on the
+ * OpenAI format, whose wire body is built from the canonical request). A refused fetch is
  * a MediaPartRefused naming the part (the caller's 400, untranslatable_request: planner.ts).
  */
 export async function inlineMediaUrls(
@@ -23,7 +32,7 @@ export async function inlineMediaUrls(
   fetch: MediaFetcher,
 ): Promise<ChatRequest> {
   const native = nativeRequestOf(request);
-  if (native?.format === format) return request;
+  if (sentAsWritten(native?.format, format)) return request;
   let changed = false;
   const messages = await Promise.all(
     request.messages.map(async (message, index) => {

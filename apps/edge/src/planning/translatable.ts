@@ -1,4 +1,5 @@
 import type { ChatRequest } from "../canonical/chat-request.js";
+import { sentAsWritten } from "../media/inline-urls.js";
 import { nativeRequestOf, unsendableTo } from "../providers/native.js";
 import type { ProviderRegistry } from "../providers/registry.js";
 import type { ApiFormat } from "../providers/types.js";
@@ -42,7 +43,7 @@ function whyNot(request: ChatRequest, format: ApiFormat, canFetchMedia: boolean)
   try {
     refuseForeignFields(request, format);
     // A same-format native body is sent as written: its provider judges its media.
-    if (nativeRequestOf(request)?.format === format) return undefined;
+    if (sentAsWritten(nativeRequestOf(request)?.format, format)) return undefined;
     return mediaRefusal(request, format, canFetchMedia);
   } catch (error) {
     if (error instanceof UntranslatableError) return error.message;

@@ -30,7 +30,7 @@ type Json = Record<string, unknown>;
 /** Serves https://media.example/…; refuses any other URL as the guarded fetcher would. */
 const fetcher: MediaFetcher = async (url) => {
   if (!url.startsWith("https://media.example/")) throw new MediaFetchRefused("the host is not public");
-  return { bytes: FETCHED, contentType: "image/png" };
+  return { bytes: FETCHED, contentType: url.endsWith(".pdf") ? "application/pdf" : "image/png" };
 };
 
 let edge: EdgeHarness;
@@ -114,6 +114,21 @@ describe("chat completions (openai SDK) → each provider format", () => {
       { inlineData: { mimeType: "audio/wav", data: WAV } },
       { inlineData: { mimeType: "image/png", data: Buffer.from(FETCHED).toString("base64") } },
     ]);
+  });
+
+  it("OpenAI: a PDF given as a URL (OpenRouter's form) is fetched and sent as a data: URL", async () => {
+    const response = await chat("openai/gpt-4o-mini", {
+      type: "file",
+      file: { filename: "a.pdf", file_data: "https://media.example/a.pdf" },
+    });
+    expect(response.status).toBe(200);
+    expect(((lastBody(edge.primary).messages as Json[])[0] as { content: Json[] }).content[1]).toEqual({
+      type: "file",
+      file: {
+        filename: "a.pdf",
+        file_data: `data:application/pdf;base64,${Buffer.from(FETCHED).toString("base64")}`,
+      },
+    });
   });
 
   it("refuses audio to Anthropic by name before admission: 400, nothing sent upstream", async () => {
@@ -323,5 +338,18 @@ describe("without a media fetcher (the default)", () => {
     expect(await refused.text()).toMatch(/content\[1\] \(image URL\).*fetching media URLs is not enabled/);
     expect(plain.gemini.requests()).toHaveLength(0);
     expect((await send("anthropic/claude-test")).status).toBe(200);
+    const pdfUrl = await fetch(`${plain.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key.secret}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        model: "openai/gpt-4o-mini",
+        messages: [
+          { role: "user", content: [{ type: "file", file: { file_data: "https://media.example/a.pdf" } }] },
+        ],
+      }),
+    });
+    expect(pdfUrl.status).toBe(400);
+    expect(await pdfUrl.text()).toMatch(/content\[0\] \(file URL\).*not enabled/);
+    expect(plain.primary.requests()).toHaveLength(0);
   });
 });
