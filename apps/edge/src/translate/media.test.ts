@@ -129,6 +129,13 @@ describe("chat media parts → Bedrock Converse", () => {
     ]);
   });
 
+  it("keeps document names unique in a request, as Converse requires", () => {
+    expect(converseParts(chat(pdf(), pdf())).map((block) => (block.document as Json).name)).toEqual([
+      "report",
+      "report (2)",
+    ]);
+  });
+
   it("refuses audio and URLs by name", () => {
     refusedNaming(() => converseParts(chat(audio)), /\(input_audio wav\).*Converse API takes no audio/);
     refusedNaming(() => converseParts(chat(pdf("https://example.com/a.pdf"))), /media bytes only/);

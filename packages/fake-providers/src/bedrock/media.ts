@@ -4,7 +4,7 @@ import { validation } from "./errors.js";
 
 // Converse's media rules (API reference, Message.content): up to 20 images of at most 3.75 MB each, up
 // to five documents of at most 4.5 MB each, a document needs a text block beside it, and images and
-// documents go in user turns only. DocumentBlock.name allows letters, digits, single spaces, hyphens,
+// documents go in user turns only. DocumentBlock names are unique in a request and allow letters, digits, single spaces, hyphens,
 // parentheses and square brackets. Sizes are of the bytes (the JSON carries them base64). The
 // ValidationException wording is the fake's own where AWS publishes none.
 const MAX_IMAGES = 20;
@@ -23,6 +23,7 @@ const bytesOf = (source: unknown): number => {
 export function checkConverseMedia(messages: readonly unknown[]): ProviderError | undefined {
   let images = 0;
   let documents = 0;
+  const names = new Set<string>();
   for (const [index, message] of messages.entries()) {
     if (!isRecord(message) || !Array.isArray(message.content)) continue;
     const blocks = message.content.filter(isRecord);
@@ -46,6 +47,9 @@ export function checkConverseMedia(messages: readonly unknown[]): ProviderError 
         return validation(
           `messages.${index}: the document name can only contain alphanumeric characters, whitespace characters (no more than one in a row), hyphens, parentheses, and square brackets.`,
         );
+      if (names.has(document.name))
+        return validation(`messages.${index}: document names must be unique; ${document.name} is repeated.`);
+      names.add(document.name);
       if (bytesOf(document.source) > MAX_DOCUMENT_BYTES)
         return validation(`messages.${index}: a document exceeds the maximum size of 4.5 MB.`);
       if (!hasText)

@@ -180,7 +180,8 @@ describe("Bedrock adapter ↔ strict fake Bedrock", () => {
       status: 400,
       message: expect.stringMatching(/Too many images/),
     });
-    expect((await ask([{ type: "text", text: "x" }, pdf, png]))?.ok).toBe(true);
+    // Two files of one name: the translation keeps Converse's document names unique.
+    expect((await ask([{ type: "text", text: "x" }, pdf, pdf, png]))?.ok).toBe(true);
   });
 
   it("streams Converse events as chunks with the metadata event's usage", async () => {
