@@ -1,5 +1,11 @@
 import type { ChatRequest } from "../canonical/chat-request.js";
-import { audioMimeType, describePiece, type MediaPiece, mediaPiece } from "./openai/media-parts.js";
+import {
+  audioFormatOf,
+  audioMimeType,
+  describePiece,
+  type MediaPiece,
+  mediaPiece,
+} from "./openai/media-parts.js";
 import type { TargetFormat } from "./target-fields.js";
 
 /** How a target format takes a media piece: as it is, after the edge fetches its URL, or not at all. */
@@ -10,6 +16,24 @@ const TAKE: MediaSupport = { take: true };
 export const ANTHROPIC_IMAGE_TYPES = ["image/jpeg", "image/png", "image/gif", "image/webp"] as const;
 /** Gemini's image types (ai.google.dev, "Image understanding": PNG, JPEG, WEBP, HEIC, HEIF). */
 const GEMINI_IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp", "image/heic", "image/heif"] as const;
+/**
+ * Gemini's document types (ai.google.dev "Document understanding"; Vertex "Document understanding" lists
+ * the same text types): PDF and text formats.
+ */
+const GEMINI_DOCUMENT_TYPES = [
+  "application/pdf",
+  "text/plain",
+  "text/csv",
+  "text/html",
+  "text/md",
+  "text/xml",
+  "text/rtf",
+  "text/css",
+  "text/javascript",
+  "application/x-javascript",
+  "text/x-python",
+  "application/x-python",
+] as const;
 /** Documents the gateway translates: PDF everywhere, plain text where the target has a text document. */
 const DOCUMENT_TYPES = ["application/pdf", "text/plain"] as const;
 
@@ -62,6 +86,12 @@ function geminiSupport(piece: MediaPiece): MediaSupport {
   if (piece.kind === "image-url") return { fetch: GEMINI_IMAGE_TYPES };
   if (piece.kind === "file-url") return { fetch: DOCUMENT_TYPES };
   if (piece.kind === "image") return imageType(piece.mediaType, GEMINI_IMAGE_TYPES, "Gemini");
+  if (piece.kind === "file") {
+    const type = piece.mediaType.toLowerCase();
+    const known = [...GEMINI_IMAGE_TYPES, ...GEMINI_DOCUMENT_TYPES].includes(type as never);
+    if (!known && audioFormatOf(type) === undefined)
+      return { refuse: `Gemini takes images, PDFs, text documents and audio inline, not ${piece.mediaType}` };
+  }
   return TAKE;
 }
 

@@ -116,6 +116,13 @@ describe("chat media parts → Gemini", () => {
     );
     refusedNaming(() => geminiParts(chat(fileId)), /\(file_id file-abc123\)/);
     refusedNaming(
+      () => geminiParts(chat(pdf("data:application/zip;base64,UEsDBA=="))),
+      /\(file application\/zip\).*Gemini takes images, PDFs, text documents and audio/,
+    );
+    expect(geminiParts(chat(pdf("data:text/csv;base64,YSxi")))).toEqual([
+      { inlineData: { mimeType: "text/csv", data: "YSxi" } },
+    ]);
+    refusedNaming(
       () => geminiParts(chat({ type: "input_audio", input_audio: { data: WAV, format: "pcm16" } })),
       /\(input_audio pcm16\).*wav, mp3/,
     );

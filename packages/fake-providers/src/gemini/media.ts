@@ -4,7 +4,8 @@ import type { ProviderError } from "../core/server.js";
 // Gemini's inline data limits (ai.google.dev "Image/Audio/Document understanding"; firebase.google.com
 // "Input file requirements": "Only small files can be sent as inline data because the total request size
 // limit is 20 MB"). Supported inline MIME types: PNG, JPEG, WebP, HEIC, HEIF images; WAV, MP3, AIFF, AAC,
-// OGG, FLAC audio; PDF and plain text documents (video is left out: the gateway never sends it).
+// OGG, FLAC audio; PDF and text documents (plain, CSV, HTML, Markdown, XML, RTF, CSS, JS, Python); video
+// is left out: the gateway never sends it.
 const MAX_INLINE_BYTES = 20 * 1024 * 1024;
 const SUPPORTED = new Set([
   "image/png",
@@ -21,6 +22,16 @@ const SUPPORTED = new Set([
   "audio/flac",
   "application/pdf",
   "text/plain",
+  "text/csv",
+  "text/html",
+  "text/md",
+  "text/xml",
+  "text/rtf",
+  "text/css",
+  "text/javascript",
+  "application/x-javascript",
+  "text/x-python",
+  "application/x-python",
 ]);
 
 /** The first inline part Gemini would refuse, as its 400 INVALID_ARGUMENT; undefined when all pass. */
