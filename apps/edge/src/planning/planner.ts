@@ -9,6 +9,7 @@ import { inlineMediaUrls, MediaPartRefused } from "../media/inline-urls.js";
 import { httpFailure } from "../providers/failure.js";
 import type { ProviderRegistry } from "../providers/registry.js";
 import type { ProviderAdapter, ProxyTransport } from "../providers/types.js";
+import { UntranslatableError } from "../translate/untranslatable.js";
 import { chatAvailability, embeddingsAvailability } from "./availability.js";
 import type { AccountProviders, ByokProviders } from "./byok-credentials.js";
 import { preferByok, withByok } from "./byok-order.js";
@@ -176,7 +177,8 @@ function forEndpoint(
     try {
       request = await inlineMediaUrls(call.request, adapter.apiFormat, fetcher);
     } catch (error) {
-      if (error instanceof MediaPartRefused)
+      // A malformed part is named by the plan's verdict first; this keeps any other path a 400, not a 502.
+      if (error instanceof MediaPartRefused || error instanceof UntranslatableError)
         return { ok: false, failure: httpFailure(400, error.message, "untranslatable_request") };
       throw error;
     }
