@@ -9,10 +9,9 @@ const EDGE_LAYERS = [
   "canonical",
   "clients",
   "catalog",
+  "media",
   "translate",
   "providers",
-  // Media a target needs as bytes (issue 32): the fetcher seam and the per-attempt inlining of URLs.
-  "media",
   "planning",
   "usage",
   "admission",

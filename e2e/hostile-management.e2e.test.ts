@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Json } from "./hostile/bodies.js";
 import { type HostileGateway, startHostileGateway } from "./hostile/gateway.js";
 import { hostileLookupSuite, hostileRouteSuite } from "./hostile/route-suite.js";
 import { expectHandled, Tally, type Target } from "./hostile/suite.js";
 import { send } from "./hostile/wire.js";
-import { runCli } from "./processes.js";
+import { eventually, runCli } from "./processes.js";
 
 // Property-based hostile input (fast-check) against every management and lookup route family of the
 // embedded default, run as a process (issue 16): keys CRUD, BYOK, credits, key info, generation
@@ -324,6 +325,14 @@ describe("hostile input: what the database, the static server and the import ref
     expect((await get("/api/v1/activity?app_id=2147483647", gateway.managementKey)).status).toBe(200);
   });
 
+  it("a date of year 0 or 30 February is a 400 on /api/v1/activity", async () => {
+    for (const date of ["0000-01-01", "2026-02-30"]) {
+      const answer = await get(`/api/v1/activity?date=${date}`, gateway.managementKey);
+      expect(answer.status, date).toBe(400);
+      expect(answer.text, date).toContain("date");
+    }
+  });
+
   it("If-Match, If-Unmodified-Since and an unsatisfiable Range on /console/ are the static server's 412 and 416", async () => {
     const cases: Array<[Record<string, string>, number]> = [
       [{ "if-match": '"not-this-one"' }, 412],
@@ -365,4 +374,117 @@ describe("hostile input: what the database, the static server and the import ref
     expect(refusedMany.text).toContain("at most 10,000 per import");
     console.log(`[hostile] a 30,000-model import refused in ${Date.now() - started} ms`);
   });
+});
+
+// Issue 33 (known list): a management key could be neither revoked nor rotated. Through the API
+// (GET/DELETE /api/v1/management-keys, POST …/rotate): generated hashes change nothing, a rotated
+// key's old secret and a revoked key are refused by the gateway's next call, the new secret is served.
+describe("hostile input: management keys, revoked and rotated through the API (issue 33)", () => {
+  for (const [method, suffix, what] of [
+    ["DELETE", "", "revoke"],
+    ["POST", "/rotate", "rotate"],
+  ] as const) {
+    hostileLookupSuite(gw, {
+      name: `management key by hash (${what})`,
+      method,
+      target: (segment) => `/api/v1/management-keys/${segment}${suffix}`,
+      shape: "openai",
+      auth: management,
+      state: async () => ({ stored: await stored(), management: await read("/api/v1/management-keys") }),
+    });
+  }
+
+  const as = (key: string, method: "GET" | "POST" | "DELETE", path: string) =>
+    send(gateway.url, { method, path, headers: { authorization: `Bearer ${key}` } });
+  /** The secret is refused everywhere a management key is taken: keys itself, and billing's cache. */
+  const expectRefused = async (key: string, label: string) => {
+    expect((await as(key, "GET", "/api/v1/management-keys")).status, label).toBe(401);
+    await eventually(
+      async () => ((await as(key, "GET", "/api/v1/credits")).status === 401 ? true : undefined),
+      5_000,
+    );
+  };
+
+  it("a rotated key's old secret is refused and its new one served; a revoked key is refused", async () => {
+    const created = await runCli(
+      "apps/standalone/dist/cli/main.js",
+      ["keys", "create", "--account", gateway.accountId, "--name", "second", "--management", "--json"],
+      { GW_DATA_DIR: gateway.dataDir, DATABASE_URL: "" },
+    );
+    const second = JSON.parse(created) as { key: string; hash: string };
+    expect((await as(second.key, "GET", "/api/v1/credits")).status).toBe(200);
+
+    const rotated = await as(gateway.managementKey, "POST", `/api/v1/management-keys/${second.hash}/rotate`);
+    expect(rotated.status, rotated.text).toBe(201);
+    const renewed = rotated.json as { key: string; data: { hash: string } };
+    await expectRefused(second.key, "the rotated key's old secret");
+    expect((await as(renewed.key, "GET", "/api/v1/credits")).status).toBe(200);
+
+    const revoked = await as(gateway.managementKey, "DELETE", `/api/v1/management-keys/${renewed.data.hash}`);
+    expect(revoked.status, revoked.text).toBe(200);
+    await expectRefused(renewed.key, "the revoked key");
+    expect((await as(gateway.managementKey, "GET", "/api/v1/credits")).status).toBe(200);
+  });
+});
+
+// Issue 33: the routes added in this round (management keys; the operator's data policy and model
+// limits) and the operator catalogue's other writes, under the same generated hostile input. A refusal
+// must leave the account and the catalogue's change log as they were.
+describe("hostile input: management keys and the operator catalogue's writes", () => {
+  let operatorToken = "";
+  beforeAll(async () => {
+    const created = await runCli(
+      "apps/standalone/dist/cli/main.js",
+      ["operator-token", "create", "--name", "hostile-writes", "--json"],
+      { GW_DATA_DIR: gateway.dataDir, DATABASE_URL: "" },
+    );
+    operatorToken = (JSON.parse(created) as { token: string }).token;
+  }, 60_000);
+  const operator = (): [string, string] => ["authorization", `Bearer ${operatorToken}`];
+
+  /** The account's state plus the catalogue's change log (every applied operator write is an entry). */
+  async function storedWithCatalog(): Promise<unknown> {
+    const changes = await send(gateway.url, {
+      method: "GET",
+      path: "/api/v1/admin/catalog/changes?limit=500",
+      headers: { authorization: `Bearer ${operatorToken}` },
+    });
+    expect(changes.status, changes.text).toBe(200);
+    return { ...((await stored()) as object), changes: changes.json };
+  }
+
+  hostileRouteSuite(gw, {
+    name: "management keys list",
+    method: "GET",
+    path: () => "/api/v1/management-keys",
+    shape: "openai",
+    auth: management,
+    state: stored,
+  });
+  // Revoke and rotate by hash: the block above.
+  // A model the rest of this file never calls: a generated body that is valid changes it, harmlessly.
+  const model = "google/gemini-2.5-flash";
+  const writes: Array<[string, { [key: string]: Json }]> = [
+    [
+      "data-policy",
+      { model, provider: "google", is_zdr: true, may_train_on_data: false, quantization: null },
+    ],
+    ["limits", { model, limit: { requests: 1_000, interval_seconds: 60 } }],
+    ["prices", { model, provider: "google", pricing: { prompt: "0.0000003" }, context_length: 1_048_576 }],
+    ["disable", { model, provider: "google" }],
+    ["enable", { model, provider: "google" }],
+    ["aliases", { alias: "hostile/alias", model }],
+  ];
+  for (const [route, template] of writes) {
+    hostileRouteSuite(gw, {
+      name: `operator catalogue ${route}`,
+      method: "POST",
+      path: () => `/api/v1/admin/catalog/${route}`,
+      shape: "openai",
+      auth: operator,
+      state: storedWithCatalog,
+      template,
+      bodyTimeoutMs: BODY_TIMEOUT_MS,
+    });
+  }
 });

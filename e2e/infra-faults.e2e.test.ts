@@ -27,9 +27,9 @@ import {
 // the recovery is all served, refusals during the outage are only the documented ones, and the
 // reconciliation of the crash suites holds: every answered request has exactly one generation record
 // and one ledger debit, priced alike, and each key's reported usage is its ledger.
-// The same rounds for PostgreSQL and the broker are not here yet: on a loaded machine the PostgreSQL
-// round left answered requests without their records after 60 s (see the branch's report), and the
-// broker round saw a 503 from the keys service. FAULT_SEED=<n> replays a run's kinds and keys.
+// Then the same for PostgreSQL (SIGKILL on the postmaster and its backends, started again on its data:
+// crash recovery) and for the Kafka broker (SIGKILL on the JVM, started again on its data and ports).
+// FAULT_SEED=<n> replays a run's kinds and keys.
 
 const SEED = Number(process.env.FAULT_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const DOWN_MS = 3_000;
@@ -38,7 +38,7 @@ const APPS: readonly SplitPlaneApp[] = ["keys", "billing", "generations", "edge"
 
 const redisServer = spawnSync("sh", ["-c", "command -v redis-server"], { stdio: "ignore" }).status === 0;
 
-describeWith(["kafka"], "split plane: Redis killed under traffic", () => {
+describeWith(["kafka"], "split plane: Redis, PostgreSQL and the broker killed under traffic", () => {
   let postgres: PrivateService;
   let redis: PrivateService;
   let broker: PrivateBroker;
@@ -46,8 +46,10 @@ describeWith(["kafka"], "split plane: Redis killed under traffic", () => {
   let plane: SplitPlane;
   let ledger: Database<unknown>;
   let secrets: string[];
-  /** A key first used while Redis is down. */
-  let fresh: string;
+  /** Per round, a key first used while its service is down (never authenticated before: no cache). */
+  let freshKeys: Record<"redis" | "postgresql" | "broker", string>;
+  /** The keys whose usage the reconciliation reads: a fresh key joins once its round has used it. */
+  const usedKeys: string[] = [];
   const spoolDir = mkdtempSync(join(tmpdir(), "gw-infra-spool-"));
   const random = seededRandom(SEED);
   const outcomes: Outcome[] = [];
@@ -78,11 +80,13 @@ describeWith(["kafka"], "split plane: Redis killed under traffic", () => {
     });
     pids = Object.fromEntries(APPS.map((app) => [app, plane.apps[app].child.pid])) as typeof pids;
     ledger = connectDatabase<unknown>({ url: postgres.url, schema: "public", maxConnections: 2 });
-    const keys = await createKeys(KEYS + 1);
+    const keys = await createKeys(KEYS + 3);
     secrets = keys.slice(0, KEYS);
+    usedKeys.push(...secrets);
     // Each traffic key is used once before any outage: its lease is what the edge has when one begins.
     for (const [index, secret] of secrets.entries()) await sendOne(plane.edgeUrl, "chat", secret, index);
-    fresh = keys[KEYS] as string;
+    const [redisKey, postgresKey, brokerKey] = keys.slice(KEYS) as [string, string, string];
+    freshKeys = { redis: redisKey, postgresql: postgresKey, broker: brokerKey };
     console.log(`infra-faults: seed=${SEED}`);
   }, 240_000);
 
@@ -197,7 +201,7 @@ describeWith(["kafka"], "split plane: Redis killed under traffic", () => {
   /** Every answered request so far is recorded and debited exactly once, and usage is the ledger. */
   async function nothingLostOrDoubled(): Promise<void> {
     await settle(ledger.pool, outcomes);
-    const result = await reconcile(ledger.pool, outcomes, [...secrets, fresh], (secret) =>
+    const result = await reconcile(ledger.pool, outcomes, usedKeys, (secret) =>
       reportedUsage(plane.edgeUrl, secret),
     );
     console.log(
@@ -228,12 +232,44 @@ describeWith(["kafka"], "split plane: Redis killed under traffic", () => {
   };
 
   it("Redis: admission fails closed (503) without a lease, the hot view is rebuilt from PostgreSQL", async () => {
-    const { seen, firstUse } = await outage("redis", redis, fresh);
+    const { seen, firstUse } = await outage("redis", redis, freshKeys.redis);
+    usedKeys.push(freshKeys.redis);
     // billing's default: Redis unreachable is UNAVAILABLE, the edge's 503 (apps/billing/README.md); a
     // key with a lease granted before keeps being served (apps/edge/README.md).
     for (const refusal of refusals(seen)) expect(refusal).toMatch(/^503 /);
     expect(firstUse.status).toBe(503);
-    await recoveredOnTheirOwn(fresh);
+    await recoveredOnTheirOwn(freshKeys.redis);
     await nothingLostOrDoubled();
   }, 240_000);
+
+  it("PostgreSQL: a key the edge has not cached is a 503 while it is away; no usage event is dead-lettered, all are applied after", async () => {
+    await ledger.close();
+    const { seen, firstUse } = await outage("postgresql", postgres, freshKeys.postgresql);
+    usedKeys.push(freshKeys.postgresql);
+    ledger = connectDatabase<unknown>({ url: postgres.url, schema: "public", maxConnections: 2 });
+    // The hot path does not read PostgreSQL: keys the edge has cached (the traffic's) are admitted from
+    // billing's Redis view. A key it has never seen is looked up by the keys service in its database:
+    // UNAVAILABLE, the edge's 503 (fails closed; packages/auth's resolver keeps no stale answer).
+    for (const refusal of refusals(seen)) expect(refusal).toMatch(/^503 /);
+    expect(firstUse.status).toBe(503);
+    await recoveredOnTheirOwn(freshKeys.postgresql);
+    // The consumers waited for PostgreSQL instead of dead-lettering the events they could not apply
+    // (before, five quick attempts sent them to `<topic>.dlq.<group>`: answered requests without their
+    // ledger entry and record).
+    await nothingLostOrDoubled();
+  }, 300_000);
+
+  it("the broker: serving goes on (events are spooled), and every spooled event reaches billing and generations once", async () => {
+    const { seen, firstUse } = await outage("broker", broker, freshKeys.broker);
+    usedKeys.push(freshKeys.broker);
+    // Nothing on the hot path waits on Kafka: the edge spools usage events to EVENT_SPOOL_DIR and
+    // replays them when the broker is back; the keys service answers from PostgreSQL.
+    for (const refusal of refusals(seen)) expect(refusal).toMatch(/^503 /);
+    expect(
+      firstUse.state,
+      `a key first used while the broker was away: ${firstUse.status} ${firstUse.detail}`,
+    ).toBe("answered");
+    await recoveredOnTheirOwn(freshKeys.broker);
+    await nothingLostOrDoubled();
+  }, 300_000);
 });

@@ -1,9 +1,11 @@
 import { type FakeServer, startFakeAnthropic, startFakeGemini, startFakeOpenAi } from "@gw/fake-providers";
-import { type RunningGateway, startEmbedded } from "./cloud-planes.js";
+import type { Plane } from "./cloud-gateway.js";
+import { type RunningGateway, startEmbedded, startSplit } from "./cloud-planes.js";
 
 // The embedded gateway in front of the three strict fakes of the wire formats a chat model can be
 // served in (OpenAI, Anthropic Messages, Gemini generateContent), each checking its key, so a client
-// suite can drive one model per format instead of only the demo provider.
+// suite can drive one model per format instead of only the demo provider. On either plane: the
+// embedded default, or the split plane's four processes (cloud-planes.ts).
 
 const KEYS = {
   openai: "sk-e2e-formats-openai-0123",
@@ -15,13 +17,13 @@ export interface FormatsGateway extends RunningGateway {
   readonly fakes: { openai: FakeServer; anthropic: FakeServer; gemini: FakeServer };
 }
 
-export async function startFormatsGateway(): Promise<FormatsGateway> {
+export async function startFormatsGateway(plane: Plane = "embedded"): Promise<FormatsGateway> {
   const fakes = {
     openai: await startFakeOpenAi({ apiKey: KEYS.openai }),
     anthropic: await startFakeAnthropic({ apiKey: KEYS.anthropic }),
     gemini: await startFakeGemini({ apiKey: KEYS.gemini }),
   };
-  const running = await startEmbedded({
+  const providers = {
     LOG_LEVEL: "warn",
     OPENAI_API_KEY: KEYS.openai,
     OPENAI_BASE_URL: fakes.openai.baseUrl,
@@ -37,7 +39,8 @@ export async function startFormatsGateway(): Promise<FormatsGateway> {
     AWS_PROFILE: "",
     AZURE_OPENAI_API_KEY: "",
     AZURE_OPENAI_BASE_URL: "",
-  });
+  };
+  const running = plane === "embedded" ? await startEmbedded(providers) : await startSplit(providers);
   return {
     ...running,
     fakes,

@@ -171,7 +171,8 @@ export async function payAndUse(input: {
 
 /**
  * A wallet with no USDC signs a valid authorization: the gateway's own check passes, the facilitator's
- * verify refuses it (it cannot be paid), and the agent gets 402 naming the facilitator's reason.
+ * verify refuses it (it cannot be paid), and the agent gets 402 with x402's `insufficient_funds` and a
+ * message saying what to do, never the facilitator's raw contract-revert text.
  */
 export async function unfundedPayerRefused(gatewayUrl: string): Promise<void> {
   const client = new x402Client().register(
@@ -184,9 +185,14 @@ export async function unfundedPayerRefused(gatewayUrl: string): Promise<void> {
     body: JSON.stringify(CHAT),
   });
   expect(response.status).toBe(402);
-  const body = (await response.json()) as { error: { metadata: { reason: string; payment_reason: string } } };
+  const body = (await response.json()) as {
+    error: { message: string; metadata: { reason: string; payment_reason: string } };
+  };
   expect(body.error.metadata.reason).toBe("payment_invalid");
-  expect(body.error.metadata.payment_reason).toMatch(/insufficient|balance|simulation/);
+  // x402's code for it (issue 30), and the gateway's words: not the token contract's revert text.
+  expect(body.error.metadata.payment_reason).toBe("insufficient_funds");
+  expect(body.error.message).toContain("the paying wallet does not hold");
+  expect(body.error.message).not.toMatch(/revert|exceeds balance|transferWithAuthorization|Contract Call/i);
   expect(response.headers.get("payment-response")).toBeNull();
 }
 

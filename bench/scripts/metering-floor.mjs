@@ -5,10 +5,10 @@
 // each decoding every event (envelope + payload) and writing one row per event with ONE fixed-shape
 // prepared `INSERT … SELECT FROM unnest(…)` and one commit per batch into a table with only its primary
 // key. Nothing else: no Redis, no exactly-once reference, no rollup or health figures, no secondary index,
-// no lock. NOT yet a lower bound: its consumers fetch with kafkajs' defaults, not the real consumers'
-// fetch linger (LINGER_MIN_BYTES), and at 1,000 events/s it measured 0.905 ms per event (broker 0.37)
-// where the split plane's whole metering measured 0.724 ms per request at 1,179 req/s (2026-11-28).
-// Giving it the real fetch settings is what would make it a floor.
+// no lock. Its consumers fetch as the real usage consumers do (packages/kafka consumer.ts: a fetch is
+// answered at 64 KiB or after USAGE_CONSUMER_LINGER_MS), so each batch is as large as theirs; with
+// kafkajs' defaults (one byte, answered at once) it measured 0.905 ms per event at 1,000 events/s, more
+// than the split plane's whole metering (0.724 ms at 1,179 req/s), which made it no floor.
 //
 // CPU per event = Δ(Kafka broker JVM + PostgreSQL postmaster tree + both consumer processes) / events,
 // from /proc (the bench's own accounting). The publisher's CPU is the edge's, not metering's: not counted.
@@ -22,7 +22,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { connectDatabase } from "@gw/db";
-import { decodeEnvelope, decodePayload, USAGE_RECORDED_V1 } from "@gw/events";
+import { decodeEnvelope, decodePayload, USAGE_CONSUMER_LINGER_MS, USAGE_RECORDED_V1 } from "@gw/events";
 import { ensureTopics, KafkaEventBus } from "@gw/kafka";
 import { silentLogger } from "@gw/logger";
 import { Kafka, logLevel } from "kafkajs";
@@ -152,7 +152,12 @@ async function consume(owner, topic, databaseUrl) {
           text: "insert into ledger (account_id, amount) select * from unnest($1::text[], $2::bigint[])",
         };
   const kafka = new Kafka({ clientId: `floor-${owner}`, brokers, logLevel: logLevel.NOTHING });
-  const consumer = kafka.consumer({ groupId: `floor-${owner}-${topic}` });
+  // The real consumers' fetch shape (packages/kafka/src/consumer.ts fetchShape with lingerMs).
+  const consumer = kafka.consumer({
+    groupId: `floor-${owner}-${topic}`,
+    maxWaitTimeInMs: USAGE_CONSUMER_LINGER_MS,
+    minBytes: 64 * 1024,
+  });
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: true });
   process.once("SIGTERM", () => {

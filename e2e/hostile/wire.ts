@@ -136,9 +136,15 @@ export function rawRequest(call: {
   body?: Buffer;
   /** Announce this length instead of the body's own (a slow or truncated body). */
   contentLength?: number;
+  /** The Host header as written, malformed or not (fetch and node:http refuse to send some). */
+  host?: string;
 }): Buffer {
   const body = call.body ?? Buffer.alloc(0);
-  const lines = [`${call.method} ${call.target} HTTP/1.1`, "host: 127.0.0.1", "connection: close"];
+  const lines = [
+    `${call.method} ${call.target} HTTP/1.1`,
+    `host: ${call.host ?? "127.0.0.1"}`,
+    "connection: close",
+  ];
   for (const [name, value] of call.headers) lines.push(`${name}: ${value}`);
   if (call.body !== undefined || call.contentLength !== undefined)
     lines.push(`content-length: ${call.contentLength ?? body.length}`);

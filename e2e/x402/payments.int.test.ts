@@ -280,7 +280,7 @@ describeWith(["postgres"], "x402 payments through the edge (embedded default, x4
         name: "wrong payee",
         header: base64Json(await signPayment(payer, { payTo: PAY_TO, to: OTHER })),
         status: 402,
-        reason: "invalid_exact_evm_recipient_mismatch",
+        reason: "invalid_exact_evm_payload_recipient_mismatch",
       },
       {
         name: "wrong asset",
@@ -324,7 +324,7 @@ describeWith(["postgres"], "x402 payments through the edge (embedded default, x4
         name: "tampered signature",
         header: base64Json(tampered),
         status: 402,
-        reason: "invalid_exact_evm_signature",
+        reason: "invalid_exact_evm_payload_signature",
       },
       {
         name: "Permit2 payload",

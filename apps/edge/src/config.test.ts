@@ -55,6 +55,28 @@ describe("loadEdgeConfig", () => {
     expect(() => loadEdgeConfig({ FLOOD_ADDRESS_RPS: "-1" })).toThrow(/FLOOD_ADDRESS_RPS/);
   });
 
+  it("reads the media fetch's caps (MEDIA_FETCH_*: 20 MiB, 10 s, 3 redirects) and names a bad value", () => {
+    expect(loadEdgeConfig({}).mediaFetch).toEqual({
+      maxBytes: 20_971_520,
+      timeoutMs: 10_000,
+      maxRedirects: 3,
+    });
+    const set = loadEdgeConfig({
+      MEDIA_FETCH_MAX_BYTES: "1048576",
+      MEDIA_FETCH_TIMEOUT_MS: "2500",
+      MEDIA_FETCH_MAX_REDIRECTS: "0",
+    });
+    expect(set.mediaFetch).toEqual({ maxBytes: 1_048_576, timeoutMs: 2_500, maxRedirects: 0 });
+    for (const bad of ["0", "-1", "1.5", "20mb"])
+      expect(() => loadEdgeConfig({ MEDIA_FETCH_MAX_BYTES: bad }), bad).toThrow(/MEDIA_FETCH_MAX_BYTES/);
+    for (const bad of ["0", "soon"])
+      expect(() => loadEdgeConfig({ MEDIA_FETCH_TIMEOUT_MS: bad }), bad).toThrow(/MEDIA_FETCH_TIMEOUT_MS/);
+    for (const bad of ["-1", "21", "many"])
+      expect(() => loadEdgeConfig({ MEDIA_FETCH_MAX_REDIRECTS: bad }), bad).toThrow(
+        /MEDIA_FETCH_MAX_REDIRECTS/,
+      );
+  });
+
   it("trusts no proxy by default, reads TRUSTED_PROXIES as a CIDR list and names a bad entry", () => {
     expect(loadEdgeConfig({}).trustedProxies).toEqual([]);
     expect(loadEdgeConfig({ TRUSTED_PROXIES: "10.0.0.0/8, 127.0.0.1" }).trustedProxies).toEqual([

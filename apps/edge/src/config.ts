@@ -8,6 +8,7 @@ import { usdToPico } from "@gw/money";
 import { type ServiceAuth, serviceAuthEnv, serviceAuthFromConfig } from "@gw/rpc";
 import type { ControlPlaneUrls } from "./clients/control-plane.js";
 import { type ConsoleSettings, defaultConsoleDir } from "./console/index.js";
+import type { GuardedFetchOptions } from "./media/guarded-fetch.js";
 import { parseTrustedProxies } from "./middleware/client-address.js";
 import { DEFAULT_FLOOD_LIMITS, type FloodLimits } from "./middleware/flood-guard.js";
 import { loadX402Config, type X402Config } from "./payments/x402-config.js";
@@ -65,6 +66,8 @@ export interface EdgeConfig {
   flood: FloodLimits;
   /** TRUSTED_PROXIES: the proxies whose X-Forwarded-For names the client (CIDR list, default none). */
   trustedProxies: string[];
+  /** The caps of a media URL fetched on a caller's behalf (MEDIA_FETCH_*): body bytes, whole time, redirects. */
+  mediaFetch: Pick<GuardedFetchOptions, "maxBytes" | "timeoutMs" | "maxRedirects">;
   instanceId: string;
   providers: ProviderSettings[];
   /** Every keyed provider's base URL, for calls made with an account's own key (BYOK). */
@@ -144,6 +147,15 @@ const shape = {
         return z.NEVER;
       }
     }),
+  // A media URL fetched for a target that needs the bytes (an image or PDF URL to Gemini or Bedrock).
+  MEDIA_FETCH_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(20 * 1024 * 1024),
+  MEDIA_FETCH_TIMEOUT_MS: milliseconds(10_000),
+  // The Fetch standard's own redirect limit is 20; more than that is a loop.
+  MEDIA_FETCH_MAX_REDIRECTS: z.coerce.number().int().min(0).max(20).default(3),
   EDGE_INSTANCE_ID: z.string().min(1).optional(),
   EVENT_SPOOL_DIR: z.string().min(1).default(".data/spool"),
   // How long a partial batch of usage events waits for company before it is sent: no answer waits on
@@ -203,6 +215,11 @@ export function loadEdgeConfig(env: Env = process.env): EdgeConfig {
       key: { perSecond: parsed.FLOOD_KEY_RPS, burst: parsed.FLOOD_KEY_BURST },
     },
     trustedProxies: parsed.TRUSTED_PROXIES,
+    mediaFetch: {
+      maxBytes: parsed.MEDIA_FETCH_MAX_BYTES,
+      timeoutMs: parsed.MEDIA_FETCH_TIMEOUT_MS,
+      maxRedirects: parsed.MEDIA_FETCH_MAX_REDIRECTS,
+    },
     instanceId: parsed.EDGE_INSTANCE_ID ?? `${hostname()}-${process.pid}`,
     providers: providerSettings(env, parsed.DEMO_PROVIDER_URL),
     byokProviders: byokProviderSettings(env),

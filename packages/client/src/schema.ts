@@ -1796,6 +1796,13 @@ export interface operations {
                         [key: string]: unknown;
                     })[];
                     user?: string;
+                    plugins?: ({
+                        id: string;
+                        enabled?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    transforms?: string[];
                 } & {
                     [key: string]: unknown;
                 };
@@ -2004,6 +2011,13 @@ export interface operations {
                         [key: string]: unknown;
                     })[];
                     user?: string;
+                    plugins?: ({
+                        id: string;
+                        enabled?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    transforms?: string[];
                 } & {
                     [key: string]: unknown;
                 };

@@ -1,6 +1,7 @@
 import { requireKeyType } from "@gw/auth";
 import { anthropicErrorBody, toGatewayError } from "@gw/errors";
 import type { ClaimedItem } from "@gw/proto/generations/v1/batches";
+import { splitPluginFields } from "../canonical/plugins.js";
 import type { EdgeContext } from "../pipeline/edge-context.js";
 import { serveInference, startRequest } from "../pipeline/serve.js";
 import { withNativeModels } from "../planning/native-model.js";
@@ -23,12 +24,17 @@ export async function executeBatchItem(context: EdgeContext, item: ClaimedItem):
   const captured = new CapturedResponse();
   try {
     const principal = requireKeyType(await context.principals.resolveHash(item.keyHash), "regular");
-    const body = parseMessagesRequest(JSON.parse(item.paramsJson));
-    const chat = withNativeModels(
-      context.catalog.require(),
-      translating(() => chatRequestFromMessages(body)),
-      ["anthropic"],
-    );
+    // Plugins and transforms as on /v1/messages (checked at submission too, routes/batches.ts).
+    const split = splitPluginFields(JSON.parse(item.paramsJson));
+    const body = parseMessagesRequest(split.body);
+    const chat = {
+      ...withNativeModels(
+        context.catalog.require(),
+        translating(() => chatRequestFromMessages(body)),
+        ["anthropic"],
+      ),
+      ...split.fields,
+    };
     chat.stream = false;
     const response = captured.asResponse();
     const start = startRequest(context, response);

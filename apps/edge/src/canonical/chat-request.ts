@@ -1,5 +1,6 @@
 import { parseOrThrow } from "@gw/http";
 import { z } from "zod";
+import { pluginsSchema, transformsSchema } from "./plugins.js";
 
 const ROLES = ["system", "developer", "user", "assistant", "tool", "function"] as const;
 
@@ -81,6 +82,9 @@ export const chatRequestSchema = z.looseObject({
     .optional(),
   tools: z.array(z.looseObject({ type: z.string() })).optional(),
   user: z.string().optional(),
+  // OpenRouter's plugins and transforms: served or refused by name (plugins.ts), never sent upstream.
+  plugins: pluginsSchema.optional(),
+  transforms: transformsSchema.optional(),
 });
 
 export type ChatRequest = z.infer<typeof chatRequestSchema>;

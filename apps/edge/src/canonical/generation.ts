@@ -23,6 +23,8 @@ export interface AttemptRecord {
   isByok: boolean;
   /** Whose fault a failed attempt was (planning/fault.ts); absent for the attempt that served. */
   fault?: AttemptFault;
+  /** Transforms applied to the request sent on this attempt (`middle-out`); absent = sent as asked. */
+  transforms?: string[];
 }
 
 /** Only "provider" counts against the endpoint's measured health. */

@@ -13,6 +13,7 @@ import {
 import type { PaymentControlPlane } from "../clients/payments.js";
 import type { PaymentToCheck } from "./normalize.js";
 import type { RecentAuthorizations } from "./recent-authorizations.js";
+import { facilitatorRefusal, localRefusal } from "./refusal.js";
 import type { X402Settings } from "./settings.js";
 
 export interface PaymentDeps {
@@ -63,17 +64,22 @@ export async function settlePayment(
 ): Promise<PaidRequest> {
   const { payload, requirement } = payment;
   const local = await checkLocally(deps, payment);
-  if (!local.ok) throw new PaymentRefused("payment_invalid", local.reason, local.message);
+  if (!local.ok) {
+    const refusal = localRefusal(local.reason, local.message);
+    throw new PaymentRefused("payment_invalid", refusal.reason, refusal.message);
+  }
   const verdict = await facilitatorCall(deps, "verify", () =>
     deps.settings.facilitator.verify(payload, requirement),
   );
   if (!verdict.isValid) {
-    const reason = verdict.invalidReason ?? "invalid_payment";
-    throw new PaymentRefused(
-      "payment_invalid",
-      reason,
-      verdict.invalidMessage ?? `the facilitator refused the payment: ${reason}`,
+    logRefusal(deps, "verify", verdict.invalidReason, verdict.invalidMessage);
+    const refusal = facilitatorRefusal(
+      verdict.invalidReason,
+      verdict.invalidMessage,
+      requirement,
+      "invalid_payment",
     );
+    throw new PaymentRefused("payment_invalid", refusal.reason, refusal.message);
   }
   const account = await walletAccount(deps, `${local.network}:${local.payer}`, clientAddress);
   const attempt = (transaction: string): SettledPayment => ({
@@ -104,12 +110,19 @@ export async function settlePayment(
     throw error;
   });
   if (!settlement.success) {
-    const reason = settlement.errorReason ?? "settlement_failed";
+    logRefusal(deps, "settle", settlement.errorReason, settlement.errorMessage);
+    const refusal = facilitatorRefusal(
+      settlement.errorReason,
+      settlement.errorMessage,
+      requirement,
+      "settlement_failed",
+    );
+    // The PAYMENT-RESPONSE the client gets carries the same code and message, not the facilitator's text.
     throw new PaymentRefused(
       "payment_settlement_failed",
-      reason,
-      `the payment could not be settled: ${reason}`,
-      settlement,
+      refusal.reason,
+      `the payment could not be settled: ${refusal.message}`,
+      { ...settlement, errorReason: refusal.reason, errorMessage: refusal.message },
     );
   }
   deps.seen.record(local.authorizationId);
@@ -143,6 +156,19 @@ async function checkLocally(deps: PaymentDeps, payment: PaymentToCheck): Promise
     deps.logger.warn({ err: error }, "the x402 local check threw on a payment payload");
     return { ok: false, reason: "invalid_payload", message: "the payment payload could not be read" };
   }
+}
+
+/** The facilitator's own words stay in the operator's log (a revert names the contract and call). */
+function logRefusal(
+  deps: PaymentDeps,
+  operation: "verify" | "settle",
+  reason: string | undefined,
+  detail: string | undefined,
+): void {
+  deps.logger.info(
+    { operation, facilitatorReason: reason, facilitatorDetail: detail },
+    "x402 payment refused",
+  );
 }
 
 /** The authorization's nonce: what follows `network:payer:` in the local check's authorization id. */

@@ -41,6 +41,21 @@ const served: ChatProvider = {
 };
 
 describe("the failover loop and provider health", () => {
+  it("records the transforms each attempt's request was sent with (middle-out), for the generation", async () => {
+    const [first, second] = attempts;
+    const planned = [{ ...first, transforms: ["middle-out"] }, second] as PlannedAttempt[];
+    const outcome = await tryInOrder(
+      planned,
+      new AbortController().signal,
+      async (attempt) =>
+        attempt.endpoint.providerId === "openai"
+          ? { ok: false, failure: httpFailure(503, "overloaded", undefined) }
+          : { ok: true, status: 200, served: "answer" },
+      deps(),
+    );
+    expect(outcome.records.map((record) => record.transforms)).toEqual([["middle-out"], undefined]);
+  });
+
   it("marks a provider down for its own retryable failure, and moves to the next attempt", async () => {
     const context = deps();
     const outcome = await tryInOrder(

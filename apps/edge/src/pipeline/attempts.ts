@@ -89,6 +89,7 @@ export async function tryInOrder<T>(
       latencyMs: Math.max(0, Math.round(deps.now() - startedAt)),
       isByok: attempt.byok !== undefined,
       ...(result.ok ? {} : { fault: attemptFault(result.failure, attempt.byok !== undefined) }),
+      ...(attempt.transforms ? { transforms: [...attempt.transforms] } : {}),
     });
     if (result.ok) {
       deps.health.recordSuccess(attempt.model.id, attempt.endpoint.providerId);

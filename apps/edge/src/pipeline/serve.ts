@@ -4,11 +4,13 @@ import type { Response } from "express";
 import { estimatePromptTokens } from "../admission/worst-case.js";
 import { type Attribution, attributionOf } from "../canonical/attribution.js";
 import { type ChatRequest, requestedMaxTokens } from "../canonical/chat-request.js";
+import { requestFeatures } from "../canonical/plugins.js";
 import { promptText } from "../canonical/prompt-text.js";
 import { clientAbortSignal } from "../middleware/client-signal.js";
 import type { Surface } from "../translate/surface.js";
 import type { AdmittedChat } from "./admitted.js";
 import type { EdgeContext } from "./edge-context.js";
+import { withFeatures } from "./features.js";
 import { respondJson } from "./respond-json.js";
 import { respondStream } from "./respond-stream.js";
 import { endStage, linkSignal, timesOf } from "./server-timing.js";
@@ -60,8 +62,16 @@ export async function serveInference(
   inference: Inference,
   response: Response,
 ): Promise<void> {
-  const { request, principal, start } = inference;
-  const route = await context.planner.route({ principal, request, kind: "chat" });
+  const { principal, start } = inference;
+  // Plugins and transforms are served or refused here, before anything is planned or held.
+  const features = requestFeatures(inference.request);
+  const request = await withFeatures(inference.request, features);
+  const route = await context.planner.route({
+    principal,
+    request,
+    kind: "chat",
+    middleOut: features.middleOut,
+  });
   endStage(start.signal, "plan");
   const prompt = promptText(request);
   const hold = await context.admission.admitPlanned({

@@ -41,6 +41,8 @@ export interface EndpointFilterContext {
 export interface RequestRoom {
   promptTokens: number;
   maxTokens: number | undefined;
+  /** `transforms: ["middle-out"]`: a prompt too long for an endpoint is compressed to fit it (middle-out.ts). */
+  middleOut?: boolean | undefined;
 }
 
 /**
@@ -86,15 +88,33 @@ export function roomRejection(
   endpoint: Endpoint,
   room: RequestRoom,
 ): { code: ExclusionCode; reason: string } | undefined {
-  const cap = endpoint.maxCompletionTokens;
-  const output = room.maxTokens ?? (cap > 0 ? Math.min(cap, DEFAULT_PLANNED_OUTPUT) : DEFAULT_PLANNED_OUTPUT);
+  const output = plannedOutput(endpoint, room);
   const context = endpoint.contextLength;
-  if (context > 0 && room.promptTokens + output > context)
-    return {
-      code: "context_length",
-      reason: `about ${room.promptTokens} prompt tokens plus ${output} of output exceed its context of ${context}`,
-    };
-  return undefined;
+  if (context <= 0 || room.promptTokens + output <= context) return undefined;
+  // OpenRouter's middle-out rule: an endpoint whose context holds at least half of the prompt and
+  // output is used, and the prompt compressed to what is left of it after the output.
+  if (room.middleOut && output < context && room.promptTokens + output <= 2 * context) return undefined;
+  const compressed = room.middleOut ? " (more than twice over: middle-out compresses at most by half)" : "";
+  return {
+    code: "context_length",
+    reason: `about ${room.promptTokens} prompt tokens plus ${output} of output exceed its context of ${context}${compressed}`,
+  };
+}
+
+/** The output an endpoint must leave room for: `max_tokens` as asked, else the default planned answer. */
+export function plannedOutput(endpoint: Endpoint, room: Pick<RequestRoom, "maxTokens">): number {
+  const cap = endpoint.maxCompletionTokens;
+  return room.maxTokens ?? (cap > 0 ? Math.min(cap, DEFAULT_PLANNED_OUTPUT) : DEFAULT_PLANNED_OUTPUT);
+}
+
+/**
+ * The prompt budget middle-out compresses to on this endpoint, when the prompt does not fit it as sent;
+ * undefined when it fits (or the context is not published).
+ */
+export function middleOutBudget(endpoint: Endpoint, room: RequestRoom): number | undefined {
+  const context = endpoint.contextLength;
+  const budget = context - plannedOutput(endpoint, room);
+  return context > 0 && room.promptTokens > budget ? Math.max(0, budget) : undefined;
 }
 
 function preferenceRejection(

@@ -1,5 +1,6 @@
 import { GatewayError } from "@gw/errors";
 import { describe, expect, it } from "vitest";
+import { promptText, typicalPromptTokens } from "../canonical/prompt-text.js";
 import { CatalogHolder } from "../catalog/catalog-holder.js";
 import { ProviderRegistry } from "../providers/registry.js";
 import type { ChatCall, ProviderAdapter } from "../providers/types.js";
@@ -195,5 +196,45 @@ describe("the planner's room for a chat request", () => {
     expect(calls.at(-1)?.request.max_tokens).toBe(600);
     await ask(long);
     expect(calls.at(-1)?.request.max_tokens).toBeUndefined();
+  });
+
+  it("with middle-out, serves an endpoint the prompt does not fit, compressed to its context minus the output", async () => {
+    const p = await planner();
+    // About 10,000 tokens on an 8,000-token endpoint: within OpenRouter's half rule.
+    const request = {
+      ...long,
+      messages: [
+        { role: "system" as const, content: "Be brief." },
+        ...Array.from({ length: 40 }, (_, index) => ({
+          role: "user" as const,
+          content: `${index} ${"word ".repeat(200)}`,
+        })),
+      ],
+    };
+    const route = await p.route({ principal, request, kind: "chat", middleOut: true });
+    const first = route.attempts[0];
+    expect(first?.transforms).toEqual(["middle-out"]);
+    const chat = first ? route.adapterFor(first)?.chat : undefined;
+    await chat
+      ?.complete({ request, upstreamModel: "m", stream: false, signal: new AbortController().signal })
+      .catch(() => {});
+    const sent = calls.at(-1)?.request;
+    // 8,000 of context less the 1,000 planned for the answer (the endpoint's cap).
+    expect(typicalPromptTokens(promptText(sent ?? request))).toBeLessThanOrEqual(7_000);
+    expect(sent?.messages[0]?.content).toBe("Be brief.");
+    expect(String(sent?.messages.at(-1)?.content).startsWith("39 ")).toBe(true);
+    // A prompt that fits is not marked, nor changed.
+    const short = { ...long, messages: [{ role: "user" as const, content: "hi" }] };
+    const plain = await p.route({ principal, request: short, kind: "chat", middleOut: true });
+    expect(plain.attempts[0]?.transforms).toBeUndefined();
+  });
+
+  it("with middle-out, still refuses a prompt more than twice the context (OpenRouter's half rule)", async () => {
+    const p = await planner();
+    const huge = { ...long, messages: [{ role: "user" as const, content: "word ".repeat(16_000) }] };
+    await expect(p.route({ principal, request: huge, kind: "chat", middleOut: true })).rejects.toMatchObject({
+      status: 400,
+      code: "context_length_exceeded",
+    });
   });
 });

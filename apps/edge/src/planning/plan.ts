@@ -44,6 +44,8 @@ export interface PlannedAttempt {
    * A plan names the credential, never an adapter: the planner's route resolves it (planner.ts).
    */
   byok?: ByokCredential | undefined;
+  /** The transforms applied to the request on this endpoint (`middle-out` when it is compressed to fit). */
+  transforms?: readonly string[] | undefined;
 }
 
 /** Which of the account's provider keys serves an attempt (its id in the key service). */

@@ -1,11 +1,11 @@
 import type { Principal } from "@gw/auth";
 import { GatewayError } from "@gw/errors";
 import { type ChatRequest, requestedMaxTokens, withinOutputCap } from "../canonical/chat-request.js";
+import { middleOut } from "../canonical/middle-out.js";
 import { requestedParameters } from "../canonical/parameters.js";
 import { promptText, typicalPromptTokens } from "../canonical/prompt-text.js";
 import type { CatalogHolder } from "../catalog/catalog-holder.js";
 import { type MediaFetcher, refuseMediaFetch } from "../media/fetcher.js";
-import { inlineMediaUrls, MediaPartRefused } from "../media/inline-urls.js";
 import { httpFailure } from "../providers/failure.js";
 import type { ProviderRegistry } from "../providers/registry.js";
 import type { ProviderAdapter, ProxyTransport } from "../providers/types.js";
@@ -13,8 +13,9 @@ import { UntranslatableError } from "../translate/untranslatable.js";
 import { chatAvailability, embeddingsAvailability } from "./availability.js";
 import type { AccountProviders, ByokProviders } from "./byok-credentials.js";
 import { preferByok, withByok } from "./byok-order.js";
-import type { Availability, RequestRoom } from "./filters.js";
+import { type Availability, middleOutBudget, type RequestRoom } from "./filters.js";
 import type { EndpointHealth } from "./health.js";
+import { inlineMediaUrls, MediaPartRefused } from "./inline-media-urls.js";
 import { requestedModalities } from "./modalities.js";
 import { type PlannedAttempt, planRoute, type RoutePlan } from "./plan.js";
 import { translatableAvailability } from "./translatable.js";
@@ -36,6 +37,8 @@ export interface RouteRequest {
   /** What routing reads of the request (model, fallbacks, provider preferences, parameters), in canonical form. */
   request: ChatRequest;
   kind: "chat" | "embedding";
+  /** `transforms: ["middle-out"]`: endpoints the prompt does not fit serve it compressed (OpenRouter's rule). */
+  middleOut?: boolean | undefined;
 }
 
 /** A planned request: its attempts in order, and the adapter that sends each with the credential it names. */
@@ -75,7 +78,9 @@ export class Planner {
             canFetch,
           )
         : this.availability(input.kind);
-    const attempts = preferByok(plan.attempts, byok, (providerId) => gatewayKeys(providerId).usable);
+    const ordered = preferByok(plan.attempts, byok, (providerId) => gatewayKeys(providerId).usable);
+    const room = input.kind === "chat" ? requestRoom(input) : undefined;
+    const attempts = room?.middleOut ? ordered.map((attempt) => compressedOn(attempt, room)) : ordered;
     const { providers } = this.deps;
     return {
       attempts,
@@ -85,6 +90,7 @@ export class Planner {
             ? byok.get(attempt.endpoint.providerId)?.adapter
             : providers.get(attempt.endpoint.providerId),
           attempt,
+          room,
           fetcher,
         ),
     };
@@ -131,7 +137,7 @@ export class Planner {
       preferences: request.provider,
       requestedParameters: requestedParameters(request),
       modalities: input.kind === "chat" ? requestedModalities(request) : [],
-      room: withRoom && input.kind === "chat" ? requestRoom(request) : undefined,
+      room: withRoom && input.kind === "chat" ? requestRoom(input) : undefined,
       allowedModels: principal.allowedModels?.values,
       allowedProviders: principal.allowedProviders?.values,
       availability,
@@ -153,8 +159,20 @@ export class Planner {
 }
 
 /** The estimated prompt and the requested output a chat request needs room for. */
-function requestRoom(request: ChatRequest): RequestRoom {
-  return { promptTokens: typicalPromptTokens(promptText(request)), maxTokens: requestedMaxTokens(request) };
+function requestRoom(input: RouteRequest): RequestRoom {
+  const { request } = input;
+  return {
+    promptTokens: typicalPromptTokens(promptText(request)),
+    maxTokens: requestedMaxTokens(request),
+    middleOut: input.middleOut === true,
+  };
+}
+
+/** The attempt marked `middle-out` when its endpoint serves the prompt compressed (recorded per attempt). */
+function compressedOn(attempt: PlannedAttempt, room: RequestRoom): PlannedAttempt {
+  return middleOutBudget(attempt.endpoint, room) === undefined
+    ? attempt
+    : { ...attempt, transforms: ["middle-out"] };
 }
 
 /**
@@ -166,12 +184,15 @@ function requestRoom(request: ChatRequest): RequestRoom {
 function forEndpoint(
   adapter: ProviderAdapter | undefined,
   attempt: PlannedAttempt,
+  room: RequestRoom | undefined,
   fetcher: MediaFetcher,
 ): ProviderAdapter | undefined {
   const chat = adapter?.chat;
   if (!adapter || !chat) return adapter;
   const supportedParameters = attempt.endpoint.supportedParameters;
   const outputCap = attempt.endpoint.maxCompletionTokens;
+  const budget =
+    room && attempt.transforms?.includes("middle-out") ? middleOutBudget(attempt.endpoint, room) : undefined;
   const complete: typeof chat.complete = async (call) => {
     let request: ChatRequest;
     try {
@@ -186,7 +207,7 @@ function forEndpoint(
       ...call,
       supportedParameters,
       outputCap,
-      request: withinOutputCap(request, outputCap),
+      request: withinOutputCap(budget === undefined ? request : middleOut(request, budget), outputCap),
     });
   };
   return { ...adapter, chat: { complete } };

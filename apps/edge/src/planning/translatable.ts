@@ -1,5 +1,4 @@
 import type { ChatRequest } from "../canonical/chat-request.js";
-import { sentAsWritten } from "../media/inline-urls.js";
 import { nativeRequestOf, unsendableTo } from "../providers/native.js";
 import type { ProviderRegistry } from "../providers/registry.js";
 import type { ApiFormat } from "../providers/types.js";
@@ -8,6 +7,7 @@ import { refuseForeignFields } from "../translate/target-fields.js";
 import { UntranslatableError } from "../translate/untranslatable.js";
 import type { AccountProviders } from "./byok-credentials.js";
 import type { Availability } from "./filters.js";
+import { sentAsWritten } from "./inline-media-urls.js";
 
 /**
  * `availability` that also leaves out a provider whose API format cannot carry the request (issue 12:

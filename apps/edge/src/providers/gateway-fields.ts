@@ -10,8 +10,8 @@ export const GATEWAY_FIELD_REASONS: Readonly<Record<(typeof GATEWAY_ONLY_FIELDS)
   models: "OpenRouter's model fallbacks: the gateway routes them",
   provider: "OpenRouter's provider routing preferences: the gateway plans with them",
   route: "OpenRouter's legacy fallback switch: the gateway routes",
-  transforms: "OpenRouter's prompt transforms: not sent to providers",
-  plugins: "OpenRouter's plugins: not a provider field",
+  transforms: "OpenRouter's prompt transforms: the gateway applies middle-out itself (or refuses by name)",
+  plugins: "OpenRouter's plugins: the gateway serves them itself (or refuses by name)",
   usage: "OpenRouter's usage-accounting switch: the gateway always reports usage",
 } satisfies FieldReasons;
 

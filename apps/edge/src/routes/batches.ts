@@ -2,6 +2,7 @@ import type { Principal } from "@gw/auth";
 import { GatewayError, isGatewayError } from "@gw/errors";
 import { requestOrigin } from "@gw/http";
 import type { Request, Response } from "express";
+import { requestFeatures, splitPluginFields } from "../canonical/plugins.js";
 import type { BatchClient } from "../clients/batches.js";
 import { resolveApiKey } from "../middleware/api-key.js";
 import type { EdgeContext } from "../pipeline/edge-context.js";
@@ -76,6 +77,7 @@ function limitOf(value: unknown): number {
 export function batchRoutes(context: EdgeContext): Route[] {
   const create: Handler = async (request, response, batches, principal) => {
     const body = parseCreateBatch(request.body);
+    for (const [index, entry] of body.requests.entries()) checkBatchPlugins(entry.params, index);
     const batch = await batches.create({
       accountId: principal.accountId,
       keyHash: principal.keyHash,
@@ -137,4 +139,21 @@ export function batchRoutes(context: EdgeContext): Route[] {
     { method: "delete", path: `${BASE}/:id`, handlers: [handle(context, remove)] },
     { method: "get", path: `${BASE}/:id/results`, handlers: [handle(context, results)] },
   ];
+}
+
+/**
+ * A batch request's plugins and transforms are served or refused like a direct request's, and refused
+ * at submission (naming the request) rather than when the batch runs.
+ */
+export function checkBatchPlugins(params: Record<string, unknown> & { model: string }, index: number): void {
+  try {
+    requestFeatures({ model: params.model, ...splitPluginFields(params).fields });
+  } catch (error) {
+    if (!(error instanceof GatewayError)) throw error;
+    const field = `requests[${index}].params.${String(error.metadata?.field ?? "")}`;
+    throw new GatewayError("invalid_request", `requests[${index}].params.${error.message}`, {
+      code: "invalid_request",
+      metadata: { field },
+    });
+  }
 }

@@ -1,4 +1,5 @@
 import type { Request, Response } from "express";
+import { splitPluginFields } from "../canonical/plugins.js";
 import { resolveApiKey } from "../middleware/api-key.js";
 import type { EdgeContext } from "../pipeline/edge-context.js";
 import { serveInference, startRequest } from "../pipeline/serve.js";
@@ -14,7 +15,9 @@ export function completionsRoute(context: EdgeContext): Route {
   const handler = async (request: Request, response: Response): Promise<void> => {
     const start = startRequest(context, response);
     const principal = await resolveApiKey(context.principals, request);
-    const body = chatRequestFromCompletions(parseCompletionsRequest(request.body));
+    // OpenRouter's plugins and transforms are the chat request's (the legacy schema is strict).
+    const split = splitPluginFields(request.body);
+    const body = { ...chatRequestFromCompletions(parseCompletionsRequest(split.body)), ...split.fields };
     await serveInference(
       context,
       { start, principal, request: body, surface: COMPLETIONS_SURFACE },

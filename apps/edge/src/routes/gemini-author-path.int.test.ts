@@ -5,7 +5,7 @@ import { testKey } from "../test/principals.js";
 // Issue 30: Gemini-style clients other than @google/genai (@ai-sdk/google, LangChain's Google client)
 // take a model name with a `/` as a resource path and post `/v1beta/{author}/{slug}:{method}`; the
 // catalogue's `author/slug` ids are served there, every family behind them (plain HTTP here, the AI
-// SDK's Google provider in e2e/client-formats.e2e.test.ts).
+// SDK's Google provider in e2e/client-matrix.e2e.test.ts).
 
 const key = testKey("acct-gemini-author-path");
 const other = testKey("acct-gemini-author-path-b", { allowedModels: { values: ["openai/gpt-4o-mini"] } });

@@ -1,5 +1,6 @@
 import { GatewayError } from "@gw/errors";
 import type { Request, Response } from "express";
+import { splitPluginFields } from "../canonical/plugins.js";
 import { promptText } from "../canonical/prompt-text.js";
 import { resolveApiKey } from "../middleware/api-key.js";
 import type { EdgeContext } from "../pipeline/edge-context.js";
@@ -46,12 +47,15 @@ export function geminiRoute(context: EdgeContext, extra: Record<string, GeminiMe
     async (request, response, model) => {
       const start = startRequest(context, response);
       const principal = await resolveApiKey(context.principals, request);
-      const body = parseGenerateContent(request.body);
+      // The gateway's OpenRouter fields are taken here as on every surface: plugins and transforms are
+      // served or refused by name (a Google endpoint's native body loses them, gateway-fields.ts).
+      const split = splitPluginFields(request.body);
+      const body = parseGenerateContent(split.body);
       const id = nativeModelId(context.catalog.require(), model, NATIVE_AUTHORS);
       const translated = translating(() =>
         translateNative("gemini", body, (native) => chatRequestFromGemini(native, id, stream)),
       );
-      const chat = translated.chat;
+      const chat = { ...translated.chat, ...split.fields };
       // To a Google endpoint the body goes as sent, on the caller's API version (google/native-rules.ts).
       withNativeRequest(chat, {
         format: "gemini",

@@ -1,4 +1,5 @@
 import type { Request, Response } from "express";
+import { splitPluginFields } from "../canonical/plugins.js";
 import { resolveApiKey } from "../middleware/api-key.js";
 import type { EdgeContext } from "../pipeline/edge-context.js";
 import { serveInference, startRequest } from "../pipeline/serve.js";
@@ -19,9 +20,15 @@ export function messagesRoute(context: EdgeContext): Route {
   const handler = async (request: Request, response: Response): Promise<void> => {
     const start = startRequest(context, response);
     const principal = await resolveApiKey(context.principals, request);
-    const body = parseMessagesRequest(request.body);
+    // OpenRouter documents its plugins on this surface too: they are the chat request's, and an
+    // Anthropic endpoint's native body loses them with the gateway's other fields (gateway-fields.ts).
+    const split = splitPluginFields(request.body);
+    const body = parseMessagesRequest(split.body);
     const translated = translating(() => translateNative("anthropic", body, chatRequestFromMessages));
-    const chat = withNativeModels(context.catalog.require(), translated.chat, NATIVE_AUTHORS);
+    const chat = {
+      ...withNativeModels(context.catalog.require(), translated.chat, NATIVE_AUTHORS),
+      ...split.fields,
+    };
     // To an Anthropic endpoint the body goes as sent (providers/anthropic/native-rules.ts).
     withNativeRequest(chat, {
       format: "anthropic",

@@ -1,4 +1,5 @@
 import type { Request, Response } from "express";
+import { splitPluginFields } from "../canonical/plugins.js";
 import { resolveApiKey } from "../middleware/api-key.js";
 import type { EdgeContext } from "../pipeline/edge-context.js";
 import { serveInference, startRequest } from "../pipeline/serve.js";
@@ -18,8 +19,10 @@ export function responsesRoute(context: EdgeContext): Route {
   const handler = async (request: Request, response: Response): Promise<void> => {
     const start = startRequest(context, response);
     const principal = await resolveApiKey(context.principals, request);
-    const body = parseResponsesRequest(request.body);
-    const chat = translating(() => chatRequestFromResponses(body));
+    // OpenRouter's plugins and transforms are the chat request's (the Responses schema is strict).
+    const split = splitPluginFields(request.body);
+    const body = parseResponsesRequest(split.body);
+    const chat = { ...translating(() => chatRequestFromResponses(body)), ...split.fields };
     const surface = responsesSurface(responsesEcho(body));
     await serveInference(context, { start, principal, request: chat, surface }, response);
   };

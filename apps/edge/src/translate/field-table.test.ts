@@ -3,6 +3,8 @@ import { MODELS } from "@gw/catalog";
 import { describe, expect, it } from "vitest";
 import { type ChatRequest, parseChatRequest } from "../canonical/chat-request.js";
 import { ZERO_COST } from "../canonical/cost.js";
+import { middleOut } from "../canonical/middle-out.js";
+import { NO_FEATURES, requestFeatures } from "../canonical/plugins.js";
 import { parseAnthropicMessage } from "../providers/anthropic/chat.js";
 import { azureChatPath, azureDeployment } from "../providers/azure/api.js";
 import { bedrockAnthropicBody } from "../providers/bedrock/invoke.js";
@@ -910,6 +912,55 @@ const CHECKS: Readonly<Record<string, () => void>> = {
     );
     expect(azureDeployment("gpt-4.1", options)).toBe("gpt-4.1");
     expect(azureChatPath("prod-4o", "v1")).toBe("/openai/v1/chat/completions");
+  },
+  "plugins-removed": () => {
+    const extra = { plugins: [{ id: "file-parser", enabled: false }], transforms: [] };
+    for (const target of ["openai", "anthropic", "gemini", "converse"] as const) {
+      const body = via("chat", target, extra);
+      expect(body).not.toHaveProperty("plugins");
+      expect(body).not.toHaveProperty("transforms");
+    }
+  },
+  "plugins-unknown": () => {
+    const features = (plugins: Json[]) => () => requestFeatures(canonical("chat", { ...BASE.chat, plugins }));
+    expect(features([{ id: "response-healing" }])).toThrow(
+      'plugins[0].id: unsupported plugin "response-healing"',
+    );
+    expect(features([{ id: "file-parser", ocr: true }])).toThrow(/plugins\[0\]: .*ocr/);
+    expect(features([{ id: "moderation", enabled: false }])()).toEqual(NO_FEATURES);
+  },
+  "plugins-web": () => {
+    const web = () => requestFeatures(canonical("chat", { ...BASE.chat, plugins: [{ id: "web" }] }));
+    expect(web).toThrow("plugins[0]: the web plugin needs a search provider");
+    expect(() => requestFeatures({ model: "openai/gpt-4o:online" })).toThrow(/model: .*:online.*web plugin/);
+  },
+  "plugins-file-parser": () => {
+    const engine = (pdf?: Json) => () =>
+      requestFeatures(
+        canonical("chat", { ...BASE.chat, plugins: [{ id: "file-parser", ...(pdf ? { pdf } : {}) }] }),
+      );
+    expect(engine()().pdf).toBe("text");
+    expect(engine({ engine: "pdf-text" })().pdf).toBe("text");
+    expect(engine({ engine: "cloudflare-ai" })().pdf).toBe("text");
+    expect(engine({ engine: "native" })().pdf).toBe("native");
+    expect(engine({ engine: "mistral-ocr" })).toThrow(
+      'plugins[0].pdf.engine: PDF engine "mistral-ocr" is not offered',
+    );
+    expect(engine({ engine: "x" })).toThrow('unsupported PDF engine "x"');
+  },
+  "transforms-middle-out": () => {
+    for (const extra of [{ transforms: ["middle-out"] }, { plugins: [{ id: "context-compression" }] }])
+      expect(requestFeatures(canonical("chat", { ...BASE.chat, ...extra })).middleOut).toBe(true);
+    const long = {
+      ...BASE.chat,
+      messages: [1, 2, 3, 4, 5].map((turn) => ({ role: "user", content: `${turn} ${"w ".repeat(400)}` })),
+    };
+    const compressed = middleOut(canonical("chat", long), 650);
+    expect(compressed.messages.map((message) => String(message.content).charAt(0))).toEqual(["1", "2", "5"]);
+  },
+  "transforms-unknown": () => {
+    const run = () => requestFeatures(canonical("chat", { ...BASE.chat, transforms: ["squash"] }));
+    expect(run).toThrow('transforms[0]: unsupported transform "squash"');
   },
 };
 

@@ -6,7 +6,15 @@
 // native-rules.ts (removedFields, refusedFields), in the README's "Native pass-through".
 
 export type TableSurface = "chat" | "messages" | "gemini" | "any";
-export type TableTarget = "openai" | "anthropic" | "gemini" | "bedrock" | "vertex" | "azure" | "any other";
+export type TableTarget =
+  | "openai"
+  | "anthropic"
+  | "gemini"
+  | "bedrock"
+  | "vertex"
+  | "azure"
+  | "any other"
+  | "any";
 export type Decision = "translated" | "removed" | "dropped" | "refused";
 
 export interface FieldRow {
@@ -37,6 +45,7 @@ const TOOLS = "tool choice";
 const EXTRA = "other fields";
 const CLOUD = "cloud placement";
 const MEDIA = "media inputs";
+const PLUGINS = "plugins and transforms";
 
 export const FIELD_TABLE: readonly FieldRow[] = [
   row(
@@ -769,6 +778,62 @@ export const FIELD_TABLE: readonly FieldRow[] = [
     "`model`",
     "translated",
     "the deployment (`AZURE_OPENAI_DEPLOYMENTS`, else one named after the model): in the path with `api-version`, or as `model` on the v1 API; the body is otherwise the openai target's",
+  ),
+  // OpenRouter's plugins and transforms (issue 32): the gateway serves them itself, whatever the target,
+  // or refuses them by name (canonical/plugins.ts); no provider is ever sent the fields.
+  row(
+    "plugins-removed",
+    "any",
+    "any",
+    PLUGINS,
+    "`plugins`, `transforms`",
+    "removed",
+    "never sent to a provider: the gateway applies what they ask for itself (rows below)",
+  ),
+  row(
+    "plugins-unknown",
+    "any",
+    "any",
+    PLUGINS,
+    "a plugin other than `file-parser`, `context-compression` or `web` (`response-healing`, `moderation`, …), or an option it does not have",
+    "refused",
+    '400 naming it (`plugins[0].id: unsupported plugin "x"`) before planning; a plugin sent with `enabled: false` asks for nothing and is accepted',
+  ),
+  row(
+    "plugins-web",
+    "any",
+    "any",
+    PLUGINS,
+    '`plugins: [{id: "web"}]`, the `:online` model variant',
+    "refused",
+    "400 naming the plugin: no search provider is configured on the gateway, and provider-native search is not offered yet",
+  ),
+  row(
+    "plugins-file-parser",
+    "any",
+    "any",
+    PLUGINS,
+    "the `file-parser` plugin, `pdf.engine` `pdf-text` (the default; `cloudflare-ai`, OpenRouter's redirect of it, is the same) or `native`; `mistral-ocr` and other engines",
+    "translated",
+    "text engine: each base64 PDF `file` part becomes a text part with the PDF's text before planning (so counted, held and billed as prompt); a PDF URL or unreadable PDF is a 400 naming the part; `native` leaves PDFs to the target; `mistral-ocr` and unknown engines are a 400 naming the engine",
+  ),
+  row(
+    "transforms-middle-out",
+    "any",
+    "any",
+    PLUGINS,
+    '`transforms: ["middle-out"]`, the `context-compression` plugin',
+    "translated",
+    "an endpoint whose context holds at least half of prompt plus output serves it with turns removed (then text cut) from the middle until it fits; the attempt is recorded with `middle-out`",
+  ),
+  row(
+    "transforms-unknown",
+    "any",
+    "any",
+    PLUGINS,
+    "a transform other than `middle-out`",
+    "refused",
+    '400 naming it (`transforms[0]: unsupported transform "x"`)',
   ),
 ];
 

@@ -7,7 +7,7 @@ type Part = Record<string, unknown>;
 /**
  * A media piece as a Gemini `inlineData` part (ai.google.dev, "Image understanding", "Document
  * understanding", "Audio understanding"): the caller's base64 as written, with its MIME type. A URL
- * reaches here only when the edge could not fetch it first (media/inline-urls.ts): refused by name.
+ * reaches here only when the edge could not fetch it first (planning/inline-media-urls.ts): refused by name.
  */
 export function geminiMediaPart(piece: MediaPiece, path: string): Part {
   const support = mediaSupport(piece, "gemini");

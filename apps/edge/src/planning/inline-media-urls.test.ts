@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { parseChatRequest } from "../canonical/chat-request.js";
+import { type MediaFetcher, MediaFetchRefused, refuseMediaFetch } from "../media/fetcher.js";
+import { GuardedFetchRefused } from "../media/guarded-fetch.js";
 import { nativeRequestOf, withNativeRequest } from "../providers/native.js";
-import { type MediaFetcher, MediaFetchRefused, refuseMediaFetch } from "./fetcher.js";
-import { inlineMediaUrls, MediaPartRefused } from "./inline-urls.js";
+import { inlineMediaUrls, MediaPartRefused } from "./inline-media-urls.js";
 
 const request = parseChatRequest({
   model: "m",
@@ -71,6 +72,12 @@ describe("inlineMediaUrls", () => {
     };
     await expect(inlineMediaUrls(request, "openai", privateAddress)).rejects.toThrow(
       /content\[2\] \(file URL\) could not be fetched: the host resolves to a private address/,
+    );
+    const guarded: MediaFetcher = async () => {
+      throw new GuardedFetchRefused("http://10.0.0.1 resolves to a private address");
+    };
+    await expect(inlineMediaUrls(request, "openai", guarded)).rejects.toThrow(
+      /could not be fetched: http:\/\/10\.0\.0\.1 resolves to a private address/,
     );
   });
 });

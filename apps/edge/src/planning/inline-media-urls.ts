@@ -1,9 +1,19 @@
 import type { ChatMessage, ChatRequest } from "../canonical/chat-request.js";
+import { type MediaFetcher, MediaFetchRefused } from "../media/fetcher.js";
 import { nativeRequestOf, withNativeRequest } from "../providers/native.js";
 import type { ApiFormat } from "../providers/types.js";
 import { mediaSupport } from "../translate/media-support.js";
 import { describePiece, mediaPiece } from "../translate/openai/media-parts.js";
-import { type MediaFetcher, MediaFetchRefused } from "./fetcher.js";
+
+/**
+ * The sentence a fetcher's refusal gives: MediaFetchRefused's, or the guarded fetcher's own
+ * GuardedFetchRefused (media/guarded-fetch.ts), whose `reason` names scheme and host only.
+ */
+function refusalReason(error: unknown): string | undefined {
+  if (error instanceof MediaFetchRefused) return error.reason;
+  const reason = (error as { reason?: unknown } | undefined)?.reason;
+  return error instanceof Error && typeof reason === "string" ? reason : undefined;
+}
 
 /** A media part whose URL the target needs as bytes and that could not be fetched; names the part. */
 export class MediaPartRefused extends Error {}
@@ -61,7 +71,7 @@ async function inlinePart(part: Part, path: string, format: ApiFormat, fetch: Me
   try {
     fetched = await fetch(piece.url, support.fetch);
   } catch (error) {
-    const why = error instanceof MediaFetchRefused ? error.reason : "the URL could not be fetched";
+    const why = refusalReason(error) ?? "the URL could not be fetched";
     throw new MediaPartRefused(`${describePiece(piece, path)} could not be fetched: ${why}`);
   }
   const dataUrl = `data:${fetched.contentType};base64,${Buffer.from(fetched.bytes).toString("base64")}`;
