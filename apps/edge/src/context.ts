@@ -28,6 +28,7 @@ export function createEdgeContext(deps: EdgeDeps): EdgeContext {
       byok: deps.byok,
       health,
       random: settings.random,
+      mediaFetcher: deps.mediaFetcher,
     }),
     health,
     admission: new Admission({

@@ -6,6 +6,7 @@ import type { CatalogHolder } from "./catalog/catalog-holder.js";
 import type { BatchClient } from "./clients/batches.js";
 import type { BillingClient } from "./clients/billing.js";
 import type { ControlPlaneUrls } from "./clients/control-plane.js";
+import type { MediaFetcher } from "./media/fetcher.js";
 import type { EdgePaymentDeps } from "./payments/runtime.js";
 import type { EdgeSettings } from "./pipeline/edge-context.js";
 import type { ByokProviders } from "./planning/byok-credentials.js";
@@ -43,4 +44,9 @@ export interface EdgeDeps {
   /** Names this edge's key-change consumer group; every edge must have its own. */
   instanceId?: string;
   settings?: Partial<EdgeSettings>;
+  /**
+   * Fetches a caller's media URL when the target format needs the bytes (Gemini, Bedrock, OpenAI chat's
+   * `file_data`); absent = refused, and endpoints needing such a fetch are left out of the plan.
+   */
+  mediaFetcher?: MediaFetcher;
 }

@@ -11,6 +11,7 @@ import {
 } from "./filters.js";
 import { type HealthView, NO_HEALTH } from "./health.js";
 import { acrossModels } from "./measured-order.js";
+import { preferModalities } from "./modalities.js";
 import { orderEndpoints } from "./order.js";
 import { resolveModel, type SortOrder } from "./variants.js";
 
@@ -31,6 +32,8 @@ export interface PlanInput {
   random?: () => number;
   /** Endpoint health (circuits, measured figures); absent = every endpoint healthy and unmeasured. */
   health?: HealthView;
+  /** Input modalities beyond text the request needs (`image`): models listed as taking them go first. */
+  modalities?: readonly string[] | undefined;
 }
 
 export interface PlannedAttempt {
@@ -75,7 +78,8 @@ export function planRoute(input: PlanInput): RoutePlan {
     if (candidate) attempts.push(...modelAttempts(input, candidate.model, candidate.sort, excluded));
   }
   if (attempts.length === 0) throw nothingLeft(excluded, (exclusion) => couldFit(input, exclusion));
-  return { attempts: acrossModels(attempts, input.preferences, input.health ?? NO_HEALTH), excluded };
+  const ordered = acrossModels(attempts, input.preferences, input.health ?? NO_HEALTH);
+  return { attempts: preferModalities(ordered, input.modalities ?? []), excluded };
 }
 
 function candidateModel(input: PlanInput, id: string, primary: boolean, excluded: Exclusion[]) {

@@ -5,13 +5,18 @@ import { middleOut } from "../canonical/middle-out.js";
 import { requestedParameters } from "../canonical/parameters.js";
 import { promptText, typicalPromptTokens } from "../canonical/prompt-text.js";
 import type { CatalogHolder } from "../catalog/catalog-holder.js";
+import { type MediaFetcher, refuseMediaFetch } from "../media/fetcher.js";
+import { httpFailure } from "../providers/failure.js";
 import type { ProviderRegistry } from "../providers/registry.js";
 import type { ProviderAdapter, ProxyTransport } from "../providers/types.js";
+import { UntranslatableError } from "../translate/untranslatable.js";
 import { chatAvailability, embeddingsAvailability } from "./availability.js";
 import type { AccountProviders, ByokProviders } from "./byok-credentials.js";
 import { preferByok, withByok } from "./byok-order.js";
 import { type Availability, middleOutBudget, type RequestRoom } from "./filters.js";
 import type { EndpointHealth } from "./health.js";
+import { inlineMediaUrls, MediaPartRefused } from "./inline-media-urls.js";
+import { requestedModalities } from "./modalities.js";
 import { type PlannedAttempt, planRoute, type RoutePlan } from "./plan.js";
 import { translatableAvailability } from "./translatable.js";
 
@@ -23,6 +28,8 @@ export interface PlannerDeps {
   health: EndpointHealth;
   /** Uniform in [0, 1), for the weighted provider draw. */
   random: () => number;
+  /** Fetches a media URL a target needs as bytes; absent = refused (such endpoints are left out). */
+  mediaFetcher?: MediaFetcher | undefined;
 }
 
 export interface RouteRequest {
@@ -53,15 +60,23 @@ export class Planner {
   async route(input: RouteRequest): Promise<Route> {
     const byok = await this.accountProviders(input.principal.accountId);
     const available = withByok(this.availability(input.kind), byok, input.kind);
+    const fetcher = this.deps.mediaFetcher ?? refuseMediaFetch;
+    const canFetch = fetcher !== refuseMediaFetch;
     const availability =
       input.kind === "chat"
-        ? translatableAvailability(available, this.deps.providers, byok, input.request)
+        ? translatableAvailability(available, this.deps.providers, byok, input.request, canFetch)
         : available;
     const plan = this.plan(input, availability, true);
     // The gateway's own keys, for the fallback after a failing BYOK key (what the plan would be without it).
     const gatewayKeys =
       input.kind === "chat"
-        ? translatableAvailability(this.availability(input.kind), this.deps.providers, NO_BYOK, input.request)
+        ? translatableAvailability(
+            this.availability(input.kind),
+            this.deps.providers,
+            NO_BYOK,
+            input.request,
+            canFetch,
+          )
         : this.availability(input.kind);
     const ordered = preferByok(plan.attempts, byok, (providerId) => gatewayKeys(providerId).usable);
     const room = input.kind === "chat" ? requestRoom(input) : undefined;
@@ -76,6 +91,7 @@ export class Planner {
             : providers.get(attempt.endpoint.providerId),
           attempt,
           room,
+          fetcher,
         ),
     };
   }
@@ -120,6 +136,7 @@ export class Planner {
       fallbacks: request.models ?? [],
       preferences: request.provider,
       requestedParameters: requestedParameters(request),
+      modalities: input.kind === "chat" ? requestedModalities(request) : [],
       room: withRoom && input.kind === "chat" ? requestRoom(input) : undefined,
       allowedModels: principal.allowedModels?.values,
       allowedProviders: principal.allowedProviders?.values,
@@ -161,12 +178,14 @@ function compressedOn(attempt: PlannedAttempt, room: RequestRoom): PlannedAttemp
 /**
  * The adapter with the attempt's endpoint facts on every chat call: its `supported_parameters`, so an
  * OpenAI-compatible host is not sent sampling parameters it does not list (dropped as OpenRouter does),
- * and its output cap, to which a larger `max_tokens` is lowered (see `withinOutputCap`).
+ * and its output cap, to which a larger `max_tokens` is lowered (see `withinOutputCap`). Media URLs the
+ * endpoint's format needs as bytes are fetched first; a refused fetch is the caller's 400 naming the part.
  */
 function forEndpoint(
   adapter: ProviderAdapter | undefined,
   attempt: PlannedAttempt,
   room: RequestRoom | undefined,
+  fetcher: MediaFetcher,
 ): ProviderAdapter | undefined {
   const chat = adapter?.chat;
   if (!adapter || !chat) return adapter;
@@ -174,15 +193,22 @@ function forEndpoint(
   const outputCap = attempt.endpoint.maxCompletionTokens;
   const budget =
     room && attempt.transforms?.includes("middle-out") ? middleOutBudget(attempt.endpoint, room) : undefined;
-  const complete: typeof chat.complete = (call) =>
-    chat.complete({
+  const complete: typeof chat.complete = async (call) => {
+    let request: ChatRequest;
+    try {
+      request = await inlineMediaUrls(call.request, adapter.apiFormat, fetcher);
+    } catch (error) {
+      // A malformed part is named by the plan's verdict first; this keeps any other path a 400, not a 502.
+      if (error instanceof MediaPartRefused || error instanceof UntranslatableError)
+        return { ok: false, failure: httpFailure(400, error.message, "untranslatable_request") };
+      throw error;
+    }
+    return chat.complete({
       ...call,
       supportedParameters,
       outputCap,
-      request: withinOutputCap(
-        budget === undefined ? call.request : middleOut(call.request, budget),
-        outputCap,
-      ),
+      request: withinOutputCap(budget === undefined ? request : middleOut(request, budget), outputCap),
     });
+  };
   return { ...adapter, chat: { complete } };
 }

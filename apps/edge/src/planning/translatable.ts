@@ -1,11 +1,13 @@
 import type { ChatRequest } from "../canonical/chat-request.js";
-import { unsendableTo } from "../providers/native.js";
+import { nativeRequestOf, unsendableTo } from "../providers/native.js";
 import type { ProviderRegistry } from "../providers/registry.js";
 import type { ApiFormat } from "../providers/types.js";
+import { mediaRefusal } from "../translate/media-support.js";
 import { refuseForeignFields } from "../translate/target-fields.js";
 import { UntranslatableError } from "../translate/untranslatable.js";
 import type { AccountProviders } from "./byok-credentials.js";
 import type { Availability } from "./filters.js";
+import { sentAsWritten } from "./inline-media-urls.js";
 
 /**
  * `availability` that also leaves out a provider whose API format cannot carry the request (issue 12:
@@ -18,24 +20,31 @@ export function translatableAvailability(
   providers: ProviderRegistry,
   byok: AccountProviders,
   request: ChatRequest,
+  canFetchMedia = false,
 ): (providerId: string) => Availability {
   const verdicts = new Map<ApiFormat, string | undefined>();
   return (providerId) => {
     const base = availability(providerId);
     const format = (byok.get(providerId)?.adapter ?? providers.get(providerId))?.apiFormat;
     if (!base.usable || format === undefined) return base;
-    if (!verdicts.has(format)) verdicts.set(format, whyNot(request, format));
+    if (!verdicts.has(format)) verdicts.set(format, whyNot(request, format, canFetchMedia));
     const reason = verdicts.get(format);
     return reason === undefined ? base : { usable: false, code: "untranslatable_request", reason };
   };
 }
 
-function whyNot(request: ChatRequest, format: ApiFormat): string | undefined {
+/**
+ * Also the media a format cannot take (audio to Anthropic, an OpenAI file_id elsewhere, a URL a format
+ * needs as bytes when this gateway does not fetch media): named by part, before admission.
+ */
+function whyNot(request: ChatRequest, format: ApiFormat, canFetchMedia: boolean): string | undefined {
   const native = unsendableTo(request, format);
   if (native !== undefined) return native;
   try {
     refuseForeignFields(request, format);
-    return undefined;
+    // A same-format native body is sent as written: its provider judges its media.
+    if (sentAsWritten(nativeRequestOf(request)?.format, format)) return undefined;
+    return mediaRefusal(request, format, canFetchMedia);
   } catch (error) {
     if (error instanceof UntranslatableError) return error.message;
     throw error;

@@ -124,7 +124,8 @@ describe.each(families)("OpenAI SDK → $name upstream", ({ model, fake, path })
         model,
         n: 2,
         messages: [
-          { role: "user", content: [{ type: "input_audio", input_audio: { data: "AAAA", format: "wav" } }] },
+          // A file in OpenAI's own storage: neither Anthropic nor Gemini can read it (issue 32).
+          { role: "user", content: [{ type: "file", file: { file_id: "file-abc" } }] },
         ],
       })
       .catch((caught: unknown) => caught);

@@ -190,13 +190,14 @@ describe("/v1/messages details", () => {
         messages: [
           {
             role: "user",
-            content: [{ type: "document", source: { type: "text", media_type: "text/plain", data: "doc" } }],
+            // Documents translate (issue 32); a search result block has no form in other formats.
+            content: [{ type: "search_result", source: "https://x.test", title: "t", content: [] }],
           },
         ],
       })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
-    expect((error as Error).message).toMatch(/messages\[0\]\.content\[0\] \(type document\)/);
+    expect((error as Error).message).toMatch(/messages\[0\]\.content\[0\] \(type search_result\)/);
   });
 
   it("maps an upstream error to Anthropic's shape, keeping the status class", async () => {

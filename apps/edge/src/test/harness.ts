@@ -17,6 +17,7 @@ import type { ProviderCredential } from "@gw/proto/keys/v1/keys";
 import { loadEdgeConfig } from "../config.js";
 import { connectEdgeDeps } from "../connect.js";
 import type { EdgeSettings } from "../deps.js";
+import type { MediaFetcher } from "../media/fetcher.js";
 import { startEdge } from "../server.js";
 import { RecordingBilling } from "./billing.js";
 import { testEndpoint, testModel, testSnapshotResponse } from "./catalog.js";
@@ -92,6 +93,8 @@ export interface HarnessOptions {
   extraModels?: Model[];
   /** The edge's logger (default: silent), for a suite that reads what the edge logs. */
   logger?: Logger;
+  /** Fetches media URLs a target needs as bytes (default: refused, as in production without one). */
+  mediaFetcher?: MediaFetcher;
 }
 
 export interface EdgeHarness {
@@ -160,6 +163,7 @@ export async function startEdgeHarness(options: HarnessOptions): Promise<EdgeHar
   });
   const connected = connectEdgeDeps(config, { bus, logger: options.logger ?? silentLogger() });
   connected.deps.settings = { ...connected.deps.settings, random: () => 0, ...options.settings };
+  if (options.mediaFetcher) connected.deps.mediaFetcher = options.mediaFetcher;
   const running = await startEdge(connected.deps, { host: "127.0.0.1", httpPort: 0 });
   return {
     url: running.httpUrl,

@@ -20,6 +20,7 @@ import { FIELD_TABLE, renderFieldTable } from "./field-table.js";
 import { geminiRequestBody } from "./gemini/from-openai.js";
 import { chatRequestFromGemini, parseGenerateContent } from "./gemini/generate-request.js";
 import { renderGenerateContent } from "./gemini/generate-response.js";
+import { mediaRefusal } from "./media-support.js";
 import { UntranslatableError } from "./untranslatable.js";
 
 // Every row of the field table (field-table.ts, rendered in the README) is a test: the surface's body
@@ -68,7 +69,148 @@ const endpointParameters = (model: string): readonly string[] =>
   MODELS.find((entry) => entry.id === model)?.endpoints[0]?.supportedParameters ?? [];
 const noMarkers = (body: Json) => expect(JSON.stringify(body)).not.toContain("cache_control");
 
+const PDF64 = "JVBERi0xLjQK";
+const WAV64 = "UklGRiQAAAA=";
+const userParts = (...parts: Json[]): Json => ({
+  messages: [{ role: "user", content: [{ type: "text", text: "see" }, ...parts] }],
+});
+const pdfFile = (file_data = `data:application/pdf;base64,${PDF64}`): Json => ({
+  type: "file",
+  file: { filename: "q3.pdf", file_data },
+});
+const wav: Json = { type: "input_audio", input_audio: { data: WAV64, format: "wav" } };
+const firstParts = (body: Json, list: string, parts: string): Json[] =>
+  (((body[list] as Json[])[0]?.[parts] ?? []) as Json[]).slice(1);
+const asChat = (surface: Surface, extra: Json): Json[] =>
+  (canonical(surface, { ...BASE[surface], ...extra }).messages[0]?.content ?? []) as Json[];
+
 const CHECKS: Readonly<Record<string, () => void>> = {
+  "media-chat-anthropic": () => {
+    const body = via(
+      "chat",
+      "anthropic",
+      userParts(
+        { type: "image_url", image_url: { url: "https://x.test/a.png" } },
+        { ...pdfFile(), cache_control: { type: "ephemeral" } },
+        {
+          type: "file",
+          file: { file_data: `data:text/plain;base64,${Buffer.from("hi").toString("base64")}` },
+        },
+      ),
+    );
+    expect(firstParts(body, "messages", "content")).toEqual([
+      { type: "image", source: { type: "url", url: "https://x.test/a.png" } },
+      {
+        type: "document",
+        source: { type: "base64", media_type: "application/pdf", data: PDF64 },
+        title: "q3.pdf",
+        cache_control: { type: "ephemeral" },
+      },
+      { type: "document", source: { type: "text", media_type: "text/plain", data: "hi" } },
+    ]);
+  },
+  "media-chat-gemini": () => {
+    expect(firstParts(via("chat", "gemini", userParts(pdfFile(), wav)), "contents", "parts")).toEqual([
+      { inlineData: { mimeType: "application/pdf", data: PDF64 } },
+      { inlineData: { mimeType: "audio/wav", data: WAV64 } },
+    ]);
+    expect(
+      mediaRefusal(
+        parseChatRequest({ ...BASE.chat, ...userParts(pdfFile("https://x.test/a.pdf")) }),
+        "gemini",
+        true,
+      ),
+    ).toBeUndefined();
+  },
+  "media-chat-converse": () => {
+    expect(firstParts(via("chat", "converse", userParts(pdfFile())), "messages", "content")).toEqual([
+      { document: { format: "pdf", name: "q3", source: { bytes: PDF64 } } },
+    ]);
+  },
+  "media-chat-openai-file-url": () => {
+    const request = parseChatRequest({ ...BASE.chat, ...userParts(pdfFile("https://x.test/a.pdf")) });
+    expect(mediaRefusal(request, "openai", false)).toMatch(/\(file URL\).*not enabled/);
+    expect(mediaRefusal(request, "openai", true)).toBeUndefined();
+  },
+  "media-refused-audio": () => {
+    refused("chat", "anthropic", userParts(wav), /\(input_audio wav\).*no audio input/);
+    refused("chat", "converse", userParts(wav), /\(input_audio wav\).*no audio input/);
+    refused(
+      "gemini",
+      "anthropic",
+      { contents: [{ role: "user", parts: [{ inlineData: { mimeType: "audio/mp3", data: WAV64 } }] }] },
+      /\(input_audio mp3\).*no audio input/,
+    );
+  },
+  "media-refused-file-id": () => {
+    const part = { type: "file", file: { file_id: "file-1" } };
+    refused("chat", "anthropic", userParts(part), /\(file_id file-1\).*OpenAI's own storage/);
+    refused("chat", "gemini", userParts(part), /\(file_id file-1\)/);
+    expect(via("chat", "openai", userParts(part)).messages).toEqual([userParts(part).messages].flat());
+  },
+  "media-messages-document": () => {
+    const document = { type: "document", source: { type: "url", url: "https://x.test/a.pdf" }, title: "A" };
+    expect(asChat("messages", { messages: [{ role: "user", content: [document] }] })).toEqual([
+      { type: "file", file: { filename: "A", file_data: "https://x.test/a.pdf" } },
+    ]);
+    refused(
+      "messages",
+      "gemini",
+      {
+        messages: [
+          { role: "user", content: [{ type: "document", source: { type: "content", content: [] } }] },
+        ],
+      },
+      /content\[0\]\.source/,
+    );
+  },
+  "media-messages-citations": () => {
+    const cited = {
+      type: "document",
+      source: { type: "base64", media_type: "application/pdf", data: PDF64 },
+      citations: { enabled: true },
+    };
+    refused(
+      "messages",
+      "gemini",
+      { messages: [{ role: "user", content: [cited] }] },
+      /^messages\[0\]\.content\[0\]\.citations /,
+    );
+  },
+  "media-gemini-inline": () => {
+    const parts = [
+      { inlineData: { mimeType: "application/pdf", data: PDF64 } },
+      { inlineData: { mimeType: "audio/wav", data: WAV64 } },
+      { fileData: { mimeType: "image/png", fileUri: "https://x.test/a.png" } },
+    ];
+    expect(asChat("gemini", { contents: [{ role: "user", parts }] })).toEqual([
+      { type: "file", file: { file_data: `data:application/pdf;base64,${PDF64}` } },
+      { type: "input_audio", input_audio: { data: WAV64, format: "wav" } },
+      { type: "image_url", image_url: { url: "https://x.test/a.png" } },
+    ]);
+  },
+  "media-gemini-files-api": () => {
+    refused(
+      "gemini",
+      "anthropic",
+      {
+        contents: [
+          {
+            role: "user",
+            parts: [{ fileData: { mimeType: "application/pdf", fileUri: "gs://bucket/a.pdf" } }],
+          },
+        ],
+      },
+      /^contents\[0\]\.parts\[0\]\.fileData /,
+    );
+    const uploaded = "https://generativelanguage.googleapis.com/v1beta/files/abc";
+    refused(
+      "gemini",
+      "openai",
+      { contents: [{ role: "user", parts: [{ fileData: { mimeType: "image/png", fileUri: uploaded } }] }] },
+      /^contents\[0\]\.parts\[0\]\.fileData cannot .*Google's storage/,
+    );
+  },
   "bedrock-claude-invoke": () => {
     const body = bedrockAnthropicBody(
       canonical("chat", { ...BASE.chat, top_k: 3, stream: true }),
@@ -117,7 +259,7 @@ const CHECKS: Readonly<Record<string, () => void>> = {
       {
         messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://x/a.png" } }] }],
       },
-      /image bytes/,
+      /media bytes only/,
     );
   },
   "dropped-chat-converse": () => {

@@ -44,6 +44,7 @@ const FORMAT = "response format";
 const TOOLS = "tool choice";
 const EXTRA = "other fields";
 const CLOUD = "cloud placement";
+const MEDIA = "media inputs";
 const PLUGINS = "plugins and transforms";
 
 export const FIELD_TABLE: readonly FieldRow[] = [
@@ -545,6 +546,99 @@ export const FIELD_TABLE: readonly FieldRow[] = [
     "dropped",
     "hints Anthropic and Gemini have no field for: the schema and the image are sent, unenforced and at the provider's resolution",
   ),
+  // Media parts (issue 32): translate/media-support.ts says which format takes which part. A URL a format
+  // needs as bytes is fetched by the edge's media fetcher (EdgeDeps.mediaFetcher); without one such an
+  // endpoint is excluded naming the part. Refusals exclude the endpoint before admission, naming the part.
+  row(
+    "media-chat-anthropic",
+    "chat",
+    "anthropic",
+    MEDIA,
+    "`image_url` (data: or http URL), `file` (`file_data` as a base64 data: URL or an http URL, `filename`)",
+    "translated",
+    "`image` / `document` blocks: base64 as sent or a `url` source (Anthropic fetches it), a text/plain file as a `text` source, `filename` → `title`, `cache_control` kept",
+  ),
+  row(
+    "media-chat-gemini",
+    "chat",
+    "gemini",
+    MEDIA,
+    "`image_url`, `file` (`file_data`), `input_audio` (wav, mp3, aiff, aac, ogg, flac)",
+    "translated",
+    "`inlineData` with the MIME type, base64 as sent; an http URL is fetched by the edge and sent inline",
+  ),
+  row(
+    "media-chat-converse",
+    "chat",
+    "bedrock",
+    MEDIA,
+    "`image_url`, `file` (PDF or plain text)",
+    "translated",
+    "`image` / `document` blocks of bytes as sent (the file name reduced to the characters Converse allows); URLs fetched by the edge",
+  ),
+  row(
+    "media-chat-openai-file-url",
+    "chat",
+    "openai",
+    MEDIA,
+    "`file.file_data` as an http URL (OpenRouter's form)",
+    "translated",
+    "fetched by the edge and sent as a base64 data: URL (OpenAI's chat API takes no file URL); image URLs go as sent",
+  ),
+  row(
+    "media-refused-audio",
+    "any",
+    "anthropic",
+    MEDIA,
+    "`input_audio`, Gemini's inline audio (Anthropic and Converse take none)",
+    "refused",
+    "the endpoint is excluded naming the part; 400 naming it when no endpoint is left",
+  ),
+  row(
+    "media-refused-file-id",
+    "chat",
+    "any other",
+    MEDIA,
+    "`file.file_id` (a file in OpenAI's storage)",
+    "refused",
+    "only OpenAI can read it: other endpoints are excluded naming the part",
+  ),
+  row(
+    "media-messages-document",
+    "messages",
+    "any other",
+    MEDIA,
+    "`document` blocks (base64, `url` or `text` source, `title`, `cache_control`)",
+    "translated",
+    "the canonical `file` part: base64 as a data: URL, a URL as `file_data`, a text source as text/plain, `title` → `filename`; a `content` source is refused",
+  ),
+  row(
+    "media-messages-citations",
+    "messages",
+    "any other",
+    MEDIA,
+    "`citations`, `context` on a `document` block",
+    "refused",
+    "no other format has them: the endpoint is excluded naming the path; an Anthropic target gets the body as sent",
+  ),
+  row(
+    "media-gemini-inline",
+    "gemini",
+    "any other",
+    MEDIA,
+    "`inlineData` (image, PDF, plain text, audio), `fileData` with a public http URL (image, PDF)",
+    "translated",
+    "image → `image_url`, PDF or text → `file`, audio → `input_audio` with its format, base64 as sent; a `fileData` URL as the URL",
+  ),
+  row(
+    "media-gemini-files-api",
+    "gemini",
+    "any other",
+    MEDIA,
+    "`fileData` naming a file in Google's storage (Files API, `gs://`)",
+    "refused",
+    "only Gemini reads it: other endpoints are excluded naming the path; a Gemini target gets the body as sent",
+  ),
   row(
     "unknown-messages-other",
     "messages",
@@ -625,9 +719,9 @@ export const FIELD_TABLE: readonly FieldRow[] = [
     "chat",
     "bedrock",
     EXTRA,
-    "`top_k`, `reasoning`, `reasoning_effort`, `response_format`, `n` > 1, image URLs",
+    "`top_k`, `reasoning`, `reasoning_effort`, `response_format`, `n` > 1, media URLs the edge does not fetch",
     "refused",
-    "Converse has no field for them across models (images only as bytes: a `data:` URL is sent as an image block)",
+    "Converse has no field for them across models (media only as bytes: a `data:` URL is sent as a block)",
   ),
   row(
     "dropped-chat-converse",

@@ -146,8 +146,12 @@ const PART: Readonly<Record<string, ReadonlySet<string>>> = {
   text: names("type", "text", "cache_control"),
   refusal: names("type", "refusal"),
   image_url: names("type", "image_url", "cache_control"),
+  file: names("type", "file", "cache_control"),
+  input_audio: names("type", "input_audio", "cache_control"),
 };
 const IMAGE_URL = names("url", "detail");
+const FILE = names("file_data", "file_id", "filename");
+const INPUT_AUDIO = names("data", "format");
 const TOOL_CALL = names("id", "type", "function", "index");
 const CALLED_FUNCTION = names("name", "arguments");
 const TOOL = names("type", "function", "cache_control");
@@ -171,6 +175,9 @@ function refuseUnknownNested(request: ChatRequest): void {
         refuseUnknownMembers(entry, known, `${path}.content[${part}]`);
         if (entry.type === "image_url")
           refuseUnknownMembers(entry.image_url, IMAGE_URL, `${path}.content[${part}].image_url`);
+        if (entry.type === "file") refuseUnknownMembers(entry.file, FILE, `${path}.content[${part}].file`);
+        if (entry.type === "input_audio")
+          refuseUnknownMembers(entry.input_audio, INPUT_AUDIO, `${path}.content[${part}].input_audio`);
       }
     for (const [call, entry] of (message.tool_calls ?? []).entries()) {
       refuseUnknownMembers(entry, TOOL_CALL, `${path}.tool_calls[${call}]`);

@@ -1,6 +1,7 @@
 import { isRecord } from "../core/content.js";
 import type { ProviderError } from "../core/server.js";
 import { checkMessageFields } from "./fields.js";
+import { checkMedia } from "./media.js";
 import { checkSamplingWithThinking, checkThinkingHistory, parseThinking } from "./thinking.js";
 
 export interface AnthropicTool {
@@ -71,6 +72,8 @@ export function parseMessagesRequest(
     });
   }
   if (messages.length === 0) return invalid("messages: at least one message is required");
+  const media = checkMedia(body.messages);
+  if (media) return media;
   const thinking = parseThinking(body, typeof maxTokens === "number" ? maxTokens : Number.MAX_SAFE_INTEGER);
   if (typeof thinking !== "boolean") return thinking;
   const sampling = checkSamplingWithThinking(body, thinking);

@@ -3,6 +3,7 @@ import { respondJson } from "../core/respond.js";
 import type { ExchangeContext, ProviderError } from "../core/server.js";
 import { estimateTokens } from "../core/tokens.js";
 import { sendBedrockError, validation } from "./errors.js";
+import { checkConverseMedia } from "./media.js";
 import { respondEventStream, type StreamedEvent } from "./stream.js";
 
 // Converse's request members (API reference, Converse "Request Syntax"); the model id is in the path.
@@ -88,7 +89,7 @@ function checkConverse(body: unknown): ProviderError | undefined {
     const extra = Object.keys(inference).find((key) => !INFERENCE_FIELDS.includes(key));
     if (extra !== undefined) return validation(`Unknown parameter in inferenceConfig: "${extra}"`);
   }
-  return checkTurns(body.messages);
+  return checkTurns(body.messages) ?? checkConverseMedia(body.messages);
 }
 
 function checkTurns(messages: readonly unknown[]): ProviderError | undefined {

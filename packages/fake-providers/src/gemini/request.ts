@@ -1,5 +1,6 @@
 import { isRecord } from "../core/content.js";
 import type { ProviderError } from "../core/server.js";
+import { checkInlineData } from "./media.js";
 
 export interface GeminiContent {
   readonly role: string;
@@ -29,6 +30,8 @@ export function parseGenerateRequest(body: unknown): GenerateRequest | ProviderE
   if (contents === null || contents.length === 0) {
     return { status: 400, message: "* GenerateContentRequest.contents: contents is not specified\n" };
   }
+  const media = checkInlineData(body.contents);
+  if (media) return media;
   const generationConfig = isRecord(body.generationConfig) ? body.generationConfig : {};
   const max = generationConfig.maxOutputTokens;
   if (max !== undefined && (!Number.isInteger(max) || (max as number) < 1)) {

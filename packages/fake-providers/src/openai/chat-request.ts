@@ -1,6 +1,7 @@
 import { isRecord } from "../core/content.js";
 import type { ProviderError } from "../core/server.js";
 import { CHAT_FIELDS, unrecognizedArguments } from "./fields.js";
+import { checkMediaParts } from "./media.js";
 
 export interface OpenAiTool {
   readonly name: string;
@@ -49,6 +50,8 @@ export function parseChatRequest(
     }
     parsedMessages.push({ role: message.role, text: messageText(message) });
   }
+  const media = checkMediaParts(messages);
+  if (media) return media;
   const stream = body.stream === true;
   if (body.stream_options !== undefined && body.stream_options !== null && !stream) {
     return {

@@ -109,6 +109,81 @@ describe("Bedrock adapter ↔ strict fake Bedrock", () => {
     });
   });
 
+  it("sends a PDF and an image as bytes to Converse and to Claude's InvokeModel, byte-exact (issue 32)", async () => {
+    const pdf = "JVBERi0xLjQKJSVFT0YK";
+    const png = "iVBORw0KGgo=";
+    const media = parseChatRequest({
+      model: "x",
+      max_tokens: 50,
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "read" },
+            {
+              type: "file",
+              file: { filename: "Q3 report.pdf", file_data: `data:application/pdf;base64,${pdf}` },
+            },
+            { type: "image_url", image_url: { url: `data:image/png;base64,${png}` } },
+          ],
+        },
+      ],
+    });
+    const sentContent = () =>
+      (upstream.requests(1)[0]?.body as { messages?: { content: unknown[] }[] } | undefined)?.messages?.[0]
+        ?.content;
+    const send = (upstreamModel: string) =>
+      adapter?.chat?.complete({
+        request: media,
+        upstreamModel,
+        stream: false,
+        signal: new AbortController().signal,
+      });
+    expect((await send(LLAMA))?.ok).toBe(true);
+    expect(sentContent()).toEqual([
+      { text: "read" },
+      { document: { format: "pdf", name: "Q3 report", source: { bytes: pdf } } },
+      { image: { format: "png", source: { bytes: png } } },
+    ]);
+    expect((await send(CLAUDE))?.ok).toBe(true);
+    expect(sentContent()).toEqual([
+      { type: "text", text: "read" },
+      {
+        type: "document",
+        source: { type: "base64", media_type: "application/pdf", data: pdf },
+        title: "Q3 report.pdf",
+      },
+      { type: "image", source: { type: "base64", media_type: "image/png", data: png } },
+    ]);
+  });
+
+  it("the strict fake refuses what Converse refuses: a document without text, more than 20 images", async () => {
+    const ask = (content: unknown[]) =>
+      adapter?.chat?.complete({
+        request: parseChatRequest({ model: "x", max_tokens: 50, messages: [{ role: "user", content }] }),
+        upstreamModel: LLAMA,
+        stream: false,
+        signal: new AbortController().signal,
+      });
+    const pdf = {
+      type: "file",
+      file: { filename: "a.pdf", file_data: "data:application/pdf;base64,JVBERi0=" },
+    };
+    const alone = await ask([pdf]);
+    expect(alone?.ok === false && alone.failure).toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/document must also contain a text block/),
+    });
+    const png = { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } };
+    const many = await ask([{ type: "text", text: "x" }, ...Array.from({ length: 21 }, () => png)]);
+    expect(many?.ok === false && many.failure).toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/Too many images/),
+    });
+    // Two files of one name: the translation keeps Converse's document names unique.
+    expect((await ask([{ type: "text", text: "x" }, pdf, pdf, png]))?.ok).toBe(true);
+  });
+
   it("streams Converse events as chunks with the metadata event's usage", async () => {
     const events = await collect(await complete(adapter, LLAMA, true));
     expect(text(events)).toBe("Echo: hello bedrock");

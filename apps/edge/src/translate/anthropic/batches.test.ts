@@ -29,11 +29,11 @@ describe("message batch shapes", () => {
         requests: [
           {
             custom_id: "a",
-            params: { ...params, messages: [{ role: "user", content: [{ type: "document" }] }] },
+            params: { ...params, messages: [{ role: "user", content: [{ type: "container_upload" }] }] },
           },
         ],
       }),
-    ).toThrow(/^requests\[0\]\.params\.messages\[0\]\.content\[0\] \(type document\)/);
+    ).toThrow(/^requests\[0\]\.params\.messages\[0\]\.content\[0\] \(type container_upload\)/);
     // Batch items run on the translated path: a nested member it would lose is refused by path.
     expect(() =>
       parseCreateBatch({

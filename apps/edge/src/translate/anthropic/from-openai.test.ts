@@ -191,7 +191,7 @@ describe("anthropicRequestBody (OpenAI → Anthropic golden)", () => {
           { role: "user", content: [{ type: "input_audio", input_audio: { data: "x", format: "wav" } }] },
         ],
       }),
-    ).toThrow(/messages\[0\]\.content\[0\] \(type input_audio\)/);
+    ).toThrow(/messages\[0\]\.content\[0\] \(input_audio wav\).*takes no audio input/);
     expect(refuse({ tools: [{ type: "custom", custom: { name: "x" } }] })).toThrow(/only function tools/);
     expect(
       refuse({

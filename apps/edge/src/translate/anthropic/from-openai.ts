@@ -16,6 +16,7 @@ import { thinkingMode } from "../openai/reasoning.js";
 import { refuseForeignFields } from "../target-fields.js";
 import { untranslatable } from "../untranslatable.js";
 import { applyAutomaticCaching } from "./automatic-cache.js";
+import { anthropicMediaBlock } from "./media-blocks.js";
 import { ANTHROPIC_REASONING_FORMAT } from "./to-openai.js";
 
 /**
@@ -229,9 +230,7 @@ function toBlock(piece: ContentPiece): Block {
 
 function plainBlock(piece: ContentPiece): Block {
   if (piece.kind === "text") return { type: "text", text: piece.text };
-  if (piece.kind === "image")
-    return { type: "image", source: { type: "base64", media_type: piece.mediaType, data: piece.data } };
-  return { type: "image", source: { type: "url", url: piece.url } };
+  return anthropicMediaBlock(piece, piece.path);
 }
 
 /** Anthropic's `cache_control` as the caller wrote it (type and TTL), where a breakpoint was set. */

@@ -100,7 +100,7 @@ describe("chatRequestFromMessages (Anthropic → OpenAI golden)", () => {
     });
   });
 
-  it("maps a named tool choice and refuses server tools and documents", () => {
+  it("maps a named tool choice and refuses server tools and blocks with no translation", () => {
     const base = { model: "m", max_tokens: 5, messages: [{ role: "user", content: "hi" }] };
     expect(
       chatRequestFromMessages(
@@ -116,10 +116,10 @@ describe("chatRequestFromMessages (Anthropic → OpenAI golden)", () => {
       chatRequestFromMessages(
         parseMessagesRequest({
           ...base,
-          messages: [{ role: "user", content: [{ type: "document", source: { type: "text", data: "x" } }] }],
+          messages: [{ role: "user", content: [{ type: "container_upload", file_id: "x" }] }],
         }),
       ),
-    ).toThrow(/messages\[0\]\.content\[0\] \(type document\)/);
+    ).toThrow(/messages\[0\]\.content\[0\] \(type container_upload\)/);
   });
 
   it("requires max_tokens and valid roles, naming the field", () => {

@@ -2,6 +2,7 @@ import { parseOrThrow } from "@gw/http";
 import { z } from "zod";
 import { type ChatMessage, type ChatRequest, chatRequestSchema } from "../../canonical/chat-request.js";
 import { refuseUnknownMembers } from "../members.js";
+import { utf8ToBase64 } from "../openai/media-parts.js";
 import { untranslatable } from "../untranslatable.js";
 import { ANTHROPIC_REASONING_FORMAT } from "./to-openai.js";
 
@@ -43,12 +44,15 @@ const MESSAGE = names("role", "content");
 const BLOCK: Readonly<Record<string, ReadonlySet<string>>> = {
   text: names("type", "text", "cache_control"),
   image: names("type", "source", "cache_control"),
+  // `citations` and `context` have no canonical place: refused by path, so only Anthropic gets them.
+  document: names("type", "source", "cache_control", "title"),
   tool_result: names("type", "tool_use_id", "content", "is_error", "cache_control"),
   tool_use: names("type", "id", "name", "input", "cache_control"),
   thinking: names("type", "thinking", "signature"),
   redacted_thinking: names("type", "data"),
 };
 const IMAGE_SOURCE = names("type", "media_type", "data", "url");
+const DOCUMENT_SOURCE = names("type", "media_type", "data", "url");
 const RESULT_TEXT = names("type", "text");
 const SYSTEM_BLOCK = names("type", "text", "cache_control");
 const TOOL = names("name", "description", "input_schema", "type", "cache_control");
@@ -66,6 +70,7 @@ function refuseUnknownNested(request: MessagesRequest | CountTokensRequest): voi
       if (known === undefined) continue; // the block type itself is refused by the translation
       refuseUnknownMembers(entry, known, where);
       if (entry.type === "image") refuseUnknownMembers(entry.source, IMAGE_SOURCE, `${where}.source`);
+      if (entry.type === "document") refuseUnknownMembers(entry.source, DOCUMENT_SOURCE, `${where}.source`);
       if (entry.type === "tool_result" && Array.isArray(entry.content))
         for (const [part, text] of entry.content.entries())
           if ((text as { type?: unknown }).type === "text")
@@ -268,7 +273,12 @@ function userPart(entry: Block, where: string): Record<string, unknown> {
     return { type: "text", text: entry.text, ...markerOf(entry) };
   if (entry.type === "image")
     return { type: "image_url", image_url: { url: imageUrl(entry.source, where) }, ...markerOf(entry) };
-  return untranslatable(`${where} (type ${entry.type})`, "only text, image and tool_result blocks translate");
+  if (entry.type === "document")
+    return { type: "file", file: documentFile(entry, where), ...markerOf(entry) };
+  return untranslatable(
+    `${where} (type ${entry.type})`,
+    "only text, image, document and tool_result blocks translate",
+  );
 }
 
 function imageUrl(source: unknown, where: string): string {
@@ -277,6 +287,27 @@ function imageUrl(source: unknown, where: string): string {
     return `data:${record.media_type};base64,${record.data}`;
   if (record.type === "url" && typeof record.url === "string") return record.url;
   return untranslatable(`${where}.source`, "only base64 and url image sources translate");
+}
+
+/**
+ * A document block as the canonical `file` part (OpenRouter's form): a base64 PDF as a data: URL, a URL
+ * as `file_data` itself, a plain-text source as a text/plain data: URL; `title` is the file name.
+ */
+function documentFile(entry: Block, where: string): Record<string, unknown> {
+  const source = (typeof entry.source === "object" && entry.source !== null ? entry.source : {}) as Record<
+    string,
+    unknown
+  >;
+  const name = typeof entry.title === "string" ? { filename: entry.title } : {};
+  if (source.type === "base64" && typeof source.media_type === "string" && typeof source.data === "string")
+    return { ...name, file_data: `data:${source.media_type};base64,${source.data}` };
+  if (source.type === "url" && typeof source.url === "string") return { ...name, file_data: source.url };
+  if (source.type === "text" && typeof source.data === "string")
+    return { ...name, file_data: `data:text/plain;base64,${utf8ToBase64(source.data)}` };
+  return untranslatable(
+    `${where}.source (type ${String(source.type)})`,
+    "only base64, url and text document sources translate",
+  );
 }
 
 function toolMessage(entry: Block, where: string): ChatMessage {

@@ -1,4 +1,5 @@
 import { type ChatMessage, type ChatRequest, requestedMaxTokens } from "../../canonical/chat-request.js";
+import { mediaSupport } from "../media-support.js";
 import {
   type ContentPiece,
   contentPieces,
@@ -10,6 +11,7 @@ import {
   toolCalls,
   toolChoice,
 } from "../openai/content.js";
+import { describePiece } from "../openai/media-parts.js";
 import { refuseForeignFields } from "../target-fields.js";
 import { untranslatable } from "../untranslatable.js";
 
@@ -88,10 +90,11 @@ function toolConfig(request: ChatRequest): Record<string, unknown> | undefined {
 }
 
 function converseMessages(messages: readonly ChatMessage[]): ConverseMessage[] {
+  const documentNames = new Set<string>();
   const turns: ConverseMessage[] = [];
   for (const [index, message] of messages.entries()) {
     const path = `messages[${index}]`;
-    const turn = converseTurn(message, path);
+    const turn = converseTurn(message, path, documentNames);
     if (!turn) continue;
     const last = turns.at(-1);
     if (last?.role === turn.role) last.content.push(...turn.content);
@@ -100,7 +103,7 @@ function converseMessages(messages: readonly ChatMessage[]): ConverseMessage[] {
   return turns;
 }
 
-function converseTurn(message: ChatMessage, path: string): ConverseMessage | undefined {
+function converseTurn(message: ChatMessage, path: string, names: Set<string>): ConverseMessage | undefined {
   if (message.role === "system" || message.role === "developer") return undefined;
   if (message.role === "tool") {
     const toolUseId = typeof message.tool_call_id === "string" ? message.tool_call_id : "";
@@ -109,7 +112,7 @@ function converseTurn(message: ChatMessage, path: string): ConverseMessage | und
     return { role: "user", content: [{ toolResult: { toolUseId, content: [{ text }] } }] };
   }
   const content = contentPieces(message.content, `${path}.content`).map((piece, part) =>
-    converseBlock(piece, `${path}.content[${part}]`),
+    converseBlock(piece, `${path}.content[${part}]`, names),
   );
   if (message.role === "assistant") {
     for (const [call, entry] of toolCalls(message, path).entries())
@@ -125,12 +128,45 @@ function converseTurn(message: ChatMessage, path: string): ConverseMessage | und
   return { role: "user", content };
 }
 
-function converseBlock(piece: ContentPiece, path: string): Block {
+function converseBlock(piece: ContentPiece, path: string, names: Set<string>): Block {
   if (piece.kind === "text") return { text: piece.text };
-  if (piece.kind === "image-url")
-    return untranslatable(path, "Converse takes image bytes only; send the image as a data: URL");
+  const support = mediaSupport(piece, "bedrock");
+  if ("refuse" in support) return untranslatable(describePiece(piece, path), support.refuse);
+  if (piece.kind === "image-url" || piece.kind === "file-url")
+    return untranslatable(path, "Converse takes media bytes only; send it as a base64 data: URL");
+  if (piece.kind === "file" && !piece.mediaType.startsWith("image/"))
+    return documentBlock(piece, path, names);
+  if (piece.kind !== "image" && piece.kind !== "file")
+    return untranslatable(describePiece(piece, path), "Converse has no block for it");
   const format = IMAGE_FORMATS[piece.mediaType];
   if (format === undefined)
     return untranslatable(path, `Converse takes png, jpeg, gif or webp images, not ${piece.mediaType}`);
   return { image: { format, source: { bytes: piece.data } } };
+}
+
+/**
+ * A PDF or text file as Converse's DocumentBlock (API reference, DocumentBlock): `name` is required and
+ * may hold only letters, digits, single spaces, hyphens, parentheses and square brackets, so the file
+ * name is reduced to those (the model sees it; the bytes are as sent). Names are unique in a request
+ * (Converse refuses a repeated one): a repeat gets ` (2)`, ` (3)`, ….
+ */
+function documentBlock(
+  piece: Extract<ContentPiece, { kind: "file" }>,
+  path: string,
+  names: Set<string>,
+): Block {
+  const format =
+    piece.mediaType === "application/pdf" ? "pdf" : piece.mediaType === "text/plain" ? "txt" : undefined;
+  if (format === undefined)
+    return untranslatable(describePiece(piece, path), "Converse's documents here are PDF or plain text");
+  const base = (piece.filename ?? "").replace(/\.[A-Za-z0-9]+$/, "");
+  const name =
+    base
+      .replace(/[^A-Za-z0-9\-()[\] ]+/g, " ")
+      .replace(/\s+/g, " ")
+      .trim() || `document ${path.replace(/\D+/g, " ").trim()}`;
+  let unique = name;
+  for (let count = 2; names.has(unique); count += 1) unique = `${name} (${count})`;
+  names.add(unique);
+  return { document: { format, name: unique, source: { bytes: piece.data } } };
 }

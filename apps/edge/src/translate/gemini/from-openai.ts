@@ -14,6 +14,7 @@ import {
 import { thinkingMode, thoughtsExcluded } from "../openai/reasoning.js";
 import { refuseForeignFields, SAFETY_SETTINGS_FIELD } from "../target-fields.js";
 import { untranslatable } from "../untranslatable.js";
+import { geminiMediaPart } from "./media-parts.js";
 import { GEMINI_REASONING_FORMAT } from "./to-openai.js";
 
 type Part = Record<string, unknown>;
@@ -193,9 +194,5 @@ function thoughtSignatures(details: unknown): Map<string, string> {
 
 function toPart(piece: ContentPiece): Part {
   if (piece.kind === "text") return { text: piece.text };
-  if (piece.kind === "image") return { inlineData: { mimeType: piece.mediaType, data: piece.data } };
-  return untranslatable(
-    `image URL ${piece.url.slice(0, 80)}`,
-    "Gemini takes images inline; send the image as a data: URL",
-  );
+  return geminiMediaPart(piece, piece.path);
 }

@@ -2,6 +2,7 @@ import { parseOrThrow } from "@gw/http";
 import { z } from "zod";
 import { type ChatMessage, type ChatRequest, chatRequestSchema } from "../../canonical/chat-request.js";
 import { refuseUnknownMembers } from "../members.js";
+import { audioFormatOf } from "../openai/media-parts.js";
 import { SAFETY_SETTINGS_FIELD } from "../target-fields.js";
 import { untranslatable } from "../untranslatable.js";
 import { GEMINI_REASONING_FORMAT } from "./to-openai.js";
@@ -160,7 +161,8 @@ function userMessages(parts: Json[], path: string, calls: CallLedger): ChatMessa
         tool_call_id: calls.answer(response, where),
         content: JSON.stringify(response.response ?? {}),
       });
-    } else pieces.push(userPiece(entry, where));
+    } else if (Object.keys(entry).length > 0) pieces.push(userPiece(entry, where));
+    // An empty part is one whose only member (a Gemini file) was set aside for a Gemini target (native.ts).
   }
   if (pieces.length === 0) return tools;
   const only = pieces.length === 1 ? pieces[0] : undefined;
@@ -173,14 +175,50 @@ function userMessages(parts: Json[], path: string, calls: CallLedger): ChatMessa
 function userPiece(entry: Json, where: string): Json {
   if (typeof entry.text === "string") return { type: "text", text: entry.text };
   const inline = entry.inlineData as Json | undefined;
-  if (inline && typeof inline.mimeType === "string" && typeof inline.data === "string") {
-    if (!inline.mimeType.startsWith("image/"))
-      return untranslatable(`${where}.inlineData (${inline.mimeType})`, "only inline images translate");
-    return { type: "image_url", image_url: { url: `data:${inline.mimeType};base64,${inline.data}` } };
-  }
+  if (inline && typeof inline.mimeType === "string" && typeof inline.data === "string")
+    return inlinePiece(inline.mimeType, inline.data, where);
+  const file = entry.fileData as Json | undefined;
+  if (file && typeof file.fileUri === "string") return filePiece(file.fileUri, file.mimeType, where);
   return untranslatable(
     `${where} (${Object.keys(entry).join(", ")})`,
-    "only text, inline images and function responses translate",
+    "only text, inline data, file URLs and function responses translate",
+  );
+}
+
+/**
+ * Inline bytes as the canonical part for their kind, the base64 as written: an image as an image_url
+ * data: URL, a PDF or plain text as a `file`, audio as `input_audio` (OpenAI's format names).
+ */
+function inlinePiece(mimeType: string, data: string, where: string): Json {
+  const type = mimeType.toLowerCase();
+  if (type.startsWith("image/"))
+    return { type: "image_url", image_url: { url: `data:${mimeType};base64,${data}` } };
+  if (type === "application/pdf" || type === "text/plain")
+    return { type: "file", file: { file_data: `data:${mimeType};base64,${data}` } };
+  const format = audioFormatOf(type);
+  if (format !== undefined) return { type: "input_audio", input_audio: { data, format } };
+  return untranslatable(
+    `${where}.inlineData (${mimeType})`,
+    "only inline images, PDFs, plain text and wav, mp3, aiff, aac, ogg or flac audio translate",
+  );
+}
+
+// Files uploaded to Gemini's Files API or Cloud Storage: only Gemini can read them.
+const GOOGLE_STORAGE = /^(gs:\/\/|https:\/\/generativelanguage\.googleapis\.com\/)/i;
+
+/**
+ * `fileData` with a public http(s) URL as the canonical URL part (an image_url, or a `file` whose
+ * `file_data` is the URL); a Gemini file is refused by path, so only a Gemini endpoint receives it.
+ */
+function filePiece(uri: string, mimeType: unknown, where: string): Json {
+  const type = typeof mimeType === "string" ? mimeType.toLowerCase() : "";
+  if (GOOGLE_STORAGE.test(uri) || !/^https?:\/\//i.test(uri))
+    return untranslatable(`${where}.fileData`, "a file in Google's storage is only readable by Gemini");
+  if (type.startsWith("image/")) return { type: "image_url", image_url: { url: uri } };
+  if (type === "application/pdf") return { type: "file", file: { file_data: uri } };
+  return untranslatable(
+    `${where}.fileData`,
+    `only image and PDF URLs translate, not ${type || "no mimeType"}`,
   );
 }
 
@@ -235,8 +273,17 @@ const names = (...list: string[]): ReadonlySet<string> => new Set(list);
 // path (`contents[0].parts[1].videoMetadata`): a Gemini target still gets the body as sent
 // (translateNative lists it as untranslated), another target never loses it in silence.
 const CONTENT = names("role", "parts");
-const PART = names("text", "thought", "thoughtSignature", "inlineData", "functionCall", "functionResponse");
+const PART = names(
+  "text",
+  "thought",
+  "thoughtSignature",
+  "inlineData",
+  "fileData",
+  "functionCall",
+  "functionResponse",
+);
 const INLINE_DATA = names("mimeType", "data");
+const FILE_DATA = names("mimeType", "fileUri");
 const FUNCTION_CALL = names("id", "name", "args");
 const FUNCTION_RESPONSE = names("id", "name", "response");
 const SYSTEM_PART = names("text");
@@ -252,6 +299,7 @@ function refuseUnknownNested(request: GenerateContentRequest): void {
       const where = `contents[${index}].parts[${at}]`;
       refuseUnknownMembers(entry, PART, where);
       refuseUnknownMembers(entry.inlineData, INLINE_DATA, `${where}.inlineData`);
+      refuseUnknownMembers(entry.fileData, FILE_DATA, `${where}.fileData`);
       refuseUnknownMembers(entry.functionCall, FUNCTION_CALL, `${where}.functionCall`);
       refuseUnknownMembers(entry.functionResponse, FUNCTION_RESPONSE, `${where}.functionResponse`);
     }

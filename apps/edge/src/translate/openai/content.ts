@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_JSON_DEPTH, exceedsDepth } from "@gw/http";
 import type { ChatMessage } from "../../canonical/chat-request.js";
 import { untranslatable } from "../untranslatable.js";
+import { type MediaPiece, mediaPiece } from "./media-parts.js";
 
 /**
  * A prompt-caching breakpoint as Anthropic defines it (`{type: "ephemeral", ttl?: "5m" | "1h"}`), carried on
@@ -8,25 +9,23 @@ import { untranslatable } from "../untranslatable.js";
  */
 export type CacheControl = Record<string, unknown>;
 
-/** One piece of OpenAI message content in a provider-neutral form. */
-export type ContentPiece = (
-  | { kind: "text"; text: string }
-  | { kind: "image"; mediaType: string; data: string }
-  | { kind: "image-url"; url: string }
-) & { cacheControl?: CacheControl };
-
-const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
+/** One piece of OpenAI message content in a provider-neutral form, with its path for refusals. */
+export type ContentPiece = ({ kind: "text"; text: string } | MediaPiece) & {
+  cacheControl?: CacheControl;
+  path: string;
+};
 
 /** Message content as pieces; parts no other format can carry are refused with their path. */
 export function contentPieces(content: ChatMessage["content"], path: string): ContentPiece[] {
   if (content === undefined || content === null) return [];
-  if (typeof content === "string") return content.length > 0 ? [{ kind: "text", text: content }] : [];
+  if (typeof content === "string")
+    return content.length > 0 ? [{ kind: "text", text: content, path: `${path}[0]` }] : [];
   return content.map((part, index) => piece(part, `${path}[${index}]`));
 }
 
 function piece(part: Record<string, unknown> & { type: string }, path: string): ContentPiece {
   const marker = cacheControlOf(part);
-  const found = plainPiece(part, path);
+  const found = { ...plainPiece(part, path), path };
   return marker ? { ...found, cacheControl: marker } : found;
 }
 
@@ -38,23 +37,15 @@ export function cacheControlOf(holder: Record<string, unknown>): CacheControl | 
     : undefined;
 }
 
-function plainPiece(part: Record<string, unknown> & { type: string }, path: string): ContentPiece {
+function plainPiece(
+  part: Record<string, unknown> & { type: string },
+  path: string,
+): { kind: "text"; text: string } | MediaPiece {
   if (part.type === "text" && typeof part.text === "string") return { kind: "text", text: part.text };
   if (part.type === "refusal" && typeof part.refusal === "string")
     return { kind: "text", text: part.refusal };
-  if (part.type === "image_url") {
-    const image = part.image_url;
-    const url =
-      typeof image === "string"
-        ? image
-        : typeof image === "object" && image !== null && "url" in image && typeof image.url === "string"
-          ? image.url
-          : undefined;
-    if (url === undefined) return untranslatable(path, "image_url.url is missing");
-    const data = DATA_URL.exec(url);
-    if (data) return { kind: "image", mediaType: data[1] ?? "", data: data[2] ?? "" };
-    return { kind: "image-url", url };
-  }
+  const media = mediaPiece(part, path);
+  if (media) return media;
   return untranslatable(`${path} (type ${part.type})`, "the provider has no equivalent content type");
 }
 

@@ -24,7 +24,28 @@ function imagePart(part: Part, path: string): Part {
   return { type: "image_url", image_url: { url: part.image_url, ...detail } };
 }
 
-/** Responses content parts → chat content parts (text and images; the assistant's own text back). */
+/**
+ * An input_file part as a chat `file` part (OpenAI's Responses reference, input_file): `file_data`
+ * (a base64 data: URL) as sent, `file_url` as OpenRouter's URL `file_data` (a format that needs the
+ * bytes has the edge fetch it), a `file_id` as the chat part's `file_id` (OpenAI endpoints only).
+ */
+function filePart(part: Part, path: string): Part {
+  const name = isString(part.filename) ? { filename: part.filename } : {};
+  if (isString(part.file_data)) return { type: "file", file: { ...name, file_data: part.file_data } };
+  if (isString(part.file_url)) return { type: "file", file: { ...name, file_data: part.file_url } };
+  if (isString(part.file_id)) return { type: "file", file: { ...name, file_id: part.file_id } };
+  return untranslatable(path, "an input_file needs file_data, file_url or file_id");
+}
+
+/** An input_audio part: the same `{data, format}` object as chat's. */
+function audioPart(part: Part, path: string): Part {
+  const audio = part.input_audio as Json | undefined;
+  if (!isString(audio?.data) || !isString(audio.format))
+    return untranslatable(`${path}.input_audio`, "data and format are required");
+  return { type: "input_audio", input_audio: { data: audio.data, format: audio.format } };
+}
+
+/** Responses content parts → chat content parts (text, images, files, audio; the assistant's own text back). */
 function contentParts(parts: readonly Part[], path: string): Part[] {
   return parts.map((part, index) => {
     const where = `${path}[${index}]`;
@@ -35,6 +56,8 @@ function contentParts(parts: readonly Part[], path: string): Part[] {
     }
     if (part.type === "refusal" && isString(part.refusal)) return { type: "text", text: part.refusal };
     if (part.type === "input_image") return imagePart(part, where);
+    if (part.type === "input_file") return filePart(part, where);
+    if (part.type === "input_audio") return audioPart(part, where);
     return untranslatable(`${where}.type`, `content part ${part.type} is not supported`);
   });
 }

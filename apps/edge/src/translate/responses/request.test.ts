@@ -181,7 +181,7 @@ describe("Responses request → canonical chat request", () => {
     expect(hosted.message).toMatch(/tools\[0\]\.type/);
     const file = refusal({
       model: "m",
-      input: [{ role: "user", content: [{ type: "input_file", file_id: "f" }] }],
+      input: [{ role: "user", content: [{ type: "input_video", video_url: "https://x.test/v.mp4" }] }],
     });
     expect(file.message).toMatch(/input\[0\]\.content\[0\]\.type/);
     const image = refusal({
@@ -190,6 +190,32 @@ describe("Responses request → canonical chat request", () => {
     });
     expect(image.message).toMatch(/file_id/);
     expect(refusal({ model: "m", input: [{ role: "user", content: [null] }] }).status).toBe(400);
+  });
+
+  it("maps input_file and input_audio parts to chat's file and input_audio, base64 as sent", () => {
+    const chat = translate({
+      model: "m",
+      input: [
+        {
+          role: "user",
+          content: [
+            { type: "input_file", filename: "a.pdf", file_data: "data:application/pdf;base64,JVBERi0=" },
+            { type: "input_file", file_url: "https://example.com/b.pdf" },
+            { type: "input_file", file_id: "file-1" },
+            { type: "input_audio", input_audio: { data: "UklGRg==", format: "wav" } },
+          ],
+        },
+      ],
+    });
+    expect(chat.messages[0]?.content).toEqual([
+      { type: "file", file: { filename: "a.pdf", file_data: "data:application/pdf;base64,JVBERi0=" } },
+      { type: "file", file: { file_data: "https://example.com/b.pdf" } },
+      { type: "file", file: { file_id: "file-1" } },
+      { type: "input_audio", input_audio: { data: "UklGRg==", format: "wav" } },
+    ]);
+    expect(
+      refusal({ model: "m", input: [{ role: "user", content: [{ type: "input_file" }] }] }).message,
+    ).toMatch(/input\[0\]\.content\[0\].*file_data, file_url or file_id/);
   });
 
   it("answers a malformed body with a 400 naming the field", () => {
