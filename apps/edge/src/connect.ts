@@ -11,6 +11,7 @@ import { connectHealthSource, unmeasuredHealth } from "./clients/health.js";
 import { connectPaymentControlPlane } from "./clients/payments.js";
 import type { EdgeConfig } from "./config.js";
 import type { EdgeDeps } from "./deps.js";
+import { createGuardedFetcher } from "./media/guarded-fetch.js";
 import { DEFAULT_MAX_TIMEOUT_SECONDS, paymentNetworks, usdToAtomicUsdc } from "./payments/settings.js";
 import { ByokProviders } from "./planning/byok-credentials.js";
 import { MeasuredHealthHolder } from "./planning/measured-health.js";
@@ -95,6 +96,9 @@ export function connectEdgeDeps(
           },
         }
       : {}),
+    // Media URLs a target needs as bytes (Gemini, Bedrock, OpenAI's file_data) are fetched through the
+    // guarded client only: public addresses, size, time and type caps (apps/edge/README.md "Media URLs").
+    mediaFetcher: createGuardedFetcher({ ...config.mediaFetch, logger: shared.logger }),
     instanceId: config.instanceId,
     settings: {
       bodyLimit: config.bodyLimit,

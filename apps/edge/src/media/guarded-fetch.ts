@@ -17,15 +17,10 @@ export { GuardedFetchRefused } from "./refusal.js";
 // Every failure is a GuardedFetchRefused whose reason is a sentence naming what was refused, and names
 // only scheme and host: a URL's path and query may carry the caller's credentials.
 
-/** The media's bytes and their type (lower-case, without parameters). Same shape as fetcher.ts's. */
-export interface FetchedMedia {
-  bytes: Uint8Array;
-  contentType: string;
-}
-
-export type MediaFetcher = (url: string, allowedContentTypes: readonly string[]) => Promise<FetchedMedia>;
+import type { FetchedMedia, MediaFetcher } from "./fetcher.js";
 
 export type { ResolvedAddress } from "./dns.js";
+export type { FetchedMedia, MediaFetcher };
 
 export interface GuardedFetchOptions {
   /** The body's cap in bytes (MEDIA_FETCH_MAX_BYTES). */

@@ -1,9 +1,11 @@
-/** A URL the media fetcher would not fetch, or could not; `reason` says which and why, in a sentence. */
-export class GuardedFetchRefused extends Error {
+import { MediaFetchRefused } from "./fetcher.js";
+
+/**
+ * A URL the guarded fetcher would not fetch, or could not; `reason` says which and why, in a sentence.
+ * A MediaFetchRefused, so the planner names the part with it like any fetcher's refusal.
+ */
+export class GuardedFetchRefused extends MediaFetchRefused {
   override readonly name = "GuardedFetchRefused";
-  constructor(readonly reason: string) {
-    super(reason);
-  }
 }
 
 /** Why a connection or an HTTP exchange failed, as the end of a sentence that starts with the origin. */

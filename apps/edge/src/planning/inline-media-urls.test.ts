@@ -3,7 +3,7 @@ import { parseChatRequest } from "../canonical/chat-request.js";
 import { type MediaFetcher, MediaFetchRefused, refuseMediaFetch } from "../media/fetcher.js";
 import { GuardedFetchRefused } from "../media/guarded-fetch.js";
 import { nativeRequestOf, withNativeRequest } from "../providers/native.js";
-import { inlineMediaUrls, MediaPartRefused } from "./inline-media-urls.js";
+import { inlineMediaUrls, MAX_FETCHED_MEDIA, MediaPartRefused } from "./inline-media-urls.js";
 
 const request = parseChatRequest({
   model: "m",
@@ -22,6 +22,34 @@ const request = parseChatRequest({
 const bytes = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0xff, 0x00]);
 
 describe("inlineMediaUrls", () => {
+  it(`fetches at most ${MAX_FETCHED_MEDIA} URLs for one request and refuses the next by name, starting no fetch for it`, async () => {
+    const images = (count: number) =>
+      parseChatRequest({
+        model: "m",
+        messages: [
+          {
+            role: "user",
+            content: Array.from({ length: count }, (_, index) => ({
+              type: "image_url",
+              image_url: { url: `https://example.com/${index}.png` },
+            })),
+          },
+        ],
+      });
+    const asked: string[] = [];
+    const fetcher: MediaFetcher = async (url) => {
+      asked.push(url);
+      return { bytes, contentType: "image/png" };
+    };
+    await inlineMediaUrls(images(MAX_FETCHED_MEDIA), "gemini", fetcher);
+    expect(asked).toHaveLength(MAX_FETCHED_MEDIA);
+    asked.length = 0;
+    const over = inlineMediaUrls(images(MAX_FETCHED_MEDIA + 1), "gemini", fetcher);
+    await expect(over).rejects.toThrow(MediaPartRefused);
+    await expect(over).rejects.toThrow(/messages\[0\]\.content\[20\].*at most 20 media URLs/);
+    expect(asked).not.toContain(`https://example.com/${MAX_FETCHED_MEDIA}.png`);
+  });
+
   it("fetches the URLs a format needs as bytes, with the types it takes, and carries them as data: URLs", async () => {
     const asked: [string, readonly string[]][] = [];
     const fetcher: MediaFetcher = async (url, types) => {

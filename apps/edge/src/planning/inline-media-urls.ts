@@ -6,13 +6,11 @@ import { mediaSupport } from "../translate/media-support.js";
 import { describePiece, mediaPiece } from "../translate/openai/media-parts.js";
 
 /**
- * The sentence a fetcher's refusal gives: MediaFetchRefused's, or the guarded fetcher's own
- * GuardedFetchRefused (media/guarded-fetch.ts), whose `reason` names scheme and host only.
+ * The sentence a fetcher's refusal gives (the guarded fetcher's GuardedFetchRefused is one, and its
+ * `reason` names scheme and host only); any other error is not a refusal the caller can act on.
  */
 function refusalReason(error: unknown): string | undefined {
-  if (error instanceof MediaFetchRefused) return error.reason;
-  const reason = (error as { reason?: unknown } | undefined)?.reason;
-  return error instanceof Error && typeof reason === "string" ? reason : undefined;
+  return error instanceof MediaFetchRefused ? error.reason : undefined;
 }
 
 /** A media part whose URL the target needs as bytes and that could not be fetched; names the part. */
@@ -36,6 +34,13 @@ type Part = ChatMessage extends { content?: infer C } ? Extract<C, unknown[]>[nu
  * OpenAI format, whose wire body is built from the canonical request). A refused fetch is
  * a MediaPartRefused naming the part (the caller's 400, untranslatable_request: planner.ts).
  */
+/**
+ * The most media URLs one attempt fetches. Each fetch may hold up to MEDIA_FETCH_MAX_BYTES in memory,
+ * so without a count a single request listing thousands of URLs would make the edge download them all
+ * at once. 20 is the most images any target here takes as bytes in one request (Bedrock Converse).
+ */
+export const MAX_FETCHED_MEDIA = 20;
+
 export async function inlineMediaUrls(
   request: ChatRequest,
   format: ApiFormat,
@@ -44,12 +49,13 @@ export async function inlineMediaUrls(
   const native = nativeRequestOf(request);
   if (sentAsWritten(native?.format, format)) return request;
   let changed = false;
+  const budget = { left: MAX_FETCHED_MEDIA };
   const messages = await Promise.all(
     request.messages.map(async (message, index) => {
       if (!Array.isArray(message.content)) return message;
       const content = await Promise.all(
         message.content.map(async (part, at) => {
-          const inlined = await inlinePart(part, `messages[${index}].content[${at}]`, format, fetch);
+          const inlined = await inlinePart(part, `messages[${index}].content[${at}]`, format, fetch, budget);
           if (inlined !== part) changed = true;
           return inlined;
         }),
@@ -62,11 +68,23 @@ export async function inlineMediaUrls(
   return native ? withNativeRequest(inlined, native) : inlined;
 }
 
-async function inlinePart(part: Part, path: string, format: ApiFormat, fetch: MediaFetcher): Promise<Part> {
+async function inlinePart(
+  part: Part,
+  path: string,
+  format: ApiFormat,
+  fetch: MediaFetcher,
+  budget: { left: number },
+): Promise<Part> {
   const piece = mediaPiece(part, path);
   if (piece === undefined || (piece.kind !== "image-url" && piece.kind !== "file-url")) return part;
   const support = mediaSupport(piece, format);
   if (!("fetch" in support)) return part;
+  // Counted before the first await: every part's count is taken before any fetch of the request starts.
+  if (--budget.left < 0) {
+    throw new MediaPartRefused(
+      `${describePiece(piece, path)} would be fetched, and the gateway fetches at most ${MAX_FETCHED_MEDIA} media URLs for one request: send the rest as data`,
+    );
+  }
   let fetched: Awaited<ReturnType<MediaFetcher>>;
   try {
     fetched = await fetch(piece.url, support.fetch);

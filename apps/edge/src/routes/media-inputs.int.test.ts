@@ -314,7 +314,7 @@ describe("official SDKs at their defaults", () => {
   });
 });
 
-describe("without a media fetcher (the default)", () => {
+describe("with the edge's own fetcher (the guarded one connect.ts wires in)", () => {
   let plain: EdgeHarness;
   beforeAll(async () => {
     plain = await startEdgeHarness({ keys: [key], settings: { keepAliveMs: 100 } });
@@ -323,20 +323,25 @@ describe("without a media fetcher (the default)", () => {
     await plain?.stop();
   });
 
-  it("an http image for Gemini is refused by name before admission; Anthropic still gets the URL", async () => {
+  const loopbackImage = { type: "image_url", image_url: { url: "http://127.0.0.1/cat.png" } };
+
+  it("an image URL on a loopback address for Gemini is refused by name before admission; Anthropic still gets the URL", async () => {
     const send = (model: string) =>
       fetch(`${plain.url}/v1/chat/completions`, {
         method: "POST",
         headers: { authorization: `Bearer ${key.secret}`, "content-type": "application/json" },
         body: JSON.stringify({
           model,
-          messages: [{ role: "user", content: [{ type: "text", text: "x" }, urlImagePart] }],
+          messages: [{ role: "user", content: [{ type: "text", text: "x" }, loopbackImage] }],
         }),
       });
     const refused = await send("google/gemini-test");
     expect(refused.status).toBe(400);
-    expect(await refused.text()).toMatch(/content\[1\] \(image URL\).*fetching media URLs is not enabled/);
+    expect(await refused.text()).toMatch(
+      /content\[1\] \(image URL\).*loopback address, which media fetches may not reach/,
+    );
     expect(plain.gemini.requests()).toHaveLength(0);
+    // Anthropic takes image URLs itself: nothing is fetched on the caller's behalf.
     expect((await send("anthropic/claude-test")).status).toBe(200);
     const pdfUrl = await fetch(`${plain.url}/v1/chat/completions`, {
       method: "POST",
@@ -344,12 +349,12 @@ describe("without a media fetcher (the default)", () => {
       body: JSON.stringify({
         model: "openai/gpt-4o-mini",
         messages: [
-          { role: "user", content: [{ type: "file", file: { file_data: "https://media.example/a.pdf" } }] },
+          { role: "user", content: [{ type: "file", file: { file_data: "https://10.0.0.1/a.pdf" } }] },
         ],
       }),
     });
     expect(pdfUrl.status).toBe(400);
-    expect(await pdfUrl.text()).toMatch(/content\[0\] \(file URL\).*not enabled/);
+    expect(await pdfUrl.text()).toMatch(/content\[0\] \(file URL\).*private-network address/);
     expect(plain.primary.requests()).toHaveLength(0);
   });
 });
