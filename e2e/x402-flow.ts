@@ -9,6 +9,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage, generateSiweNonce } from "viem/siwe";
 import { expect } from "vitest";
 import { type AppProcess, runCli, startProcess } from "./processes.js";
+import { type PaymentEvents, settledEventsConsumed } from "./x402/payment-events.js";
 
 /** What the x402 test facilitator process prints on start (packages/x402, testnet/main.ts). */
 export interface TestnetFacilitator {
@@ -96,8 +97,10 @@ export async function payAndUse(input: {
   network: string;
   payerIndex: number;
   cliEnv: Record<string, string>;
+  paymentEvents: PaymentEvents;
 }): Promise<{ paidMs: number; unpaidMs: number; gatewayPaymentMs: number }> {
   const { info, gatewayUrl, network } = input;
+  const eventsBefore = (await input.paymentEvents()).published;
   const { client, address } = await agentClient(info, network, input.payerIndex);
   const payee = info.payees[network] ?? "";
   const payeeBefore = await tokenBalance(info, network, payee);
@@ -159,7 +162,10 @@ export async function payAndUse(input: {
     },
   });
 
-  // The ledger: 1 USD credited to the wallet's account, once.
+  // The ledger: 1 USD credited to the wallet's account, once: read after billing consumed the
+  // payment.settled event too (the edge's CreditPayment call credited it first; before the event is
+  // handled, a consumer crediting it a second time would still read 1 here).
+  await settledEventsConsumed(input.paymentEvents, eventsBefore);
   const credits = await accountCredits(gatewayUrl, tenantOf(jwt ?? ""), input.cliEnv);
   expect(credits.total_credits).toBe(1);
   expect(credits.total_usage).toBeGreaterThan(0);

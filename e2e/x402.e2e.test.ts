@@ -14,6 +14,12 @@ import {
   waitForHttp,
 } from "./processes.js";
 import {
+  brokerPaymentEvents,
+  outboxPaymentEvents,
+  type PaymentEvents,
+  settledEventsConsumed,
+} from "./x402/payment-events.js";
+import {
   accountCredits,
   EVM_NETWORK,
   payAndUse,
@@ -79,6 +85,7 @@ describe("x402 on the embedded default", () => {
       network: SVM_NETWORK,
       payerIndex: 0,
       cliEnv: { GW_DATA_DIR: dataDir, DATABASE_URL: "" },
+      paymentEvents: outboxPaymentEvents(dataDir),
     });
     console.log(
       `x402 embedded, Solana: paid request ${timing.paidMs.toFixed(0)} ms, of which the gateway's payment ` +
@@ -93,6 +100,7 @@ describe("x402 on the embedded default", () => {
       network: EVM_NETWORK,
       payerIndex: 0,
       cliEnv: { GW_DATA_DIR: dataDir, DATABASE_URL: "" },
+      paymentEvents: outboxPaymentEvents(dataDir),
     });
     console.log(
       `x402 embedded: paid request ${timing.paidMs.toFixed(0)} ms (402 + pay + settle + serve), of which the ` +
@@ -122,6 +130,7 @@ describeWith(["postgres", "redis", "kafka"], "x402 on the split plane", () => {
   let info: TestnetFacilitator;
   let edgeUrl: string;
   let startBilling: () => Promise<AppProcess>;
+  let paymentEvents: PaymentEvents;
 
   beforeAll(async () => {
     database = await createTestDatabase({ prefix: "x402_split" });
@@ -131,6 +140,7 @@ describeWith(["postgres", "redis", "kafka"], "x402 on the split plane", () => {
     apps.push(started.process);
     info = started.info;
     const topics = await freshTopics("x402", kafkaBrokers());
+    paymentEvents = brokerPaymentEvents(kafkaBrokers(), topics.TOPIC_PAYMENTS);
     const plane = await splitPlaneEnv({ topics, databaseUrl: database.url, redisPrefix: "x402" });
     const { port, env } = plane;
     edgeUrl = plane.edgeUrl;
@@ -187,6 +197,7 @@ describeWith(["postgres", "redis", "kafka"], "x402 on the split plane", () => {
       network: EVM_NETWORK,
       payerIndex: 1,
       cliEnv: { DATABASE_URL: database.url },
+      paymentEvents,
     });
     console.log(
       `x402 split plane: paid request ${timing.paidMs.toFixed(0)} ms (402 + pay + settle + serve), of which the ` +
@@ -203,6 +214,7 @@ describeWith(["postgres", "redis", "kafka"], "x402 on the split plane", () => {
       network: SVM_NETWORK,
       payerIndex: 1,
       cliEnv: { DATABASE_URL: database.url },
+      paymentEvents,
     });
     console.log(
       `x402 split plane, Solana: paid request ${timing.paidMs.toFixed(0)} ms, of which the gateway's payment ` +
@@ -214,6 +226,7 @@ describeWith(["postgres", "redis", "kafka"], "x402 on the split plane", () => {
     const billing = apps.find((app) => app.name === "billing");
     await billing?.stop();
     apps.splice(apps.indexOf(billing as AppProcess), 1);
+    const eventsBefore = (await paymentEvents()).published;
     const jwt = await payWhileBillingDown(edgeUrl, info, 2);
     await startBilling();
     const cliEnv = { DATABASE_URL: database.url };
@@ -222,7 +235,8 @@ describeWith(["postgres", "redis", "kafka"], "x402 on the split plane", () => {
       return credits.total_credits === 1 ? credits : undefined;
     }, 30_000);
     await servedWithJwt(edgeUrl, jwt);
-    // Credited once, however the event and any retry raced.
+    // Credited once, however the event and any retry raced: read once billing has handled the event.
+    await settledEventsConsumed(paymentEvents, eventsBefore);
     expect((await accountCredits(edgeUrl, tenantOf(jwt), cliEnv)).total_credits).toBe(1);
   }, 90_000);
 });

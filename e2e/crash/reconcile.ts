@@ -15,7 +15,11 @@ export interface Reconciliation {
   debits: number;
   /** Answered requests without a generation record or without a ledger debit (must be 0). */
   lost: string[];
-  /** Ids with more than one generation record or ledger debit (must be 0). */
+  /**
+   * Ids with more than one generation record or ledger debit (must be 0), counted from every row
+   * (countById), not left to the tables' unique keys: a consumer applying an event twice with its
+   * key removed shows here.
+   */
   duplicates: string[];
   /** Ids with a generation record but no debit, or the other way round (must be 0). */
   half: string[];

@@ -8,6 +8,7 @@ export {
   serviceUrl,
   testServices,
 } from "./helpers.js";
+export { type GroupProgress, groupProgress } from "./kafka-offsets.js";
 export type { NotLaunched, Started } from "./launchers.js";
 export { type MigratedTestDatabase, migratedTestDatabase } from "./migrated-database.js";
 export { uniqueName } from "./names.js";

@@ -57,6 +57,10 @@ export function usageBatchHandler(deps: UsageConsumerDeps): BatchHandler {
   return async (messages: ConsumedMessage[]) => {
     const events = messages.flatMap((message) => usageEvent(deps, message));
     if (events.length === 0) return;
+    // Every delivery, redeliveries included, by event id: what the crash suite counts applications
+    // against (off unless the service logs at debug; the ids are built only then).
+    if (deps.logger.isLevelEnabled("debug"))
+      deps.logger.debug({ eventIds: events.map((event) => event.input.eventId) }, "usage events delivered");
     const inputs = events.map((event) => event.input);
     const written = await timeLedgerApply("usage", () =>
       inTransaction(deps.db, (trx) => insertUsageEntries(trx, inputs)),

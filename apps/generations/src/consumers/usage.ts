@@ -58,7 +58,15 @@ export function consumeUsage(bus: EventSubscriber, options: ConsumeUsageOptions)
     fromBeginning: true,
     lingerMs: USAGE_CONSUMER_LINGER_MS,
     batchHandler: async (messages) => {
-      const events = firstOfEachId(messages.flatMap(decoded));
+      const all = messages.flatMap(decoded);
+      // Every delivery, redeliveries and repeats included, by event id: what the crash suite counts
+      // records against (off unless the service logs at debug; the ids are built only then).
+      if (all.length > 0 && options.logger.isLevelEnabled("debug"))
+        options.logger.debug(
+          { eventIds: all.map((event) => event.envelope.eventId) },
+          "usage events delivered",
+        );
+      const events = firstOfEachId(all);
       const known = options.knownEndpoints?.();
       const at = now();
       const samples: EventSamples[] = known
