@@ -105,6 +105,29 @@ describe("the web plugin with a search provider configured", () => {
     ]);
   });
 
+  it("streams the citations in a chunk after the content, before the usage chunk", async () => {
+    const response = await chat({ plugins: [{ id: "web" }], stream: true });
+    expect(response.status).toBe(200);
+    const chunks = (await response.text())
+      .split("\n\n")
+      .filter((frame) => frame.startsWith("data: {"))
+      .map((frame) => JSON.parse(frame.slice(6)) as { choices: Array<{ delta: Record<string, unknown> }> });
+    const text = chunks.map((chunk) => chunk.choices[0]?.delta.content ?? "").join("");
+    const cited = chunks.findIndex((chunk) => chunk.choices[0]?.delta.annotations !== undefined);
+    expect(cited).toBe(chunks.length - 2);
+    const link = "[result-2.example.org](https://result-2.example.org/)";
+    expect(chunks[cited]?.choices[0]?.delta.annotations).toEqual([
+      {
+        type: "url_citation",
+        url_citation: expect.objectContaining({
+          url: "https://result-2.example.org/",
+          start_index: text.indexOf(link),
+          end_index: text.indexOf(link) + link.length,
+        }),
+      },
+    ]);
+  });
+
   it("prices the results at $4 per 1,000 on top of the model, in usage.cost and the usage event", async () => {
     const plain = await chat({});
     const plainBody = (await plain.json()) as { usage: { cost: number } };
