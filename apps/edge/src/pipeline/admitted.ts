@@ -38,5 +38,6 @@ export function subjectOf(chat: AdmittedChat): GenerationSubject {
     attribution: chat.attribution,
     externalUser: externalUserOf(chat.request.user),
     webSearchPico: webSearchPico(chat.webResults),
+    ...(chat.webResults ? { plugins: ["web"] } : {}),
   };
 }

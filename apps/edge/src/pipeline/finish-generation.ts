@@ -30,6 +30,8 @@ export interface GenerationSubject {
   externalUser?: string | undefined;
   /** The web plugin's search, billed with the answer (only when an attempt is billed). */
   webSearchPico?: bigint | undefined;
+  /** The plugins that ran before planning (`web`), for the record. */
+  plugins?: string[] | undefined;
 }
 
 /** How a request ended: served by an attempt, or not served at all. */
@@ -117,6 +119,7 @@ function generationRecord(subject: GenerationSubject, ending: Ending): Generatio
     served: ending.served,
     attribution: subject.attribution,
     externalUser: subject.externalUser,
+    ...(subject.plugins ? { plugins: subject.plugins } : {}),
     error: endingError(ending),
   };
 }
