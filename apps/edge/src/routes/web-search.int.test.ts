@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-  for (const fake of [edge.primary, exa]) {
+  for (const fake of [edge.primary, edge.anthropic, exa]) {
     fake.resetScenario();
     fake.clearRequests();
   }
@@ -165,6 +165,28 @@ describe("the web plugin with a search provider configured", () => {
     expect(sent.model).toBe("gpt-4o-mini");
     expect(sent.messages[0]?.content).toContain("A web search was conducted on");
     expect(((await response.json()) as { model: string }).model).toBe(MODEL);
+  });
+
+  it("serves the plugin on the Anthropic Messages surface too: the results reach the model as system text", async () => {
+    const response = await fetch(`${edge.url}/v1/messages`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key.secret}`,
+        "content-type": "application/json",
+        "anthropic-version": "2023-06-01",
+      },
+      body: JSON.stringify({
+        model: "anthropic/claude-test",
+        max_tokens: 50,
+        messages: [{ role: "user", content: "what is new?" }],
+        plugins: [{ id: "web", max_results: 2 }],
+      }),
+    });
+    expect(response.status).toBe(200);
+    expect((exa.requests(1)[0]?.body as { query: string }).query).toBe("what is new?");
+    const sent = edge.anthropic.requests(1)[0]?.body as { system?: unknown; plugins?: unknown };
+    expect(JSON.stringify(sent.system)).toContain("(https://result-2.example.org/)");
+    expect(sent).not.toHaveProperty("plugins");
   });
 
   it("a failing search is a 502 naming the search provider, and no model is called", async () => {
