@@ -183,7 +183,7 @@ describe("the web plugin with a search provider configured", () => {
       }),
     });
     expect(response.status).toBe(200);
-    expect((exa.requests(1)[0]?.body as { query: string }).query).toBe("what is new?");
+    expect((exa.requests(1)[0]?.body as { query?: string } | undefined)?.query).toBe("what is new?");
     const sent = edge.anthropic.requests(1)[0]?.body as { system?: unknown; plugins?: unknown };
     expect(JSON.stringify(sent.system)).toContain("(https://result-2.example.org/)");
     expect(sent).not.toHaveProperty("plugins");
