@@ -55,6 +55,29 @@ describe("loadEdgeConfig", () => {
     expect(() => loadEdgeConfig({ FLOOD_ADDRESS_RPS: "-1" })).toThrow(/FLOOD_ADDRESS_RPS/);
   });
 
+  it("reads the web plugin's search API (WEB_SEARCH_*) only as a URL with its key", () => {
+    expect(loadEdgeConfig({}).webSearch).toBeUndefined();
+    expect(
+      loadEdgeConfig({ WEB_SEARCH_URL: "https://api.exa.ai/", WEB_SEARCH_API_KEY: "exa-secret" }).webSearch,
+    ).toEqual({ url: "https://api.exa.ai", apiKey: "exa-secret", timeoutMs: 10_000 });
+    expect(() => loadEdgeConfig({ WEB_SEARCH_URL: "https://api.exa.ai" })).toThrow(/WEB_SEARCH_API_KEY/);
+    expect(() => loadEdgeConfig({ WEB_SEARCH_API_KEY: "exa-secret" })).toThrow(/WEB_SEARCH_URL: required/);
+    expect(() => loadEdgeConfig({ WEB_SEARCH_URL: "exa", WEB_SEARCH_API_KEY: "k" })).toThrow(
+      /WEB_SEARCH_URL/,
+    );
+    // A bad value is named, never echoed: the key is a secret.
+    try {
+      loadEdgeConfig({
+        WEB_SEARCH_URL: "https://api.exa.ai",
+        WEB_SEARCH_API_KEY: "exa-secret",
+        WEB_SEARCH_TIMEOUT_MS: "x",
+      });
+    } catch (error) {
+      expect(String(error)).toContain("WEB_SEARCH_TIMEOUT_MS");
+      expect(String(error)).not.toContain("exa-secret");
+    }
+  });
+
   it("reads the media fetch's caps (MEDIA_FETCH_*: 20 MiB, 10 s, 3 redirects) and names a bad value", () => {
     expect(loadEdgeConfig({}).mediaFetch).toEqual({
       maxBytes: 20_971_520,

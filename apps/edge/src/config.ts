@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import { type WalletTokens, walletTokensFromEnv } from "@gw/auth";
-import { type Env, fragments, loadConfig, type TopicConfig, topicsFrom, z } from "@gw/config";
+import { ConfigError, type Env, fragments, loadConfig, type TopicConfig, topicsFrom, z } from "@gw/config";
 import { DEFAULT_BODY_TIMEOUT_MS } from "@gw/http";
 import { DEFAULT_PRODUCER } from "@gw/kafka";
 import { metricsEnv } from "@gw/metrics";
@@ -12,6 +12,7 @@ import type { GuardedFetchOptions } from "./media/guarded-fetch.js";
 import { parseTrustedProxies } from "./middleware/client-address.js";
 import { DEFAULT_FLOOD_LIMITS, type FloodLimits } from "./middleware/flood-guard.js";
 import { loadX402Config, type X402Config } from "./payments/x402-config.js";
+import type { WebSearchSettings } from "./pipeline/web-search.js";
 import {
   byokProviderSettings,
   type ProviderSettings,
@@ -66,6 +67,11 @@ export interface EdgeConfig {
   flood: FloodLimits;
   /** TRUSTED_PROXIES: the proxies whose X-Forwarded-For names the client (CIDR list, default none). */
   trustedProxies: string[];
+  /**
+   * The web plugin's Exa-compatible search API (WEB_SEARCH_URL, WEB_SEARCH_API_KEY, WEB_SEARCH_TIMEOUT_MS);
+   * undefined when WEB_SEARCH_URL is unset: `plugins: [{id: "web"}]` and `:online` are then a 400.
+   */
+  webSearch: WebSearchSettings | undefined;
   /** The caps of a media URL fetched on a caller's behalf (MEDIA_FETCH_*): body bytes, whole time, redirects. */
   mediaFetch: Pick<GuardedFetchOptions, "maxBytes" | "timeoutMs" | "maxRedirects">;
   instanceId: string;
@@ -156,6 +162,10 @@ const shape = {
   MEDIA_FETCH_TIMEOUT_MS: milliseconds(10_000),
   // The Fetch standard's own redirect limit is 20; more than that is a loop.
   MEDIA_FETCH_MAX_REDIRECTS: z.coerce.number().int().min(0).max(20).default(3),
+  // The web plugin's search API (Exa's `POST /search` or one that speaks it); the key is a secret.
+  WEB_SEARCH_URL: z.url().optional(),
+  WEB_SEARCH_API_KEY: z.string().min(1).optional(),
+  WEB_SEARCH_TIMEOUT_MS: milliseconds(10_000),
   EDGE_INSTANCE_ID: z.string().min(1).optional(),
   EVENT_SPOOL_DIR: z.string().min(1).default(".data/spool"),
   // How long a partial batch of usage events waits for company before it is sent: no answer waits on
@@ -220,6 +230,11 @@ export function loadEdgeConfig(env: Env = process.env): EdgeConfig {
       timeoutMs: parsed.MEDIA_FETCH_TIMEOUT_MS,
       maxRedirects: parsed.MEDIA_FETCH_MAX_REDIRECTS,
     },
+    webSearch: webSearchSettings(
+      parsed.WEB_SEARCH_URL,
+      parsed.WEB_SEARCH_API_KEY,
+      parsed.WEB_SEARCH_TIMEOUT_MS,
+    ),
     instanceId: parsed.EDGE_INSTANCE_ID ?? `${hostname()}-${process.pid}`,
     providers: providerSettings(env, parsed.DEMO_PROVIDER_URL),
     byokProviders: byokProviderSettings(env),
@@ -230,4 +245,17 @@ export function loadEdgeConfig(env: Env = process.env): EdgeConfig {
     x402: loadX402Config(env),
     console: parsed.CONSOLE_ENABLED ? { dir: parsed.CONSOLE_DIR ?? defaultConsoleDir() } : undefined,
   };
+}
+
+/** A search URL needs its key (Exa refuses a keyless call); a key without a URL is a mistake too. */
+function webSearchSettings(
+  url: string | undefined,
+  apiKey: string | undefined,
+  timeoutMs: number,
+): WebSearchSettings | undefined {
+  if (url === undefined && apiKey === undefined) return undefined;
+  if (url === undefined) throw new ConfigError(["WEB_SEARCH_URL: required when WEB_SEARCH_API_KEY is set"]);
+  if (apiKey === undefined)
+    throw new ConfigError(["WEB_SEARCH_API_KEY: required when WEB_SEARCH_URL is set"]);
+  return { url: url.replace(/\/+$/, ""), apiKey, timeoutMs };
 }

@@ -108,6 +108,7 @@ export function connectEdgeDeps(
       byokFeePercent: config.byokFeePercent,
       leases: config.leases,
       serverTiming: config.serverTiming,
+      webSearch: config.webSearch,
       flood: config.flood,
       trustedProxies: config.trustedProxies,
       publicBaseUrl: config.publicBaseUrl,

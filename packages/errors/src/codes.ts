@@ -270,6 +270,11 @@ export const ERROR_CODES = {
     meaning: "in a stream's error event: the provider sent a malformed frame or closed the stream early",
   },
 
+  web_search_failed: {
+    kind: "upstream",
+    meaning:
+      "the web plugin's search provider (WEB_SEARCH_URL) failed, timed out or answered malformed; no model was called",
+  },
   facilitator_error: {
     kind: "upstream",
     meaning: "the x402 facilitator answered with an error status or a malformed body; nothing was credited",

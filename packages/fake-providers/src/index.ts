@@ -10,6 +10,8 @@ export type { Scenario, ScenarioName, ServerScenario } from "./core/scenario.js"
 export { SCENARIO_NAMES } from "./core/scenario.js";
 export type { FakeServer, FakeServerOptions, ProviderName } from "./core/server.js";
 export { estimateTokens } from "./core/tokens.js";
+export type { FakeExaOptions } from "./exa/server.js";
+export { startFakeExa } from "./exa/server.js";
 export type { FakeGeminiOptions } from "./gemini/server.js";
 export { startFakeGemini } from "./gemini/server.js";
 export type { FakeOpenAiOptions } from "./openai/server.js";

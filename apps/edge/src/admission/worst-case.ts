@@ -27,6 +27,8 @@ export interface WorstCaseInput {
   /** `n`: each choice can use the whole output budget. */
   choices: number;
   imageCount: number;
+  /** The web plugin's search at its most (max_results at the per-result price), on top of any attempt. */
+  searchPico?: bigint | undefined;
 }
 
 /**
@@ -65,12 +67,14 @@ export function worstCaseCost(
   input: WorstCaseInput,
   charge?: HoldCharge,
 ): bigint {
-  return attempts.reduce((worst, attempt) => {
+  const model = attempts.reduce((worst, attempt) => {
     const full = endpointWorstCase(attempt.endpoint, input);
     const byokOnly = charge !== undefined && attempt.byok !== undefined && !charge.includeByok;
     const held = byokOnly ? chargedPico({ ...ZERO_PRICE, totalPico: full }, true, charge.policy) : full;
     return max(worst, held);
   }, 0n);
+  // The search is the gateway's own cost whoever's key serves the model: held in full.
+  return model + (input.searchPico ?? 0n);
 }
 
 const ZERO_PRICE = { promptPico: 0n, completionPico: 0n, requestPico: 0n, totalPico: 0n };

@@ -11,6 +11,14 @@ export interface Cost {
    * cached reads, negative for cache writes priced above input (Anthropic). Absent = 0.
    */
   cacheDiscountPico?: bigint;
+  /** The web plugin's search (results at the per-result price), included in `totalPico`. Absent = 0. */
+  webSearchPico?: bigint;
+}
+
+/** The cost with the web plugin's search added (folded into the total, which the charge and `usage.cost` use). */
+export function withWebSearch(cost: Cost, webSearchPico: bigint): Cost {
+  if (webSearchPico === 0n) return cost;
+  return { ...cost, webSearchPico, totalPico: cost.totalPico + webSearchPico };
 }
 
 export const ZERO_COST: Cost = { promptPico: 0n, completionPico: 0n, requestPico: 0n, totalPico: 0n };

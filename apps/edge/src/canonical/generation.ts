@@ -59,6 +59,12 @@ export interface Generation {
   attribution?: Attribution | undefined;
   /** The request's end-user id (`user`), when it sent one. */
   externalUser?: string | undefined;
+  /**
+   * The plugins the gateway ran for the request before any attempt (`web`: the search whose results
+   * were in every attempt's prompt); absent = none. Like attempts' `transforms`, on the edge's record
+   * only: the usage event does not carry it yet (its cost is in the total).
+   */
+  plugins?: string[] | undefined;
   /** The error the client was answered with, when the generation failed (not when it was cancelled). */
   error?: UsageError | undefined;
 }

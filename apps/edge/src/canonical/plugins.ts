@@ -39,15 +39,36 @@ const webOptions = z.strictObject({
   user_location: z.looseObject({}).nullish(),
 });
 
+/** OpenRouter's default number of web results (its "Web Search" doc: `max_results`, default 5). */
+export const DEFAULT_WEB_RESULTS = 5;
+
+/** The `web` plugin (or the `:online` variant) as the gateway serves it: a search of the operator's Exa-compatible API. */
+export interface WebPlugin {
+  maxResults: number;
+  /** The text put before the results; OpenRouter's default (web-search.ts) when absent. */
+  searchPrompt: string | undefined;
+  includeDomains: readonly string[] | undefined;
+  excludeDomains: readonly string[] | undefined;
+}
+
 /** What a request's plugins and transforms ask the gateway to do, after every refusal. */
 export interface RequestFeatures {
   /** `transforms: ["middle-out"]` or the `context-compression` plugin. */
   middleOut: boolean;
   /** The `file-parser` plugin's PDF handling: extract the text (`pdf-text`) or leave PDFs to the model. */
   pdf: "text" | "native" | undefined;
+  /** The `web` plugin or a `:online` model: search first, results in the prompt. */
+  web?: WebPlugin | undefined;
 }
 
 export const NO_FEATURES: RequestFeatures = { middleOut: false, pdf: undefined };
+
+/** What the gateway can serve: whether an operator configured a search API (WEB_SEARCH_URL). */
+export interface FeatureSupport {
+  webSearch: boolean;
+}
+
+const ONLINE_SUFFIX = ":online";
 
 /** The plugins and transforms as the chat request carries them (any surface puts them there). */
 export interface FeatureFields {
@@ -61,7 +82,10 @@ export interface FeatureFields {
  * The features a request asks for; a 400 naming the plugin, transform, option or engine the gateway
  * does not serve. A plugin sent with `enabled: false` asks for nothing, whatever its id.
  */
-export function requestFeatures(request: FeatureFields): RequestFeatures {
+export function requestFeatures(
+  request: FeatureFields,
+  support: FeatureSupport = { webSearch: false },
+): RequestFeatures {
   const features: RequestFeatures = { middleOut: false, pdf: undefined };
   for (const [index, transform] of (request.transforms ?? []).entries()) {
     if (transform !== "middle-out") refuse(`transforms[${index}]`, `unsupported transform "${transform}"`);
@@ -75,13 +99,43 @@ export function requestFeatures(request: FeatureFields): RequestFeatures {
       parseOption(contextCompressionOptions, sent, field);
       features.middleOut = true;
     } else if (sent.id === "web") {
-      parseOption(webOptions, sent, field);
-      refuseWeb(field);
+      const options = parseOption(webOptions, sent, field);
+      if (!support.webSearch) refuseWeb(field);
+      features.web = webPlugin(field, options);
     } else refuse(`${field}.id`, `unsupported plugin "${sent.id}"`);
   }
-  const online = [request.model, ...(request.models ?? [])].find((id) => id.endsWith(":online"));
-  if (online !== undefined) refuseWeb("model", `${online}: the :online variant is the web plugin; `);
+  const online = [request.model, ...(request.models ?? [])].find((id) => id.endsWith(ONLINE_SUFFIX));
+  if (online !== undefined) {
+    if (!support.webSearch) refuseWeb("model", `${online}: the :online variant is the web plugin; `);
+    // OpenRouter: `:online` is shorthand for `plugins: [{id: "web"}]`; an explicit plugin's options win.
+    features.web ??= webPlugin("model", { id: "web" });
+  }
   return features;
+}
+
+/** The model id without OpenRouter's `:online` shorthand (planning knows the model, not the variant). */
+export function withoutOnline(model: string): string {
+  return model.endsWith(ONLINE_SUFFIX) ? model.slice(0, -ONLINE_SUFFIX.length) : model;
+}
+
+/**
+ * The web plugin's options as the gateway serves them. Native search (the provider's own) is not
+ * offered here, so `engine: "native"` and the native-only `max_uses`/`user_location` are refused by name
+ * rather than ignored.
+ */
+function webPlugin(field: string, options: z.infer<typeof webOptions>): WebPlugin {
+  if (options.engine === "native")
+    refuse(`${field}.engine`, 'native web search is not offered by this gateway (use "exa" or leave it out)');
+  if (options.max_uses !== undefined)
+    refuse(`${field}.max_uses`, "applies to native web search only, which this gateway does not offer");
+  if (options.user_location != null)
+    refuse(`${field}.user_location`, "applies to native web search only, which this gateway does not offer");
+  return {
+    maxResults: options.max_results ?? DEFAULT_WEB_RESULTS,
+    searchPrompt: options.search_prompt,
+    includeDomains: options.include_domains,
+    excludeDomains: options.exclude_domains,
+  };
 }
 
 function pdfEngine(field: string, sent: z.infer<typeof plugin>): RequestFeatures["pdf"] {
@@ -115,7 +169,7 @@ function parseOption<Schema extends z.ZodType>(
 function refuseWeb(field: string, prefix = ""): never {
   return refuse(
     field,
-    `${prefix}the web plugin needs a search provider and none is configured on this gateway`,
+    `${prefix}the web plugin needs a search provider and no search provider is configured on this gateway`,
   );
 }
 

@@ -6,6 +6,8 @@ import type { PromptText } from "../canonical/prompt-text.js";
 import type { Route } from "../planning/planner.js";
 import type { Surface } from "../translate/surface.js";
 import type { GenerationSubject } from "./finish-generation.js";
+import type { WebResult } from "./web-search.js";
+import { webSearchPico } from "./web-served.js";
 
 /** One admitted chat request on its way through the providers. */
 export interface AdmittedChat {
@@ -21,6 +23,8 @@ export interface AdmittedChat {
   /** The API shape the client spoke, which the answer is rendered in. */
   surface: Surface;
   attribution: Attribution | undefined;
+  /** The web plugin's results (already in the prompt): cited in the answer, billed on the generation. */
+  webResults?: WebResult[] | undefined;
 }
 
 export function subjectOf(chat: AdmittedChat): GenerationSubject {
@@ -33,5 +37,7 @@ export function subjectOf(chat: AdmittedChat): GenerationSubject {
     hold: chat.hold,
     attribution: chat.attribution,
     externalUser: externalUserOf(chat.request.user),
+    webSearchPico: webSearchPico(chat.webResults),
+    ...(chat.webResults ? { plugins: ["web"] } : {}),
   };
 }

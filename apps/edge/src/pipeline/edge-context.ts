@@ -12,6 +12,7 @@ import type { EndpointHealth } from "../planning/health.js";
 import type { Planner } from "../planning/planner.js";
 import type { ProviderRegistry } from "../providers/registry.js";
 import type { Meter } from "../usage/meter.js";
+import type { WebSearchSettings } from "./web-search.js";
 
 /** Knobs with production defaults; tests shorten the timers and pin the routing draw. */
 export interface EdgeSettings {
@@ -43,6 +44,8 @@ export interface EdgeSettings {
   shutdownDeadlineMs: number;
   /** SERVER_TIMING: a `Server-Timing` header with the edge's stage durations on every answer. Default off. */
   serverTiming: boolean;
+  /** The web plugin's search API (WEB_SEARCH_*); absent = the web plugin and `:online` are a 400. */
+  webSearch?: WebSearchSettings | undefined;
 }
 
 export const DEFAULT_SETTINGS: EdgeSettings = {

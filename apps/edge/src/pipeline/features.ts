@@ -1,6 +1,6 @@
 import { GatewayError } from "@gw/errors";
 import type { ChatRequest } from "../canonical/chat-request.js";
-import type { RequestFeatures } from "../canonical/plugins.js";
+import { type RequestFeatures, withoutOnline } from "../canonical/plugins.js";
 import { nativeRequestOf } from "../providers/native.js";
 import { withPdfText } from "./file-parser.js";
 
@@ -11,7 +11,7 @@ import { withPdfText } from "./file-parser.js";
  * uncompressed prompt): members of that body with no translation would be lost, so they are a 400.
  */
 export async function withFeatures(request: ChatRequest, features: RequestFeatures): Promise<ChatRequest> {
-  const rewrites = features.pdf === "text" || features.middleOut;
+  const rewrites = features.pdf === "text" || features.middleOut || features.web !== undefined;
   const untranslated = nativeRequestOf(request)?.untranslated ?? [];
   if (rewrites && untranslated.length > 0) {
     const fields = untranslated.join(", ");
@@ -21,5 +21,12 @@ export async function withFeatures(request: ChatRequest, features: RequestFeatur
       { code: "untranslatable_request", metadata: { field: fields } },
     );
   }
-  return features.pdf === "text" ? withPdfText(request) : request;
+  const parsed = features.pdf === "text" ? await withPdfText(request) : request;
+  return features.web === undefined ? parsed : offline(parsed);
+}
+
+/** `model:online` planned as `model` (the variant is the web plugin, served here, not a catalogue entry). */
+function offline(request: ChatRequest): ChatRequest {
+  const models = request.models?.map(withoutOnline);
+  return { ...request, model: withoutOnline(request.model), ...(models ? { models } : {}) };
 }

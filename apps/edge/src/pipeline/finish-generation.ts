@@ -5,7 +5,7 @@ import type { Pico } from "@gw/money";
 import { leaseIdOf } from "../admission/admission.js";
 import type { Hold } from "../admission/admit.js";
 import type { Attribution } from "../canonical/attribution.js";
-import { computeCost, ZERO_COST } from "../canonical/cost.js";
+import { computeCost, withWebSearch, ZERO_COST } from "../canonical/cost.js";
 import type { FinishReason } from "../canonical/finish-reason.js";
 import type { ApiType, AttemptRecord, Generation } from "../canonical/generation.js";
 import type { PlannedAttempt } from "../planning/plan.js";
@@ -28,6 +28,10 @@ export interface GenerationSubject {
   attribution?: Attribution | undefined;
   /** The request's `user` (validated), recorded as OpenRouter's `external_user`. */
   externalUser?: string | undefined;
+  /** The web plugin's search, billed with the answer (only when an attempt is billed). */
+  webSearchPico?: bigint | undefined;
+  /** The plugins that ran before planning (`web`), for the record. */
+  plugins?: string[] | undefined;
 }
 
 /** How a request ended: served by an attempt, or not served at all. */
@@ -102,7 +106,10 @@ function generationRecord(subject: GenerationSubject, ending: Ending): Generatio
     estimated: measured.estimated,
     cost:
       attempt && (ending.served || measured.estimated)
-        ? computeCost(attempt.endpoint.pricing, measured.usage, measured.images)
+        ? withWebSearch(
+            computeCost(attempt.endpoint.pricing, measured.usage, measured.images),
+            subject.webSearchPico ?? 0n,
+          )
         : ZERO_COST,
     isByok: attempt?.byok !== undefined,
     startedAt: subject.startedAt,
@@ -112,6 +119,7 @@ function generationRecord(subject: GenerationSubject, ending: Ending): Generatio
     served: ending.served,
     attribution: subject.attribution,
     externalUser: subject.externalUser,
+    ...(subject.plugins ? { plugins: subject.plugins } : {}),
     error: endingError(ending),
   };
 }

@@ -9,6 +9,7 @@ import type { EdgeContext } from "./edge-context.js";
 import { attemptsMetadata, finishGeneration, identity } from "./finish-generation.js";
 import { sendJson } from "./json-response.js";
 import { endStage } from "./server-timing.js";
+import { withCitations } from "./web-citations.js";
 
 /**
  * A non-streamed chat completion: one JSON body with usage and cost. Metered just before it is sent,
@@ -44,12 +45,16 @@ export async function respondJson(
   endStage(chat.signal, "publish");
   sendJson(
     response,
-    chat.surface.renderJson(completion.body, identity(chat.generationId, outcome.attempt, endedAt), {
-      ...measured,
-      cost: record.cost,
-      chargedPico,
-      isByok: record.isByok,
-    }),
+    chat.surface.renderJson(
+      withCitations(completion.body, chat.webResults),
+      identity(chat.generationId, outcome.attempt, endedAt),
+      {
+        ...measured,
+        cost: record.cost,
+        chargedPico,
+        isByok: record.isByok,
+      },
+    ),
   );
 }
 

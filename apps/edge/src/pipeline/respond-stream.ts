@@ -14,6 +14,7 @@ import { type AttemptsFailure, runAttempts } from "./attempts.js";
 import type { EdgeContext } from "./edge-context.js";
 import { attemptsMetadata, finishGeneration, identity } from "./finish-generation.js";
 import { SseWriter } from "./sse-writer.js";
+import { urlCitations } from "./web-citations.js";
 
 interface Pumped {
   usage: TokenUsage | undefined;
@@ -49,6 +50,7 @@ export async function respondStream(
   const measured = await measure(pumped.usage, chat.prompt, () => rewriter.outputTexts());
   const broken = pumped.error ? streamFailure(pumped.error) : undefined;
   if (broken) await writer.write(rewriter.error(broken));
+  else if (!cancelled) await writeCitations(writer, rewriter, chat);
   const nativeFinishReason = rewriter.finishReason();
   const { record, chargedPico } = finishGeneration(context, subjectOf(chat), {
     served: true,
@@ -201,4 +203,23 @@ async function failStream(
 function streamFailure(event: Extract<StreamEvent, { type: "error" }>): GatewayError {
   const kind = event.code === "timeout" ? "gateway_timeout" : "upstream";
   return new GatewayError(kind, event.message, event.code === undefined ? {} : { upstreamCode: event.code });
+}
+
+/**
+ * The web plugin's citations on a streamed chat completion: one chunk after the content, before the
+ * usage chunk, whose delta carries `annotations` (OpenRouter's `url_citation`) for each result the
+ * streamed text cites. Offsets index the streamed output text as a whole (content, plus any reasoning
+ * the provider streamed before it). Other surfaces have no `annotations` to carry them.
+ */
+async function writeCitations(
+  writer: SseWriter,
+  rewriter: StreamRenderer,
+  chat: AdmittedChat,
+): Promise<void> {
+  if (chat.surface.apiType !== "chat" || !chat.webResults?.length) return;
+  const annotations = urlCitations(rewriter.outputTexts().join(""), chat.webResults);
+  if (annotations.length === 0) return;
+  await writer.write(
+    rewriter.chunk({ choices: [{ index: 0, delta: { annotations }, finish_reason: null }] }),
+  );
 }

@@ -14,6 +14,7 @@ import { withFeatures } from "./features.js";
 import { respondJson } from "./respond-json.js";
 import { respondStream } from "./respond-stream.js";
 import { endStage, linkSignal, timesOf } from "./server-timing.js";
+import { webSearched, webSearchHoldPico } from "./web-served.js";
 
 /** What every inference request has before its body is read: an id, a start time, a disconnect signal. */
 export interface RequestStart {
@@ -64,8 +65,11 @@ export async function serveInference(
 ): Promise<void> {
   const { principal, start } = inference;
   // Plugins and transforms are served or refused here, before anything is planned or held.
-  const features = requestFeatures(inference.request);
-  const request = await withFeatures(inference.request, features);
+  const features = requestFeatures(inference.request, {
+    webSearch: context.settings.webSearch !== undefined,
+  });
+  const web = await webSearched(context, await withFeatures(inference.request, features), features, start);
+  const { request } = web;
   const route = await context.planner.route({
     principal,
     request,
@@ -84,6 +88,7 @@ export async function serveInference(
       maxTokens: requestedMaxTokens(request),
       choices: request.n ?? 1,
       imageCount: prompt.imageCount,
+      searchPico: webSearchHoldPico(features.web),
     },
   });
   endStage(start.signal, "admit");
@@ -99,6 +104,7 @@ export async function serveInference(
     signal: start.signal,
     surface: inference.surface,
     attribution: start.attribution,
+    ...(web.results ? { webResults: web.results } : {}),
   };
   if (request.stream === true) await respondStream(response, chat, context);
   else await respondJson(response, chat, context);

@@ -29,4 +29,12 @@ describe("checkBatchPlugins", () => {
       checkBatchPlugins(params({ plugins: [{ id: "file-parser" }], transforms: ["middle-out"] }), 0),
     ).not.toThrow();
   });
+
+  it("accepts the web plugin and :online when a search provider is configured", () => {
+    const support = { webSearch: true };
+    expect(() => checkBatchPlugins(params({ plugins: [{ id: "web" }] }), 0, support)).not.toThrow();
+    expect(() =>
+      checkBatchPlugins(params({ model: "anthropic/claude-test:online" }), 0, support),
+    ).not.toThrow();
+  });
 });

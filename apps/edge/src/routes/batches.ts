@@ -2,7 +2,7 @@ import type { Principal } from "@gw/auth";
 import { GatewayError, isGatewayError } from "@gw/errors";
 import { requestOrigin } from "@gw/http";
 import type { Request, Response } from "express";
-import { requestFeatures, splitPluginFields } from "../canonical/plugins.js";
+import { type FeatureSupport, requestFeatures, splitPluginFields } from "../canonical/plugins.js";
 import type { BatchClient } from "../clients/batches.js";
 import { resolveApiKey } from "../middleware/api-key.js";
 import type { EdgeContext } from "../pipeline/edge-context.js";
@@ -77,7 +77,8 @@ function limitOf(value: unknown): number {
 export function batchRoutes(context: EdgeContext): Route[] {
   const create: Handler = async (request, response, batches, principal) => {
     const body = parseCreateBatch(request.body);
-    for (const [index, entry] of body.requests.entries()) checkBatchPlugins(entry.params, index);
+    const support = { webSearch: context.settings.webSearch !== undefined };
+    for (const [index, entry] of body.requests.entries()) checkBatchPlugins(entry.params, index, support);
     const batch = await batches.create({
       accountId: principal.accountId,
       keyHash: principal.keyHash,
@@ -145,9 +146,13 @@ export function batchRoutes(context: EdgeContext): Route[] {
  * A batch request's plugins and transforms are served or refused like a direct request's, and refused
  * at submission (naming the request) rather than when the batch runs.
  */
-export function checkBatchPlugins(params: Record<string, unknown> & { model: string }, index: number): void {
+export function checkBatchPlugins(
+  params: Record<string, unknown> & { model: string },
+  index: number,
+  support: FeatureSupport = { webSearch: false },
+): void {
   try {
-    requestFeatures({ model: params.model, ...splitPluginFields(params).fields });
+    requestFeatures({ model: params.model, ...splitPluginFields(params).fields }, support);
   } catch (error) {
     if (!(error instanceof GatewayError)) throw error;
     const field = `requests[${index}].params.${String(error.metadata?.field ?? "")}`;

@@ -933,6 +933,17 @@ const CHECKS: Readonly<Record<string, () => void>> = {
     const web = () => requestFeatures(canonical("chat", { ...BASE.chat, plugins: [{ id: "web" }] }));
     expect(web).toThrow("plugins[0]: the web plugin needs a search provider");
     expect(() => requestFeatures({ model: "openai/gpt-4o:online" })).toThrow(/model: .*:online.*web plugin/);
+    const served = (plugin: Json) =>
+      requestFeatures(canonical("chat", { ...BASE.chat, plugins: [plugin] }), { webSearch: true });
+    expect(served({ id: "web", max_results: 3, search_prompt: "Found:" }).web).toEqual({
+      maxResults: 3,
+      searchPrompt: "Found:",
+      includeDomains: undefined,
+      excludeDomains: undefined,
+    });
+    expect(requestFeatures({ model: "openai/gpt-4o:online" }, { webSearch: true }).web?.maxResults).toBe(5);
+    expect(() => served({ id: "web", engine: "native" })).toThrow("plugins[0].engine: native web search");
+    expect(() => served({ id: "web", user_location: { country: "US" } })).toThrow("plugins[0].user_location");
   },
   "plugins-file-parser": () => {
     const engine = (pdf?: Json) => () =>

@@ -13,7 +13,7 @@ import {
   steeringFor,
 } from "./scenario.js";
 
-export type ProviderName = "openai" | "anthropic" | "gemini" | "bedrock" | "vertex" | "azure";
+export type ProviderName = "openai" | "anthropic" | "gemini" | "bedrock" | "vertex" | "azure" | "exa";
 
 export interface FakeServerOptions {
   /** Default 127.0.0.1: the fakes are for loopback use only. */

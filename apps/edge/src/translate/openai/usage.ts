@@ -45,7 +45,8 @@ export function renderUsage({ usage, cost, chargedPico, estimated, isByok }: Usa
     is_byok: isByok,
     estimated,
     cost_details: {
-      upstream_inference_cost: picoToUsdNumber(cost.totalPico),
+      // The provider's price: the web plugin's search is the gateway's, in `cost` but not here.
+      upstream_inference_cost: picoToUsdNumber(cost.totalPico - (cost.webSearchPico ?? 0n)),
       // The per-request price is part of the prompt's, as in the usage event: the parts add up.
       upstream_inference_prompt_cost: picoToUsdNumber(cost.promptPico + cost.requestPico),
       upstream_inference_completions_cost: picoToUsdNumber(cost.completionPico),

@@ -1,0 +1,220 @@
+import { type FakeServer, startFakeExa } from "@gw/fake-providers";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type EdgeHarness, startEdgeHarness } from "../test/harness.js";
+import { readError } from "../test/http.js";
+import { testKey } from "../test/principals.js";
+import { usageEventFor } from "../test/usage.js";
+
+// The web plugin (and `:online`) served with an operator's Exa-compatible search API: the search runs
+// before planning, its results go into the prompt as OpenRouter's system message, the answer's citations
+// come back as `annotations`, and the results are priced ($4 per 1,000) on top of the model.
+
+const EXA_KEY = "exa-operator-key";
+const key = testKey("acct-web");
+let exa: FakeServer;
+let edge: EdgeHarness;
+
+beforeAll(async () => {
+  exa = await startFakeExa({ apiKey: EXA_KEY });
+  edge = await startEdgeHarness({
+    keys: [key],
+    env: { WEB_SEARCH_URL: exa.baseUrl, WEB_SEARCH_API_KEY: EXA_KEY, WEB_SEARCH_TIMEOUT_MS: "500" },
+  });
+});
+
+afterAll(async () => {
+  await edge?.stop();
+  await exa?.close();
+});
+
+beforeEach(() => {
+  for (const fake of [edge.primary, edge.anthropic, exa]) {
+    fake.resetScenario();
+    fake.clearRequests();
+  }
+});
+
+const MODEL = "openai/gpt-4o-mini";
+// The fake model echoes the last user text, so this question makes its answer cite result 2.
+const CITING = "What is new? See [result-2.example.org](https://result-2.example.org/)";
+
+function chat(body: Record<string, unknown>): Promise<Response> {
+  return fetch(`${edge.url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key.secret}`, "content-type": "application/json" },
+    body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: CITING }], ...body }),
+  });
+}
+
+interface Sent {
+  messages: Array<{ role: string; content: string }>;
+  model: string;
+}
+
+describe("the web plugin with a search provider configured", () => {
+  it("searches the last user message with the operator's key and max_results", async () => {
+    const response = await chat({ plugins: [{ id: "web", max_results: 3 }] });
+    expect(response.status).toBe(200);
+    const [search] = exa.requests(1);
+    expect(search?.headers["x-api-key"]).toBe(EXA_KEY);
+    expect(search?.body).toEqual({
+      query: CITING,
+      numResults: 3,
+      contents: { text: { maxCharacters: 1_000 } },
+    });
+  });
+
+  it("gives the results to the model as a system message before the user's, with OpenRouter's prompt", async () => {
+    await chat({ plugins: [{ id: "web" }] });
+    const sent = edge.primary.requests(1)[0]?.body as Sent;
+    expect(sent.messages.map((message) => message.role)).toEqual(["system", "user"]);
+    const system = sent.messages[0]?.content ?? "";
+    expect(system).toMatch(/^A web search was conducted on \d{4}-\d{2}-\d{2}\. Incorporate/);
+    expect(system).toContain("Cite them using markdown links named using the domain of the source.");
+    // The default five results, each a markdown link to its URL.
+    for (const n of [1, 2, 3, 4, 5]) expect(system).toContain(`(https://result-${n}.example.org/)`);
+    expect(system).not.toContain("result-6.example.org");
+    expect(sent).not.toHaveProperty("plugins");
+  });
+
+  it("uses the plugin's search_prompt instead of the default", async () => {
+    await chat({ plugins: [{ id: "web", search_prompt: "Sources found:", max_results: 1 }] });
+    const sent = edge.primary.requests(1)[0]?.body as Sent;
+    expect(sent.messages[0]?.content.startsWith("Sources found:\n\n[1] [Result 1")).toBe(true);
+  });
+
+  it("returns the cited results as url_citation annotations on the assistant message", async () => {
+    const body = (await (await chat({ plugins: [{ id: "web" }] })).json()) as {
+      choices: Array<{ message: { content: string; annotations?: unknown[] } }>;
+    };
+    const message = body.choices[0]?.message;
+    const link = "[result-2.example.org](https://result-2.example.org/)";
+    const start = message?.content.indexOf(link) ?? -1;
+    expect(start).toBeGreaterThan(0);
+    expect(message?.annotations).toEqual([
+      {
+        type: "url_citation",
+        url_citation: {
+          url: "https://result-2.example.org/",
+          title: `Result 2: ${CITING}`.slice(0, 120),
+          content: expect.stringContaining("Result 2 about"),
+          start_index: start,
+          end_index: start + link.length,
+        },
+      },
+    ]);
+  });
+
+  it("streams the citations in a chunk after the content, before the usage chunk", async () => {
+    const response = await chat({ plugins: [{ id: "web" }], stream: true });
+    expect(response.status).toBe(200);
+    const chunks = (await response.text())
+      .split("\n\n")
+      .filter((frame) => frame.startsWith("data: {"))
+      .map((frame) => JSON.parse(frame.slice(6)) as { choices: Array<{ delta: Record<string, unknown> }> });
+    const text = chunks.map((chunk) => chunk.choices[0]?.delta.content ?? "").join("");
+    const cited = chunks.findIndex((chunk) => chunk.choices[0]?.delta.annotations !== undefined);
+    expect(cited).toBe(chunks.length - 2);
+    const link = "[result-2.example.org](https://result-2.example.org/)";
+    expect(chunks[cited]?.choices[0]?.delta.annotations).toEqual([
+      {
+        type: "url_citation",
+        url_citation: expect.objectContaining({
+          url: "https://result-2.example.org/",
+          start_index: text.indexOf(link),
+          end_index: text.indexOf(link) + link.length,
+        }),
+      },
+    ]);
+  });
+
+  it("prices the results at $4 per 1,000 on top of the model, in usage.cost and the usage event", async () => {
+    const plain = await chat({});
+    const plainBody = (await plain.json()) as { usage: { cost: number } };
+    const searched = await chat({ plugins: [{ id: "web", max_results: 4 }] });
+    const body = (await searched.json()) as {
+      usage: { cost: number; prompt_tokens: number; cost_details: { upstream_inference_cost: number } };
+    };
+    // The model's part (its prompt now holds the results) plus 4 results × $0.004.
+    expect(body.usage.cost).toBeCloseTo(body.usage.cost_details.upstream_inference_cost + 0.016, 9);
+    expect(body.usage.cost).toBeGreaterThan(plainBody.usage.cost + 0.016);
+    const event = await usageEventFor(edge, searched.headers.get("x-generation-id") ?? "");
+    expect(event.costPico - (event.upstreamPromptCostPico + event.upstreamCompletionCostPico)).toBe(
+      16_000_000_000n,
+    );
+  });
+
+  it("holds max_results × the result price before the call", async () => {
+    const holdOf = async (body: Record<string, unknown>) => {
+      const response = await chat({ max_tokens: 10, ...body });
+      const id = response.headers.get("x-generation-id");
+      return edge.billing.admits.find((admit) => admit.holdId === id)?.worstCaseCostPico ?? 0n;
+    };
+    const plain = await holdOf({});
+    const searched = await holdOf({ plugins: [{ id: "web", max_results: 25 }] });
+    // 25 × $0.004 = 10¹¹ pico, besides the longer prompt's share.
+    expect(searched - plain).toBeGreaterThanOrEqual(100_000_000_000n);
+    expect(searched - plain).toBeLessThan(110_000_000_000n);
+  });
+
+  it(":online is the web plugin on the model without the suffix", async () => {
+    const response = await chat({ model: `${MODEL}:online` });
+    expect(response.status).toBe(200);
+    expect(exa.requests()).toHaveLength(1);
+    const sent = edge.primary.requests(1)[0]?.body as Sent;
+    expect(sent.model).toBe("gpt-4o-mini");
+    expect(sent.messages[0]?.content).toContain("A web search was conducted on");
+    expect(((await response.json()) as { model: string }).model).toBe(MODEL);
+  });
+
+  it("serves the plugin on the Anthropic Messages surface too: the results reach the model as system text", async () => {
+    const response = await fetch(`${edge.url}/v1/messages`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key.secret}`,
+        "content-type": "application/json",
+        "anthropic-version": "2023-06-01",
+      },
+      body: JSON.stringify({
+        model: "anthropic/claude-test",
+        max_tokens: 50,
+        messages: [{ role: "user", content: "what is new?" }],
+        plugins: [{ id: "web", max_results: 2 }],
+      }),
+    });
+    expect(response.status).toBe(200);
+    expect((exa.requests(1)[0]?.body as { query?: string } | undefined)?.query).toBe("what is new?");
+    const sent = edge.anthropic.requests(1)[0]?.body as { system?: unknown; plugins?: unknown };
+    expect(JSON.stringify(sent.system)).toContain("(https://result-2.example.org/)");
+    expect(sent).not.toHaveProperty("plugins");
+  });
+
+  it("a failing search is a 502 naming the search provider, and no model is called", async () => {
+    exa.setScenario({ name: "fail", status: 500 });
+    const error = await readError(await chat({ plugins: [{ id: "web" }] }));
+    expect(error.status).toBe(502);
+    expect(error.message).toContain("web plugin: the search provider answered HTTP 500");
+    expect(error.reason).toBe("web_search_failed");
+    expect(edge.primary.requests()).toHaveLength(0);
+  });
+
+  it("a search that does not answer in time is a 502 too", async () => {
+    exa.setScenario({ name: "hang" });
+    const error = await readError(await chat({ plugins: [{ id: "web" }] }));
+    expect(error.status).toBe(502);
+    expect(error.message).toContain("did not answer within 500 ms");
+    expect(edge.primary.requests()).toHaveLength(0);
+  });
+
+  it("refuses native search and its options by name", async () => {
+    for (const [plugin, field] of [
+      [{ id: "web", engine: "native" }, "plugins[0].engine"],
+      [{ id: "web", max_uses: 2 }, "plugins[0].max_uses"],
+    ] as const) {
+      const error = await readError(await chat({ plugins: [plugin] }));
+      expect(error.status).toBe(400);
+      expect(error.metadata?.field).toBe(field);
+    }
+    expect(exa.requests()).toHaveLength(0);
+  });
+});
