@@ -13,6 +13,11 @@ const TOKENS_PER_MESSAGE = 3;
 const REPLY_PRIMER_TOKENS = 3;
 
 /** A cheap, deliberately high prompt-token estimate for the spend hold. */
+/** The estimate for `bytes` of text more in `messages` messages more (the same floor as the prompt's). */
+export function estimateAddedTokens(bytes: number, messages: number): number {
+  return messages * TOKENS_PER_MESSAGE + Math.ceil(bytes / BYTES_PER_TOKEN_FLOOR);
+}
+
 export function estimatePromptTokens(prompt: PromptText): number {
   let tokens = prompt.messageCount * TOKENS_PER_MESSAGE + REPLY_PRIMER_TOKENS;
   for (const text of prompt.texts)

@@ -14,7 +14,8 @@ import { withFeatures } from "./features.js";
 import { respondJson } from "./respond-json.js";
 import { respondStream } from "./respond-stream.js";
 import { endStage, linkSignal, timesOf } from "./server-timing.js";
-import { webSearched, webSearchHoldPico } from "./web-served.js";
+import { searchedOnceAdmitted } from "./web-admitted.js";
+import { webPromptAllowanceTokens, webSearchHoldPico } from "./web-served.js";
 
 /** What every inference request has before its body is read: an id, a start time, a disconnect signal. */
 export interface RequestStart {
@@ -68,31 +69,37 @@ export async function serveInference(
   const features = requestFeatures(inference.request, {
     webSearch: context.settings.webSearch !== undefined,
   });
-  const web = await webSearched(context, await withFeatures(inference.request, features), features, start);
-  const { request } = web;
-  const route = await context.planner.route({
+  const base = await withFeatures(inference.request, features);
+  const planned = await context.planner.route({
     principal,
-    request,
+    request: base,
     kind: "chat",
     middleOut: features.middleOut,
   });
   endStage(start.signal, "plan");
-  const prompt = promptText(request);
+  const basePrompt = promptText(base);
   const hold = await context.admission.admitPlanned({
     generationId: start.generationId,
     principal,
-    requestedModel: request.model,
-    attempts: route.attempts,
+    requestedModel: base.model,
+    attempts: planned.attempts,
     worstCase: {
-      promptTokens: estimatePromptTokens(prompt),
-      maxTokens: requestedMaxTokens(request),
-      choices: request.n ?? 1,
-      imageCount: prompt.imageCount,
+      promptTokens: estimatePromptTokens(basePrompt) + webPromptAllowanceTokens(features.web),
+      maxTokens: requestedMaxTokens(base),
+      choices: base.n ?? 1,
+      imageCount: basePrompt.imageCount,
       searchPico: webSearchHoldPico(features.web),
     },
   });
   endStage(start.signal, "admit");
+  const { request, route, results } = await searchedOnceAdmitted(context, inference, {
+    base,
+    features,
+    planned,
+    hold,
+  });
   start.announce();
+  const prompt = request === base ? basePrompt : promptText(request);
   const chat: AdmittedChat = {
     generationId: start.generationId,
     principal,
@@ -104,7 +111,7 @@ export async function serveInference(
     signal: start.signal,
     surface: inference.surface,
     attribution: start.attribution,
-    ...(web.results ? { webResults: web.results } : {}),
+    ...(results ? { webResults: results } : {}),
   };
   if (request.stream === true) await respondStream(response, chat, context);
   else await respondJson(response, chat, context);

@@ -20,6 +20,15 @@ export interface WebResult {
 
 /** Page text per result given to the model: enough to answer from, bounded so the prompt stays small. */
 const RESULT_TEXT_CHARACTERS = 1_000;
+/** A result's title is cut here and a longer URL leaves the result out, so each result is bounded. */
+const RESULT_TITLE_CHARACTERS = 200;
+const RESULT_URL_CHARACTERS = 1_000;
+/**
+ * The most UTF-8 bytes one result adds to the prompt (text, title, URL, date and the markup around them):
+ * the hold is placed before the search runs, so it is sized on this, not on what the search brings.
+ */
+export const RESULT_PROMPT_BYTES_MAX =
+  (RESULT_TEXT_CHARACTERS + RESULT_TITLE_CHARACTERS + RESULT_URL_CHARACTERS) * 4 + 64;
 
 /**
  * Searches the operator's Exa-compatible API (exa.ai/docs/reference/search: `POST /search` with
@@ -67,11 +76,14 @@ function resultsOf(json: unknown): WebResult[] | undefined {
   const results: WebResult[] = [];
   for (const item of json.results) {
     if (!isRecord(item) || typeof item.url !== "string") return undefined;
+    if (item.url.length > RESULT_URL_CHARACTERS) continue;
+    const title = typeof item.title === "string" && item.title !== "" ? item.title : item.url;
     results.push({
       url: item.url,
-      title: typeof item.title === "string" && item.title !== "" ? item.title : item.url,
-      text: typeof item.text === "string" ? item.text : undefined,
-      publishedDate: typeof item.publishedDate === "string" ? item.publishedDate : undefined,
+      title: title.slice(0, RESULT_TITLE_CHARACTERS),
+      // The provider is asked for at most this much; one that sends more is cut, not trusted.
+      text: typeof item.text === "string" ? item.text.slice(0, RESULT_TEXT_CHARACTERS) : undefined,
+      publishedDate: typeof item.publishedDate === "string" ? item.publishedDate.slice(0, 32) : undefined,
     });
   }
   return results;

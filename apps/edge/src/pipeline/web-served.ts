@@ -1,9 +1,10 @@
 import { GatewayError } from "@gw/errors";
+import { estimateAddedTokens } from "../admission/worst-case.js";
 import type { ChatRequest } from "../canonical/chat-request.js";
 import type { RequestFeatures, WebPlugin } from "../canonical/plugins.js";
 import type { EdgeContext } from "./edge-context.js";
-import { searchQuery, withSearchResults } from "./web-prompt.js";
-import { searchWeb, type WebResult } from "./web-search.js";
+import { DEFAULT_SEARCH_PROMPT, searchQuery, withSearchResults } from "./web-prompt.js";
+import { RESULT_PROMPT_BYTES_MAX, searchWeb, type WebResult } from "./web-search.js";
 
 /**
  * OpenRouter's price of its Exa-backed web search: $4 per 1,000 results (its "Web Search" doc, "Pricing",
@@ -18,8 +19,9 @@ export interface WebSearched {
 }
 
 /**
- * Runs the web plugin before planning: the last user message is the query, the results go into the
- * prompt (web-prompt.ts), so the estimate, the hold and the bill count what the model reads.
+ * Runs the web plugin once the request is admitted (serve.ts): the last user message is the query, the
+ * results go into the prompt (web-prompt.ts), so the plan and the bill count what the model reads; the
+ * hold counted them at their most (webPromptAllowanceTokens).
  */
 export async function webSearched(
   context: Pick<EdgeContext, "settings" | "now">,
@@ -42,6 +44,16 @@ export async function webSearched(
     );
   const results = await searchWeb(settings, query, plugin, start.signal);
   return { request: withSearchResults(request, results, plugin.searchPrompt, context.now()), results };
+}
+
+/**
+ * The prompt tokens the results may add at most (one system message: the search prompt and every result
+ * at its cap). The search runs after admission, so the hold counts these before they exist.
+ */
+export function webPromptAllowanceTokens(plugin: WebPlugin | undefined): number {
+  if (plugin === undefined) return 0;
+  const intro = Buffer.byteLength(plugin.searchPrompt ?? DEFAULT_SEARCH_PROMPT, "utf8") + 16;
+  return estimateAddedTokens(intro + plugin.maxResults * RESULT_PROMPT_BYTES_MAX, 1);
 }
 
 /** The hold's share for the search: every result the plugin may bring, at the per-result price. */

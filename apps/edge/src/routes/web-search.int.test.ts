@@ -1,5 +1,8 @@
 import { type FakeServer, startFakeExa } from "@gw/fake-providers";
+import { RefusalCode } from "@gw/proto/billing/v1/billing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { webPromptAllowanceTokens } from "../pipeline/web-served.js";
+import { refusal } from "../test/billing.js";
 import { type EdgeHarness, startEdgeHarness } from "../test/harness.js";
 import { readError } from "../test/http.js";
 import { testKey } from "../test/principals.js";
@@ -144,7 +147,19 @@ describe("the web plugin with a search provider configured", () => {
     );
   });
 
-  it("holds max_results × the result price before the call", async () => {
+  it("searches only once admitted: a caller who cannot pay gets 402 and the search provider is never asked", async () => {
+    edge.billing.refusal = refusal(RefusalCode.REFUSAL_CODE_INSUFFICIENT_CREDITS, { limitSource: "account" });
+    try {
+      const response = await chat({ plugins: [{ id: "web" }] });
+      expect(response.status).toBe(402);
+      expect(exa.requests()).toHaveLength(0);
+      expect(edge.primary.requests()).toHaveLength(0);
+    } finally {
+      edge.billing.refusal = undefined;
+    }
+  });
+
+  it("holds max_results × the result price, and the results' prompt at its most, before the search runs", async () => {
     const holdOf = async (body: Record<string, unknown>) => {
       const response = await chat({ max_tokens: 10, ...body });
       const id = response.headers.get("x-generation-id");
@@ -152,9 +167,18 @@ describe("the web plugin with a search provider configured", () => {
     };
     const plain = await holdOf({});
     const searched = await holdOf({ plugins: [{ id: "web", max_results: 25 }] });
-    // 25 × $0.004 = 10¹¹ pico, besides the longer prompt's share.
-    expect(searched - plain).toBeGreaterThanOrEqual(100_000_000_000n);
-    expect(searched - plain).toBeLessThan(110_000_000_000n);
+    // 25 × $0.004 = 10¹¹ pico for the results, plus the prompt they may add (every result at its cap) at
+    // gpt-4o-mini's $0.15 per million prompt tokens (150,000 pico a token) here.
+    const allowance =
+      BigInt(
+        webPromptAllowanceTokens({
+          maxResults: 25,
+          searchPrompt: undefined,
+          includeDomains: undefined,
+          excludeDomains: undefined,
+        }),
+      ) * 150_000n;
+    expect(searched - plain).toBe(100_000_000_000n + allowance);
   });
 
   it(":online is the web plugin on the model without the suffix", async () => {

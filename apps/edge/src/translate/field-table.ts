@@ -806,7 +806,7 @@ export const FIELD_TABLE: readonly FieldRow[] = [
     PLUGINS,
     '`plugins: [{id: "web"}]` (`max_results`, `search_prompt`, `include_domains`, `exclude_domains`), the `:online` model variant',
     "translated",
-    "with `WEB_SEARCH_URL`: the last user message is searched on the operator's Exa-compatible API before planning and the results go into the prompt as OpenRouter's system message; cited results come back as `annotations` (`url_citation`) on a non-streamed chat answer; $4 per 1,000 results in `usage.cost` and the hold; a failed search is a 502 `web_search_failed`. Without it: a 400 naming the plugin (no search provider is configured). `engine: \"native\"`, `max_uses`, `user_location`: a 400 naming them (provider-native search is not offered)",
+    "with `WEB_SEARCH_URL`: once the request is admitted, the last user message is searched on the operator's Exa-compatible API and the results go into the prompt (the request is then planned again) as OpenRouter's system message; cited results come back as `annotations` (`url_citation`) on a non-streamed chat answer; $4 per 1,000 results in `usage.cost` and the hold; a failed search is a 502 `web_search_failed`. Without it: a 400 naming the plugin (no search provider is configured). `engine: \"native\"`, `max_uses`, `user_location`: a 400 naming them (provider-native search is not offered)",
   ),
   row(
     "plugins-file-parser",
