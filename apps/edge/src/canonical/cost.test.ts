@@ -1,7 +1,7 @@
 import { listPrice } from "@gw/catalog";
 import { picoToDecimalString, picoToUsdNumber, usdToPico } from "@gw/money";
 import { describe, expect, it } from "vitest";
-import { computeCost } from "./cost.js";
+import { computeCost, withWebSearch, ZERO_COST } from "./cost.js";
 import { normaliseUsage, type TokenUsage } from "./tokens.js";
 
 const usage = (parts: Partial<TokenUsage>): TokenUsage => ({
@@ -123,6 +123,25 @@ describe("computeCost", () => {
     );
     expect(odd.promptPico).toBeGreaterThanOrEqual(0n);
     expect(odd.completionPico).toBe(2n * 1_000_000n);
+  });
+});
+
+describe("withWebSearch", () => {
+  const model = computeCost(listPrice({ prompt: "1", completion: "2" }), usage({ promptTokens: 10 }));
+
+  it("adds the search to the total the charge uses, and names it", () => {
+    const searched = withWebSearch(model, 12_000_000_000n);
+    expect(searched).toEqual({
+      ...model,
+      webSearchPico: 12_000_000_000n,
+      totalPico: model.totalPico + 12_000_000_000n,
+    });
+    expect(searched.promptPico).toBe(model.promptPico);
+  });
+
+  it("leaves a cost without a search as it was (no zero field)", () => {
+    expect(withWebSearch(model, 0n)).toBe(model);
+    expect(withWebSearch(ZERO_COST, 0n)).toBe(ZERO_COST);
   });
 });
 
