@@ -1,5 +1,5 @@
 export type { BackoffOptions } from "./backoff.js";
-export type { ConsumerSettings } from "./consumer.js";
+export { type ConsumerSettings, LINGER_MIN_BYTES } from "./consumer.js";
 export { DEFAULT_PRODUCER, KafkaEventBus, type KafkaEventBusOptions } from "./kafka-bus.js";
 export { BatchingPublisher, type PublisherOptions, type SendBatch } from "./publisher.js";
 export { DiskSpool, type SpoolBatch, type SpoolOptions } from "./spool.js";
