@@ -108,10 +108,12 @@ describe("Generations", () => {
     const table = page.getByRole("table", { name: "Recent generations" });
     await table.waitFor({ timeout: 15_000 });
     const filters = page.getByRole("form", { name: "Filter generations" });
-    const suggested = await filters
-      .locator("datalist option")
-      .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
-    expect(suggested).toContain("demo/echo");
+    // The catalogue's ids arrive on their own request, after the table: poll for them.
+    const suggested = () =>
+      filters
+        .locator("datalist option")
+        .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    await expect.poll(suggested, { timeout: 15_000 }).toContain("demo/echo");
 
     await filters.getByLabel("Status").selectOption("error");
     await filters.getByRole("button", { name: "Filter" }).click();
