@@ -25,6 +25,15 @@ function randomHex8(): string {
   return hex;
 }
 
+/**
+ * The smallest id a generation started at `time` can have: every id of a generation started earlier
+ * sorts before it, byte-wise (fixed-width lowercase base36 then hex). The retention sweep walks the
+ * primary key below it instead of keeping an index on `created_at` (an entry per request, issue 27).
+ */
+export function generationIdFloor(time: number): string {
+  return `${PREFIX}${Math.max(0, Math.floor(time)).toString(36).padStart(TIME_DIGITS, "0")}`;
+}
+
 /** Creation time of a generation id in epoch ms, or undefined when the id is not one of ours. */
 export function generationIdTime(id: string): number | undefined {
   if (!/^gen-[0-9a-z]{9}[0-9a-f]{16}$/.test(id)) return undefined;

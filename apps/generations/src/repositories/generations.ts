@@ -1,3 +1,4 @@
+import { generationIdFloor } from "@gw/events";
 import { type Insertable, type Kysely, sql } from "kysely";
 import type { GenerationsTable, GenerationsTables } from "../db/schema.js";
 import type { ListPosition } from "../records/cursor.js";
@@ -112,10 +113,12 @@ export async function listGenerations(
 }
 
 /**
- * Deletes up to `batchSize` of the oldest rows created before `cutoff`, found through the created_at index.
- * Small batches keep each statement's row locks few and short: never a table lock.
+ * Deletes up to `batchSize` of the oldest rows of generations started before `cutoff`. Ids begin with
+ * their start time and sort byte-wise (collation "C"), so the primary key finds them: a range scan
+ * below the cutoff's id floor, with no index on created_at to pay for on every insert. Small batches
+ * keep each statement's row locks few and short: never a table lock.
  */
-export async function deleteBatchCreatedBefore(
+export async function deleteBatchStartedBefore(
   db: Kysely<GenerationsTables>,
   cutoff: Date,
   batchSize: number,
@@ -126,8 +129,8 @@ export async function deleteBatchCreatedBefore(
       eb
         .selectFrom("generations")
         .select("id")
-        .where("created_at", "<", cutoff)
-        .orderBy("created_at")
+        .where("id", "<", generationIdFloor(cutoff.getTime()))
+        .orderBy("id")
         .limit(batchSize),
     )
     .executeTakeFirst();

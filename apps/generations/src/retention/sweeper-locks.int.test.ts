@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { migrations, SCHEMA } from "../db/index.js";
 import type { GenerationsTables } from "../db/schema.js";
 import { rowFromUsage } from "../records/usage-row.js";
-import { deleteBatchCreatedBefore, findGeneration, insertGeneration } from "../repositories/generations.js";
+import { deleteBatchStartedBefore, findGeneration, insertGeneration } from "../repositories/generations.js";
 import { usageEvent } from "../test/usage-events.js";
 
 const DAY_MS = 86_400_000;
@@ -41,7 +41,7 @@ describeWith(["postgres"], "generation retention and table locks", () => {
     const cutoff = new Date(Date.now() - 90 * DAY_MS);
     const db = test.database.db;
     await db.transaction().execute(async (trx) => {
-      expect(await deleteBatchCreatedBefore(trx, cutoff, 10)).toBe(10);
+      expect(await deleteBatchStartedBefore(trx, cutoff, 10)).toBe(10);
       const locks = await sql<{ mode: string }>`
         select distinct mode from pg_locks
         where pid = pg_backend_pid() and relation = 'generations'::regclass`.execute(trx);
@@ -63,6 +63,6 @@ describeWith(["postgres"], "generation retention and table locks", () => {
         await sql`reset lock_timeout`.execute(other);
       });
     });
-    expect(await deleteBatchCreatedBefore(db, cutoff, 100)).toBe(10);
+    expect(await deleteBatchStartedBefore(db, cutoff, 100)).toBe(10);
   });
 });

@@ -1,6 +1,7 @@
-import { newGenerationId } from "@gw/events";
+import { generationIdFloor, newGenerationId } from "@gw/events";
 import { silentLogger } from "@gw/logger";
 import { describeWith, type MigratedTestDatabase, migratedTestDatabase } from "@gw/testing";
+import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { migrations, SCHEMA } from "../db/index.js";
 import type { GenerationsTables } from "../db/schema.js";
@@ -57,6 +58,28 @@ describeWith(["postgres"], "generation retention", () => {
       expect(deleted).toBe(1);
       expect(await remaining()).not.toContain(old);
       expect(await remaining()).toEqual([edge, fresh]);
+    });
+
+    it("finds expired records through the primary key, whatever the database's default collation", async () => {
+      // No index on created_at (issue 27): the sweep's range is the id floor of the cutoff, which only
+      // the primary key can serve, and only if ids compare byte-wise (the column is collate "C").
+      const column = await sql<{ collation: string }>`
+        select collation_name as collation from information_schema.columns
+         where table_schema = current_schema() and table_name = 'generations' and column_name = 'id'`.execute(
+        test.database.db,
+      );
+      expect(column.rows[0]?.collation).toBe("C");
+      const plan = await test.database.db.connection().execute(async (connection) => {
+        await sql`set enable_seqscan = off`.execute(connection);
+        const explained = await sql<{ "QUERY PLAN": string }>`
+          explain select id from generations where id < ${generationIdFloor(Date.now())} order by id limit 10`.execute(
+          connection,
+        );
+        await sql`reset enable_seqscan`.execute(connection);
+        return explained.rows.map((row) => row["QUERY PLAN"]).join("\n");
+      });
+      expect(plan).toMatch(/Index (Only )?Scan using generations_pkey/);
+      expect(plan).not.toMatch(/Sort/);
     });
 
     it("works through a backlog in batches until nothing expired is left", async () => {

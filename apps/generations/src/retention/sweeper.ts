@@ -1,7 +1,7 @@
 import type { Logger } from "@gw/logger";
 import type { Kysely } from "kysely";
 import type { GenerationsTables } from "../db/schema.js";
-import { deleteBatchCreatedBefore } from "../repositories/generations.js";
+import { deleteBatchStartedBefore } from "../repositories/generations.js";
 
 export interface RetentionOptions {
   /** Records older than this are deleted; the spec keeps generation metadata 90 days. */
@@ -27,7 +27,7 @@ export async function sweepExpired(
   const cutoff = new Date(now - options.retentionDays * DAY_MS);
   let total = 0;
   for (;;) {
-    const deleted = await deleteBatchCreatedBefore(db, cutoff, options.batchSize);
+    const deleted = await deleteBatchStartedBefore(db, cutoff, options.batchSize);
     total += deleted;
     if (deleted < options.batchSize) return total;
     // Let consumers and lookups in between batches rather than queue behind a long sweep.
