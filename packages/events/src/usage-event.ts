@@ -156,3 +156,11 @@ function elapsed(from: number, to: number): number {
  * with the answer → record p99 at 471 ms, inside the 1 s freshness budget.
  */
 export const USAGE_CONSUMER_LINGER_MS = 400;
+
+/**
+ * The most usage events the usage consumers apply in one transaction (the bus's default is 500). The
+ * records' statement also updates the activity rollup and the endpoint-health minute a batch touches,
+ * a fixed two rows or so per batch: at saturation a fetch brings ~650 events of one partition
+ * (`LINGER_MIN_BYTES`), and cutting it at 500 would double those updates for the remainder.
+ */
+export const USAGE_CONSUMER_MAX_BATCH = 1_000;

@@ -128,10 +128,12 @@ export async function startConsumer(deps: ConsumerDeps, options: SubscribeOption
  * its linger passed; others take what is there at once. Every fetch answered costs the consumer a
  * batch (a transaction, a hot-view apply, a recompute), so with Kafka's default of one byte a usage
  * consumer at a moderate rate handled an event or two per batch: at 1,000 req/s PostgreSQL saw 0.28
- * commits per request, 0.06 with a 100 ms linger (bench, 2026-11-27). 256 KiB is ~600 usage events, more
- * than arrive in the usage consumers' linger at 1,000 req/s, so there the linger sets the batch.
+ * commits per request, 0.06 with a 100 ms linger (bench, 2026-11-27). 512 KiB is ~650 usage events
+ * (about 800 bytes each on the wire): more than arrive in the usage consumers' linger at 1,000 req/s,
+ * so there the linger sets the batch; at saturation the bytes do, and a batch's fixed writes (the
+ * rollup and health rows it updates) are spread over that many events (docs/scaling.md).
  */
-export const LINGER_MIN_BYTES = 256 * 1024;
+export const LINGER_MIN_BYTES = 512 * 1024;
 
 function fetchShape(
   settings: ConsumerSettings,

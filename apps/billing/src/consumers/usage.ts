@@ -16,6 +16,7 @@ import {
   decodePayload,
   type Envelope,
   USAGE_CONSUMER_LINGER_MS,
+  USAGE_CONSUMER_MAX_BATCH,
   USAGE_RECORDED_V1,
   type UsageRecorded,
 } from "@gw/events";
@@ -186,6 +187,7 @@ export function subscribeUsage(
     topic,
     groupId: USAGE_CONSUMER_GROUP,
     lingerMs: USAGE_CONSUMER_LINGER_MS,
+    maxBatchSize: USAGE_CONSUMER_MAX_BATCH,
     batchHandler: usageBatchHandler(deps),
   });
 }

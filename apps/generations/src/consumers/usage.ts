@@ -6,6 +6,7 @@ import {
   type EventSubscriber,
   type Subscription,
   USAGE_CONSUMER_LINGER_MS,
+  USAGE_CONSUMER_MAX_BATCH,
   USAGE_RECORDED_V1,
   type UsageRecorded,
 } from "@gw/events";
@@ -57,6 +58,7 @@ export function consumeUsage(bus: EventSubscriber, options: ConsumeUsageOptions)
     groupId: options.groupId ?? USAGE_GROUP_ID,
     fromBeginning: true,
     lingerMs: USAGE_CONSUMER_LINGER_MS,
+    maxBatchSize: USAGE_CONSUMER_MAX_BATCH,
     batchHandler: async (messages) => {
       const all = messages.flatMap(decoded);
       // Every delivery, redeliveries and repeats included, by event id: what the crash suite counts

@@ -21,29 +21,50 @@ export interface WindowRows {
   histograms: { model: string; provider_id: string; metric: string; bucket: number; count: number }[];
 }
 
-/** Every bucket of the last 30 minutes (the current minute included). */
+/** Every bucket of the last 30 minutes (the current minute included), histograms summed over them. */
 export async function readWindow(db: Kysely<HealthTables>, now: number): Promise<WindowRows> {
   const since = new Date(now - WINDOW_MS);
-  const [minutes, histograms] = await Promise.all([
-    db
-      .selectFrom("endpoint_health_minutes")
-      .select(["model", "provider_id", "minute", "attempts", "failures"])
-      .where("minute", ">", since)
-      .execute(),
-    db
-      .selectFrom("endpoint_health_histograms")
-      .select(["model", "provider_id", "metric", "bucket"])
-      .select((eb) => eb.fn.sum<string>("count").as("count"))
-      .where("minute", ">", since)
-      .groupBy(["model", "provider_id", "metric", "bucket"])
-      .execute(),
-  ]);
-  return { minutes, histograms: histograms.map((row) => ({ ...row, count: Number(row.count) })) };
+  const rows = await db
+    .selectFrom("endpoint_health_minutes")
+    .select(["model", "provider_id", "minute", "attempts", "failures", "latency_counts", "throughput_counts"])
+    .where("minute", ">", since)
+    .execute();
+  const minutes = rows.map(({ model, provider_id, minute, attempts, failures }) => ({
+    model,
+    provider_id,
+    minute,
+    attempts,
+    failures,
+  }));
+  return { minutes, histograms: summedHistograms(rows) };
+}
+
+type CountsRow = Pick<WindowRows["minutes"][number], "model" | "provider_id"> & {
+  latency_counts: number[];
+  throughput_counts: number[];
+};
+
+/** Each endpoint's bucket counts added up over its minutes, one entry per non-empty bucket. */
+function summedHistograms(rows: readonly CountsRow[]): WindowRows["histograms"] {
+  const sums = new Map<string, WindowRows["histograms"][number]>();
+  const add = (row: CountsRow, metric: string, counts: readonly number[]): void => {
+    counts.forEach((count, bucket) => {
+      if (count === 0) return;
+      const key = `${row.model}\n${row.provider_id}\n${metric}\n${bucket}`;
+      const sum = sums.get(key);
+      if (sum) sum.count += count;
+      else sums.set(key, { model: row.model, provider_id: row.provider_id, metric, bucket, count });
+    });
+  };
+  for (const row of rows) {
+    add(row, "latency", row.latency_counts);
+    add(row, "throughput", row.throughput_counts);
+  }
+  return [...sums.values()];
 }
 
 /** Drops buckets that left the window. */
 export async function sweepWindow(db: Kysely<HealthTables>, now: number): Promise<void> {
   const before = new Date(now - WINDOW_MS - MINUTE_MS);
   await db.deleteFrom("endpoint_health_minutes").where("minute", "<", before).execute();
-  await db.deleteFrom("endpoint_health_histograms").where("minute", "<", before).execute();
 }

@@ -1,25 +1,20 @@
 import type { ColumnType } from "kysely";
 
-/** One endpoint's attempts in one minute (the health aggregator's buckets). */
+/**
+ * One endpoint's attempts in one minute (the health aggregator's buckets), with that minute's
+ * histograms: one count per bucket (index = bucket, see histogram.ts), "latency" in ms and "throughput"
+ * in tokens/s, dense from bucket 0 to the largest one seen.
+ */
 export type EndpointHealthMinutesTable = {
   model: string;
   provider_id: string;
   minute: ColumnType<Date, Date, Date>;
   attempts: number;
   failures: number;
-};
-
-/** One histogram bucket's count for one endpoint, minute and metric ("latency" ms, "throughput" tokens/s). */
-export type EndpointHealthHistogramsTable = {
-  model: string;
-  provider_id: string;
-  minute: ColumnType<Date, Date, Date>;
-  metric: string;
-  bucket: number;
-  count: number;
+  latency_counts: ColumnType<number[], number[] | undefined, number[]>;
+  throughput_counts: ColumnType<number[], number[] | undefined, number[]>;
 };
 
 export type HealthTables = {
   endpoint_health_minutes: EndpointHealthMinutesTable;
-  endpoint_health_histograms: EndpointHealthHistogramsTable;
 };

@@ -50,7 +50,11 @@ describeWith(["postgres"], "recordUsage: records with their rollup and health sa
       .selectFrom("endpoint_health_minutes")
       .select(["attempts", "failures"])
       .execute();
-    const buckets = await health.selectFrom("endpoint_health_histograms").select(["count"]).execute();
+    // The non-empty histogram buckets (here the one latency bucket the samples fall in).
+    const counts = await health.selectFrom("endpoint_health_minutes").select(["latency_counts"]).execute();
+    const buckets = counts.flatMap((row) =>
+      row.latency_counts.filter((count) => count > 0).map((count) => ({ count })),
+    );
     const activity = await test.database.db.selectFrom("activity_daily").select(["requests"]).execute();
     return { minutes, buckets, activity };
   };

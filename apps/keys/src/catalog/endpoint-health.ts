@@ -18,10 +18,19 @@ export type EndpointHealthSource = (request: GetEndpointHealthRequest) => Promis
  */
 export const DEFAULT_REFRESH_MS = 100;
 
+/**
+ * How long after start a failed poll is expected rather than an outage: keys starts before generations
+ * (the embedded default starts generations after keys; a rollout may too), so the first polls find
+ * nothing listening. Past it, or once an answer came, a failure is an outage and warned about.
+ */
+export const STARTUP_GRACE_MS = 30_000;
+
 export interface EndpointHealthViewOptions {
   /** How often the figures are asked for (default 100 ms: see DEFAULT_REFRESH_MS). */
   refreshMs?: number;
   logger?: Pick<Logger, "warn" | "info">;
+  /** The clock (tests). */
+  now?: () => number;
 }
 
 /**
@@ -36,6 +45,8 @@ export class EndpointHealthView {
   private timer: NodeJS.Timeout | undefined;
   private inFlight: Promise<void> | undefined;
   private failing = false;
+  private answered = false;
+  private startedAt = 0;
 
   constructor(
     private readonly source: EndpointHealthSource | undefined,
@@ -58,6 +69,7 @@ export class EndpointHealthView {
   /** Starts the background poll; the first answer is not awaited, so keys starts without generations. */
   start(): void {
     if (!this.source || this.timer) return;
+    this.startedAt = this.clock();
     void this.refresh();
     this.timer = setInterval(() => void this.refresh(), this.options.refreshMs ?? DEFAULT_REFRESH_MS);
     this.timer.unref();
@@ -75,16 +87,27 @@ export class EndpointHealthView {
       const response = await this.source({ knownVersion: this.version });
       if (this.failing) this.options.logger?.info({}, "endpoint health poll recovered");
       this.failing = false;
+      this.answered = true;
       if (response.notModified) return;
       this.byKey = new Map(
         response.endpoints.map((endpoint) => [`${endpoint.model}\n${endpoint.providerId}`, endpoint]),
       );
       this.version = response.version;
     } catch (error) {
+      if (this.starting()) return;
       // One line per outage, not one a second.
       if (!this.failing) this.options.logger?.warn({ err: error }, "endpoint health poll failed");
       this.failing = true;
     }
+  }
+
+  /** Before the first answer and within the grace after start: generations may not listen yet. */
+  private starting(): boolean {
+    return !this.answered && this.clock() - this.startedAt < STARTUP_GRACE_MS;
+  }
+
+  private clock(): number {
+    return (this.options.now ?? Date.now)();
   }
 }
 

@@ -8,6 +8,7 @@ import { endpointHealth } from "./20261127T173000_endpoint_health.js";
 import { healthFromRecords } from "./20261127T210000_health_from_records.js";
 import { callerAndError } from "./20261128T010000_caller_and_error.js";
 import { retentionById } from "./20261128T080000_retention_by_id.js";
+import { histogramsInMinutes } from "./20261128T083000_histograms_in_minutes.js";
 
 export const migrations: Migrations = {
   "20261122T121000_generations": generations,
@@ -19,4 +20,5 @@ export const migrations: Migrations = {
   "20261127T210000_health_from_records": healthFromRecords,
   "20261128T010000_caller_and_error": callerAndError,
   "20261128T080000_retention_by_id": retentionById,
+  "20261128T083000_histograms_in_minutes": histogramsInMinutes,
 };
