@@ -56,8 +56,13 @@ const nativeRefusal =
       gateway.relayedRefusal(provider, answer, before, after)
     );
   };
-const anthropicRefusal = nativeRefusal("anthropic", /: Extra inputs are not permitted$/);
-const geminiRefusal = nativeRefusal("gemini", /^Invalid JSON payload received\. Unknown name /);
+// Anthropic's validation errors name the field: an unknown member, or a value outside its type (a media
+// type, for example); Gemini's an unknown member, or an inline MIME type it does not read.
+const anthropicRefusal = nativeRefusal("anthropic", /: (Extra inputs are not permitted|Input should be .+)$/);
+const geminiRefusal = nativeRefusal(
+  "gemini",
+  /^(Invalid JSON payload received\. Unknown name |Unsupported MIME type: )/,
+);
 const limits = { bodyLimitBytes: BODY_LIMIT_BYTES, bodyTimeoutMs: BODY_TIMEOUT_MS };
 const user = [{ role: "user", content: "hello" }];
 const geminiBody = {
@@ -171,6 +176,112 @@ describe("hostile input: Gemini generateContent / streamGenerateContent", () => 
     auth: googKey,
     state: upstream,
     body: geminiBody,
+  });
+});
+
+// Issue 29/32: the media parts and the plugins, so the generators mutate their shapes too (a data URL's
+// scheme and base64, a file part's members, a plugin's id and options, a transform's name), on each of
+// the three formats the gateway reads them in.
+const PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==";
+// One page of text ("quarterly report: revenue up"), built by apps/edge/src/test/pdf.ts tinyPdf: the
+// file-parser plugin reads it.
+const PDF =
+  "JVBERi0xLjQKMSAwIG9iago8PCAvVHlwZSAvQ2F0YWxvZyAvUGFnZXMgMiAwIFIgPj4KZW5kb2JqCjIgMCBvYmoKPDwgL1R5cGUgL1BhZ2VzIC9LaWRzIFs0IDAgUl0gL0NvdW50IDEgPj4KZW5kb2JqCjMgMCBvYmoKPDwgL1R5cGUgL0ZvbnQgL1N1YnR5cGUgL1R5cGUxIC9CYXNlRm9udCAvSGVsdmV0aWNhID4+CmVuZG9iago0IDAgb2JqCjw8IC9UeXBlIC9QYWdlIC9QYXJlbnQgMiAwIFIgL01lZGlhQm94IFswIDAgNjEyIDc5Ml0gL0NvbnRlbnRzIDUgMCBSIC9SZXNvdXJjZXMgPDwgL0ZvbnQgPDwgL0YxIDMgMCBSID4+ID4+ID4+CmVuZG9iago1IDAgb2JqCjw8IC9MZW5ndGggNTkgPj4Kc3RyZWFtCkJUIC9GMSAxMiBUZiA3MiA3MDAgVGQgKHF1YXJ0ZXJseSByZXBvcnQ6IHJldmVudWUgdXApIFRqIEVUCmVuZHN0cmVhbQplbmRvYmoKeHJlZgowIDYKMDAwMDAwMDAwMCA2NTUzNSBmIAowMDAwMDAwMDA5IDAwMDAwIG4gCjAwMDAwMDAwNTggMDAwMDAgbiAKMDAwMDAwMDExNSAwMDAwMCBuIAowMDAwMDAwMTg1IDAwMDAwIG4gCjAwMDAwMDAzMTEgMDAwMDAgbiAKdHJhaWxlcgo8PCAvU2l6ZSA2IC9Sb290IDEgMCBSID4+CnN0YXJ0eHJlZgo0MjAKJSVFT0YK";
+const chatMedia = {
+  model: "openai/gpt-4o-mini",
+  messages: [
+    {
+      role: "user",
+      content: [
+        { type: "text", text: "what is in these?" },
+        { type: "image_url", image_url: { url: `data:image/png;base64,${PNG}`, detail: "low" } },
+        { type: "file", file: { filename: "report.pdf", file_data: `data:application/pdf;base64,${PDF}` } },
+      ],
+    },
+  ],
+  max_tokens: 16,
+  plugins: [{ id: "file-parser", pdf: { engine: "pdf-text" } }],
+  transforms: ["middle-out"],
+};
+const messagesMedia = {
+  model: "anthropic/claude-3-5-haiku",
+  max_tokens: 16,
+  messages: [
+    {
+      role: "user",
+      content: [
+        { type: "image", source: { type: "base64", media_type: "image/png", data: PNG } },
+        {
+          type: "document",
+          source: { type: "base64", media_type: "application/pdf", data: PDF },
+          title: "r.pdf",
+        },
+        { type: "text", text: "what is in these?" },
+      ],
+    },
+  ],
+};
+const geminiMedia = {
+  contents: [
+    {
+      role: "user",
+      parts: [
+        { inlineData: { mimeType: "image/png", data: PNG } },
+        { inlineData: { mimeType: "application/pdf", data: PDF } },
+        { text: "what is in these?" },
+      ],
+    },
+  ],
+  generationConfig: { maxOutputTokens: 16 },
+};
+
+describe("hostile input: media parts and plugins", () => {
+  it("serves each valid template (the properties start from bodies that work)", async () => {
+    const calls: [string, [string, string], unknown][] = [
+      ["/v1/chat/completions", bearer(), chatMedia],
+      ["/v1/messages", xApiKey(), messagesMedia],
+      ["/v1beta/models/gemini-2.5-flash:generateContent", googKey(), geminiMedia],
+    ];
+    for (const [path, [name, value], body] of calls) {
+      const answer = await send(gateway.url, {
+        method: "POST",
+        path,
+        headers: { [name]: value, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(answer.status, `${path}: ${JSON.stringify(answer.json)}`).toBe(200);
+    }
+  });
+  hostileRouteSuite(gw, {
+    name: "chat completions with media and plugins",
+    method: "POST",
+    path: () => "/v1/chat/completions",
+    shape: "openai",
+    auth: bearer,
+    state: upstream,
+    template: chatMedia,
+    ...limits,
+  });
+  hostileRouteSuite(gw, {
+    name: "messages with an image and a document",
+    method: "POST",
+    path: () => "/v1/messages",
+    shape: "anthropic",
+    auth: xApiKey,
+    state: upstream,
+    relayed: anthropicRefusal,
+    template: messagesMedia,
+  });
+  hostileRouteSuite(gw, {
+    name: "gemini generateContent with inline data",
+    method: "POST",
+    path: () => "/v1beta/models/gemini-2.5-flash:generateContent",
+    shape: "gemini",
+    auth: googKey,
+    state: upstream,
+    relayed: geminiRefusal,
+    template: geminiMedia,
   });
 });
 

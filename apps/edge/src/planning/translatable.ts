@@ -1,3 +1,4 @@
+import { findProvider } from "@gw/catalog";
 import type { ChatRequest } from "../canonical/chat-request.js";
 import { nativeRequestOf, unsendableTo } from "../providers/native.js";
 import type { ProviderRegistry } from "../providers/registry.js";
@@ -25,12 +26,27 @@ export function translatableAvailability(
   const verdicts = new Map<ApiFormat, string | undefined>();
   return (providerId) => {
     const base = availability(providerId);
-    const format = (byok.get(providerId)?.adapter ?? providers.get(providerId))?.apiFormat;
-    if (!base.usable || format === undefined) return base;
+    const format =
+      (byok.get(providerId)?.adapter ?? providers.get(providerId))?.apiFormat ??
+      (base.usable ? undefined : unconfiguredFormat(base, providerId));
+    if (format === undefined) return base;
+    if (!base.usable && base.code !== "provider_not_configured") return base;
     if (!verdicts.has(format)) verdicts.set(format, whyNot(request, format, canFetchMedia));
     const reason = verdicts.get(format);
     return reason === undefined ? base : { usable: false, code: "untranslatable_request", reason };
   };
+}
+
+/**
+ * The format a provider without credentials here would be sent in, from the catalogue: a request that
+ * could not be sent to it even when configured is the caller's to fix (a 400 when nothing else is
+ * left), not the operator's (503). Vertex's format depends on the model (Claude or Gemini): unknown.
+ */
+function unconfiguredFormat(base: Availability, providerId: string): ApiFormat | undefined {
+  if (base.usable || base.code !== "provider_not_configured") return undefined;
+  const format = findProvider(providerId)?.apiFormat;
+  if (format === "azure") return "openai";
+  return format === "vertex" ? undefined : format;
 }
 
 /**

@@ -14,6 +14,8 @@ export type MediaSupport = { take: true } | { fetch: readonly string[] } | { ref
 const TAKE: MediaSupport = { take: true };
 /** Anthropic's image types (docs.claude.com, "Vision": JPEG, PNG, GIF, WebP); Converse takes the same four. */
 export const ANTHROPIC_IMAGE_TYPES = ["image/jpeg", "image/png", "image/gif", "image/webp"] as const;
+/** OpenAI's image types (platform.openai.com "Images and vision", image input requirements; GIF non-animated). */
+const OPENAI_IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
 /** Gemini's image types (ai.google.dev, "Image understanding": PNG, JPEG, WEBP, HEIC, HEIF). */
 const GEMINI_IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp", "image/heic", "image/heif"] as const;
 /**
@@ -51,6 +53,7 @@ export function mediaSupport(piece: MediaPiece, format: TargetFormat): MediaSupp
   switch (format) {
     case "openai":
       // OpenAI's chat API takes `file_data` as base64 only; an image URL it fetches itself.
+      if (piece.kind === "image") return imageType(piece.mediaType, OPENAI_IMAGE_TYPES, "OpenAI");
       return piece.kind === "file-url" ? { fetch: DOCUMENT_TYPES } : TAKE;
     case "anthropic":
       return anthropicSupport(piece);

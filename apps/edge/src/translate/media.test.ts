@@ -277,3 +277,37 @@ describe("mediaRefusal (the planner's verdict before admission)", () => {
     expect(mediaRefusal(chat(fileId), "openai", false)).toBeUndefined();
   });
 });
+
+describe("media every provider refuses: the caller's 400 before anything is sent (hostile suite findings)", () => {
+  const refusal = (part: Json) => {
+    try {
+      return mediaRefusal(chat(part), "openai", true);
+    } catch (error) {
+      return error instanceof UntranslatableError ? error.message : String(error);
+    }
+  };
+
+  it("refuses an image URL that is neither http(s) nor a data: URL, naming the field", () => {
+    expect(refusal(image("\u0000"))).toMatch(/content\[1\]\.image_url\.url.*data: URL or an http\(s\) URL/);
+    expect(refusal(image("file:///etc/passwd"))).toMatch(/image_url\.url/);
+    expect(refusal(image("https://x.test/a.png"))).toBeUndefined();
+  });
+
+  it("refuses a data: URL whose type is not a MIME type or whose payload is not base64", () => {
+    expect(refusal(image(`data:\u0000;base64,${PNG}`))).toMatch(/image_url\.url.*is not a MIME type/);
+    expect(refusal(image(`data:image/png;base64,${PNG.slice(0, 8)}\u0000${PNG.slice(8)}`))).toMatch(
+      /image_url\.url.*not base64/,
+    );
+    expect(refusal(pdf(`data:application/pdf;base64,${PDF}%%`))).toMatch(/file\.file_data.*not base64/);
+    expect(refusal({ type: "input_audio", input_audio: { data: "UklG\u0000", format: "wav" } })).toMatch(
+      /input_audio\.data.*not base64/,
+    );
+  });
+
+  it("holds OpenAI to its image types, as Anthropic and Gemini are held to theirs", () => {
+    expect(refusal(image(`data:image/tiff;base64,${PNG}`))).toMatch(
+      /OpenAI takes png, jpeg, webp, gif images, not image\/tiff/,
+    );
+    expect(refusal(image(`data:image/png;base64,${PNG}`))).toBeUndefined();
+  });
+});

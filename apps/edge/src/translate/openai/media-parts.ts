@@ -18,6 +18,26 @@ export type MediaPiece =
 
 const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
 const HTTP_URL = /^https?:\/\//i;
+/** A MIME type's shape (RFC 6838 type/subtype names); parameters are not part of a data: URL's type here. */
+const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i;
+/** Standard base64 (RFC 4648 section 4), padded or not: what every provider decodes. */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const NOT_A_URL = "expected a base64 data: URL or an http(s) URL";
+
+/**
+ * The type and payload of a base64 data: URL, or undefined when `url` is not one. A data: URL whose
+ * type is not a MIME type or whose payload is not base64 is refused here, naming `field`: every
+ * provider refuses it, so it is the caller's 400 before anything is sent (found by the hostile suite).
+ */
+function dataUrl(url: string, field: string): { mediaType: string; data: string } | undefined {
+  const parts = DATA_URL.exec(url);
+  if (!parts) return undefined;
+  const [, mediaType = "", data = ""] = parts;
+  if (!MIME_TYPE.test(mediaType))
+    return untranslatable(field, `the data: URL's type ${JSON.stringify(mediaType)} is not a MIME type`);
+  if (!BASE64.test(data)) return untranslatable(field, "the data: URL's payload is not base64");
+  return { mediaType, data };
+}
 
 /** The media piece of a chat content part, or undefined when the part is not media. */
 export function mediaPiece(
@@ -39,8 +59,10 @@ function record(value: unknown): Record<string, unknown> | undefined {
 function imagePiece(image: unknown, path: string): MediaPiece {
   const url = typeof image === "string" ? image : record(image)?.url;
   if (typeof url !== "string") return untranslatable(path, "image_url.url is missing");
-  const data = DATA_URL.exec(url);
-  if (data) return { kind: "image", mediaType: data[1] ?? "", data: data[2] ?? "" };
+  const field = `${path}.image_url.url`;
+  const data = dataUrl(url, field);
+  if (data) return { kind: "image", ...data };
+  if (!HTTP_URL.test(url)) return untranslatable(field, NOT_A_URL);
   return { kind: "image-url", url };
 }
 
@@ -49,10 +71,10 @@ function filePiece(file: unknown, path: string): MediaPiece {
   if (fields === undefined) return untranslatable(`${path}.file`, "expected an object");
   const filename = typeof fields.filename === "string" ? fields.filename : undefined;
   if (typeof fields.file_data === "string") {
-    const data = DATA_URL.exec(fields.file_data);
-    if (data) return { kind: "file", mediaType: data[1] ?? "", data: data[2] ?? "", filename };
+    const data = dataUrl(fields.file_data, `${path}.file.file_data`);
+    if (data) return { kind: "file", ...data, filename };
     if (HTTP_URL.test(fields.file_data)) return { kind: "file-url", url: fields.file_data, filename };
-    return untranslatable(`${path}.file.file_data`, "expected a base64 data: URL or an http(s) URL");
+    return untranslatable(`${path}.file.file_data`, NOT_A_URL);
   }
   if (typeof fields.file_id === "string") return { kind: "file-id", fileId: fields.file_id };
   return untranslatable(`${path}.file`, "file_data or file_id is missing");
@@ -62,6 +84,7 @@ function audioPiece(audio: unknown, path: string): MediaPiece {
   const fields = record(audio);
   if (typeof fields?.data !== "string" || typeof fields.format !== "string")
     return untranslatable(`${path}.input_audio`, "data and format are required");
+  if (!BASE64.test(fields.data)) return untranslatable(`${path}.input_audio.data`, "not base64");
   return { kind: "audio", format: fields.format, data: fields.data };
 }
 
