@@ -10,6 +10,10 @@ import { expectEcho, expectServedBy, type MatrixCase, type MatrixContext } from 
 const textOf = (content: unknown): string =>
   typeof content === "string" ? content : JSON.stringify(content ?? "");
 
+/** One page reading "quarterly report: revenue up" (apps/edge/src/test/pdf.ts tinyPdf). */
+const PDF =
+  "JVBERi0xLjQKMSAwIG9iago8PCAvVHlwZSAvQ2F0YWxvZyAvUGFnZXMgMiAwIFIgPj4KZW5kb2JqCjIgMCBvYmoKPDwgL1R5cGUgL1BhZ2VzIC9LaWRzIFs0IDAgUl0gL0NvdW50IDEgPj4KZW5kb2JqCjMgMCBvYmoKPDwgL1R5cGUgL0ZvbnQgL1N1YnR5cGUgL1R5cGUxIC9CYXNlRm9udCAvSGVsdmV0aWNhID4+CmVuZG9iago0IDAgb2JqCjw8IC9UeXBlIC9QYWdlIC9QYXJlbnQgMiAwIFIgL01lZGlhQm94IFswIDAgNjEyIDc5Ml0gL0NvbnRlbnRzIDUgMCBSIC9SZXNvdXJjZXMgPDwgL0ZvbnQgPDwgL0YxIDMgMCBSID4+ID4+ID4+CmVuZG9iago1IDAgb2JqCjw8IC9MZW5ndGggNTkgPj4Kc3RyZWFtCkJUIC9GMSAxMiBUZiA3MiA3MDAgVGQgKHF1YXJ0ZXJseSByZXBvcnQ6IHJldmVudWUgdXApIFRqIEVUCmVuZHN0cmVhbQplbmRvYmoKeHJlZgowIDYKMDAwMDAwMDAwMCA2NTUzNSBmIAowMDAwMDAwMDA5IDAwMDAwIG4gCjAwMDAwMDAwNTggMDAwMDAgbiAKMDAwMDAwMDExNSAwMDAwMCBuIAowMDAwMDAwMTg1IDAwMDAwIG4gCjAwMDAwMDAzMTEgMDAwMDAgbiAKdHJhaWxlcgo8PCAvU2l6ZSA2IC9Sb290IDEgMCBSID4+CnN0YXJ0eHJlZgo0MjAKJSVFT0YK";
+
 const sdk = (c: MatrixContext) => new OpenRouter({ apiKey: c.apiKey, serverURL: `${c.url}/api/v1` });
 
 export const openrouterCases: MatrixCase[] = [
@@ -70,6 +74,41 @@ export const openrouterCases: MatrixCase[] = [
       const sent = JSON.stringify(c.fake.requests().at(-1)?.body);
       if (c.format === "anthropic") expect(sent).toContain('"cache_control":{"type":"ephemeral"}');
       else expect(sent).not.toContain("cache_control");
+    },
+  },
+  {
+    sdk: "@openrouter/sdk",
+    call: "chat.send with plugins (file-parser, context-compression) and a PDF",
+    async run(c) {
+      const result = await sdk(c).chat.send({
+        chatRequest: {
+          model: c.model,
+          plugins: [
+            { id: "file-parser", pdf: { engine: "pdf-text" } },
+            { id: "context-compression", engine: "middle-out" },
+          ],
+          messages: [
+            {
+              role: "user",
+              content: [
+                { type: "text", text: "Summarise the notes" },
+                {
+                  type: "file",
+                  file: { filename: "notes.pdf", fileData: `data:application/pdf;base64,${PDF}` },
+                },
+              ],
+            },
+          ],
+        },
+      });
+      if (!("choices" in result)) throw new Error("expected a ChatResult");
+      expect(textOf(result.choices[0]?.message.content)).toContain("Echo: ");
+      // The provider got the PDF's text, not the PDF, and no plugin field (each format's own shape).
+      const sent = JSON.stringify(c.fake.requests().at(-1)?.body);
+      expect(sent).toContain("quarterly report: revenue up");
+      expect(sent).not.toContain(PDF.slice(0, 40));
+      expect(sent).not.toContain("plugins");
+      expectServedBy(c);
     },
   },
   {

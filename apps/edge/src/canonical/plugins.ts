@@ -21,10 +21,12 @@ const fileParserOptions = z.strictObject({
   pdf: z.strictObject({ engine: z.string().min(1).optional() }).optional(),
 });
 
-// OpenRouter's newer name for the middle-out compression (its "context-compression" plugin).
+// OpenRouter's newer name for the middle-out compression (its "context-compression" plugin); its one
+// engine is "middle-out", which @openrouter/sdk's ContextCompressionPlugin type lets a caller name.
 const contextCompressionOptions = z.strictObject({
   id: z.literal("context-compression"),
   enabled: z.boolean().optional(),
+  engine: z.literal("middle-out").optional(),
 });
 
 const webOptions = z.strictObject({
