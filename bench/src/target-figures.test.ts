@@ -56,6 +56,12 @@ const rows = [
   row("stream 20 chunks c=32", "direct", 1000, {}, { framesPerStream: 24 }),
 ];
 
+const withFloor = [
+  ...rows,
+  row("chat saturation c=128", "node floor", 9000, { edge: fig(0.1) }),
+  row("stream 20 chunks c=32", "node floor", 150, { edge: fig(0.2) }, { framesPerStream: 24 }),
+];
+
 describe("round three's target figures", () => {
   it("reads each issue's figure from its row: c=128 for metering, the best row for the Portkey ratio", () => {
     expect(highestSaturation(rows, "edge (split)")?.scenario).toBe("chat saturation c=128");
@@ -74,5 +80,12 @@ describe("round three's target figures", () => {
     );
     expect(line("streams vs direct's")).toBe("streams vs direct's (stream 20 chunks c=32): 30.0% (≥ 20%)");
     expect(line("consumer groups")).toBe("consumer groups decoding every usage event: — (2)");
+  });
+
+  it("gives the node floor's ratios beside the targets: what any edge on this stack can reach here", () => {
+    const lines = targetFigures({ rows: withFloor, openStreams: [] });
+    expect(lines).toContain(
+      "node floor (bare relay), same run: saturation vs Portkey's 4.50×; streams vs direct's 15.0%",
+    );
   });
 });

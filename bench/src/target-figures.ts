@@ -95,7 +95,15 @@ function floorFigures(report: { rows: Row[]; openStreams: OpenStreamsRow[] }): s
     fresh?.heapBeforeBytes === undefined || fresh.heapOpenBytes === undefined
       ? undefined
       : heapKbPerStream(fresh.heapBeforeBytes, fresh.heapOpenBytes, fresh.open);
+  const portkey = bestSaturation(rows, "portkey");
+  const floorBest = bestSaturation(rows, FLOOR);
+  const directStream = find(rows, "direct", (name) => name.startsWith("stream "));
+  // What the ratio targets can reach at most on this machine: a bare relay on the same stack.
+  const floorRatio = floorBest && portkey && portkey.rps > 0 ? floorBest.rps / portkey.rps : undefined;
+  const floorShare =
+    stream && directStream && directStream.rps > 0 ? (stream.rps / directStream.rps) * 100 : undefined;
   return [
+    `node floor (bare relay), same run: saturation vs Portkey's ${fixed(floorRatio, 2)}×; streams vs direct's ${fixed(floorShare, 1)}%`,
     `node floor (bare relay), same run: CPU per chat request at saturation ${fixed(edgeMsPerRequest(saturated), 3)} ms; per relayed frame ${fixed(paced && edgeFigures(paced, rows).perFrameUs, 2)} µs; per stream ${fixed(stream && edgeMsPerRequest(stream), 3)} ms; per KB of prompt ${prompts.map((row) => `${row.promptKb} KB ${fixed(edgeFigures(row, rows).perPromptKbUs, 2)} µs`).join(", ") || "—"}; live heap per open stream (fresh) ${fixed(heap, 1)} KB; ${fresh?.requested ?? "—"} open streams peak RSS ${fixed(fresh?.rssPeakMb, 0)} MB`,
   ];
 }
