@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Json } from "./hostile/bodies.js";
 import { type HostileGateway, startHostileGateway, type UpstreamName } from "./hostile/gateway.js";
 import { hostileLookupSuite, hostileRouteSuite } from "./hostile/route-suite.js";
 import { expectHandled, Tally, type Target } from "./hostile/suite.js";
@@ -188,7 +189,7 @@ const PNG =
 // file-parser plugin reads it.
 const PDF =
   "JVBERi0xLjQKMSAwIG9iago8PCAvVHlwZSAvQ2F0YWxvZyAvUGFnZXMgMiAwIFIgPj4KZW5kb2JqCjIgMCBvYmoKPDwgL1R5cGUgL1BhZ2VzIC9LaWRzIFs0IDAgUl0gL0NvdW50IDEgPj4KZW5kb2JqCjMgMCBvYmoKPDwgL1R5cGUgL0ZvbnQgL1N1YnR5cGUgL1R5cGUxIC9CYXNlRm9udCAvSGVsdmV0aWNhID4+CmVuZG9iago0IDAgb2JqCjw8IC9UeXBlIC9QYWdlIC9QYXJlbnQgMiAwIFIgL01lZGlhQm94IFswIDAgNjEyIDc5Ml0gL0NvbnRlbnRzIDUgMCBSIC9SZXNvdXJjZXMgPDwgL0ZvbnQgPDwgL0YxIDMgMCBSID4+ID4+ID4+CmVuZG9iago1IDAgb2JqCjw8IC9MZW5ndGggNTkgPj4Kc3RyZWFtCkJUIC9GMSAxMiBUZiA3MiA3MDAgVGQgKHF1YXJ0ZXJseSByZXBvcnQ6IHJldmVudWUgdXApIFRqIEVUCmVuZHN0cmVhbQplbmRvYmoKeHJlZgowIDYKMDAwMDAwMDAwMCA2NTUzNSBmIAowMDAwMDAwMDA5IDAwMDAwIG4gCjAwMDAwMDAwNTggMDAwMDAgbiAKMDAwMDAwMDExNSAwMDAwMCBuIAowMDAwMDAwMTg1IDAwMDAwIG4gCjAwMDAwMDAzMTEgMDAwMDAgbiAKdHJhaWxlcgo8PCAvU2l6ZSA2IC9Sb290IDEgMCBSID4+CnN0YXJ0eHJlZgo0MjAKJSVFT0YK";
-const chatMedia = {
+const chatMedia: Json = {
   model: "openai/gpt-4o-mini",
   messages: [
     {
@@ -204,7 +205,7 @@ const chatMedia = {
   plugins: [{ id: "file-parser", pdf: { engine: "pdf-text" } }],
   transforms: ["middle-out"],
 };
-const messagesMedia = {
+const messagesMedia: Json = {
   model: "anthropic/claude-3-5-haiku",
   max_tokens: 16,
   messages: [
@@ -222,7 +223,7 @@ const messagesMedia = {
     },
   ],
 };
-const geminiMedia = {
+const geminiMedia: Json = {
   contents: [
     {
       role: "user",
