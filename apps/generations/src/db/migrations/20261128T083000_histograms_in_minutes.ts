@@ -15,22 +15,21 @@ export const histogramsInMinutes: Migration = {
     // The window's buckets carried over; bucket indexes are dense from 0 up to the largest one seen.
     await sql`
       update endpoint_health_minutes m set
-        latency_counts = coalesce((
-          select array_agg(coalesce(h.count, 0) order by g)
-            from generate_series(0, (select max(bucket) from endpoint_health_histograms
-                                      where metric = 'latency' and model = m.model
-                                        and provider_id = m.provider_id and minute = m.minute)) g
-            left join endpoint_health_histograms h
-              on h.metric = 'latency' and h.bucket = g and h.model = m.model
-             and h.provider_id = m.provider_id and h.minute = m.minute), '{}'),
-        throughput_counts = coalesce((
-          select array_agg(coalesce(h.count, 0) order by g)
-            from generate_series(0, (select max(bucket) from endpoint_health_histograms
-                                      where metric = 'throughput' and model = m.model
-                                        and provider_id = m.provider_id and minute = m.minute)) g
-            left join endpoint_health_histograms h
-              on h.metric = 'throughput' and h.bucket = g and h.model = m.model
-             and h.provider_id = m.provider_id and h.minute = m.minute), '{}')`.execute(db);
+        latency_counts = ${carriedOver("latency")}, throughput_counts = ${carriedOver("throughput")}`.execute(
+      db,
+    );
     await db.schema.dropTable("endpoint_health_histograms").execute();
   },
 };
+
+/** One metric's counts of the minute row `m`, from its bucket rows, as an array (empty without any). */
+function carriedOver(metric: "latency" | "throughput") {
+  return sql`coalesce((
+    select array_agg(coalesce(h.count, 0) order by g)
+      from generate_series(0, (select max(bucket) from endpoint_health_histograms
+                                where metric = ${sql.lit(metric)} and model = m.model
+                                  and provider_id = m.provider_id and minute = m.minute)) g
+      left join endpoint_health_histograms h
+        on h.metric = ${sql.lit(metric)} and h.bucket = g and h.model = m.model
+       and h.provider_id = m.provider_id and h.minute = m.minute), '{}')`;
+}
