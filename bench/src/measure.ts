@@ -25,6 +25,11 @@ export interface ResourceUse {
   appCpuMsPerRequest?: number;
   /** Highest RSS of the target's measured process (the edge for the split plane). */
   peakRssMb: number;
+  /**
+   * The load generator's CPU (this process: undici sending and reading every request) per request
+   * completed, over the load's wall time: what any target's throughput shares the machine with.
+   */
+  generatorMsPerRequest?: number;
   /** The split plane's database, per request completed: commits, rows written, WAL bytes (cluster-wide). */
   databasePerRequest?: DatabaseCounters;
   /** The split plane's database, per request completed: rows and index entries written, by table. */
@@ -119,8 +124,10 @@ export async function withResources<T extends { requests: number }>(
   const database = await databaseBefore(target);
   const cpuBefore = readCpu(counted);
   const started = performance.now();
+  const generatorBefore = process.cpuUsage();
   try {
     const result = await work();
+    const generator = process.cpuUsage(generatorBefore);
     const seconds = (performance.now() - started) / 1000;
     peakRssMb = Math.max(peakRssMb, rss());
     // The consumers may still be applying this scenario's usage events: their work is this target's.
@@ -143,6 +150,9 @@ export async function withResources<T extends { requests: number }>(
       ...(all === undefined ? {} : { cpuMsPerRequest: all }),
       ...(apps === undefined ? {} : { appCpuMsPerRequest: apps }),
       peakRssMb,
+      ...(result.requests > 0
+        ? { generatorMsPerRequest: (generator.user + generator.system) / 1000 / result.requests }
+        : {}),
       ...databaseFigures,
     };
   } finally {

@@ -82,6 +82,27 @@ describe("round three's target figures", () => {
     expect(line("consumer groups")).toBe("consumer groups decoding every usage event: — (2)");
   });
 
+  it("does the Portkey ratio's arithmetic: the machine per request at 1.6x, less the harness's share", () => {
+    const budgetRows = [
+      row(
+        "chat saturation c=32",
+        "edge (split)",
+        3000,
+        { edge: fig(0.3) },
+        {
+          generatorMsPerRequest: 0.08,
+          cpuMsPerRequest: 0.3,
+        },
+      ),
+      row("chat saturation c=32", "direct", 9000, {}, { cpuMsPerRequest: 0.05 }),
+      row("chat saturation c=32", "portkey", 2000, { portkey: fig(0.5) }),
+    ];
+    const lines = targetFigures({ rows: budgetRows, openStreams: [], machine: { cores: 2 } });
+    expect(lines).toContain(
+      "ratio arithmetic (chat saturation c=32): 2 cores; Portkey 2000 req/s; 1.6× is 3200 req/s, 0.625 ms of machine per request, less the harness's 0.130 ms (load generator 0.080 + fake upstream 0.050) leaves the split plane ≤ 0.495 ms; it spent 0.300 ms at 3000 req/s (0.667 ms of machine per request)",
+    );
+  });
+
   it("gives the node floor's ratios beside the targets: what any edge on this stack can reach here", () => {
     const lines = targetFigures({ rows: withFloor, openStreams: [] });
     expect(lines).toContain(

@@ -31,6 +31,7 @@ export function highestSaturation(rows: Row[], target: string): Row | undefined 
 export function targetFigures(report: {
   rows: Row[];
   openStreams: OpenStreamsRow[];
+  machine?: { cores: number };
   consumerGroups?: ConsumerGroupsFigure;
 }): string[] {
   const rows = report.rows;
@@ -75,7 +76,27 @@ export function targetFigures(report: {
     `split plane, all-process CPU per request at saturation: ${fixed(saturated?.cpuMsPerRequest, 3)} ms (≤ 0.40)`,
     `saturation vs Portkey's: split ${ratio(SPLIT)}×, embedded ${ratio(EMBEDDED)}× (≥ 1.6×)`,
     `streams vs direct's (${stream?.scenario ?? "—"}): ${fixed(streamShare, 1)}% (≥ 20%)`,
+    ...ratioBudget(report),
     ...floorFigures(report),
+  ];
+}
+
+/**
+ * The arithmetic behind the Portkey ratio: on `cores` cores, a target that serves R req/s at saturation
+ * spends at most cores × 1,000 / R ms of the machine per request, shared with the load generator and
+ * the fake upstream. 1.6× Portkey's rate leaves the split plane (every process and service) at most
+ * that budget less the harness's share of it.
+ */
+function ratioBudget(report: { rows: Row[]; machine?: { cores: number } }): string[] {
+  const portkey = bestSaturation(report.rows, "portkey");
+  const split = bestSaturation(report.rows, SPLIT);
+  const direct = split && find(report.rows, "direct", (name) => name === split.scenario);
+  if (!report.machine || !portkey || !split || !direct || portkey.rps <= 0) return [];
+  const machineMs = (rps: number) => ((report.machine?.cores ?? 0) * 1000) / rps;
+  const harness = (split.generatorMsPerRequest ?? 0) + (direct.cpuMsPerRequest ?? 0);
+  const needed = 1.6 * portkey.rps;
+  return [
+    `ratio arithmetic (${split.scenario}): ${report.machine.cores} cores; Portkey ${fixed(portkey.rps, 0)} req/s; 1.6× is ${fixed(needed, 0)} req/s, ${fixed(machineMs(needed), 3)} ms of machine per request, less the harness's ${fixed(harness, 3)} ms (load generator ${fixed(split.generatorMsPerRequest, 3)} + fake upstream ${fixed(direct.cpuMsPerRequest, 3)}) leaves the split plane ≤ ${fixed(machineMs(needed) - harness, 3)} ms; it spent ${fixed(split.cpuMsPerRequest, 3)} ms at ${fixed(split.rps, 0)} req/s (${fixed(machineMs(split.rps), 3)} ms of machine per request)`,
   ];
 }
 
