@@ -314,6 +314,62 @@ describe("official SDKs at their defaults", () => {
   });
 });
 
+describe("official SDKs at their defaults, every provider format (issue 32)", () => {
+  const anthropicDocument = (model: string) =>
+    new Anthropic({ apiKey: key.secret, baseURL: edge.url, maxRetries: 0 }).messages.create({
+      model,
+      max_tokens: 50,
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "summarise" },
+            { type: "document", source: { type: "base64", media_type: "application/pdf", data: PDF } },
+          ],
+        },
+      ],
+    });
+  const genaiInline = (model: string) =>
+    new GoogleGenAI({ apiKey: key.secret, httpOptions: { baseUrl: edge.url } }).models.generateContent({
+      model,
+      contents: [
+        {
+          role: "user",
+          parts: [
+            { text: "read" },
+            { inlineData: { mimeType: "application/pdf", data: PDF } },
+            { inlineData: { mimeType: "image/png", data: PNG } },
+          ],
+        },
+      ],
+    });
+
+  it("@anthropic-ai/sdk: a PDF document reaches Anthropic as sent and OpenAI as a file part, byte-exact", async () => {
+    expect((await anthropicDocument("anthropic/claude-test")).stop_reason).toBe("end_turn");
+    expect(anthropicParts()).toEqual([
+      { type: "document", source: { type: "base64", media_type: "application/pdf", data: PDF } },
+    ]);
+    expect((await anthropicDocument("openai/gpt-4o-mini")).stop_reason).toBe("end_turn");
+    expect(((lastBody(edge.primary).messages as Json[])[0] as { content: Json[] }).content[1]).toEqual({
+      type: "file",
+      file: { file_data: `data:application/pdf;base64,${PDF}` },
+    });
+  });
+
+  it("@google/genai: inline PDF and image reach Gemini as sent and OpenAI as file and image parts, byte-exact", async () => {
+    expect((await genaiInline("google/gemini-test")).candidates?.[0]?.finishReason).toBe("STOP");
+    expect(geminiParts()).toEqual([
+      { inlineData: { mimeType: "application/pdf", data: PDF } },
+      { inlineData: { mimeType: "image/png", data: PNG } },
+    ]);
+    expect((await genaiInline("openai/gpt-4o-mini")).candidates?.[0]?.finishReason).toBe("STOP");
+    expect(((lastBody(edge.primary).messages as Json[])[0] as { content: Json[] }).content.slice(1)).toEqual([
+      { type: "file", file: { file_data: `data:application/pdf;base64,${PDF}` } },
+      { type: "image_url", image_url: { url: `data:image/png;base64,${PNG}` } },
+    ]);
+  });
+});
+
 describe("with the edge's own fetcher (the guarded one connect.ts wires in)", () => {
   let plain: EdgeHarness;
   beforeAll(async () => {
