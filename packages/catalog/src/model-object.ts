@@ -1,5 +1,6 @@
 import type { Pico } from "@gw/money";
 import type { Endpoint, Model, Pricing } from "@gw/proto/catalog/v1/catalog";
+import { modelInputModalities } from "./modalities.js";
 
 /**
  * OpenRouter's model object (its `GET /api/v1/models` element, as `@openrouter/sdk` 1.3 parses it), plus
@@ -89,9 +90,8 @@ export function openRouterModel(model: Model, endpoints: readonly Endpoint[]): O
 }
 
 function architecture(model: Model, endpoints: readonly Endpoint[]): ModelArchitecture {
-  // An endpoint that prices input images takes them; the catalogue has no other modality data.
-  const takesImages = endpoints.some((endpoint) => (endpoint.pricing?.imagePico ?? 0n) > 0n);
-  const input = takesImages ? ["text", "image"] : ["text"];
+  // What any endpoint shown reads (the catalogue's per-endpoint modalities, from LiteLLM's supports_* flags).
+  const input = [...modelInputModalities(endpoints)];
   const output = model.kind === "embedding" ? ["embeddings"] : ["text"];
   return {
     modality: `${input.join("+")}->${output.join("+")}`,

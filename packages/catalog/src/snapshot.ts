@@ -5,6 +5,7 @@ import type {
   Provider as ProviderMessage,
 } from "@gw/proto/catalog/v1/catalog";
 import { CATALOG } from "./catalog.js";
+import { endpointInputModalities } from "./modalities.js";
 import { PROVIDERS } from "./providers.js";
 import type {
   ApiFormat,
@@ -68,6 +69,7 @@ function endpointMessage(e: Endpoint): EndpointMessage {
     isZdr: e.isZdr,
     supportedParameters: [...e.supportedParameters],
     mayTrainOnData: e.mayTrainOnData,
+    inputModalities: [...e.inputModalities],
   };
 }
 
@@ -117,6 +119,7 @@ export function fromCatalogSnapshot(snapshot: GetSnapshotResponse): CatalogData 
         isZdr: e.isZdr,
         supportedParameters: [...e.supportedParameters],
         mayTrainOnData: e.mayTrainOnData,
+        inputModalities: endpointInputModalities(e),
       })),
       modelLimit: m.modelLimit ? { ...m.modelLimit } : null,
       aliases: [...m.aliases],

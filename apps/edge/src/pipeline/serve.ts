@@ -11,6 +11,7 @@ import type { Surface } from "../translate/surface.js";
 import type { AdmittedChat } from "./admitted.js";
 import type { EdgeContext } from "./edge-context.js";
 import { withFeatures } from "./features.js";
+import { plannedWithPdfText } from "./pdf-fallback.js";
 import { respondJson } from "./respond-json.js";
 import { respondStream } from "./respond-stream.js";
 import { endStage, linkSignal, timesOf } from "./server-timing.js";
@@ -69,13 +70,8 @@ export async function serveInference(
   const features = requestFeatures(inference.request, {
     webSearch: context.settings.webSearch !== undefined,
   });
-  const base = await withFeatures(inference.request, features);
-  const planned = await context.planner.route({
-    principal,
-    request: base,
-    kind: "chat",
-    middleOut: features.middleOut,
-  });
+  const rewritten = await withFeatures(inference.request, features);
+  const { base, planned, fileParser } = await plannedWithPdfText(context, principal, rewritten, features);
   endStage(start.signal, "plan");
   const basePrompt = promptText(base);
   const hold = await context.admission.admitPlanned({
@@ -112,6 +108,7 @@ export async function serveInference(
     surface: inference.surface,
     attribution: start.attribution,
     ...(results ? { webResults: results } : {}),
+    ...(fileParser ? { fileParser } : {}),
   };
   if (request.stream === true) await respondStream(response, chat, context);
   else await respondJson(response, chat, context);

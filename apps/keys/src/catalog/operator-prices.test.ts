@@ -71,6 +71,7 @@ describe("operator prices in the overlay", () => {
         isZdr: false,
         supportedParameters: [],
         mayTrainOnData: false,
+        inputModalities: ["text"],
       },
     ]);
   });

@@ -26,6 +26,8 @@ export interface EndpointPatch {
   isZdr?: boolean;
   mayTrainOnData?: boolean;
   supportedParameters?: string[];
+  /** What the endpoint's model reads (text, image, file, audio), from an import. */
+  inputModalities?: string[];
   disabled?: boolean;
 }
 
@@ -144,6 +146,7 @@ function newEndpoint(modelId: string, providerId: string): Endpoint {
     isZdr: false,
     supportedParameters: [],
     mayTrainOnData: false,
+    inputModalities: ["text"],
   };
 }
 

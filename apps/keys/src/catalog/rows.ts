@@ -52,6 +52,7 @@ export function endpointRows(model: Model): Insertable<ModelEndpointsTable>[] {
       is_zdr: endpoint.isZdr,
       supported_parameters: [...endpoint.supportedParameters],
       may_train_on_data: endpoint.mayTrainOnData,
+      input_modalities: [...endpoint.inputModalities],
       position,
     };
   });
@@ -94,6 +95,7 @@ export function endpointFromRow(row: Selectable<ModelEndpointsTable>): Endpoint 
     isZdr: row.is_zdr,
     supportedParameters: row.supported_parameters,
     mayTrainOnData: row.may_train_on_data,
+    inputModalities: row.input_modalities,
   };
 }
 

@@ -80,6 +80,8 @@ export interface ModelEndpointsTable {
   is_zdr: boolean;
   supported_parameters: string[];
   may_train_on_data: ColumnType<boolean, boolean | undefined, boolean>;
+  /** text, image, file, audio (OpenRouter's input_modalities names). */
+  input_modalities: ColumnType<string[], string[] | undefined, string[]>;
   position: number;
 }
 

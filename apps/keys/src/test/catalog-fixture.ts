@@ -42,6 +42,7 @@ const MODELS: Model[] = [
         isZdr: false,
         supportedParameters: ["max_tokens", "stream", "tools"],
         mayTrainOnData: false,
+        inputModalities: ["text", "image", "file"],
       },
     ],
   },
@@ -65,6 +66,7 @@ const MODELS: Model[] = [
         isZdr: true,
         supportedParameters: ["max_tokens", "stream", "response_format"],
         mayTrainOnData: false,
+        inputModalities: ["text"],
       },
       {
         providerId: "demo",
@@ -76,6 +78,7 @@ const MODELS: Model[] = [
         isZdr: false,
         supportedParameters: ["max_tokens"],
         mayTrainOnData: false,
+        inputModalities: ["text"],
       },
     ],
     modelLimit: { requests: 20, intervalSeconds: 60 },

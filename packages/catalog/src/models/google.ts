@@ -9,6 +9,10 @@ import { GEMINI_CHAT, GEMINI_EMBEDDING } from "./parameters.js";
 // has one price per field, so the <=200k tier is listed and long prompts are under-priced until
 // tiered prices exist. Audio input ($1.00 on Flash) and cache storage per hour are not modelled either.
 
+// Images, PDF documents and audio (ai.google.dev "Image understanding", "Document understanding",
+// "Audio understanding"; LiteLLM supports_vision, supports_pdf_input and an audio input price).
+const GEMINI_INPUT = ["text", "image", "file", "audio"] as const;
+
 const CONTEXT = 1_048_576;
 const MAX_OUTPUT = 65_536;
 
@@ -26,6 +30,7 @@ export const GOOGLE_MODELS: readonly Model[] = [
         maxCompletionTokens: MAX_OUTPUT,
         pricing: listPrice({ prompt: "0.10", completion: "0.40", cacheRead: "0.025", reasoning: "0.40" }),
         supportedParameters: GEMINI_CHAT,
+        inputModalities: GEMINI_INPUT,
       }),
     ],
   }),
@@ -42,6 +47,7 @@ export const GOOGLE_MODELS: readonly Model[] = [
         maxCompletionTokens: MAX_OUTPUT,
         pricing: listPrice({ prompt: "0.30", completion: "2.50", cacheRead: "0.03", reasoning: "2.50" }),
         supportedParameters: GEMINI_CHAT,
+        inputModalities: GEMINI_INPUT,
       }),
     ],
   }),
@@ -58,6 +64,7 @@ export const GOOGLE_MODELS: readonly Model[] = [
         maxCompletionTokens: MAX_OUTPUT,
         pricing: listPrice({ prompt: "1.25", completion: "10", cacheRead: "0.125", reasoning: "10" }),
         supportedParameters: GEMINI_CHAT,
+        inputModalities: GEMINI_INPUT,
       }),
     ],
   }),

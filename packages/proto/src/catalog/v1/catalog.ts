@@ -72,6 +72,12 @@ export interface Endpoint {
    * OpenRouter's `provider.data_collection: "deny"` excludes these endpoints.
    */
   mayTrainOnData: boolean;
+  /**
+   * What the endpoint's model reads, OpenRouter's `architecture.input_modalities` names: "text",
+   * "image", "file" (PDF documents), "audio". Empty from a keys app older than this field: the edge
+   * then reads "text", plus "image" where the endpoint prices input images.
+   */
+  inputModalities: string[];
 }
 
 export interface Model {
@@ -749,6 +755,7 @@ function createBaseEndpoint(): Endpoint {
     isZdr: false,
     supportedParameters: [],
     mayTrainOnData: false,
+    inputModalities: [],
   };
 }
 
@@ -780,6 +787,9 @@ export const Endpoint: MessageFns<Endpoint> = {
     }
     if (message.mayTrainOnData !== false) {
       writer.uint32(72).bool(message.mayTrainOnData);
+    }
+    for (const v of message.inputModalities) {
+      writer.uint32(82).string(v!);
     }
     return writer;
   },
@@ -869,6 +879,14 @@ export const Endpoint: MessageFns<Endpoint> = {
             message.mayTrainOnData = reader.bool();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.inputModalities.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -920,6 +938,11 @@ export const Endpoint: MessageFns<Endpoint> = {
         : isSet(object.may_train_on_data)
         ? globalThis.Boolean(object.may_train_on_data)
         : false,
+      inputModalities: globalThis.Array.isArray(object?.inputModalities)
+        ? object.inputModalities.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.input_modalities)
+        ? object.input_modalities.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -952,6 +975,9 @@ export const Endpoint: MessageFns<Endpoint> = {
     if (message.mayTrainOnData !== false) {
       obj.mayTrainOnData = message.mayTrainOnData;
     }
+    if (message.inputModalities?.length) {
+      obj.inputModalities = message.inputModalities;
+    }
     return obj;
   },
 
@@ -971,6 +997,7 @@ export const Endpoint: MessageFns<Endpoint> = {
     message.isZdr = object.isZdr ?? false;
     message.supportedParameters = object.supportedParameters?.map((e) => e) || [];
     message.mayTrainOnData = object.mayTrainOnData ?? false;
+    message.inputModalities = object.inputModalities?.map((e) => e) || [];
     return message;
   },
 };
