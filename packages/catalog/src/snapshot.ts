@@ -114,6 +114,7 @@ export function fromCatalogSnapshot(snapshot: GetSnapshotResponse): CatalogData 
           cacheReadPico: e.pricing?.cacheReadPico ?? 0n,
           cacheWritePico: e.pricing?.cacheWritePico ?? 0n,
           reasoningPico: e.pricing?.reasoningPico ?? 0n,
+          audioPico: e.pricing?.audioPico ?? 0n,
         },
         quantization: asQuantization(e.quantization),
         isZdr: e.isZdr,

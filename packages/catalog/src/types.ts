@@ -66,6 +66,8 @@ export interface Pricing {
   readonly cacheReadPico: Pico;
   readonly cacheWritePico: Pico;
   readonly reasoningPico: Pico;
+  /** Per input audio token where audio is priced apart from text; 0: at `promptPico`. */
+  readonly audioPico: Pico;
 }
 
 /** Proto `catalog.v1.RequestLimit`: a model-specific cap that applies whatever the account. */

@@ -1,7 +1,7 @@
 import type { Principal } from "@gw/auth";
 import { newGenerationId } from "@gw/events";
 import type { Response } from "express";
-import { estimatePromptTokens } from "../admission/worst-case.js";
+import { audioTokenBound, estimatePromptTokens } from "../admission/worst-case.js";
 import { type Attribution, attributionOf } from "../canonical/attribution.js";
 import { type ChatRequest, requestedMaxTokens } from "../canonical/chat-request.js";
 import { requestFeatures } from "../canonical/plugins.js";
@@ -84,6 +84,8 @@ export async function serveInference(
       maxTokens: requestedMaxTokens(base),
       choices: base.n ?? 1,
       imageCount: basePrompt.imageCount,
+      audioTokens: audioTokenBound(basePrompt.audioBytes ?? 0),
+      files: basePrompt.fileCount ?? 0,
       searchPico: webSearchHoldPico(features.web),
     },
   });

@@ -107,6 +107,13 @@ export function usageFromRow(row: GenerationRow): UsageRecorded {
     errorStatus: row.error_status ?? 0,
     errorReason: row.error_reason ?? "",
     errorMessage: row.error_message ?? "",
+    // The media breakdown is in the cost and token totals the record keeps; it is not stored apart.
+    audioTokens: 0,
+    imageTokens: 0,
+    documentTokens: 0,
+    completionAudioTokens: 0,
+    audioCostPico: 0n,
+    imageCostPico: 0n,
   };
 }
 

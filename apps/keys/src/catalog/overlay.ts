@@ -68,6 +68,7 @@ const ZERO_PRICING: Pricing = {
   cacheReadPico: 0n,
   cacheWritePico: 0n,
   reasoningPico: 0n,
+  audioPico: 0n,
 };
 
 /** The effective catalogue: the seed with every operator patch applied (pure; the seed is not touched). */
@@ -182,6 +183,7 @@ const BIGINT_FIELDS = new Set([
   "cacheReadPico",
   "cacheWritePico",
   "reasoningPico",
+  "audioPico",
 ]);
 
 /** Reads a stored patch back (the table's jsonb arrives parsed). */

@@ -47,6 +47,7 @@ export function endpointRows(model: Model): Insertable<ModelEndpointsTable>[] {
       cache_read_price: usd(pricing?.cacheReadPico),
       cache_write_price: usd(pricing?.cacheWritePico),
       reasoning_price: usd(pricing?.reasoningPico),
+      audio_price: usd(pricing?.audioPico),
       // The wire has no null string: "" there means the provider publishes no quantization.
       quantization: endpoint.quantization === "" ? null : endpoint.quantization,
       is_zdr: endpoint.isZdr,
@@ -108,5 +109,6 @@ function pricingFromRow(row: Selectable<ModelEndpointsTable>): Pricing {
     cacheReadPico: usdToPico(row.cache_read_price),
     cacheWritePico: usdToPico(row.cache_write_price),
     reasoningPico: usdToPico(row.reasoning_price),
+    audioPico: usdToPico(row.audio_price),
   };
 }

@@ -76,6 +76,8 @@ export interface ModelEndpointsTable {
   cache_read_price: Usd;
   cache_write_price: Usd;
   reasoning_price: Usd;
+  /** Per input audio token; 0 = at the prompt price. */
+  audio_price: ColumnType<string, string | undefined, string>;
   quantization: string | null;
   is_zdr: boolean;
   supported_parameters: string[];

@@ -10,6 +10,7 @@ export const CHEAP: Pricing = {
   cacheReadPico: 75_000n,
   cacheWritePico: 0n,
   reasoningPico: 0n,
+  audioPico: 0n,
 };
 
 const PROVIDERS: Provider[] = [

@@ -28,6 +28,7 @@ const PRICE_FIELDS: ReadonlyArray<[string, keyof Pricing]> = [
   ["output_cost_per_reasoning_token", "reasoningPico"],
   ["input_cost_per_image", "imagePico"],
   ["input_cost_per_request", "requestPico"],
+  ["input_cost_per_audio_token", "audioPico"],
 ];
 
 const MODES: Readonly<Record<string, "chat" | "embedding">> = { chat: "chat", embedding: "embedding" };

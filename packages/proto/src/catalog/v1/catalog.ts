@@ -51,6 +51,11 @@ export interface Pricing {
   cacheReadPico: bigint;
   cacheWritePico: bigint;
   reasoningPico: bigint;
+  /**
+   * Per input audio token where the provider prices audio apart from text (Gemini, OpenAI's audio
+   * models); 0: audio tokens are billed at prompt_pico.
+   */
+  audioPico: bigint;
 }
 
 export interface RequestLimit {
@@ -430,6 +435,7 @@ function createBasePricing(): Pricing {
     cacheReadPico: 0n,
     cacheWritePico: 0n,
     reasoningPico: 0n,
+    audioPico: 0n,
   };
 }
 
@@ -476,6 +482,12 @@ export const Pricing: MessageFns<Pricing> = {
         throw new globalThis.Error("value provided for field message.reasoningPico of type int64 too large");
       }
       writer.uint32(56).int64(message.reasoningPico);
+    }
+    if (message.audioPico !== 0n) {
+      if (BigInt.asIntN(64, message.audioPico) !== message.audioPico) {
+        throw new globalThis.Error("value provided for field message.audioPico of type int64 too large");
+      }
+      writer.uint32(64).int64(message.audioPico);
     }
     return writer;
   },
@@ -549,6 +561,14 @@ export const Pricing: MessageFns<Pricing> = {
             message.reasoningPico = reader.int64() as bigint;
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.audioPico = reader.int64() as bigint;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -598,6 +618,11 @@ export const Pricing: MessageFns<Pricing> = {
         : isSet(object.reasoning_pico)
         ? BigInt(object.reasoning_pico)
         : 0n,
+      audioPico: isSet(object.audioPico)
+        ? BigInt(object.audioPico)
+        : isSet(object.audio_pico)
+        ? BigInt(object.audio_pico)
+        : 0n,
     };
   },
 
@@ -623,6 +648,9 @@ export const Pricing: MessageFns<Pricing> = {
     }
     if (message.reasoningPico !== 0n) {
       obj.reasoningPico = message.reasoningPico.toString();
+    }
+    if (message.audioPico !== 0n) {
+      obj.audioPico = message.audioPico.toString();
     }
     return obj;
   },
@@ -651,6 +679,7 @@ export const Pricing: MessageFns<Pricing> = {
     message.reasoningPico = (object.reasoningPico !== undefined && object.reasoningPico !== null)
       ? BigInt(object.reasoningPico)
       : 0n;
+    message.audioPico = (object.audioPico !== undefined && object.audioPico !== null) ? BigInt(object.audioPico) : 0n;
     return message;
   },
 };
