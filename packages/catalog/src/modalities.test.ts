@@ -27,6 +27,10 @@ describe("input modalities", () => {
       "file",
     ]);
     expect(findModel("demo/echo")?.endpoints[0]?.inputModalities).toEqual(["text"]);
+    // The open-weight hosts' sample: per host, where the full file flags it (Groq's Llama 4 Maverick).
+    const maverick = findModel("meta-llama/llama-4-maverick")?.endpoints ?? [];
+    expect(maverick.find((e) => e.providerId === "groq")?.inputModalities).toEqual(["text", "image"]);
+    expect(findModel("microsoft/phi-4")?.endpoints[0]?.inputModalities).toEqual(["text"]);
   });
 
   it("are published in OpenRouter's architecture, every endpoint's in its order", () => {
