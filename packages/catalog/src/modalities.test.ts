@@ -72,4 +72,13 @@ describe("input modalities", () => {
       "audio",
     ]);
   });
+
+  it("publish the audio price in the model object's pricing where audio is priced apart", () => {
+    const models = toCatalogSnapshot().models;
+    const flash = models.find((m) => m.id === "google/gemini-2.5-flash");
+    const mini = models.find((m) => m.id === "openai/gpt-4o-mini");
+    if (!flash || !mini) throw new Error("catalogue lacks the models");
+    expect(openRouterModel(flash, flash.endpoints).pricing.audio).toBe("0.000001");
+    expect(openRouterModel(mini, mini.endpoints).pricing).not.toHaveProperty("audio");
+  });
 });

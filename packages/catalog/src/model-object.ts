@@ -42,6 +42,8 @@ export interface PriceStrings {
   input_cache_read: string;
   input_cache_write: string;
   internal_reasoning: string;
+  /** Per input audio token, only where audio is priced apart from text (OpenRouter's `audio`). */
+  audio?: string;
 }
 
 /** OpenRouter's list envelope: `total_count` and `links.next` (null: the whole list is one page). */
@@ -124,6 +126,7 @@ export function priceStrings(pricing: Pricing | undefined): PriceStrings {
     input_cache_read: priceString(pricing?.cacheReadPico ?? 0n),
     input_cache_write: priceString(pricing?.cacheWritePico ?? 0n),
     internal_reasoning: priceString(pricing?.reasoningPico ?? 0n),
+    ...((pricing?.audioPico ?? 0n) > 0n ? { audio: priceString(pricing?.audioPico ?? 0n) } : {}),
   };
 }
 

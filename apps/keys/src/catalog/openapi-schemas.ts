@@ -18,6 +18,9 @@ export const pricingSchema = z
     input_cache_read: usd,
     input_cache_write: usd,
     internal_reasoning: usd,
+    audio: usd
+      .optional()
+      .meta({ description: "Per input audio token, where audio is priced apart from text." }),
   })
   .meta({
     id: "Pricing",

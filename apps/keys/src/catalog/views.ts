@@ -11,6 +11,8 @@ export interface PricingJson {
   input_cache_read: number;
   input_cache_write: number;
   internal_reasoning: number;
+  /** Per input audio token, only where audio is priced apart from text. */
+  audio?: number;
 }
 
 /**
@@ -26,6 +28,7 @@ export function pricingJson(pricing: Pricing | undefined): PricingJson {
     input_cache_read: picoToUsdNumber(pricing?.cacheReadPico ?? 0n),
     input_cache_write: picoToUsdNumber(pricing?.cacheWritePico ?? 0n),
     internal_reasoning: picoToUsdNumber(pricing?.reasoningPico ?? 0n),
+    ...((pricing?.audioPico ?? 0n) > 0n ? { audio: picoToUsdNumber(pricing?.audioPico ?? 0n) } : {}),
   };
 }
 
