@@ -24,6 +24,8 @@ describe("media in the cost", () => {
     expect(cost.audioPico).toBe(800n * 1_000_000n);
     expect(cost.promptPico).toBe(200n * 300_000n + 800n * 1_000_000n);
     expect(cost.totalPico).toBe(cost.promptPico + 10n * 2_500_000n);
+    // No image was sent: no image part of the cost.
+    expect(cost.imagePico).toBeUndefined();
   });
 
   it("prices audio at the prompt price where the catalogue lists no audio price", () => {
