@@ -49,12 +49,40 @@ export const generationSchema = z
       prompt_tokens_details: z.object({
         cached_tokens: z.number().int(),
         cache_write_tokens: z.number().int(),
+        audio_tokens: z
+          .number()
+          .int()
+          .optional()
+          .meta({ description: "Audio in the prompt, where reported." }),
+        image_tokens: z
+          .number()
+          .int()
+          .optional()
+          .meta({ description: "Images in the prompt, where reported apart (Gemini)." }),
+        document_tokens: z
+          .number()
+          .int()
+          .optional()
+          .meta({ description: "Documents in the prompt, where reported apart (Gemini)." }),
       }),
-      completion_tokens_details: z.object({ reasoning_tokens: z.number().int() }),
+      completion_tokens_details: z.object({
+        reasoning_tokens: z.number().int(),
+        audio_tokens: z
+          .number()
+          .int()
+          .optional()
+          .meta({ description: "Audio the model produced, where reported." }),
+      }),
       cost_details: z.object({
         upstream_inference_cost: usd,
         upstream_inference_prompt_cost: usd,
         upstream_inference_completions_cost: usd,
+        upstream_inference_audio_cost: usd
+          .optional()
+          .meta({ description: "Of the prompt cost: audio tokens at the audio price." }),
+        upstream_inference_image_cost: usd
+          .optional()
+          .meta({ description: "Of the prompt cost: images at the per-image price." }),
       }),
     }),
     api_type: z.string(),

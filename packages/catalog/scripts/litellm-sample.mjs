@@ -37,6 +37,22 @@ const perMillion = (usd) => {
   return text.includes(".") ? text.replace(/\.?0+$/, "") : text;
 };
 
+// What the model reads, from LiteLLM's capability flags (apps/keys' LiteLLM importer reads them the same
+// way): an audio price or `supported_modalities` listing audio also says it takes audio.
+const modalities = (entry) => {
+  const listed = Array.isArray(entry.supported_modalities) ? entry.supported_modalities : [];
+  const audio =
+    entry.supports_audio_input === true ||
+    entry.input_cost_per_audio_token !== undefined ||
+    listed.includes("audio");
+  return [
+    "text",
+    ...(entry.supports_vision === true ? ["image"] : []),
+    ...(entry.supports_pdf_input === true ? ["file"] : []),
+    ...(audio ? ["audio"] : []),
+  ];
+};
+
 const entries = [];
 for (const [key, entry] of Object.entries(source)) {
   const provider = PROVIDERS[entry.litellm_provider];
@@ -64,9 +80,11 @@ for (const [key, entry] of Object.entries(source)) {
       reasoning: reasoning
         ? perMillion(entry.output_cost_per_reasoning_token ?? entry.output_cost_per_token)
         : undefined,
+      audio: perMillion(entry.input_cost_per_audio_token),
     },
     tools: entry.supports_function_calling === true,
     reasoning,
+    modalities: kind === "embedding" ? ["text"] : modalities(entry),
     aliases: [],
   });
 }

@@ -43,6 +43,14 @@ function hostEndpoint(key, fallbackContext) {
   const upstream = key.slice(key.indexOf("/") + 1);
   const context = entry.max_input_tokens ?? entry.max_tokens ?? fallbackContext;
   const reasoning = entry.supports_reasoning === true;
+  // What the host's model reads beyond text (LiteLLM's flags, as scripts/litellm-sample.mjs reads them);
+  // left out for text only, so the data says a modality only where the file does.
+  const modalities = [
+    "text",
+    ...(entry.supports_vision === true ? ["image"] : []),
+    ...(entry.supports_pdf_input === true ? ["file"] : []),
+    ...(entry.supports_audio_input === true ? ["audio"] : []),
+  ];
   return {
     provider,
     upstream,
@@ -59,6 +67,7 @@ function hostEndpoint(key, fallbackContext) {
     schema: entry.supports_response_schema === true,
     reasoning,
     quantization: quantization(provider, upstream),
+    ...(modalities.length > 1 ? { modalities } : {}),
   };
 }
 

@@ -27,6 +27,7 @@ function chat(id: string, aliases: string[]): Model {
         isZdr: false,
         supportedParameters: [],
         mayTrainOnData: false,
+        inputModalities: ["text"],
       },
     ],
   };

@@ -2,6 +2,7 @@ export type { AzureDeployments } from "./azure-deployments.js";
 export { isAzureDeployment, parseAzureDeployments } from "./azure-deployments.js";
 export type { CatalogIndex, ResolvedModel } from "./catalog.js";
 export { CATALOG, findModel, findProvider, indexCatalog, resolveModel } from "./catalog.js";
+export { endpointInputModalities, inputModalitiesOf, modelInputModalities } from "./modalities.js";
 export type { ModelFilters, ParsedFilters } from "./model-filters.js";
 export { filterModels, MODEL_CATEGORIES, parseModelFilters } from "./model-filters.js";
 export type {
@@ -21,6 +22,7 @@ export type {
   ApiFormat,
   CatalogData,
   Endpoint,
+  InputModality,
   Model,
   ModelKind,
   ModelVariant,
@@ -30,7 +32,7 @@ export type {
   Quantization,
   RequestLimit,
 } from "./types.js";
-export { QUANTIZATIONS } from "./types.js";
+export { INPUT_MODALITIES, QUANTIZATIONS } from "./types.js";
 export { validateCatalog } from "./validate.js";
 export type { ParsedModelId } from "./variants.js";
 export { parseModelId } from "./variants.js";

@@ -1,5 +1,6 @@
 import type { Pico } from "@gw/money";
 import type { Endpoint, Model, Pricing } from "@gw/proto/catalog/v1/catalog";
+import { modelInputModalities } from "./modalities.js";
 
 /**
  * OpenRouter's model object (its `GET /api/v1/models` element, as `@openrouter/sdk` 1.3 parses it), plus
@@ -41,6 +42,8 @@ export interface PriceStrings {
   input_cache_read: string;
   input_cache_write: string;
   internal_reasoning: string;
+  /** Per input audio token, only where audio is priced apart from text (OpenRouter's `audio`). */
+  audio?: string;
 }
 
 /** OpenRouter's list envelope: `total_count` and `links.next` (null: the whole list is one page). */
@@ -89,9 +92,8 @@ export function openRouterModel(model: Model, endpoints: readonly Endpoint[]): O
 }
 
 function architecture(model: Model, endpoints: readonly Endpoint[]): ModelArchitecture {
-  // An endpoint that prices input images takes them; the catalogue has no other modality data.
-  const takesImages = endpoints.some((endpoint) => (endpoint.pricing?.imagePico ?? 0n) > 0n);
-  const input = takesImages ? ["text", "image"] : ["text"];
+  // What any endpoint shown reads (the catalogue's per-endpoint modalities, from LiteLLM's supports_* flags).
+  const input = [...modelInputModalities(endpoints)];
   const output = model.kind === "embedding" ? ["embeddings"] : ["text"];
   return {
     modality: `${input.join("+")}->${output.join("+")}`,
@@ -124,6 +126,7 @@ export function priceStrings(pricing: Pricing | undefined): PriceStrings {
     input_cache_read: priceString(pricing?.cacheReadPico ?? 0n),
     input_cache_write: priceString(pricing?.cacheWritePico ?? 0n),
     internal_reasoning: priceString(pricing?.reasoningPico ?? 0n),
+    ...((pricing?.audioPico ?? 0n) > 0n ? { audio: priceString(pricing?.audioPico ?? 0n) } : {}),
   };
 }
 

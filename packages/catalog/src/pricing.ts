@@ -13,6 +13,8 @@ export interface ListPrice {
   readonly reasoning?: string;
   readonly request?: string;
   readonly image?: string;
+  /** USD per million input audio tokens, where the provider prices audio apart from text. */
+  readonly audio?: string;
 }
 
 export function listPrice(price: ListPrice): Pricing {
@@ -24,6 +26,7 @@ export function listPrice(price: ListPrice): Pricing {
     cacheReadPico: perMillionToPicoPerToken(price.cacheRead ?? "0"),
     cacheWritePico: perMillionToPicoPerToken(price.cacheWrite ?? "0"),
     reasoningPico: perMillionToPicoPerToken(price.reasoning ?? "0"),
+    audioPico: perMillionToPicoPerToken(price.audio ?? "0"),
   };
 }
 

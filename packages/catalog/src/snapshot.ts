@@ -5,6 +5,7 @@ import type {
   Provider as ProviderMessage,
 } from "@gw/proto/catalog/v1/catalog";
 import { CATALOG } from "./catalog.js";
+import { endpointInputModalities } from "./modalities.js";
 import { PROVIDERS } from "./providers.js";
 import type {
   ApiFormat,
@@ -68,6 +69,7 @@ function endpointMessage(e: Endpoint): EndpointMessage {
     isZdr: e.isZdr,
     supportedParameters: [...e.supportedParameters],
     mayTrainOnData: e.mayTrainOnData,
+    inputModalities: [...e.inputModalities],
   };
 }
 
@@ -112,11 +114,13 @@ export function fromCatalogSnapshot(snapshot: GetSnapshotResponse): CatalogData 
           cacheReadPico: e.pricing?.cacheReadPico ?? 0n,
           cacheWritePico: e.pricing?.cacheWritePico ?? 0n,
           reasoningPico: e.pricing?.reasoningPico ?? 0n,
+          audioPico: e.pricing?.audioPico ?? 0n,
         },
         quantization: asQuantization(e.quantization),
         isZdr: e.isZdr,
         supportedParameters: [...e.supportedParameters],
         mayTrainOnData: e.mayTrainOnData,
+        inputModalities: endpointInputModalities(e),
       })),
       modelLimit: m.modelLimit ? { ...m.modelLimit } : null,
       aliases: [...m.aliases],

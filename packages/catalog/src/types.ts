@@ -13,6 +13,14 @@ export const QUANTIZATIONS: readonly Quantization[] = ["fp32", "fp16", "bf16", "
 export type ModelVariant = "free" | "floor" | "nitro";
 
 /**
+ * What a model reads, named as OpenRouter's `architecture.input_modalities`: `file` is a PDF document
+ * (a `file` content part, Anthropic's `document`), `audio` an `input_audio` part.
+ */
+export type InputModality = "text" | "image" | "file" | "audio";
+
+export const INPUT_MODALITIES: readonly InputModality[] = ["text", "image", "file", "audio"];
+
+/**
  * One upstream. `id`, `name`, `apiFormat` and `isDemo` are the proto `catalog.v1.Provider`; the rest is
  * local configuration the edge needs to reach the provider and never crosses the wire.
  */
@@ -58,6 +66,8 @@ export interface Pricing {
   readonly cacheReadPico: Pico;
   readonly cacheWritePico: Pico;
   readonly reasoningPico: Pico;
+  /** Per input audio token where audio is priced apart from text; 0: at `promptPico`. */
+  readonly audioPico: Pico;
 }
 
 /** Proto `catalog.v1.RequestLimit`: a model-specific cap that applies whatever the account. */
@@ -80,6 +90,8 @@ export interface Endpoint {
   readonly supportedParameters: readonly string[];
   /** Data policy: the provider may train on (or keep) prompts; `data_collection: "deny"` excludes it. */
   readonly mayTrainOnData: boolean;
+  /** What this endpoint's model reads (always `text` first); the planner prefers endpoints that take the media sent. */
+  readonly inputModalities: readonly InputModality[];
 }
 
 /** Proto `catalog.v1.Model`. */

@@ -9,6 +9,9 @@ export interface CatalogueCost {
   totalPico: bigint;
   /** What prompt caching saved against the plain prompt price (OpenRouter's `cache_discount`); absent = 0. */
   cacheDiscountPico?: bigint | undefined;
+  /** Of the prompt cost: audio tokens at the audio price, and images at the per-image price; absent = 0. */
+  audioPico?: bigint | undefined;
+  imagePico?: bigint | undefined;
 }
 
 /** Token counts in OpenAI's accounting: prompt includes cached and cache-write, completion reasoning. */
@@ -18,6 +21,11 @@ export interface UsageTokens {
   cachedTokens: number;
   cacheWriteTokens: number;
   reasoningTokens: number;
+  /** Media as the provider reported it (parts of prompt / completion tokens); absent = none reported. */
+  audioTokens?: number | undefined;
+  imageTokens?: number | undefined;
+  documentTokens?: number | undefined;
+  completionAudioTokens?: number | undefined;
 }
 
 export interface UsageAttempt {
@@ -131,6 +139,12 @@ export function usageRecorded(facts: UsageFacts, charge: UsageCharge, leaseId = 
     errorStatus: facts.error?.status ?? 0,
     errorReason: facts.error?.reason ?? "",
     errorMessage: facts.error?.message ?? "",
+    audioTokens: usage.audioTokens ?? 0,
+    imageTokens: usage.imageTokens ?? 0,
+    documentTokens: usage.documentTokens ?? 0,
+    completionAudioTokens: usage.completionAudioTokens ?? 0,
+    audioCostPico: cost.audioPico ?? 0n,
+    imageCostPico: cost.imagePico ?? 0n,
   };
 }
 

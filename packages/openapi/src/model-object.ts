@@ -30,6 +30,10 @@ export const openRouterModelObject = z.object({
       input_cache_read: price,
       input_cache_write: price,
       internal_reasoning: price,
+      audio: price.optional().meta({
+        description:
+          "USD per input audio token, where audio is priced apart from text (absent: at the prompt price).",
+      }),
     })
     .meta({
       description:

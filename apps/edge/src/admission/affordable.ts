@@ -4,7 +4,7 @@ import type { GetUsageResponse } from "@gw/proto/billing/v1/billing";
 import { LimitReset } from "@gw/proto/keys/v1/keys";
 import type { BillingClient } from "../clients/billing.js";
 import type { PlannedAttempt } from "../planning/plan.js";
-import { outputBudget, type WorstCaseInput } from "./worst-case.js";
+import { inputWorstCase, outputBudget, type WorstCaseInput } from "./worst-case.js";
 
 /**
  * OpenRouter's 402 when the budget is positive but the request's worst case does not fit: it says how
@@ -60,12 +60,8 @@ export async function withAffordableTokens(
 export function affordableTokens(attempt: PlannedAttempt, input: WorstCaseInput, available: bigint): number {
   const pricing = attempt.endpoint.pricing;
   if (!pricing) return Number.MAX_SAFE_INTEGER;
-  const promptPrice = max(pricing.promptPico, pricing.cacheWritePico);
   const outputPrice = max(pricing.completionPico, pricing.reasoningPico);
-  const fixed =
-    BigInt(input.promptTokens) * promptPrice +
-    pricing.requestPico +
-    BigInt(input.imageCount) * pricing.imagePico;
+  const fixed = inputWorstCase(attempt.endpoint, input);
   const left = available - fixed;
   if (left <= 0n) return 0;
   if (outputPrice === 0n) return Number.MAX_SAFE_INTEGER;

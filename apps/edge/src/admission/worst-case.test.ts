@@ -49,6 +49,7 @@ describe("endpointWorstCase", () => {
         cacheReadPico: 0n,
         requestPico: 1_000n,
         imagePico: 100n,
+        audioPico: 0n,
       },
     });
     expect(endpointWorstCase(dear, { ...input, imageCount: 2 })).toBe(100n * 5n + 10n * 7n + 1_000n + 200n);

@@ -12,6 +12,22 @@ const BYTES_PER_TOKEN_FLOOR = 2;
 const TOKENS_PER_MESSAGE = 3;
 const REPLY_PRIMER_TOKENS = 3;
 
+/**
+ * Audio tokens per second of sound: Gemini counts 32 (ai.google.dev "Audio understanding": "each second
+ * of audio is represented as 32 tokens"), the most of the providers that take audio (OpenAI's audio
+ * models count fewer). The byte rate is the floor of what a caller can send: 500 bytes a second
+ * (4 kbit/s) is below the lowest bit rate of every format the providers accept (MP3's 8 kbit/s, Opus
+ * at 6 kbit/s, WAV/AIFF/FLAC far above), so bytes ÷ 500 over-counts the seconds, and the tokens held
+ * are an upper bound on what any provider reports for the clip.
+ */
+const AUDIO_TOKENS_PER_SECOND = 32;
+const AUDIO_BYTES_PER_SECOND_FLOOR = 500;
+
+/** The most tokens `bytes` of audio can be billed as (see AUDIO_TOKENS_PER_SECOND). */
+export function audioTokenBound(bytes: number): number {
+  return Math.ceil((bytes * AUDIO_TOKENS_PER_SECOND) / AUDIO_BYTES_PER_SECOND_FLOOR);
+}
+
 /** A cheap, deliberately high prompt-token estimate for the spend hold. */
 /** The estimate for `bytes` of text more in `messages` messages more (the same floor as the prompt's). */
 export function estimateAddedTokens(bytes: number, messages: number): number {
@@ -34,6 +50,10 @@ export interface WorstCaseInput {
   imageCount: number;
   /** The web plugin's search at its most (max_results at the per-result price), on top of any attempt. */
   searchPico?: bigint | undefined;
+  /** The prompt's audio at its most (audioTokenBound of its bytes); absent = none. */
+  audioTokens?: number | undefined;
+  /** Document (`file`) parts sent to the model as files; absent = none. */
+  files?: number | undefined;
 }
 
 /**
@@ -44,12 +64,29 @@ export interface WorstCaseInput {
 export function endpointWorstCase(endpoint: Endpoint, input: WorstCaseInput): bigint {
   const pricing = endpoint.pricing;
   if (!pricing) return 0n;
-  const promptPrice = max(pricing.promptPico, pricing.cacheWritePico);
   const outputPrice = max(pricing.completionPico, pricing.reasoningPico);
   const outputTokens = BigInt(outputBudget(endpoint, input) * Math.max(1, input.choices));
+  return inputWorstCase(endpoint, input) + outputTokens * outputPrice;
+}
+
+/**
+ * The most the input of one attempt can cost: the prompt at the dearest input price, the request and
+ * image prices, and the media. Audio is held at its byte-size bound and a document at the endpoint's
+ * whole context: a PDF's tokens do not follow from its size (compressed text streams; pages billed as
+ * images besides their text), and no provider bills more input than its context holds, which also caps
+ * the audio. Media tokens are held at the dearer of the prompt and audio prices.
+ */
+export function inputWorstCase(endpoint: Endpoint, input: WorstCaseInput): bigint {
+  const pricing = endpoint.pricing;
+  if (!pricing) return 0n;
+  const promptPrice = max(pricing.promptPico, pricing.cacheWritePico);
+  const mediaTokens =
+    (input.files ?? 0) > 0
+      ? endpoint.contextLength
+      : Math.min(endpoint.contextLength, input.audioTokens ?? 0);
   return (
     BigInt(input.promptTokens) * promptPrice +
-    outputTokens * outputPrice +
+    BigInt(mediaTokens) * max(promptPrice, pricing.audioPico ?? 0n) +
     pricing.requestPico +
     BigInt(input.imageCount) * pricing.imagePico
   );

@@ -13,6 +13,12 @@ export interface Cost {
   cacheDiscountPico?: bigint;
   /** The web plugin's search (results at the per-result price), included in `totalPico`. Absent = 0. */
   webSearchPico?: bigint;
+  /**
+   * Of `promptPico`: the prompt's audio tokens at the catalogue's audio price (the prompt price where it
+   * lists none), and the images at its per-image price. Absent = none.
+   */
+  audioPico?: bigint;
+  imagePico?: bigint;
 }
 
 /** The cost with the web plugin's search added (folded into the total, which the charge and `usage.cost` use). */
@@ -28,6 +34,9 @@ export const ZERO_COST: Cost = { promptPico: 0n, completionPico: 0n, requestPico
  * their own price when the catalogue lists one; a price of 0 there means "no separate price", so those
  * tokens are charged at the plain prompt/completion price rather than given away. Images in the prompt
  * are charged at the endpoint's per-image price on top of their tokens, as part of the prompt cost.
+ * Audio tokens the provider reports (part of the prompt) are charged at the audio price where the
+ * catalogue has one (Gemini Flash, OpenAI's audio models), else at the prompt price; image and document
+ * tokens are prompt tokens at the prompt price, which is how OpenAI, Anthropic and Gemini bill them.
  */
 export function computeCost(pricing: Pricing | undefined, reported: TokenUsage, images = 0): Cost {
   if (!pricing) return ZERO_COST;
@@ -38,14 +47,18 @@ export function computeCost(pricing: Pricing | undefined, reported: TokenUsage, 
   const longWrites = BigInt(usage.cacheWriteLongTokens ?? 0);
   const shortWrites = BigInt(usage.cacheWriteTokens) - longWrites;
   const reasoning = pricing.reasoningPico || pricing.completionPico;
-  const plainPrompt = BigInt(usage.promptTokens - usage.cachedTokens - usage.cacheWriteTokens);
+  const audio = BigInt(usage.audioTokens ?? 0);
+  const audioPico = audio * (pricing.audioPico || pricing.promptPico);
+  const imagePico = BigInt(images) * pricing.imagePico;
+  const plainPrompt = BigInt(usage.promptTokens - usage.cachedTokens - usage.cacheWriteTokens) - audio;
   const plainCompletion = BigInt(usage.completionTokens - usage.reasoningTokens);
   const promptPico =
     plainPrompt * pricing.promptPico +
     BigInt(usage.cachedTokens) * cacheRead +
     shortWrites * cacheWrite +
     longWrites * longWrite +
-    BigInt(images) * pricing.imagePico;
+    audioPico +
+    imagePico;
   const completionPico = plainCompletion * pricing.completionPico + BigInt(usage.reasoningTokens) * reasoning;
   const requestPico = pricing.requestPico;
   const cacheDiscountPico =
@@ -53,7 +66,15 @@ export function computeCost(pricing: Pricing | undefined, reported: TokenUsage, 
     shortWrites * (pricing.promptPico - cacheWrite) +
     longWrites * (pricing.promptPico - longWrite);
   const totalPico = promptPico + completionPico + requestPico;
-  return { promptPico, completionPico, requestPico, totalPico, cacheDiscountPico };
+  return {
+    promptPico,
+    completionPico,
+    requestPico,
+    totalPico,
+    cacheDiscountPico,
+    ...(audioPico > 0n ? { audioPico } : {}),
+    ...(imagePico > 0n ? { imagePico } : {}),
+  };
 }
 
 /**

@@ -5,12 +5,18 @@ export interface PromptText {
   texts: string[];
   messageCount: number;
   imageCount: number;
+  /** Decoded bytes of the `input_audio` parts (for the hold's audio estimate); absent = none. */
+  audioBytes?: number;
+  /** `file` parts (PDFs and other documents the model reads natively); absent = none. */
+  fileCount?: number;
 }
 
 /** Collects every piece of text the model will read: message content, names, tool calls and tool schemas. */
 export function promptText(request: ChatRequest): PromptText {
   const texts: string[] = [];
   let imageCount = 0;
+  let audioBytes = 0;
+  let fileCount = 0;
   for (const message of request.messages) {
     if (typeof message.name === "string") texts.push(message.name);
     if (typeof message.content === "string") texts.push(message.content);
@@ -19,12 +25,26 @@ export function promptText(request: ChatRequest): PromptText {
         if (typeof part.text === "string") texts.push(part.text);
         else if (typeof part.refusal === "string") texts.push(part.refusal);
         else if (part.type === "image_url" || part.type === "input_image") imageCount++;
+        else if (part.type === "input_audio") audioBytes += base64Bytes(part.input_audio);
+        else if (part.type === "file") fileCount++;
       }
     }
     if (message.tool_calls) texts.push(JSON.stringify(message.tool_calls));
   }
   if (request.tools) texts.push(JSON.stringify(request.tools));
-  return { texts, messageCount: request.messages.length, imageCount };
+  return {
+    texts,
+    messageCount: request.messages.length,
+    imageCount,
+    ...(audioBytes > 0 ? { audioBytes } : {}),
+    ...(fileCount > 0 ? { fileCount } : {}),
+  };
+}
+
+/** The decoded size of `input_audio.data` (base64: 3 bytes per 4 characters), without decoding it. */
+function base64Bytes(audio: unknown): number {
+  const data = (audio as { data?: unknown } | undefined)?.data;
+  return typeof data === "string" ? Math.ceil((data.length * 3) / 4) : 0;
 }
 
 /**

@@ -14,6 +14,16 @@ export interface TokenUsage {
    * writes the catalogue's cache-write price is for. Absent = none.
    */
   cacheWriteLongTokens?: number;
+  /**
+   * Media as the provider reported it, each part of the count beside it: audio, image and document
+   * tokens of the prompt (OpenAI's `prompt_tokens_details.audio_tokens`; Gemini's
+   * `promptTokensDetails` by modality), audio tokens of the completion. Absent = none reported
+   * (Anthropic and OpenAI count images and PDF pages in the prompt without a breakdown).
+   */
+  audioTokens?: number;
+  imageTokens?: number;
+  documentTokens?: number;
+  completionAudioTokens?: number;
 }
 
 export const ZERO_USAGE: TokenUsage = {
@@ -35,13 +45,25 @@ export function normaliseUsage(usage: TokenUsage): TokenUsage {
   const cachedTokens = Math.min(whole(usage.cachedTokens), promptTokens);
   const cacheWriteTokens = Math.min(whole(usage.cacheWriteTokens), promptTokens - cachedTokens);
   const long = Math.min(whole(usage.cacheWriteLongTokens ?? 0), cacheWriteTokens);
+  const reasoningTokens = Math.min(whole(usage.reasoningTokens), completionTokens);
+  // Audio is priced apart from the plain prompt, so it is clamped to the tokens not priced as cache.
+  const media = {
+    audioTokens: Math.min(whole(usage.audioTokens ?? 0), promptTokens - cachedTokens - cacheWriteTokens),
+    imageTokens: Math.min(whole(usage.imageTokens ?? 0), promptTokens),
+    documentTokens: Math.min(whole(usage.documentTokens ?? 0), promptTokens),
+    completionAudioTokens: Math.min(
+      whole(usage.completionAudioTokens ?? 0),
+      completionTokens - reasoningTokens,
+    ),
+  };
   return {
     promptTokens,
     completionTokens,
     cachedTokens,
     cacheWriteTokens,
-    reasoningTokens: Math.min(whole(usage.reasoningTokens), completionTokens),
+    reasoningTokens,
     ...(long > 0 ? { cacheWriteLongTokens: long } : {}),
+    ...Object.fromEntries(Object.entries(media).filter(([, count]) => count > 0)),
   };
 }
 

@@ -11,9 +11,17 @@ export const usageWireSchema = z.looseObject({
   completion_tokens: count.optional(),
   total_tokens: count.optional(),
   prompt_tokens_details: z
-    .looseObject({ cached_tokens: count.nullish(), cache_write_tokens: count.nullish() })
+    .looseObject({
+      cached_tokens: count.nullish(),
+      cache_write_tokens: count.nullish(),
+      audio_tokens: count.nullish(),
+      image_tokens: count.nullish(),
+      document_tokens: count.nullish(),
+    })
     .nullish(),
-  completion_tokens_details: z.looseObject({ reasoning_tokens: count.nullish() }).nullish(),
+  completion_tokens_details: z
+    .looseObject({ reasoning_tokens: count.nullish(), audio_tokens: count.nullish() })
+    .nullish(),
 });
 
 const toolCallWire = z.looseObject({
@@ -67,7 +75,19 @@ export function usageFromWire(wire: UsageWire | null | undefined): TokenUsage | 
     cachedTokens: wire.prompt_tokens_details?.cached_tokens ?? 0,
     cacheWriteTokens: wire.prompt_tokens_details?.cache_write_tokens ?? 0,
     reasoningTokens: wire.completion_tokens_details?.reasoning_tokens ?? 0,
+    ...mediaFromWire(wire),
   };
+}
+
+/** OpenAI's audio counts, and the image and document counts a translated Gemini usage carries. */
+function mediaFromWire(wire: UsageWire): Partial<TokenUsage> {
+  const media: Partial<TokenUsage> = {
+    audioTokens: wire.prompt_tokens_details?.audio_tokens ?? 0,
+    imageTokens: wire.prompt_tokens_details?.image_tokens ?? 0,
+    documentTokens: wire.prompt_tokens_details?.document_tokens ?? 0,
+    completionAudioTokens: wire.completion_tokens_details?.audio_tokens ?? 0,
+  };
+  return Object.fromEntries(Object.entries(media).filter(([, value]) => value > 0));
 }
 
 /** The generated text of a message or delta, for counting tokens when usage is missing. */
@@ -88,7 +108,16 @@ export function usageToWire(usage: TokenUsage): UsageWire {
     prompt_tokens: usage.promptTokens,
     completion_tokens: usage.completionTokens,
     total_tokens: usage.promptTokens + usage.completionTokens,
-    prompt_tokens_details: { cached_tokens: usage.cachedTokens, cache_write_tokens: usage.cacheWriteTokens },
-    completion_tokens_details: { reasoning_tokens: usage.reasoningTokens },
+    prompt_tokens_details: {
+      cached_tokens: usage.cachedTokens,
+      cache_write_tokens: usage.cacheWriteTokens,
+      ...(usage.audioTokens ? { audio_tokens: usage.audioTokens } : {}),
+      ...(usage.imageTokens ? { image_tokens: usage.imageTokens } : {}),
+      ...(usage.documentTokens ? { document_tokens: usage.documentTokens } : {}),
+    },
+    completion_tokens_details: {
+      reasoning_tokens: usage.reasoningTokens,
+      ...(usage.completionAudioTokens ? { audio_tokens: usage.completionAudioTokens } : {}),
+    },
   };
 }

@@ -25,6 +25,8 @@ export interface AdmittedChat {
   attribution: Attribution | undefined;
   /** The web plugin's results (already in the prompt): cited in the answer, billed on the generation. */
   webResults?: WebResult[] | undefined;
+  /** The file-parser turned the request's PDFs into text (asked for, or no model planned reads PDFs). */
+  fileParser?: boolean | undefined;
 }
 
 export function subjectOf(chat: AdmittedChat): GenerationSubject {
@@ -38,6 +40,12 @@ export function subjectOf(chat: AdmittedChat): GenerationSubject {
     attribution: chat.attribution,
     externalUser: externalUserOf(chat.request.user),
     webSearchPico: webSearchPico(chat.webResults),
-    ...(chat.webResults ? { plugins: ["web"] } : {}),
+    ...pluginsOf(chat),
   };
+}
+
+/** The plugins that ran before any attempt, for the generation record; none = no field. */
+function pluginsOf(chat: AdmittedChat): { plugins?: string[] } {
+  const plugins = [...(chat.fileParser ? ["file-parser"] : []), ...(chat.webResults ? ["web"] : [])];
+  return plugins.length > 0 ? { plugins } : {};
 }

@@ -28,9 +28,27 @@ const generation = (overrides: Partial<Generation> = {}): Generation => ({
   upstreamId: "chatcmpl-9",
   finishReason: "stop",
   nativeFinishReason: "stop",
-  usage: { promptTokens: 10, completionTokens: 5, cachedTokens: 2, cacheWriteTokens: 1, reasoningTokens: 3 },
+  usage: {
+    promptTokens: 10,
+    completionTokens: 5,
+    cachedTokens: 2,
+    cacheWriteTokens: 1,
+    reasoningTokens: 3,
+    audioTokens: 4,
+    imageTokens: 2,
+    documentTokens: 1,
+    completionAudioTokens: 1,
+  },
   estimated: false,
-  cost: { promptPico: 100n, completionPico: 200n, requestPico: 7n, totalPico: 307n, cacheDiscountPico: -4n },
+  cost: {
+    promptPico: 100n,
+    completionPico: 200n,
+    requestPico: 7n,
+    totalPico: 307n,
+    cacheDiscountPico: -4n,
+    audioPico: 40n,
+    imagePico: 30n,
+  },
   isByok: false,
   startedAt: Date.parse("2026-05-01T10:00:00.000Z"),
   generationStartedAt: Date.parse("2026-05-01T10:00:00.250Z"),
@@ -143,6 +161,13 @@ describe("finishing a generation (admission ends the hold, the meter publishes)"
       errorStatus: 0,
       errorReason: "",
       errorMessage: "",
+      // The media the provider reported, and their part of the prompt cost.
+      audioTokens: 4,
+      imageTokens: 2,
+      documentTokens: 1,
+      completionAudioTokens: 1,
+      audioCostPico: 40n,
+      imageCostPico: 30n,
     });
   });
 

@@ -1,7 +1,7 @@
 import type { Principal } from "@gw/auth";
 import { newGenerationId } from "@gw/events";
 import type { Response } from "express";
-import { estimatePromptTokens } from "../admission/worst-case.js";
+import { audioTokenBound, estimatePromptTokens } from "../admission/worst-case.js";
 import { type Attribution, attributionOf } from "../canonical/attribution.js";
 import { type ChatRequest, requestedMaxTokens } from "../canonical/chat-request.js";
 import { requestFeatures } from "../canonical/plugins.js";
@@ -11,6 +11,7 @@ import type { Surface } from "../translate/surface.js";
 import type { AdmittedChat } from "./admitted.js";
 import type { EdgeContext } from "./edge-context.js";
 import { withFeatures } from "./features.js";
+import { plannedWithPdfText } from "./pdf-fallback.js";
 import { respondJson } from "./respond-json.js";
 import { respondStream } from "./respond-stream.js";
 import { endStage, linkSignal, timesOf } from "./server-timing.js";
@@ -69,13 +70,8 @@ export async function serveInference(
   const features = requestFeatures(inference.request, {
     webSearch: context.settings.webSearch !== undefined,
   });
-  const base = await withFeatures(inference.request, features);
-  const planned = await context.planner.route({
-    principal,
-    request: base,
-    kind: "chat",
-    middleOut: features.middleOut,
-  });
+  const rewritten = await withFeatures(inference.request, features);
+  const { base, planned, fileParser } = await plannedWithPdfText(context, principal, rewritten, features);
   endStage(start.signal, "plan");
   const basePrompt = promptText(base);
   const hold = await context.admission.admitPlanned({
@@ -88,6 +84,8 @@ export async function serveInference(
       maxTokens: requestedMaxTokens(base),
       choices: base.n ?? 1,
       imageCount: basePrompt.imageCount,
+      audioTokens: audioTokenBound(basePrompt.audioBytes ?? 0),
+      files: basePrompt.fileCount ?? 0,
       searchPico: webSearchHoldPico(features.web),
     },
   });
@@ -112,6 +110,7 @@ export async function serveInference(
     surface: inference.surface,
     attribution: start.attribution,
     ...(results ? { webResults: results } : {}),
+    ...(fileParser ? { fileParser } : {}),
   };
   if (request.stream === true) await respondStream(response, chat, context);
   else await respondJson(response, chat, context);

@@ -11,7 +11,7 @@ import {
 } from "./filters.js";
 import { type HealthView, NO_HEALTH } from "./health.js";
 import { acrossModels } from "./measured-order.js";
-import { preferModalities } from "./modalities.js";
+import { type NeededModality, preferModalities } from "./modalities.js";
 import { orderEndpoints } from "./order.js";
 import { resolveModel, type SortOrder } from "./variants.js";
 
@@ -32,8 +32,8 @@ export interface PlanInput {
   random?: () => number;
   /** Endpoint health (circuits, measured figures); absent = every endpoint healthy and unmeasured. */
   health?: HealthView;
-  /** Input modalities beyond text the request needs (`image`): models listed as taking them go first. */
-  modalities?: readonly string[] | undefined;
+  /** Input modalities beyond text the request needs: endpoints listed as taking them go first. */
+  modalities?: readonly NeededModality[] | undefined;
 }
 
 export interface PlannedAttempt {

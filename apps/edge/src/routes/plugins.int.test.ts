@@ -24,6 +24,10 @@ beforeAll(async () => {
           maxCompletionTokens: 500,
         }),
       ]),
+      // Reads text only (the catalogue's input_modalities): a PDF reaches it as text, audio is refused.
+      testModel("test/text-only", [
+        testEndpoint("openai", { upstreamModel: "gpt-4o-mini", inputModalities: ["text"] }),
+      ]),
       testModel("anthropic/claude-small", [
         testEndpoint("anthropic", {
           upstreamModel: "claude-test",
@@ -275,6 +279,54 @@ describe("the file-parser plugin (OpenRouter's pdf-text engine: the PDF's text i
     const error = await readError(await post("/v1/chat/completions", body));
     expect(error.status).toBe(400);
     expect(error.message).toBe("messages[0].content[1].file.file_data: not a readable PDF");
+    expect(edge.primary.requests()).toHaveLength(0);
+  });
+});
+
+describe("media a model does not read (the catalogue's input_modalities)", () => {
+  const ask = (model: string, part: unknown, extra: Record<string, unknown> = {}) =>
+    post("/v1/chat/completions", {
+      model,
+      max_tokens: 50,
+      messages: [{ role: "user", content: [{ type: "text", text: "What is in this?" }, part] }],
+      ...extra,
+    });
+
+  it("parses a PDF to text for a model that reads no files, without the plugin being asked for", async () => {
+    const response = await ask("test/text-only", pdfPart(["Margins held at 31 percent"], "q3.pdf"));
+    expect(response.status).toBe(200);
+    const [upstream] = edge.primary.requests(1);
+    const sent = JSON.stringify(upstream?.body);
+    expect(sent).toContain("Margins held at 31 percent");
+    expect(sent).not.toContain("application/pdf");
+  });
+
+  it("leaves the PDF to a model that reads files", async () => {
+    const response = await ask(MODEL, pdfPart(["Margins held at 31 percent"], "q3.pdf"));
+    expect(response.status).toBe(200);
+    expect(JSON.stringify(edge.primary.requests(1)[0]?.body)).toContain("application/pdf");
+  });
+
+  it("keeps the refusal when the caller asked for the native engine, naming the part", async () => {
+    const response = await ask("test/text-only", pdfPart(["x"], "q3.pdf"), {
+      plugins: [{ id: "file-parser", pdf: { engine: "native" } }],
+    });
+    const error = await readError(response);
+    expect(error.status).toBe(400);
+    expect(error.message).toContain(
+      "messages[0].content[1] (file application/pdf) cannot be sent to test/text-only",
+    );
+    expect(edge.primary.requests()).toHaveLength(0);
+  });
+
+  it("refuses audio to a model that reads none before admission, naming the part", async () => {
+    const audio = { type: "input_audio", input_audio: { data: "UklGRiQAAABXQVZF", format: "wav" } };
+    const error = await readError(await ask("test/text-only", audio));
+    expect(error.status).toBe(400);
+    expect(error.reason).toBe("untranslatable_request");
+    expect(error.message).toBe(
+      "messages[0].content[1] (input_audio wav) cannot be sent to test/text-only: the catalogue lists no endpoint of it that reads audio input",
+    );
     expect(edge.primary.requests()).toHaveLength(0);
   });
 });

@@ -18,6 +18,8 @@ export function testEndpoint(
     isZdr: false,
     supportedParameters: ["max_tokens", "temperature", "stream"],
     mayTrainOnData: false,
+    // None listed: read as a keys app older than the field sends it (text, and images where priced).
+    inputModalities: [],
     ...rest,
   };
 }

@@ -815,7 +815,7 @@ export const FIELD_TABLE: readonly FieldRow[] = [
     PLUGINS,
     "the `file-parser` plugin, `pdf.engine` `pdf-text` (the default; `cloudflare-ai`, OpenRouter's redirect of it, is the same) or `native`; `mistral-ocr` and other engines",
     "translated",
-    "text engine: each base64 PDF `file` part becomes a text part with the PDF's text before planning (so counted, held and billed as prompt); a PDF URL or unreadable PDF is a 400 naming the part; `native` leaves PDFs to the target; `mistral-ocr` and unknown engines are a 400 naming the engine",
+    "text engine: each base64 PDF `file` part becomes a text part with the PDF's text before planning (so counted, held and billed as prompt); a PDF URL or unreadable PDF is a 400 naming the part; `native` leaves PDFs to the target (a 400 naming the part when no planned endpoint's catalogue modalities include `file`); without the plugin, a PDF sent where no planned endpoint reads files is parsed the same way, as OpenRouter does, and the generation record names `file-parser`; `mistral-ocr` and unknown engines are a 400 naming the engine",
   ),
   row(
     "transforms-middle-out",

@@ -58,6 +58,13 @@ export interface GenerationsTable {
   /** A failed generation's error as the client was told it: HTTP status, reason code, message. */
   error_status: ColumnType<number | null, number | null | undefined, number | null>;
   error_reason: NullableText;
+  /** Media the provider reported (parts of prompt / completion tokens) and their part of the prompt cost, USD. */
+  audio_tokens: ColumnType<number, number | undefined, number>;
+  image_tokens: ColumnType<number, number | undefined, number>;
+  document_tokens: ColumnType<number, number | undefined, number>;
+  completion_audio_tokens: ColumnType<number, number | undefined, number>;
+  audio_cost: ColumnType<string, string | undefined, string>;
+  image_cost: ColumnType<string, string | undefined, string>;
   error_message: NullableText;
 }
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { AttemptRecord } from "../db/schema.js";
 import { usageEvent } from "../test/usage-events.js";
 import { type GenerationRow, rowFromUsage, usageFromRow } from "./usage-row.js";
+import { generationJson } from "./view.js";
 
 function envelopeFor(id: string, accountId: string): Envelope {
   return { eventId: id, eventType: "usage.recorded", eventVersion: 1, accountId, payload: Buffer.alloc(0) };
@@ -40,5 +41,37 @@ describe("usage event ↔ generation row", () => {
     const row = rowFromUsage({ ...envelopeFor(usage.generationId, "acct_env"), occurredAt }, usage);
     expect(row.account_id).toBe("acct_env");
     expect(row.created_at).toEqual(occurredAt);
+  });
+
+  it("keeps the media the provider reported and their cost, and shows them in the record", () => {
+    const base = usageEvent();
+    const usage = {
+      ...base,
+      audioTokens: 10,
+      imageTokens: 258,
+      documentTokens: 516,
+      completionAudioTokens: 3,
+      audioCostPico: 400_000_000n,
+      imageCostPico: 1_000_000_000n,
+    };
+    const stored = asStored(rowFromUsage(envelopeFor(usage.generationId, usage.accountId), usage));
+    expect(usageFromRow(stored)).toEqual(usage);
+    const shown = generationJson(stored).usage;
+    expect(shown.prompt_tokens_details).toMatchObject({
+      audio_tokens: 10,
+      image_tokens: 258,
+      document_tokens: 516,
+    });
+    expect(shown.completion_tokens_details).toMatchObject({ audio_tokens: 3 });
+    expect(shown.cost_details).toMatchObject({
+      upstream_inference_audio_cost: 0.0004,
+      upstream_inference_image_cost: 0.001,
+    });
+    // Without media, no media fields (the record's shape is as before).
+    const plain = generationJson(
+      asStored(rowFromUsage(envelopeFor(base.generationId, base.accountId), base)),
+    );
+    expect(plain.usage.prompt_tokens_details).not.toHaveProperty("audio_tokens");
+    expect(plain.usage.cost_details).not.toHaveProperty("upstream_inference_audio_cost");
   });
 });

@@ -57,6 +57,12 @@ export function rowFromUsage(envelope: Envelope, usage: UsageRecorded): Insertab
     error_status: usage.errorStatus === 0 ? null : usage.errorStatus,
     error_reason: usage.errorStatus === 0 ? null : usage.errorReason || null,
     error_message: usage.errorStatus === 0 ? null : usage.errorMessage,
+    audio_tokens: usage.audioTokens,
+    image_tokens: usage.imageTokens,
+    document_tokens: usage.documentTokens,
+    completion_audio_tokens: usage.completionAudioTokens,
+    audio_cost: picoToDecimalString(usage.audioCostPico),
+    image_cost: picoToDecimalString(usage.imageCostPico),
   };
 }
 
@@ -107,6 +113,12 @@ export function usageFromRow(row: GenerationRow): UsageRecorded {
     errorStatus: row.error_status ?? 0,
     errorReason: row.error_reason ?? "",
     errorMessage: row.error_message ?? "",
+    audioTokens: row.audio_tokens,
+    imageTokens: row.image_tokens,
+    documentTokens: row.document_tokens,
+    completionAudioTokens: row.completion_audio_tokens,
+    audioCostPico: usdToPico(row.audio_cost),
+    imageCostPico: usdToPico(row.image_cost),
   };
 }
 

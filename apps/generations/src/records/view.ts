@@ -17,12 +17,21 @@ export type GenerationJson = {
     cost: number;
     is_byok: boolean;
     estimated: boolean;
-    prompt_tokens_details: { cached_tokens: number; cache_write_tokens: number };
-    completion_tokens_details: { reasoning_tokens: number };
+    /** Media counts (as the answer's usage shows them) only where the provider reported any. */
+    prompt_tokens_details: {
+      cached_tokens: number;
+      cache_write_tokens: number;
+      audio_tokens?: number;
+      image_tokens?: number;
+      document_tokens?: number;
+    };
+    completion_tokens_details: { reasoning_tokens: number; audio_tokens?: number };
     cost_details: {
       upstream_inference_cost: number;
       upstream_inference_prompt_cost: number;
       upstream_inference_completions_cost: number;
+      upstream_inference_audio_cost?: number;
+      upstream_inference_image_cost?: number;
     };
   };
   api_type: string;
@@ -118,6 +127,11 @@ export interface OpenRouterFlatFields {
 
 const usd = (amount: string): number => picoToUsdNumber(usdToPico(amount));
 
+/** The entries above 0: media fields appear only where there was some. */
+function positive<T extends Record<string, number>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value > 0)) as Partial<T>;
+}
+
 export function generationJson(row: GenerationRow): GenerationJson {
   return {
     id: row.id,
@@ -132,12 +146,27 @@ export function generationJson(row: GenerationRow): GenerationJson {
       cost: usd(row.cost),
       is_byok: row.is_byok,
       estimated: row.estimated,
-      prompt_tokens_details: { cached_tokens: row.cached_tokens, cache_write_tokens: row.cache_write_tokens },
-      completion_tokens_details: { reasoning_tokens: row.reasoning_tokens },
+      prompt_tokens_details: {
+        cached_tokens: row.cached_tokens,
+        cache_write_tokens: row.cache_write_tokens,
+        ...positive({
+          audio_tokens: row.audio_tokens,
+          image_tokens: row.image_tokens,
+          document_tokens: row.document_tokens,
+        }),
+      },
+      completion_tokens_details: {
+        reasoning_tokens: row.reasoning_tokens,
+        ...positive({ audio_tokens: row.completion_audio_tokens }),
+      },
       cost_details: {
         upstream_inference_cost: usd(row.upstream_inference_cost),
         upstream_inference_prompt_cost: usd(row.upstream_inference_prompt_cost),
         upstream_inference_completions_cost: usd(row.upstream_inference_completions_cost),
+        ...positive({
+          upstream_inference_audio_cost: usd(row.audio_cost),
+          upstream_inference_image_cost: usd(row.image_cost),
+        }),
       },
     },
     api_type: row.api_type,

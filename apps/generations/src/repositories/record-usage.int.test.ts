@@ -80,4 +80,32 @@ describeWith(["postgres"], "recordUsage: records with their rollup and health sa
     });
     expect(await recordUsage(test.database.pool, [], [])).toBe(0);
   });
+
+  it("stores the media counts and costs the event carries", async () => {
+    const usage = {
+      ...usageEvent({ accountId: "acct_media" }),
+      audioTokens: 10,
+      imageTokens: 258,
+      documentTokens: 0,
+      completionAudioTokens: 2,
+      audioCostPico: 400_000_000n,
+      imageCostPico: 1_000_000_000n,
+    };
+    const envelope = {
+      eventId: usage.generationId,
+      eventType: "usage.recorded",
+      eventVersion: 1,
+      accountId: "acct_media",
+      payload: Buffer.alloc(0),
+    };
+    expect(await recordUsage(test.database.pool, [rowFromUsage(envelope, usage)], [])).toBe(1);
+    const stored = await test.database.db
+      .selectFrom("generations")
+      .select(["audio_tokens", "image_tokens", "completion_audio_tokens", "audio_cost", "image_cost"])
+      .where("id", "=", usage.generationId)
+      .executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({ audio_tokens: 10, image_tokens: 258, completion_audio_tokens: 2 });
+    expect(Number(stored.audio_cost)).toBe(0.0004);
+    expect(Number(stored.image_cost)).toBe(0.001);
+  });
 });

@@ -61,6 +61,12 @@ const COLUMNS: readonly UnnestColumn<Row>[] = [
   { name: "error_status", type: "integer", value: (row) => row.error_status },
   { name: "error_reason", type: "text", value: (row) => row.error_reason },
   { name: "error_message", type: "text", value: (row) => row.error_message },
+  { name: "audio_tokens", type: "integer", value: (row) => row.audio_tokens ?? 0 },
+  { name: "image_tokens", type: "integer", value: (row) => row.image_tokens ?? 0 },
+  { name: "document_tokens", type: "integer", value: (row) => row.document_tokens ?? 0 },
+  { name: "completion_audio_tokens", type: "integer", value: (row) => row.completion_audio_tokens ?? 0 },
+  { name: "audio_cost", type: "numeric", value: (row) => row.audio_cost ?? "0" },
+  { name: "image_cost", type: "numeric", value: (row) => row.image_cost ?? "0" },
 ];
 const ORIGIN: UnnestColumn<Row> = {
   name: "app_origin",

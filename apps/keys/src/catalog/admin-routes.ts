@@ -239,6 +239,7 @@ function modelView(model: Model) {
       is_zdr: endpoint.isZdr,
       may_train_on_data: endpoint.mayTrainOnData,
       supported_parameters: endpoint.supportedParameters,
+      input_modalities: endpoint.inputModalities,
     })),
   };
 }

@@ -151,6 +151,7 @@ export const adminModelSchema = z.object({
       is_zdr: z.boolean(),
       may_train_on_data: z.boolean(),
       supported_parameters: z.array(z.string()),
+      input_modalities: z.array(z.string()),
     }),
   ),
 });

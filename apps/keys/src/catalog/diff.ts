@@ -87,6 +87,7 @@ function endpointFields(endpoint: Endpoint): Record<string, DiffValue> {
     isZdr: endpoint.isZdr,
     mayTrainOnData: endpoint.mayTrainOnData,
     supportedParameters: [...endpoint.supportedParameters],
+    inputModalities: [...endpoint.inputModalities],
   };
   for (const [name, pico] of Object.entries(endpoint.pricing ?? {}))
     fields[`pricing.${name}`] = pico.toString();

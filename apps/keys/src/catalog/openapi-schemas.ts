@@ -18,6 +18,9 @@ export const pricingSchema = z
     input_cache_read: usd,
     input_cache_write: usd,
     internal_reasoning: usd,
+    audio: usd
+      .optional()
+      .meta({ description: "Per input audio token, where audio is priced apart from text." }),
   })
   .meta({
     id: "Pricing",
@@ -48,6 +51,10 @@ export const endpointSchema = z
     quantization: z.string().nullable(),
     is_zdr: z.boolean(),
     supported_parameters: z.array(z.string()),
+    input_modalities: z.array(z.string()).meta({
+      description:
+        "What the endpoint's model reads: text, image, file (PDF) and audio, as OpenRouter names them.",
+    }),
     status: z.number().nullable(),
     uptime_last_30m: z.number().nullable(),
     latency_last_30m: z.object({ p50: z.number(), p90: z.number(), p99: z.number() }).nullable(),

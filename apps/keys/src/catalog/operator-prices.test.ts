@@ -66,11 +66,13 @@ describe("operator prices in the overlay", () => {
           cacheReadPico: 0n,
           cacheWritePico: 0n,
           reasoningPico: 0n,
+          audioPico: 0n,
         },
         quantization: "",
         isZdr: false,
         supportedParameters: [],
         mayTrainOnData: false,
+        inputModalities: ["text"],
       },
     ]);
   });

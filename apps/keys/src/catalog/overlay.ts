@@ -26,6 +26,8 @@ export interface EndpointPatch {
   isZdr?: boolean;
   mayTrainOnData?: boolean;
   supportedParameters?: string[];
+  /** What the endpoint's model reads (text, image, file, audio), from an import. */
+  inputModalities?: string[];
   disabled?: boolean;
 }
 
@@ -66,6 +68,7 @@ const ZERO_PRICING: Pricing = {
   cacheReadPico: 0n,
   cacheWritePico: 0n,
   reasoningPico: 0n,
+  audioPico: 0n,
 };
 
 /** The effective catalogue: the seed with every operator patch applied (pure; the seed is not touched). */
@@ -144,6 +147,7 @@ function newEndpoint(modelId: string, providerId: string): Endpoint {
     isZdr: false,
     supportedParameters: [],
     mayTrainOnData: false,
+    inputModalities: ["text"],
   };
 }
 
@@ -179,6 +183,7 @@ const BIGINT_FIELDS = new Set([
   "cacheReadPico",
   "cacheWritePico",
   "reasoningPico",
+  "audioPico",
 ]);
 
 /** Reads a stored patch back (the table's jsonb arrives parsed). */

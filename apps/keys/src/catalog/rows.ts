@@ -47,11 +47,13 @@ export function endpointRows(model: Model): Insertable<ModelEndpointsTable>[] {
       cache_read_price: usd(pricing?.cacheReadPico),
       cache_write_price: usd(pricing?.cacheWritePico),
       reasoning_price: usd(pricing?.reasoningPico),
+      audio_price: usd(pricing?.audioPico),
       // The wire has no null string: "" there means the provider publishes no quantization.
       quantization: endpoint.quantization === "" ? null : endpoint.quantization,
       is_zdr: endpoint.isZdr,
       supported_parameters: [...endpoint.supportedParameters],
       may_train_on_data: endpoint.mayTrainOnData,
+      input_modalities: [...endpoint.inputModalities],
       position,
     };
   });
@@ -94,6 +96,7 @@ export function endpointFromRow(row: Selectable<ModelEndpointsTable>): Endpoint 
     isZdr: row.is_zdr,
     supportedParameters: row.supported_parameters,
     mayTrainOnData: row.may_train_on_data,
+    inputModalities: row.input_modalities,
   };
 }
 
@@ -106,5 +109,6 @@ function pricingFromRow(row: Selectable<ModelEndpointsTable>): Pricing {
     cacheReadPico: usdToPico(row.cache_read_price),
     cacheWritePico: usdToPico(row.cache_write_price),
     reasoningPico: usdToPico(row.reasoning_price),
+    audioPico: usdToPico(row.audio_price),
   };
 }

@@ -1,3 +1,4 @@
+import { endpointInputModalities } from "@gw/catalog";
 import { picoToUsdNumber } from "@gw/money";
 import type { Endpoint, Model, Pricing } from "@gw/proto/catalog/v1/catalog";
 import type { EndpointHealth } from "@gw/proto/generations/v1/health";
@@ -10,6 +11,8 @@ export interface PricingJson {
   input_cache_read: number;
   input_cache_write: number;
   internal_reasoning: number;
+  /** Per input audio token, only where audio is priced apart from text. */
+  audio?: number;
 }
 
 /**
@@ -25,6 +28,7 @@ export function pricingJson(pricing: Pricing | undefined): PricingJson {
     input_cache_read: picoToUsdNumber(pricing?.cacheReadPico ?? 0n),
     input_cache_write: picoToUsdNumber(pricing?.cacheWritePico ?? 0n),
     internal_reasoning: picoToUsdNumber(pricing?.reasoningPico ?? 0n),
+    ...((pricing?.audioPico ?? 0n) > 0n ? { audio: picoToUsdNumber(pricing?.audioPico ?? 0n) } : {}),
   };
 }
 
@@ -38,6 +42,8 @@ export interface EndpointJson {
   quantization: string | null;
   is_zdr: boolean;
   supported_parameters: string[];
+  /** What the endpoint's model reads (OpenRouter's input_modalities names). */
+  input_modalities: string[];
   status: number | null;
   uptime_last_30m: number | null;
   latency_last_30m: { p50: number; p90: number; p99: number } | null;
@@ -69,6 +75,7 @@ export function endpointJson(
     quantization: endpoint.quantization === "" ? null : endpoint.quantization,
     is_zdr: endpoint.isZdr,
     supported_parameters: endpoint.supportedParameters,
+    input_modalities: [...endpointInputModalities(endpoint)],
     status: health ? (STATUS_CODES[health.status] ?? null) : null,
     uptime_last_30m: health ? Math.round(health.uptime * 10_000) / 100 : null,
     latency_last_30m: health?.latencyMs

@@ -76,10 +76,14 @@ export interface ModelEndpointsTable {
   cache_read_price: Usd;
   cache_write_price: Usd;
   reasoning_price: Usd;
+  /** Per input audio token; 0 = at the prompt price. */
+  audio_price: ColumnType<string, string | undefined, string>;
   quantization: string | null;
   is_zdr: boolean;
   supported_parameters: string[];
   may_train_on_data: ColumnType<boolean, boolean | undefined, boolean>;
+  /** text, image, file, audio (OpenRouter's input_modalities names). */
+  input_modalities: ColumnType<string[], string[] | undefined, string[]>;
   position: number;
 }
 

@@ -10,6 +10,7 @@ export const CHEAP: Pricing = {
   cacheReadPico: 75_000n,
   cacheWritePico: 0n,
   reasoningPico: 0n,
+  audioPico: 0n,
 };
 
 const PROVIDERS: Provider[] = [
@@ -42,6 +43,7 @@ const MODELS: Model[] = [
         isZdr: false,
         supportedParameters: ["max_tokens", "stream", "tools"],
         mayTrainOnData: false,
+        inputModalities: ["text", "image", "file"],
       },
     ],
   },
@@ -65,6 +67,7 @@ const MODELS: Model[] = [
         isZdr: true,
         supportedParameters: ["max_tokens", "stream", "response_format"],
         mayTrainOnData: false,
+        inputModalities: ["text"],
       },
       {
         providerId: "demo",
@@ -76,6 +79,7 @@ const MODELS: Model[] = [
         isZdr: false,
         supportedParameters: ["max_tokens"],
         mayTrainOnData: false,
+        inputModalities: ["text"],
       },
     ],
     modelLimit: { requests: 20, intervalSeconds: 60 },

@@ -7,6 +7,10 @@ import { ANTHROPIC_CHAT, ANTHROPIC_REASONING_CHAT } from "./parameters.js";
 // 2026-11-22. `cacheWrite` is the 5-minute cache write (1.25x input); the 1-hour write (2x input) has no
 // field of its own in the snapshot. Thinking tokens are billed as output tokens.
 
+// Images and PDF documents, no audio (docs.claude.com "Vision" and "PDF support", whose model list
+// includes both of these; LiteLLM supports_vision, supports_pdf_input).
+const CLAUDE_INPUT = ["text", "image", "file"] as const;
+
 export const ANTHROPIC_MODELS: readonly Model[] = [
   model({
     id: "anthropic/claude-sonnet-4",
@@ -27,6 +31,7 @@ export const ANTHROPIC_MODELS: readonly Model[] = [
           reasoning: "15",
         }),
         supportedParameters: ANTHROPIC_REASONING_CHAT,
+        inputModalities: CLAUDE_INPUT,
       }),
     ],
   }),
@@ -45,6 +50,7 @@ export const ANTHROPIC_MODELS: readonly Model[] = [
         maxCompletionTokens: 8_192,
         pricing: listPrice({ prompt: "0.80", completion: "4", cacheRead: "0.08", cacheWrite: "1" }),
         supportedParameters: ANTHROPIC_CHAT,
+        inputModalities: CLAUDE_INPUT,
       }),
     ],
   }),

@@ -1,4 +1,4 @@
-import type { Endpoint, Model, ModelKind, Quantization, RequestLimit } from "../types.js";
+import type { Endpoint, InputModality, Model, ModelKind, Quantization, RequestLimit } from "../types.js";
 
 export interface ModelInput {
   readonly id: string;
@@ -31,8 +31,11 @@ export function model(input: ModelInput): Model {
   };
 }
 
-export interface EndpointInput extends Omit<Endpoint, "quantization" | "isZdr" | "mayTrainOnData"> {
+export interface EndpointInput
+  extends Omit<Endpoint, "quantization" | "isZdr" | "mayTrainOnData" | "inputModalities"> {
   readonly quantization?: Quantization;
+  /** Absent = text only: a modality is claimed only where a source says the model reads it. */
+  readonly inputModalities?: readonly InputModality[];
   readonly isZdr?: boolean;
   readonly mayTrainOnData?: boolean;
 }
@@ -48,5 +51,6 @@ export function endpoint(input: EndpointInput): Endpoint {
     quantization: input.quantization ?? null,
     isZdr: input.isZdr ?? false,
     mayTrainOnData: input.mayTrainOnData ?? false,
+    inputModalities: input.inputModalities ?? ["text"],
   };
 }

@@ -35,6 +35,8 @@ export function withCloudEndpoints(models: readonly Model[], cloud: readonly Clo
       maxCompletionTokens: entry.output,
       pricing: listPrice(entry.price),
       supportedParameters: entry.supportedParameters ?? target.endpoints[0]?.supportedParameters ?? [],
+      // The same model reads the same media wherever it runs.
+      inputModalities: target.endpoints[0]?.inputModalities ?? ["text"],
       ...(entry.isZdr === undefined ? {} : { isZdr: entry.isZdr }),
     });
     const endpoints = [...target.endpoints, added];

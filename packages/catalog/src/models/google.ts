@@ -7,7 +7,12 @@ import { GEMINI_CHAT, GEMINI_EMBEDDING } from "./parameters.js";
 // tokens, text/image/video input), checked 2026-11-22. Thinking tokens are billed at the output price.
 // Gemini 2.5 Pro charges more for prompts over 200k tokens ($2.50 in / $15 out / $0.25 cached); the snapshot
 // has one price per field, so the <=200k tier is listed and long prompts are under-priced until
-// tiered prices exist. Audio input ($1.00 on Flash) and cache storage per hour are not modelled either.
+// tiered prices exist. Audio input has its own price on Flash ($1.00) and Flash-Lite ($0.30); Pro bills
+// audio as text. Cache storage per hour is not modelled.
+
+// Images, PDF documents and audio (ai.google.dev "Image understanding", "Document understanding",
+// "Audio understanding"; LiteLLM supports_vision, supports_pdf_input and an audio input price).
+const GEMINI_INPUT = ["text", "image", "file", "audio"] as const;
 
 const CONTEXT = 1_048_576;
 const MAX_OUTPUT = 65_536;
@@ -24,8 +29,15 @@ export const GOOGLE_MODELS: readonly Model[] = [
         upstreamModel: "gemini-2.5-flash-lite",
         contextLength: CONTEXT,
         maxCompletionTokens: MAX_OUTPUT,
-        pricing: listPrice({ prompt: "0.10", completion: "0.40", cacheRead: "0.025", reasoning: "0.40" }),
+        pricing: listPrice({
+          prompt: "0.10",
+          completion: "0.40",
+          cacheRead: "0.025",
+          reasoning: "0.40",
+          audio: "0.30",
+        }),
         supportedParameters: GEMINI_CHAT,
+        inputModalities: GEMINI_INPUT,
       }),
     ],
   }),
@@ -40,8 +52,15 @@ export const GOOGLE_MODELS: readonly Model[] = [
         upstreamModel: "gemini-2.5-flash",
         contextLength: CONTEXT,
         maxCompletionTokens: MAX_OUTPUT,
-        pricing: listPrice({ prompt: "0.30", completion: "2.50", cacheRead: "0.03", reasoning: "2.50" }),
+        pricing: listPrice({
+          prompt: "0.30",
+          completion: "2.50",
+          cacheRead: "0.03",
+          reasoning: "2.50",
+          audio: "1.00",
+        }),
         supportedParameters: GEMINI_CHAT,
+        inputModalities: GEMINI_INPUT,
       }),
     ],
   }),
@@ -58,6 +77,7 @@ export const GOOGLE_MODELS: readonly Model[] = [
         maxCompletionTokens: MAX_OUTPUT,
         pricing: listPrice({ prompt: "1.25", completion: "10", cacheRead: "0.125", reasoning: "10" }),
         supportedParameters: GEMINI_CHAT,
+        inputModalities: GEMINI_INPUT,
       }),
     ],
   }),

@@ -1,5 +1,5 @@
 import { type ListPrice, listPrice, unixDay } from "../pricing.js";
-import type { Endpoint, Model, Quantization } from "../types.js";
+import type { Endpoint, InputModality, Model, Quantization } from "../types.js";
 import { endpoint, model } from "./build.js";
 import { dataPolicy } from "./data-policy.js";
 import { OPEN_WEIGHTS_CHAT } from "./parameters.js";
@@ -15,6 +15,8 @@ export interface HostedEndpoint {
   readonly schema: boolean;
   readonly reasoning: boolean;
   readonly quantization?: Quantization;
+  /** What the host's model reads beyond text (LiteLLM's supports_* flags); absent = text only. */
+  readonly modalities?: readonly InputModality[];
 }
 
 /** One open-weight model under OpenRouter's id, with every host of the dated file that serves it. */
@@ -69,6 +71,7 @@ function hostedEndpoint(entry: HostedEndpoint): Endpoint {
     pricing: listPrice(entry.price),
     supportedParameters: parameters(entry),
     ...(entry.quantization ? { quantization: entry.quantization } : {}),
+    ...(entry.modalities ? { inputModalities: entry.modalities } : {}),
     ...dataPolicy(entry.provider),
   });
 }

@@ -15,6 +15,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "3", completion: "15", cacheRead: "0.3", cacheWrite: "3.75", reasoning: "15" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: ["anthropic/claude-3-7-sonnet-20250219"],
   },
   {
@@ -27,6 +28,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "0.25", completion: "1.25", cacheRead: "0.03", cacheWrite: "0.3" },
     tools: true,
     reasoning: false,
+    modalities: ["text", "image"],
     aliases: ["anthropic/claude-3-haiku-20240307"],
   },
   {
@@ -39,6 +41,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "15", completion: "75", cacheRead: "1.5", cacheWrite: "18.75" },
     tools: true,
     reasoning: false,
+    modalities: ["text", "image"],
     aliases: ["anthropic/claude-3-opus-20240229"],
   },
   {
@@ -51,6 +54,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "15", completion: "75", cacheRead: "1.5", cacheWrite: "18.75", reasoning: "75" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: ["anthropic/claude-4-opus-20250514"],
   },
   {
@@ -63,6 +67,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "3", completion: "15", cacheRead: "0.3", cacheWrite: "3.75", reasoning: "15" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: ["anthropic/claude-4-sonnet-20250514"],
   },
   {
@@ -75,6 +80,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "10", completion: "50", cacheRead: "1", cacheWrite: "12.5", reasoning: "50" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: [],
   },
   {
@@ -87,6 +93,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "1", completion: "5", cacheRead: "0.1", cacheWrite: "1.25", reasoning: "5" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: ["anthropic/claude-haiku-4-5-20251001"],
   },
   {
@@ -99,6 +106,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "10", completion: "50", cacheRead: "1", cacheWrite: "12.5", reasoning: "50" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: [],
   },
   {
@@ -111,6 +119,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "15", completion: "75", cacheRead: "1.5", cacheWrite: "18.75", reasoning: "75" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: ["anthropic/claude-opus-4-1-20250805"],
   },
   {
@@ -123,6 +132,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "15", completion: "75", cacheRead: "1.5", cacheWrite: "18.75", reasoning: "75" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: ["anthropic/claude-opus-4-20250514"],
   },
   {
@@ -135,6 +145,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "5", completion: "25", cacheRead: "0.5", cacheWrite: "6.25", reasoning: "25" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: ["anthropic/claude-opus-4-5-20251101"],
   },
   {
@@ -147,6 +158,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "5", completion: "25", cacheRead: "0.5", cacheWrite: "6.25", reasoning: "25" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: ["anthropic/claude-opus-4-6-20260205"],
   },
   {
@@ -159,6 +171,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "5", completion: "25", cacheRead: "0.5", cacheWrite: "6.25", reasoning: "25" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: [],
   },
   {
@@ -171,6 +184,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "5", completion: "25", cacheRead: "0.5", cacheWrite: "6.25", reasoning: "25" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: ["anthropic/claude-opus-4-7-20260416"],
   },
   {
@@ -183,6 +197,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "5", completion: "25", cacheRead: "0.5", cacheWrite: "6.25", reasoning: "25" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: [],
   },
   {
@@ -195,6 +210,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "5", completion: "25", cacheRead: "0.5", cacheWrite: "6.25", reasoning: "25" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: [],
   },
   {
@@ -207,6 +223,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "3", completion: "15", cacheRead: "0.3", cacheWrite: "3.75", reasoning: "15" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: ["anthropic/claude-sonnet-4-20250514"],
   },
   {
@@ -219,6 +236,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "3", completion: "15", cacheRead: "0.3", cacheWrite: "3.75", reasoning: "15" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: ["anthropic/claude-sonnet-4-5-20250929"],
   },
   {
@@ -231,6 +249,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "3", completion: "15", cacheRead: "0.3", cacheWrite: "3.75", reasoning: "15" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: [],
   },
   {
@@ -243,6 +262,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "2", completion: "10", cacheRead: "0.2", cacheWrite: "2.5", reasoning: "10" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: [],
   },
   {
@@ -255,6 +275,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "5", completion: "30", cacheRead: "0.5", reasoning: "30" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: [],
   },
   {
@@ -267,6 +288,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "0.28", completion: "0.42", cacheRead: "0.028" },
     tools: true,
     reasoning: false,
+    modalities: ["text"],
     aliases: [],
   },
   {
@@ -279,6 +301,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "0.28", completion: "0.42", cacheRead: "0.028", reasoning: "0.42" },
     tools: false,
     reasoning: true,
+    modalities: ["text"],
     aliases: [],
   },
   {
@@ -291,6 +314,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "0.14", completion: "0.28", cacheRead: "0.0028", cacheWrite: "0" },
     tools: true,
     reasoning: false,
+    modalities: ["text"],
     aliases: [],
   },
   {
@@ -303,6 +327,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "0.435", completion: "0.87", cacheRead: "0.003625", cacheWrite: "0" },
     tools: true,
     reasoning: false,
+    modalities: ["text"],
     aliases: [],
   },
   {
@@ -312,9 +337,10 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     kind: "chat",
     context: 1048576,
     output: 65535,
-    price: { prompt: "0.3", completion: "2.5", cacheRead: "0.03", reasoning: "2.5" },
+    price: { prompt: "0.3", completion: "2.5", cacheRead: "0.03", reasoning: "2.5", audio: "1" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file", "audio"],
     aliases: [],
   },
   {
@@ -324,9 +350,10 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     kind: "chat",
     context: 1048576,
     output: 65535,
-    price: { prompt: "0.3", completion: "2.5", cacheRead: "0.03", reasoning: "2.5" },
+    price: { prompt: "0.3", completion: "2.5", cacheRead: "0.03", reasoning: "2.5", audio: "1" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file", "audio"],
     aliases: [],
   },
   {
@@ -336,9 +363,10 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     kind: "chat",
     context: 1048576,
     output: 65535,
-    price: { prompt: "0.1", completion: "0.4", cacheRead: "0.01", reasoning: "0.4" },
+    price: { prompt: "0.1", completion: "0.4", cacheRead: "0.01", reasoning: "0.4", audio: "0.3" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file", "audio"],
     aliases: [],
   },
   {
@@ -351,6 +379,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "1.25", completion: "10", cacheRead: "0.125", reasoning: "10" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file", "audio"],
     aliases: [],
   },
   {
@@ -363,6 +392,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "0.5", completion: "1.5" },
     tools: true,
     reasoning: false,
+    modalities: ["text"],
     aliases: [],
   },
   {
@@ -375,6 +405,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "0.5", completion: "1.5" },
     tools: true,
     reasoning: false,
+    modalities: ["text"],
     aliases: [],
   },
   {
@@ -387,6 +418,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "1", completion: "2" },
     tools: true,
     reasoning: false,
+    modalities: ["text"],
     aliases: [],
   },
   {
@@ -399,6 +431,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "3", completion: "4" },
     tools: false,
     reasoning: false,
+    modalities: ["text"],
     aliases: [],
   },
   {
@@ -411,6 +444,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "30", completion: "60" },
     tools: true,
     reasoning: false,
+    modalities: ["text"],
     aliases: [],
   },
   {
@@ -423,6 +457,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "10", completion: "30" },
     tools: true,
     reasoning: false,
+    modalities: ["text"],
     aliases: [],
   },
   {
@@ -435,6 +470,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "30", completion: "60" },
     tools: false,
     reasoning: false,
+    modalities: ["text"],
     aliases: [],
   },
   {
@@ -447,6 +483,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "30", completion: "60" },
     tools: true,
     reasoning: false,
+    modalities: ["text"],
     aliases: [],
   },
   {
@@ -459,6 +496,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "10", completion: "30" },
     tools: true,
     reasoning: false,
+    modalities: ["text"],
     aliases: [],
   },
   {
@@ -471,6 +509,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "10", completion: "30" },
     tools: true,
     reasoning: false,
+    modalities: ["text", "image", "file"],
     aliases: ["openai/gpt-4-turbo-2024-04-09"],
   },
   {
@@ -483,6 +522,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "10", completion: "30" },
     tools: true,
     reasoning: false,
+    modalities: ["text", "file"],
     aliases: [],
   },
   {
@@ -495,6 +535,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "2", completion: "8", cacheRead: "0.5" },
     tools: true,
     reasoning: false,
+    modalities: ["text", "image", "file"],
     aliases: ["openai/gpt-4.1-2025-04-14"],
   },
   {
@@ -507,6 +548,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "0.4", completion: "1.6", cacheRead: "0.1" },
     tools: true,
     reasoning: false,
+    modalities: ["text", "image", "file"],
     aliases: ["openai/gpt-4.1-mini-2025-04-14"],
   },
   {
@@ -519,6 +561,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "0.1", completion: "0.4", cacheRead: "0.025" },
     tools: true,
     reasoning: false,
+    modalities: ["text", "image", "file"],
     aliases: ["openai/gpt-4.1-nano-2025-04-14"],
   },
   {
@@ -531,6 +574,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "2.5", completion: "10", cacheRead: "1.25" },
     tools: true,
     reasoning: false,
+    modalities: ["text", "image", "file"],
     aliases: ["openai/gpt-4o-2024-08-06", "openai/gpt-4o-2024-11-20"],
   },
   {
@@ -543,6 +587,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "5", completion: "15" },
     tools: true,
     reasoning: false,
+    modalities: ["text", "image", "file"],
     aliases: [],
   },
   {
@@ -552,9 +597,10 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     kind: "chat",
     context: 128000,
     output: 16384,
-    price: { prompt: "2.5", completion: "10" },
+    price: { prompt: "2.5", completion: "10", audio: "40" },
     tools: true,
     reasoning: false,
+    modalities: ["text", "audio"],
     aliases: ["openai/gpt-4o-audio-preview-2024-12-17", "openai/gpt-4o-audio-preview-2025-06-03"],
   },
   {
@@ -567,6 +613,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "0.15", completion: "0.6", cacheRead: "0.075" },
     tools: true,
     reasoning: false,
+    modalities: ["text", "image", "file"],
     aliases: ["openai/gpt-4o-mini-2024-07-18"],
   },
   {
@@ -576,9 +623,10 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     kind: "chat",
     context: 128000,
     output: 16384,
-    price: { prompt: "0.15", completion: "0.6" },
+    price: { prompt: "0.15", completion: "0.6", audio: "10" },
     tools: true,
     reasoning: false,
+    modalities: ["text", "audio"],
     aliases: ["openai/gpt-4o-mini-audio-preview-2024-12-17"],
   },
   {
@@ -591,6 +639,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "0.15", completion: "0.6", cacheRead: "0.075" },
     tools: true,
     reasoning: false,
+    modalities: ["text", "image", "file"],
     aliases: ["openai/gpt-4o-mini-search-preview-2025-03-11"],
   },
   {
@@ -603,6 +652,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "2.5", completion: "10", cacheRead: "1.25" },
     tools: true,
     reasoning: false,
+    modalities: ["text", "image", "file"],
     aliases: ["openai/gpt-4o-search-preview-2025-03-11"],
   },
   {
@@ -615,6 +665,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "1.25", completion: "10", cacheRead: "0.125", reasoning: "10" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: ["openai/gpt-5-2025-08-07"],
   },
   {
@@ -627,6 +678,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "1.25", completion: "10", cacheRead: "0.125", reasoning: "10" },
     tools: false,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: [],
   },
   {
@@ -639,6 +691,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "1.25", completion: "10", cacheRead: "0.125", reasoning: "10" },
     tools: false,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: [],
   },
   {
@@ -651,6 +704,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "0.25", completion: "2", cacheRead: "0.025", reasoning: "2" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: ["openai/gpt-5-mini-2025-08-07"],
   },
   {
@@ -663,6 +717,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "0.05", completion: "0.4", cacheRead: "0.005", reasoning: "0.4" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: ["openai/gpt-5-nano-2025-08-07"],
   },
   {
@@ -675,6 +730,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "1.25", completion: "10", cacheRead: "0.125" },
     tools: true,
     reasoning: false,
+    modalities: ["text", "image", "file"],
     aliases: ["openai/gpt-5-search-api-2025-10-14"],
   },
   {
@@ -687,6 +743,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "1.25", completion: "10", cacheRead: "0.125", reasoning: "10" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: ["openai/gpt-5.1-2025-11-13"],
   },
   {
@@ -699,6 +756,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "1.25", completion: "10", cacheRead: "0.125", reasoning: "10" },
     tools: false,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: [],
   },
   {
@@ -711,6 +769,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "1.75", completion: "14", cacheRead: "0.175", reasoning: "14" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: ["openai/gpt-5.2-2025-12-11"],
   },
   {
@@ -723,6 +782,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "1.75", completion: "14", cacheRead: "0.175", reasoning: "14" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: [],
   },
   {
@@ -735,6 +795,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "1.75", completion: "14", cacheRead: "0.175", reasoning: "14" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: [],
   },
   {
@@ -747,6 +808,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "2.5", completion: "15", cacheRead: "0.25", reasoning: "15" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: ["openai/gpt-5.4-2026-03-05"],
   },
   {
@@ -759,6 +821,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "0.75", completion: "4.5", cacheRead: "0.075", reasoning: "4.5" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: [],
   },
   {
@@ -771,6 +834,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "0.75", completion: "4.5", cacheRead: "0.075", reasoning: "4.5" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: [],
   },
   {
@@ -783,6 +847,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "0.2", completion: "1.25", cacheRead: "0.02", reasoning: "1.25" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: [],
   },
   {
@@ -795,6 +860,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "0.2", completion: "1.25", cacheRead: "0.02", reasoning: "1.25" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: [],
   },
   {
@@ -807,6 +873,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "5", completion: "30", cacheRead: "0.5", reasoning: "30" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: ["openai/gpt-5.5-2026-04-23"],
   },
   {
@@ -819,6 +886,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "5", completion: "30", cacheRead: "0.5", cacheWrite: "6.25", reasoning: "30" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: [],
   },
   {
@@ -831,6 +899,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "1", completion: "6", cacheRead: "0.1", cacheWrite: "1.25", reasoning: "6" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: [],
   },
   {
@@ -843,6 +912,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "5", completion: "30", cacheRead: "0.5", cacheWrite: "6.25", reasoning: "30" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: [],
   },
   {
@@ -855,6 +925,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "2.5", completion: "15", cacheRead: "0.25", cacheWrite: "3.125", reasoning: "15" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: [],
   },
   {
@@ -864,9 +935,10 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     kind: "chat",
     context: 128000,
     output: 16384,
-    price: { prompt: "2.5", completion: "10" },
+    price: { prompt: "2.5", completion: "10", audio: "32" },
     tools: true,
     reasoning: false,
+    modalities: ["text", "audio"],
     aliases: ["openai/gpt-audio-2025-08-28"],
   },
   {
@@ -876,9 +948,10 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     kind: "chat",
     context: 128000,
     output: 16384,
-    price: { prompt: "2.5", completion: "10" },
+    price: { prompt: "2.5", completion: "10", audio: "32" },
     tools: true,
     reasoning: false,
+    modalities: ["text", "audio"],
     aliases: [],
   },
   {
@@ -888,9 +961,10 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     kind: "chat",
     context: 128000,
     output: 16384,
-    price: { prompt: "0.6", completion: "2.4" },
+    price: { prompt: "0.6", completion: "2.4", audio: "10" },
     tools: true,
     reasoning: false,
+    modalities: ["text", "audio"],
     aliases: ["openai/gpt-audio-mini-2025-10-06", "openai/gpt-audio-mini-2025-12-15"],
   },
   {
@@ -903,6 +977,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "1.25", completion: "2.5", cacheRead: "0.2" },
     tools: true,
     reasoning: false,
+    modalities: ["text", "image"],
     aliases: [],
   },
   {
@@ -915,6 +990,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "1.25", completion: "2.5", cacheRead: "0.2", reasoning: "2.5" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image"],
     aliases: [],
   },
   {
@@ -927,6 +1003,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "1.25", completion: "2.5", cacheRead: "0.2", reasoning: "2.5" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image"],
     aliases: [],
   },
   {
@@ -939,6 +1016,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "1.25", completion: "2.5", cacheRead: "0.2", reasoning: "2.5" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image"],
     aliases: [],
   },
   {
@@ -951,6 +1029,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "2", completion: "6", cacheRead: "0.5", reasoning: "6" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image"],
     aliases: [],
   },
   {
@@ -963,6 +1042,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "1", completion: "2", cacheRead: "0.2", reasoning: "2" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image"],
     aliases: [],
   },
   {
@@ -975,6 +1055,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "15", completion: "60", cacheRead: "7.5", reasoning: "60" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: ["openai/o1-2024-12-17"],
   },
   {
@@ -987,6 +1068,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "2", completion: "8", cacheRead: "0.5", reasoning: "8" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: ["openai/o3-2025-04-16"],
   },
   {
@@ -999,6 +1081,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "1.1", completion: "4.4", cacheRead: "0.55", reasoning: "4.4" },
     tools: true,
     reasoning: true,
+    modalities: ["text"],
     aliases: ["openai/o3-mini-2025-01-31"],
   },
   {
@@ -1011,6 +1094,7 @@ export const LITELLM_SAMPLE: readonly SampledModel[] = [
     price: { prompt: "1.1", completion: "4.4", cacheRead: "0.275", reasoning: "4.4" },
     tools: true,
     reasoning: true,
+    modalities: ["text", "image", "file"],
     aliases: ["openai/o4-mini-2025-04-16"],
   },
 ];

@@ -233,6 +233,7 @@ export const OPEN_HOSTS: readonly HostedModel[] = [
         tools: true,
         schema: true,
         reasoning: false,
+        modalities: ["text", "image"],
       },
       {
         provider: "together",
@@ -281,6 +282,7 @@ export const OPEN_HOSTS: readonly HostedModel[] = [
         tools: true,
         schema: true,
         reasoning: false,
+        modalities: ["text", "image"],
       },
       {
         provider: "together",
@@ -1444,6 +1446,7 @@ export const OPEN_HOSTS: readonly HostedModel[] = [
         tools: true,
         schema: true,
         reasoning: false,
+        modalities: ["text", "image"],
       },
       {
         provider: "deepinfra",
@@ -1470,6 +1473,7 @@ export const OPEN_HOSTS: readonly HostedModel[] = [
         tools: true,
         schema: true,
         reasoning: false,
+        modalities: ["text", "image"],
       },
       {
         provider: "fireworks",
@@ -1549,6 +1553,7 @@ export const OPEN_HOSTS: readonly HostedModel[] = [
         tools: true,
         schema: true,
         reasoning: false,
+        modalities: ["text", "image"],
       },
     ],
   },
@@ -1629,6 +1634,7 @@ export const OPEN_HOSTS: readonly HostedModel[] = [
         tools: true,
         schema: true,
         reasoning: false,
+        modalities: ["text", "image"],
       },
     ],
   },
@@ -1645,6 +1651,7 @@ export const OPEN_HOSTS: readonly HostedModel[] = [
         tools: true,
         schema: true,
         reasoning: false,
+        modalities: ["text", "image"],
       },
     ],
   },

@@ -6,6 +6,9 @@ import { OPENAI_CHAT, OPENAI_EMBEDDING } from "./parameters.js";
 // Source: OpenAI API pricing page (platform.openai.com/docs/pricing, standard tier, USD per 1M tokens),
 // checked 2026-11-22. `created` is the exact value OpenAI's GET /v1/models reports for each id.
 
+// Images and PDF files (OpenAI "Images and vision", "File inputs"; LiteLLM supports_vision, supports_pdf_input).
+const OPENAI_VISION = ["text", "image", "file"] as const;
+
 export const OPENAI_MODELS: readonly Model[] = [
   model({
     id: "openai/gpt-4o-mini",
@@ -20,6 +23,7 @@ export const OPENAI_MODELS: readonly Model[] = [
         maxCompletionTokens: 16_384,
         pricing: listPrice({ prompt: "0.15", completion: "0.60", cacheRead: "0.075" }),
         supportedParameters: OPENAI_CHAT,
+        inputModalities: OPENAI_VISION,
       }),
     ],
   }),
@@ -36,6 +40,7 @@ export const OPENAI_MODELS: readonly Model[] = [
         maxCompletionTokens: 16_384,
         pricing: listPrice({ prompt: "2.50", completion: "10.00", cacheRead: "1.25" }),
         supportedParameters: OPENAI_CHAT,
+        inputModalities: OPENAI_VISION,
       }),
     ],
   }),

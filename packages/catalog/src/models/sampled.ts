@@ -1,5 +1,5 @@
 import { type ListPrice, listPrice, unixDay } from "../pricing.js";
-import type { Model } from "../types.js";
+import type { InputModality, Model } from "../types.js";
 import { endpoint, model } from "./build.js";
 import {
   ANTHROPIC_CHAT,
@@ -21,6 +21,8 @@ export interface SampledModel {
   readonly price: ListPrice;
   readonly tools: boolean;
   readonly reasoning: boolean;
+  /** What the model reads, from LiteLLM's supports_vision / supports_pdf_input / audio flags. */
+  readonly modalities: readonly InputModality[];
   readonly aliases: readonly string[];
 }
 
@@ -81,6 +83,7 @@ function sampledModel(entry: SampledModel, sampleDay: string): Model {
         maxCompletionTokens: entry.output,
         pricing: listPrice(entry.price),
         supportedParameters: parameters(entry),
+        inputModalities: entry.modalities,
       }),
     ],
   });

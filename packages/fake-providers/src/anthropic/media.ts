@@ -1,4 +1,5 @@
 import { isRecord } from "../core/content.js";
+import { pdfPages, pngSize } from "../core/media-tokens.js";
 import type { ProviderError } from "../core/server.js";
 
 // Anthropic's media limits (platform.claude.com/docs, "Vision" general limits and "PDF support"): images
@@ -62,4 +63,38 @@ function checkDocument(source: Record<string, unknown>, where: string): Provider
   if (source.type === "url" && typeof source.url !== "string")
     return invalid(`${where}.document.source.url.url: Field required`);
   return undefined;
+}
+
+/**
+ * Input tokens of the image and document blocks, counted inside `input_tokens` as Anthropic reports them
+ * (no breakdown). Images (docs.claude.com "Vision", calculate image costs): about width x height / 750
+ * tokens once fit within 1568 pixels a side and ~1.15 megapixels, so at most ~1,600; an image the fake
+ * cannot size (a URL, not a PNG) counts that most. PDFs ("PDF support", estimate your costs): each page
+ * is its text and an image of it, 1,500-3,000 tokens a page of text; the fake counts 1,600 (the page
+ * image) plus 1,500 a page. A plain-text document counts as its text.
+ */
+export function mediaInputTokens(messages: unknown): number {
+  if (!Array.isArray(messages)) return 0;
+  let tokens = 0;
+  for (const message of messages) {
+    if (!isRecord(message) || !Array.isArray(message.content)) continue;
+    for (const block of message.content) {
+      if (!isRecord(block) || !isRecord(block.source)) continue;
+      const data = typeof block.source.data === "string" ? block.source.data : undefined;
+      if (block.type === "image") tokens += imageTokens(block.source.type === "base64" ? data : undefined);
+      else if (block.type === "document" && block.source.type === "base64" && data)
+        tokens += pdfPages(data) * (1_600 + 1_500);
+      else if (block.type === "document" && block.source.type === "text" && data)
+        tokens += Math.ceil(data.length / 4);
+    }
+  }
+  return tokens;
+}
+
+function imageTokens(data: string | undefined): number {
+  const size = data ? pngSize(data) : undefined;
+  if (!size) return 1_600;
+  const fit = Math.min(1, 1568 / Math.max(size.width, size.height));
+  const pixels = size.width * fit * size.height * fit;
+  return Math.ceil(Math.min(pixels, 1_150_000) / 750);
 }

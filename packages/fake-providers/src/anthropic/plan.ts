@@ -30,7 +30,8 @@ export function countInputTokens(request: MessagesRequest): number {
   return (
     estimateTokens(request.system) +
     request.messages.reduce((sum, m) => sum + estimateTokens(m.text) + 3, 0) +
-    (request.tools.length > 0 ? estimateTokens(JSON.stringify(request.tools)) : 0)
+    (request.tools.length > 0 ? estimateTokens(JSON.stringify(request.tools)) : 0) +
+    request.mediaTokens
   );
 }
 

@@ -1,7 +1,7 @@
 import { isRecord } from "../core/content.js";
 import type { ProviderError } from "../core/server.js";
 import { checkMessageFields } from "./fields.js";
-import { checkMedia } from "./media.js";
+import { checkMedia, mediaInputTokens } from "./media.js";
 import { checkSamplingWithThinking, checkThinkingHistory, parseThinking } from "./thinking.js";
 
 export interface AnthropicTool {
@@ -20,6 +20,8 @@ export interface MessagesRequest {
   readonly toolChoice: string;
   /** Extended thinking is on: the answer starts with a signed thinking block. */
   readonly thinking: boolean;
+  /** What the image and document blocks count as input tokens (media.ts); Anthropic reports no breakdown. */
+  readonly mediaTokens: number;
 }
 
 /**
@@ -89,6 +91,7 @@ export function parseMessagesRequest(
     tools: Array.isArray(body.tools) ? body.tools.flatMap(parseTool) : [],
     toolChoice: parseToolChoice(body.tool_choice),
     thinking,
+    mediaTokens: mediaInputTokens(body.messages),
   };
 }
 

@@ -12,6 +12,7 @@ import type { ExchangeContext } from "../core/server.js";
 import { estimateTokens } from "../core/tokens.js";
 import { GEMINI_JSON, sendGeminiError } from "./errors.js";
 import { COUNT_TOKENS_REQUEST, GENERATE_REQUEST, normalizeFields } from "./fields.js";
+import type { ModalityTokens } from "./media.js";
 import { type GenerateRequest, parseCountRequest, parseGenerateRequest } from "./request.js";
 
 type Part =
@@ -35,7 +36,8 @@ export function countPromptTokens(request: GenerateRequest): number {
 }
 
 function plan(request: GenerateRequest, demo: boolean): GeneratePlan {
-  const promptTokens = countPromptTokens(request);
+  const promptTokens =
+    countPromptTokens(request) + request.media.IMAGE + request.media.AUDIO + request.media.DOCUMENT;
   const last = request.contents.at(-1);
   const lastText = last?.functionResponse ? "" : (last?.text ?? "");
   const tool = chooseTool(
@@ -89,13 +91,28 @@ function cachedPrefixTokens(ctx: ExchangeContext, model: string, request: Genera
   return countPromptTokens({ ...request, contents: prefix });
 }
 
-function usageMetadata(promptTokens: number, candidatesTokens: number | null, cached: number) {
+/** The prompt's count by modality, as Gemini reports it: the text and each modality sent. */
+function promptDetails(promptTokens: number, media: ModalityTokens) {
+  const sent = (["IMAGE", "AUDIO", "DOCUMENT"] as const).filter((modality) => media[modality] > 0);
+  const text = promptTokens - sent.reduce((sum, modality) => sum + media[modality], 0);
+  return [
+    { modality: "TEXT", tokenCount: text },
+    ...sent.map((modality) => ({ modality, tokenCount: media[modality] })),
+  ];
+}
+
+function usageMetadata(
+  promptTokens: number,
+  candidatesTokens: number | null,
+  cached: number,
+  media: ModalityTokens,
+) {
   return {
     promptTokenCount: promptTokens,
     ...(cached > 0 ? { cachedContentTokenCount: cached } : {}),
     ...(candidatesTokens === null ? {} : { candidatesTokenCount: candidatesTokens }),
     totalTokenCount: promptTokens + (candidatesTokens ?? 0),
-    promptTokensDetails: [{ modality: "TEXT", tokenCount: promptTokens }],
+    promptTokensDetails: promptDetails(promptTokens, media),
   };
 }
 
@@ -125,7 +142,12 @@ export async function handleGenerate(
     ...(noUsage
       ? {}
       : {
-          usageMetadata: usageMetadata(planned.promptTokens, final ? planned.candidatesTokens : null, cached),
+          usageMetadata: usageMetadata(
+            planned.promptTokens,
+            final ? planned.candidatesTokens : null,
+            cached,
+            request.media,
+          ),
         }),
     modelVersion: model,
     responseId,

@@ -1,4 +1,5 @@
 import { isRecord } from "../core/content.js";
+import { audioSeconds, pdfPages, pngSize } from "../core/media-tokens.js";
 import type { ProviderError } from "../core/server.js";
 
 // Gemini's inline data limits (ai.google.dev "Image/Audio/Document understanding"; firebase.google.com
@@ -51,4 +52,37 @@ export function checkInlineData(contents: unknown): ProviderError | undefined {
   if (total > MAX_INLINE_BYTES)
     return { status: 400, message: `Request payload size exceeds the limit: ${MAX_INLINE_BYTES} bytes.` };
   return undefined;
+}
+
+/** The prompt's media tokens by Gemini's modality names (IMAGE, AUDIO, DOCUMENT). */
+export type ModalityTokens = Readonly<Record<"IMAGE" | "AUDIO" | "DOCUMENT", number>>;
+
+/**
+ * What Gemini counts for inline media, reported in `usageMetadata.promptTokensDetails` by modality
+ * (ai.google.dev "Understand and count tokens"): an image with both sides at most 384 pixels is 258
+ * tokens, a larger one 258 per 768x768 tile (an image the fake cannot size counts one tile); audio is
+ * 32 tokens a second ("Audio understanding"); a document 258 tokens a page ("Document understanding").
+ */
+export function modalityTokens(contents: unknown): ModalityTokens {
+  const counts = { IMAGE: 0, AUDIO: 0, DOCUMENT: 0 };
+  if (!Array.isArray(contents)) return counts;
+  for (const content of contents) {
+    if (!isRecord(content) || !Array.isArray(content.parts)) continue;
+    for (const part of content.parts) {
+      if (!isRecord(part) || !isRecord(part.inlineData)) continue;
+      const mimeType = String(part.inlineData.mimeType ?? "").toLowerCase();
+      const data = typeof part.inlineData.data === "string" ? part.inlineData.data : "";
+      if (mimeType.startsWith("image/")) counts.IMAGE += imageTokens(data);
+      else if (mimeType.startsWith("audio/"))
+        counts.AUDIO += Math.ceil(audioSeconds(data, mimeType.slice("audio/".length)) * 32);
+      else if (mimeType === "application/pdf") counts.DOCUMENT += pdfPages(data) * 258;
+    }
+  }
+  return counts;
+}
+
+function imageTokens(data: string): number {
+  const size = pngSize(data);
+  if (!size || (size.width <= 384 && size.height <= 384)) return 258;
+  return Math.ceil(size.width / 768) * Math.ceil(size.height / 768) * 258;
 }

@@ -1,6 +1,6 @@
 import { isRecord } from "../core/content.js";
 import type { ProviderError } from "../core/server.js";
-import { checkInlineData } from "./media.js";
+import { checkInlineData, type ModalityTokens, modalityTokens } from "./media.js";
 
 export interface GeminiContent {
   readonly role: string;
@@ -22,6 +22,8 @@ export interface GenerateRequest {
   readonly mode: string;
   readonly allowed: readonly string[];
   readonly maxOutputTokens: number | undefined;
+  /** The inline media's tokens by modality (media.ts). */
+  readonly media: ModalityTokens;
 }
 
 export function parseGenerateRequest(body: unknown): GenerateRequest | ProviderError {
@@ -53,6 +55,7 @@ export function parseGenerateRequest(body: unknown): GenerateRequest | ProviderE
       ? calling.allowedFunctionNames.filter((n): n is string => typeof n === "string")
       : [],
     maxOutputTokens: typeof max === "number" ? max : undefined,
+    media: modalityTokens(body.contents),
   };
 }
 

@@ -17,14 +17,20 @@ export interface ChatPlan {
   readonly finishReason: "stop" | "length" | "tool_calls";
   readonly promptTokens: number;
   readonly completionTokens: number;
+  /** Of `promptTokens`: the audio (reported apart, as OpenAI does). */
+  readonly audioTokens: number;
 }
 
 // Prompt count: the text estimate plus 3 tokens per message and 3 priming the reply, the overhead OpenAI
 // documents for its chat format; tool definitions count as their JSON.
 export function planChat(request: ChatRequest, demo: boolean): ChatPlan {
+  const { imageTokens, audioTokens, fileTokens } = request.media;
   const promptTokens =
     request.messages.reduce((sum, m) => sum + estimateTokens(m.text) + 3, 3) +
-    (request.tools.length > 0 ? estimateTokens(JSON.stringify(request.tools)) : 0);
+    (request.tools.length > 0 ? estimateTokens(JSON.stringify(request.tools)) : 0) +
+    imageTokens +
+    audioTokens +
+    fileTokens;
   const last = request.messages.at(-1);
   const lastUser = [...request.messages].reverse().find((m) => m.role === "user")?.text ?? "";
 
@@ -36,6 +42,7 @@ export function planChat(request: ChatRequest, demo: boolean): ChatPlan {
       toolCall: { id: randomId("call_", 24), name: tool.name, arguments: args },
       finishReason: "tool_calls",
       promptTokens,
+      audioTokens,
       completionTokens: estimateTokens(tool.name) + estimateTokens(args) + 3,
     };
   }
@@ -46,6 +53,7 @@ export function planChat(request: ChatRequest, demo: boolean): ChatPlan {
     toolCall: null,
     finishReason: truncated ? "length" : "stop",
     promptTokens,
+    audioTokens,
     completionTokens: estimateTokens(text),
   };
 }

@@ -1,7 +1,7 @@
 import { isRecord } from "../core/content.js";
 import type { ProviderError } from "../core/server.js";
 import { CHAT_FIELDS, unrecognizedArguments } from "./fields.js";
-import { checkMediaParts } from "./media.js";
+import { checkMediaParts, type MediaTokens, mediaTokens } from "./media.js";
 
 export interface OpenAiTool {
   readonly name: string;
@@ -23,6 +23,8 @@ export interface ChatRequest {
   readonly tools: readonly OpenAiTool[];
   /** "none" | "auto" | "required" | a forced function name. */
   readonly toolChoice: string;
+  /** What the media parts count as prompt tokens (media.ts). */
+  readonly media: MediaTokens;
 }
 
 /** Validates the fields the fake relies on, with the API's own messages for what is missing or wrong. */
@@ -82,6 +84,7 @@ export function parseChatRequest(
     n: n as number,
     tools,
     toolChoice: toolChoice(body.tool_choice),
+    media: mediaTokens(messages),
   };
 }
 

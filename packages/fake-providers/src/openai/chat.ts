@@ -90,7 +90,7 @@ function usage(plan: ChatPlan, n: number, cached: number) {
     prompt_tokens: plan.promptTokens,
     completion_tokens: completion,
     total_tokens: plan.promptTokens + completion,
-    prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0 },
+    prompt_tokens_details: { cached_tokens: cached, audio_tokens: plan.audioTokens },
     completion_tokens_details: {
       reasoning_tokens: 0,
       audio_tokens: 0,

@@ -1,4 +1,5 @@
 import { isRecord } from "../core/content.js";
+import { audioSeconds, dataUrlPayload, pdfPages, pngSize } from "../core/media-tokens.js";
 import type { ProviderError } from "../core/server.js";
 
 // OpenAI chat's media parts (platform.openai.com API reference, chat.completions "content parts";
@@ -51,4 +52,50 @@ function checkPart(part: Record<string, unknown>, param: string): ProviderError 
       };
   }
   return undefined;
+}
+
+/** The prompt tokens OpenAI counts for the request's media: images and files without a breakdown, audio apart. */
+export interface MediaTokens {
+  readonly imageTokens: number;
+  readonly audioTokens: number;
+  readonly fileTokens: number;
+}
+
+/**
+ * Images (platform.openai.com "Images and vision", calculating costs, GPT-4o): `detail: "low"` is 85
+ * tokens; otherwise the image is fit in 2048x2048, its short side scaled to 768, and each 512-pixel tile
+ * is 170 tokens on top of 85. An image the fake cannot size (a URL, not a PNG) is taken as 1024x1024.
+ * Audio: OpenAI publishes no per-second rate; the fake counts 10 tokens a second (below Gemini's 32)
+ * and reports them in `prompt_tokens_details.audio_tokens` as the API does. Files ("File inputs"): the
+ * model reads each page's text and an image of it; the fake counts a 1024x1024 image (765) a page.
+ */
+export function mediaTokens(messages: readonly unknown[]): MediaTokens {
+  let imageTokens = 0;
+  let audioTokens = 0;
+  let fileTokens = 0;
+  for (const message of messages) {
+    if (!isRecord(message) || !Array.isArray(message.content)) continue;
+    for (const part of message.content) {
+      if (!isRecord(part)) continue;
+      if (part.type === "image_url" && isRecord(part.image_url)) imageTokens += imageCost(part.image_url);
+      else if (part.type === "input_audio" && isRecord(part.input_audio)) {
+        const { data, format } = part.input_audio;
+        if (typeof data === "string") audioTokens += Math.ceil(audioSeconds(data, String(format)) * 10);
+      } else if (part.type === "file" && isRecord(part.file)) {
+        const payload = dataUrlPayload(part.file.file_data);
+        if (payload?.mediaType === "application/pdf") fileTokens += pdfPages(payload.data) * 765;
+      }
+    }
+  }
+  return { imageTokens, audioTokens, fileTokens };
+}
+
+function imageCost(image: Record<string, unknown>): number {
+  if (image.detail === "low") return 85;
+  const payload = dataUrlPayload(image.url);
+  const size = (payload && pngSize(payload.data)) ?? { width: 1024, height: 1024 };
+  const fit = Math.min(1, 2048 / Math.max(size.width, size.height));
+  const [w, h] = [size.width * fit, size.height * fit];
+  const scale = Math.min(1, 768 / Math.min(w, h));
+  return 85 + 170 * Math.ceil((w * scale) / 512) * Math.ceil((h * scale) / 512);
 }

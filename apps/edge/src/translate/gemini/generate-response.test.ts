@@ -2,7 +2,11 @@ import { GatewayError } from "@gw/errors";
 import { describe, expect, it } from "vitest";
 import { ZERO_COST } from "../../canonical/cost.js";
 import type { UsageRender } from "../openai/usage.js";
-import { GeminiStreamRenderer, renderGenerateContent } from "./generate-response.js";
+import {
+  GeminiStreamRenderer,
+  renderGenerateContent,
+  usageMetadata as usageMetadataOf,
+} from "./generate-response.js";
 
 const identity = { generationId: "gen-1", model: "anthropic/claude", provider: "anthropic", created: 1 };
 const usage: UsageRender = {
@@ -127,5 +131,20 @@ describe("GeminiStreamRenderer (OpenAI chunks → Gemini frames golden)", () => 
       error: { code: 500, message: "boom", status: "INTERNAL" },
     });
     expect(renderer.end(usage)).toBe("");
+  });
+});
+
+describe("Gemini usage with media", () => {
+  it("gives promptTokensDetails by modality where media were reported, none otherwise", () => {
+    const withMedia: UsageRender = {
+      ...usage,
+      usage: { ...usage.usage, promptTokens: 600, audioTokens: 320, imageTokens: 258 },
+    };
+    expect(usageMetadataOf(withMedia).promptTokensDetails).toEqual([
+      { modality: "TEXT", tokenCount: 22 },
+      { modality: "IMAGE", tokenCount: 258 },
+      { modality: "AUDIO", tokenCount: 320 },
+    ]);
+    expect(usageMetadataOf(usage)).not.toHaveProperty("promptTokensDetails");
   });
 });

@@ -31,10 +31,26 @@ export function usageMetadata({ usage, chargedPico, estimated }: UsageRender): J
     totalTokenCount: usage.promptTokens + usage.completionTokens,
     ...(usage.reasoningTokens > 0 ? { thoughtsTokenCount: usage.reasoningTokens } : {}),
     ...(usage.cachedTokens > 0 ? { cachedContentTokenCount: usage.cachedTokens } : {}),
+    ...promptTokensDetails(usage),
     // The gateway's additions; @google/genai keeps unknown fields on the object.
     cost: picoToUsdNumber(chargedPico),
     estimated,
   };
+}
+
+/**
+ * Gemini's prompt count by modality, where the provider reported media (from any format): the text is
+ * what the media leave of the prompt. Absent without media, as before.
+ */
+function promptTokensDetails(usage: UsageRender["usage"]): Json {
+  const media = [
+    { modality: "IMAGE", tokenCount: usage.imageTokens ?? 0 },
+    { modality: "AUDIO", tokenCount: usage.audioTokens ?? 0 },
+    { modality: "DOCUMENT", tokenCount: usage.documentTokens ?? 0 },
+  ].filter((detail) => detail.tokenCount > 0);
+  if (media.length === 0) return {};
+  const text = usage.promptTokens - media.reduce((sum, detail) => sum + detail.tokenCount, 0);
+  return { promptTokensDetails: [{ modality: "TEXT", tokenCount: Math.max(0, text) }, ...media] };
 }
 
 function signatures(details: unknown): Map<string, string> {

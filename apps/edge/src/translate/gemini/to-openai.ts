@@ -22,6 +22,22 @@ export interface GeminiUsageWire {
   thoughtsTokenCount?: number;
   toolUsePromptTokenCount?: number;
   cachedContentTokenCount?: number;
+  /** The prompt's tokens by modality (TEXT, IMAGE, AUDIO, VIDEO, DOCUMENT). */
+  promptTokensDetails?: { modality?: string; tokenCount?: number }[];
+}
+
+/** Gemini's per-modality prompt counts (ai.google.dev "Understand and count tokens": ModalityTokenCount). */
+function geminiMedia(wire: GeminiUsageWire): Partial<TokenUsage> {
+  const of = (modality: string) =>
+    (wire.promptTokensDetails ?? [])
+      .filter((detail) => detail.modality === modality)
+      .reduce((sum, detail) => sum + (detail.tokenCount ?? 0), 0);
+  const media: Partial<TokenUsage> = {
+    audioTokens: of("AUDIO"),
+    imageTokens: of("IMAGE"),
+    documentTokens: of("DOCUMENT"),
+  };
+  return Object.fromEntries(Object.entries(media).filter(([, count]) => count > 0));
 }
 
 export function usageFromGemini(wire: GeminiUsageWire | undefined): TokenUsage | undefined {
@@ -34,6 +50,7 @@ export function usageFromGemini(wire: GeminiUsageWire | undefined): TokenUsage |
     cachedTokens: wire.cachedContentTokenCount ?? 0,
     cacheWriteTokens: 0,
     reasoningTokens,
+    ...geminiMedia(wire),
   };
 }
 

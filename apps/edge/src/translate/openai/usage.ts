@@ -7,8 +7,16 @@ export interface UsageBody {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
-  prompt_tokens_details: { cached_tokens: number; cache_write_tokens: number };
-  completion_tokens_details: { reasoning_tokens: number };
+  prompt_tokens_details: {
+    cached_tokens: number;
+    cache_write_tokens: number;
+    /** OpenAI's name; the provider's count (OpenAI's audio models, Gemini's AUDIO modality). */
+    audio_tokens: number;
+    /** Image and document tokens where the provider reports them apart (Gemini); absent where it does not. */
+    image_tokens?: number;
+    document_tokens?: number;
+  };
+  completion_tokens_details: { reasoning_tokens: number; audio_tokens: number };
   cost: number;
   is_byok: boolean;
   estimated: boolean;
@@ -21,6 +29,9 @@ export interface UsageBody {
      * present when caching changed the price.
      */
     cache_discount?: number;
+    /** Of the prompt cost: audio tokens at the audio price, images at the per-image price; only when there were any. */
+    upstream_inference_audio_cost?: number;
+    upstream_inference_image_cost?: number;
   };
 }
 
@@ -39,8 +50,17 @@ export function renderUsage({ usage, cost, chargedPico, estimated, isByok }: Usa
     prompt_tokens: usage.promptTokens,
     completion_tokens: usage.completionTokens,
     total_tokens: totalTokens(usage),
-    prompt_tokens_details: { cached_tokens: usage.cachedTokens, cache_write_tokens: usage.cacheWriteTokens },
-    completion_tokens_details: { reasoning_tokens: usage.reasoningTokens },
+    prompt_tokens_details: {
+      cached_tokens: usage.cachedTokens,
+      cache_write_tokens: usage.cacheWriteTokens,
+      audio_tokens: usage.audioTokens ?? 0,
+      ...(usage.imageTokens ? { image_tokens: usage.imageTokens } : {}),
+      ...(usage.documentTokens ? { document_tokens: usage.documentTokens } : {}),
+    },
+    completion_tokens_details: {
+      reasoning_tokens: usage.reasoningTokens,
+      audio_tokens: usage.completionAudioTokens ?? 0,
+    },
     cost: picoToUsdNumber(chargedPico),
     is_byok: isByok,
     estimated,
@@ -51,6 +71,8 @@ export function renderUsage({ usage, cost, chargedPico, estimated, isByok }: Usa
       upstream_inference_prompt_cost: picoToUsdNumber(cost.promptPico + cost.requestPico),
       upstream_inference_completions_cost: picoToUsdNumber(cost.completionPico),
       ...(cost.cacheDiscountPico ? { cache_discount: picoToUsdNumber(cost.cacheDiscountPico) } : {}),
+      ...(cost.audioPico ? { upstream_inference_audio_cost: picoToUsdNumber(cost.audioPico) } : {}),
+      ...(cost.imagePico ? { upstream_inference_image_cost: picoToUsdNumber(cost.imagePico) } : {}),
     },
   };
 }

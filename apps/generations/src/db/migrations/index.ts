@@ -7,6 +7,7 @@ import { cacheDiscount } from "./20261123T194500_cache_discount.js";
 import { endpointHealth } from "./20261127T173000_endpoint_health.js";
 import { healthFromRecords } from "./20261127T210000_health_from_records.js";
 import { callerAndError } from "./20261128T010000_caller_and_error.js";
+import { generationMedia } from "./20261128T080000_generation_media.js";
 import { retentionById } from "./20261128T080000_retention_by_id.js";
 import { histogramsInMinutes } from "./20261128T083000_histograms_in_minutes.js";
 
@@ -19,6 +20,7 @@ export const migrations: Migrations = {
   "20261127T173000_endpoint_health": endpointHealth,
   "20261127T210000_health_from_records": healthFromRecords,
   "20261128T010000_caller_and_error": callerAndError,
+  "20261128T080000_generation_media": generationMedia,
   "20261128T080000_retention_by_id": retentionById,
   "20261128T083000_histograms_in_minutes": histogramsInMinutes,
 };

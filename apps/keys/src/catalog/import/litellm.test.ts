@@ -178,3 +178,54 @@ describe("LiteLLM import: open-weight hosts and clouds", () => {
     );
   });
 });
+
+describe("LiteLLM import: input modalities", () => {
+  const importOne = (entry: Record<string, unknown>) =>
+    parseImport(
+      JSON.stringify({
+        "gemini/gemini-x": { litellm_provider: "gemini", mode: "chat", input_cost_per_token: 1e-7, ...entry },
+      }),
+      {
+        format: "litellm",
+        current: bundledCatalog(),
+        skipUnknownProviders: false,
+      },
+    ).models[0]?.endpoints[0]?.inputModalities;
+
+  it("reads vision, PDF input and audio (its flag, an audio price, or supported_modalities)", () => {
+    expect(importOne({ supports_vision: true, supports_pdf_input: true })).toEqual(["text", "image", "file"]);
+    expect(importOne({ supports_audio_input: true })).toEqual(["text", "audio"]);
+    expect(importOne({ input_cost_per_audio_token: 1e-6 })).toEqual(["text", "audio"]);
+    expect(importOne({ supported_modalities: ["text", "audio"], supports_vision: false })).toEqual([
+      "text",
+      "audio",
+    ]);
+  });
+
+  it("leaves the catalogue's modalities alone for an entry that carries no media flag", () => {
+    expect(importOne({})).toBeUndefined();
+  });
+});
+
+describe("OpenRouter import: input modalities", () => {
+  it("takes architecture.input_modalities, known names only", () => {
+    const text = JSON.stringify({
+      data: [
+        {
+          id: "acme/seer",
+          name: "Seer",
+          context_length: 1000,
+          pricing: { prompt: "0.000001", completion: "0.000002" },
+          architecture: { input_modalities: ["image", "text", "video", "file"], output_modalities: ["text"] },
+        },
+      ],
+    });
+    const parsed = parseImport(text, {
+      format: "openrouter",
+      current: bundledCatalog(),
+      skipUnknownProviders: false,
+    });
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.models[0]?.endpoints[0]?.inputModalities).toEqual(["text", "image", "file"]);
+  });
+});

@@ -1,3 +1,4 @@
+import { inputModalitiesOf } from "@gw/catalog";
 import type { Pricing } from "@gw/proto/catalog/v1/catalog";
 import type { CatalogContent } from "../content.js";
 import type { ImportedModel } from "../operations.js";
@@ -27,6 +28,7 @@ const PRICE_FIELDS: ReadonlyArray<[string, keyof Pricing]> = [
   ["output_cost_per_reasoning_token", "reasoningPico"],
   ["input_cost_per_image", "imagePico"],
   ["input_cost_per_request", "requestPico"],
+  ["input_cost_per_audio_token", "audioPico"],
 ];
 
 const MODES: Readonly<Record<string, "chat" | "embedding">> = { chat: "chat", embedding: "embedding" };
@@ -163,6 +165,8 @@ function entryModel(
   else if (maxOutput !== undefined)
     endpoint.maxCompletionTokens = Math.min(maxOutput, contextLength ?? maxOutput);
   if (!servedAt(options.current, id, providerId)) endpoint.supportedParameters = parameters(entry, kind);
+  const modalities = kind === "embedding" ? ["text"] : liteLlmModalities(entry);
+  if (modalities !== undefined) endpoint.inputModalities = modalities;
   return { key, viaAlias, model: { id, kind, endpoints: [endpoint] } };
 }
 
@@ -211,4 +215,31 @@ function parameters(entry: Record<string, unknown>, kind: "chat" | "embedding"):
   if (entry.supports_response_schema === true) list.push("response_format", "structured_outputs");
   if (entry.supports_reasoning === true) list.push("reasoning", "include_reasoning");
   return list;
+}
+
+const MODALITY_FLAGS = [
+  "supports_vision",
+  "supports_pdf_input",
+  "supports_audio_input",
+  "supported_modalities",
+  "input_cost_per_audio_token",
+] as const;
+
+/**
+ * What the model reads, from LiteLLM's capability flags (packages/catalog scripts/litellm-sample.mjs
+ * reads them the same way): an input audio price or `supported_modalities` listing audio also means audio.
+ * An entry with none of the flags says nothing about media: undefined, the catalogue's stay.
+ */
+export function liteLlmModalities(entry: Record<string, unknown>): string[] | undefined {
+  if (!MODALITY_FLAGS.some((flag) => flag in entry)) return undefined;
+  const listed = Array.isArray(entry.supported_modalities) ? entry.supported_modalities : [];
+  const audio =
+    entry.supports_audio_input === true ||
+    entry.input_cost_per_audio_token !== undefined ||
+    listed.includes("audio");
+  return inputModalitiesOf([
+    ...(entry.supports_vision === true ? ["image"] : []),
+    ...(entry.supports_pdf_input === true ? ["file"] : []),
+    ...(audio ? ["audio"] : []),
+  ]);
 }

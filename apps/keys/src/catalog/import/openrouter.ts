@@ -1,3 +1,4 @@
+import { inputModalitiesOf } from "@gw/catalog";
 import type { Pricing } from "@gw/proto/catalog/v1/catalog";
 import type { ImportedModel } from "../operations.js";
 import type { EndpointPatch } from "../overlay.js";
@@ -105,6 +106,12 @@ function entryModel(
   if (Array.isArray(entry.supported_parameters)) {
     endpoint.supportedParameters = entry.supported_parameters.filter(
       (p): p is string => typeof p === "string",
+    );
+  }
+  const architecture = isRecord(entry.architecture) ? entry.architecture : {};
+  if (Array.isArray(architecture.input_modalities)) {
+    endpoint.inputModalities = inputModalitiesOf(
+      architecture.input_modalities.filter((m): m is string => typeof m === "string"),
     );
   }
   const model: ImportedModel = { id, kind, endpoints: [endpoint] };

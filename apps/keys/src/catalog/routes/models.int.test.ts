@@ -39,8 +39,9 @@ describeWith(["postgres"], "model REST routes", () => {
         description: "OpenAI: GPT-4o mini, a chat model by openai.",
         context_length: 128_000,
         architecture: {
-          modality: "text->text",
-          input_modalities: ["text"],
+          // The endpoint's catalogue modalities (test/catalog-fixture.ts: images and PDFs).
+          modality: "text+image+file->text",
+          input_modalities: ["text", "image", "file"],
           output_modalities: ["text"],
           tokenizer: "GPT",
           instruct_type: null,
@@ -150,6 +151,7 @@ describeWith(["postgres"], "model REST routes", () => {
           quantization: "fp8",
           is_zdr: true,
           supported_parameters: ["max_tokens", "stream", "response_format"],
+          input_modalities: ["text"],
           status: null,
           uptime_last_30m: null,
           latency_last_30m: null,
@@ -173,6 +175,7 @@ describeWith(["postgres"], "model REST routes", () => {
           quantization: null,
           is_zdr: false,
           supported_parameters: ["max_tokens"],
+          input_modalities: ["text"],
           status: null,
           uptime_last_30m: null,
           latency_last_30m: null,

@@ -11,6 +11,8 @@ import { accountsListing } from "./20261123T195500_accounts_listing.js";
 import { dropEndpointHealth } from "./20261127T173000_drop_endpoint_health.js";
 import { providerCredentialsKeyId } from "./20261128T003000_provider_credentials_key_id.js";
 import { accountLifecycle } from "./20261128T010000_account_lifecycle.js";
+import { endpointInputModalities } from "./20261128T073000_endpoint_input_modalities.js";
+import { endpointAudioPrice } from "./20261128T074500_endpoint_audio_price.js";
 
 export const migrations: Migrations = {
   "20261122T120000_accounts_and_keys": accountsAndKeys,
@@ -25,4 +27,6 @@ export const migrations: Migrations = {
   "20261127T173000_drop_endpoint_health": dropEndpointHealth,
   "20261128T003000_provider_credentials_key_id": providerCredentialsKeyId,
   "20261128T010000_account_lifecycle": accountLifecycle,
+  "20261128T073000_endpoint_input_modalities": endpointInputModalities,
+  "20261128T074500_endpoint_audio_price": endpointAudioPrice,
 };

@@ -51,6 +51,11 @@ export interface Pricing {
   cacheReadPico: bigint;
   cacheWritePico: bigint;
   reasoningPico: bigint;
+  /**
+   * Per input audio token where the provider prices audio apart from text (Gemini, OpenAI's audio
+   * models); 0: audio tokens are billed at prompt_pico.
+   */
+  audioPico: bigint;
 }
 
 export interface RequestLimit {
@@ -72,6 +77,12 @@ export interface Endpoint {
    * OpenRouter's `provider.data_collection: "deny"` excludes these endpoints.
    */
   mayTrainOnData: boolean;
+  /**
+   * What the endpoint's model reads, OpenRouter's `architecture.input_modalities` names: "text",
+   * "image", "file" (PDF documents), "audio". Empty from a keys app older than this field: the edge
+   * then reads "text", plus "image" where the endpoint prices input images.
+   */
+  inputModalities: string[];
 }
 
 export interface Model {
@@ -424,6 +435,7 @@ function createBasePricing(): Pricing {
     cacheReadPico: 0n,
     cacheWritePico: 0n,
     reasoningPico: 0n,
+    audioPico: 0n,
   };
 }
 
@@ -470,6 +482,12 @@ export const Pricing: MessageFns<Pricing> = {
         throw new globalThis.Error("value provided for field message.reasoningPico of type int64 too large");
       }
       writer.uint32(56).int64(message.reasoningPico);
+    }
+    if (message.audioPico !== 0n) {
+      if (BigInt.asIntN(64, message.audioPico) !== message.audioPico) {
+        throw new globalThis.Error("value provided for field message.audioPico of type int64 too large");
+      }
+      writer.uint32(64).int64(message.audioPico);
     }
     return writer;
   },
@@ -543,6 +561,14 @@ export const Pricing: MessageFns<Pricing> = {
             message.reasoningPico = reader.int64() as bigint;
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.audioPico = reader.int64() as bigint;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -592,6 +618,11 @@ export const Pricing: MessageFns<Pricing> = {
         : isSet(object.reasoning_pico)
         ? BigInt(object.reasoning_pico)
         : 0n,
+      audioPico: isSet(object.audioPico)
+        ? BigInt(object.audioPico)
+        : isSet(object.audio_pico)
+        ? BigInt(object.audio_pico)
+        : 0n,
     };
   },
 
@@ -617,6 +648,9 @@ export const Pricing: MessageFns<Pricing> = {
     }
     if (message.reasoningPico !== 0n) {
       obj.reasoningPico = message.reasoningPico.toString();
+    }
+    if (message.audioPico !== 0n) {
+      obj.audioPico = message.audioPico.toString();
     }
     return obj;
   },
@@ -645,6 +679,7 @@ export const Pricing: MessageFns<Pricing> = {
     message.reasoningPico = (object.reasoningPico !== undefined && object.reasoningPico !== null)
       ? BigInt(object.reasoningPico)
       : 0n;
+    message.audioPico = (object.audioPico !== undefined && object.audioPico !== null) ? BigInt(object.audioPico) : 0n;
     return message;
   },
 };
@@ -749,6 +784,7 @@ function createBaseEndpoint(): Endpoint {
     isZdr: false,
     supportedParameters: [],
     mayTrainOnData: false,
+    inputModalities: [],
   };
 }
 
@@ -780,6 +816,9 @@ export const Endpoint: MessageFns<Endpoint> = {
     }
     if (message.mayTrainOnData !== false) {
       writer.uint32(72).bool(message.mayTrainOnData);
+    }
+    for (const v of message.inputModalities) {
+      writer.uint32(82).string(v!);
     }
     return writer;
   },
@@ -869,6 +908,14 @@ export const Endpoint: MessageFns<Endpoint> = {
             message.mayTrainOnData = reader.bool();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.inputModalities.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -920,6 +967,11 @@ export const Endpoint: MessageFns<Endpoint> = {
         : isSet(object.may_train_on_data)
         ? globalThis.Boolean(object.may_train_on_data)
         : false,
+      inputModalities: globalThis.Array.isArray(object?.inputModalities)
+        ? object.inputModalities.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.input_modalities)
+        ? object.input_modalities.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -952,6 +1004,9 @@ export const Endpoint: MessageFns<Endpoint> = {
     if (message.mayTrainOnData !== false) {
       obj.mayTrainOnData = message.mayTrainOnData;
     }
+    if (message.inputModalities?.length) {
+      obj.inputModalities = message.inputModalities;
+    }
     return obj;
   },
 
@@ -971,6 +1026,7 @@ export const Endpoint: MessageFns<Endpoint> = {
     message.isZdr = object.isZdr ?? false;
     message.supportedParameters = object.supportedParameters?.map((e) => e) || [];
     message.mayTrainOnData = object.mayTrainOnData ?? false;
+    message.inputModalities = object.inputModalities?.map((e) => e) || [];
     return message;
   },
 };

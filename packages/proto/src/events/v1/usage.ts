@@ -79,6 +79,22 @@ export interface UsageRecorded {
   errorStatus: number;
   errorReason: string;
   errorMessage: string;
+  /**
+   * Media in the prompt as the provider reported it, each part of prompt_tokens: audio tokens (OpenAI's
+   * prompt_tokens_details.audio_tokens, Gemini's AUDIO modality), image and document tokens (Gemini's
+   * IMAGE and DOCUMENT modalities; Anthropic and OpenAI count them in the prompt without a breakdown),
+   * and audio the model produced (part of completion_tokens). 0 when none was reported.
+   */
+  audioTokens: number;
+  imageTokens: number;
+  documentTokens: number;
+  completionAudioTokens: number;
+  /**
+   * Of the upstream prompt cost: the audio tokens at the catalogue's audio price, and the images at its
+   * per-image price, in pico-dollars. 0 when there were none.
+   */
+  audioCostPico: bigint;
+  imageCostPico: bigint;
 }
 
 export interface Attempt {
@@ -133,6 +149,12 @@ function createBaseUsageRecorded(): UsageRecorded {
     errorStatus: 0,
     errorReason: "",
     errorMessage: "",
+    audioTokens: 0,
+    imageTokens: 0,
+    documentTokens: 0,
+    completionAudioTokens: 0,
+    audioCostPico: 0n,
+    imageCostPico: 0n,
   };
 }
 
@@ -256,6 +278,30 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
     }
     if (message.errorMessage !== "") {
       writer.uint32(282).string(message.errorMessage);
+    }
+    if (message.audioTokens !== 0) {
+      writer.uint32(288).uint32(message.audioTokens);
+    }
+    if (message.imageTokens !== 0) {
+      writer.uint32(296).uint32(message.imageTokens);
+    }
+    if (message.documentTokens !== 0) {
+      writer.uint32(304).uint32(message.documentTokens);
+    }
+    if (message.completionAudioTokens !== 0) {
+      writer.uint32(312).uint32(message.completionAudioTokens);
+    }
+    if (message.audioCostPico !== 0n) {
+      if (BigInt.asIntN(64, message.audioCostPico) !== message.audioCostPico) {
+        throw new globalThis.Error("value provided for field message.audioCostPico of type int64 too large");
+      }
+      writer.uint32(320).int64(message.audioCostPico);
+    }
+    if (message.imageCostPico !== 0n) {
+      if (BigInt.asIntN(64, message.imageCostPico) !== message.imageCostPico) {
+        throw new globalThis.Error("value provided for field message.imageCostPico of type int64 too large");
+      }
+      writer.uint32(328).int64(message.imageCostPico);
     }
     return writer;
   },
@@ -553,6 +599,54 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
             message.errorMessage = reader.string();
             continue;
           }
+          case 36: {
+            if (tag !== 288) {
+              break;
+            }
+
+            message.audioTokens = reader.uint32();
+            continue;
+          }
+          case 37: {
+            if (tag !== 296) {
+              break;
+            }
+
+            message.imageTokens = reader.uint32();
+            continue;
+          }
+          case 38: {
+            if (tag !== 304) {
+              break;
+            }
+
+            message.documentTokens = reader.uint32();
+            continue;
+          }
+          case 39: {
+            if (tag !== 312) {
+              break;
+            }
+
+            message.completionAudioTokens = reader.uint32();
+            continue;
+          }
+          case 40: {
+            if (tag !== 320) {
+              break;
+            }
+
+            message.audioCostPico = reader.int64() as bigint;
+            continue;
+          }
+          case 41: {
+            if (tag !== 328) {
+              break;
+            }
+
+            message.imageCostPico = reader.int64() as bigint;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -720,6 +814,36 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
         : isSet(object.error_message)
         ? globalThis.String(object.error_message)
         : "",
+      audioTokens: isSet(object.audioTokens)
+        ? globalThis.Number(object.audioTokens)
+        : isSet(object.audio_tokens)
+        ? globalThis.Number(object.audio_tokens)
+        : 0,
+      imageTokens: isSet(object.imageTokens)
+        ? globalThis.Number(object.imageTokens)
+        : isSet(object.image_tokens)
+        ? globalThis.Number(object.image_tokens)
+        : 0,
+      documentTokens: isSet(object.documentTokens)
+        ? globalThis.Number(object.documentTokens)
+        : isSet(object.document_tokens)
+        ? globalThis.Number(object.document_tokens)
+        : 0,
+      completionAudioTokens: isSet(object.completionAudioTokens)
+        ? globalThis.Number(object.completionAudioTokens)
+        : isSet(object.completion_audio_tokens)
+        ? globalThis.Number(object.completion_audio_tokens)
+        : 0,
+      audioCostPico: isSet(object.audioCostPico)
+        ? BigInt(object.audioCostPico)
+        : isSet(object.audio_cost_pico)
+        ? BigInt(object.audio_cost_pico)
+        : 0n,
+      imageCostPico: isSet(object.imageCostPico)
+        ? BigInt(object.imageCostPico)
+        : isSet(object.image_cost_pico)
+        ? BigInt(object.image_cost_pico)
+        : 0n,
     };
   },
 
@@ -830,6 +954,24 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
     if (message.errorMessage !== "") {
       obj.errorMessage = message.errorMessage;
     }
+    if (message.audioTokens !== 0) {
+      obj.audioTokens = Math.round(message.audioTokens);
+    }
+    if (message.imageTokens !== 0) {
+      obj.imageTokens = Math.round(message.imageTokens);
+    }
+    if (message.documentTokens !== 0) {
+      obj.documentTokens = Math.round(message.documentTokens);
+    }
+    if (message.completionAudioTokens !== 0) {
+      obj.completionAudioTokens = Math.round(message.completionAudioTokens);
+    }
+    if (message.audioCostPico !== 0n) {
+      obj.audioCostPico = message.audioCostPico.toString();
+    }
+    if (message.imageCostPico !== 0n) {
+      obj.imageCostPico = message.imageCostPico.toString();
+    }
     return obj;
   },
 
@@ -881,6 +1023,16 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
     message.errorStatus = object.errorStatus ?? 0;
     message.errorReason = object.errorReason ?? "";
     message.errorMessage = object.errorMessage ?? "";
+    message.audioTokens = object.audioTokens ?? 0;
+    message.imageTokens = object.imageTokens ?? 0;
+    message.documentTokens = object.documentTokens ?? 0;
+    message.completionAudioTokens = object.completionAudioTokens ?? 0;
+    message.audioCostPico = (object.audioCostPico !== undefined && object.audioCostPico !== null)
+      ? BigInt(object.audioCostPico)
+      : 0n;
+    message.imageCostPico = (object.imageCostPico !== undefined && object.imageCostPico !== null)
+      ? BigInt(object.imageCostPico)
+      : 0n;
     return message;
   },
 };
