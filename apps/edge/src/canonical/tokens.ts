@@ -14,6 +14,11 @@ export interface TokenUsage {
    * writes the catalogue's cache-write price is for. Absent = none.
    */
   cacheWriteLongTokens?: number;
+  /**
+   * The provider's own web searches run for the answer, as it reported them (Anthropic's
+   * `server_tool_use.web_search_requests`, Gemini's grounding); priced per search. Absent = none.
+   */
+  webSearches?: number;
 }
 
 export const ZERO_USAGE: TokenUsage = {
@@ -42,6 +47,7 @@ export function normaliseUsage(usage: TokenUsage): TokenUsage {
     cacheWriteTokens,
     reasoningTokens: Math.min(whole(usage.reasoningTokens), completionTokens),
     ...(long > 0 ? { cacheWriteLongTokens: long } : {}),
+    ...(whole(usage.webSearches ?? 0) > 0 ? { webSearches: whole(usage.webSearches ?? 0) } : {}),
   };
 }
 

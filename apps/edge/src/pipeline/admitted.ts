@@ -2,10 +2,12 @@ import type { Principal } from "@gw/auth";
 import type { Hold } from "../admission/admit.js";
 import { type Attribution, externalUserOf } from "../canonical/attribution.js";
 import type { ChatRequest } from "../canonical/chat-request.js";
+import type { NativeWebSearch } from "../canonical/plugins.js";
 import type { PromptText } from "../canonical/prompt-text.js";
 import type { Route } from "../planning/planner.js";
 import type { Surface } from "../translate/surface.js";
 import type { GenerationSubject } from "./finish-generation.js";
+import { nativeSearchPico } from "./web-native.js";
 import type { WebResult } from "./web-search.js";
 import { webSearchPico } from "./web-served.js";
 
@@ -25,6 +27,8 @@ export interface AdmittedChat {
   attribution: Attribution | undefined;
   /** The web plugin's results (already in the prompt): cited in the answer, billed on the generation. */
   webResults?: WebResult[] | undefined;
+  /** The web plugin on the provider's own search (web-native.ts): sent with every attempt, billed per search. */
+  nativeWebSearch?: NativeWebSearch | undefined;
 }
 
 export function subjectOf(chat: AdmittedChat): GenerationSubject {
@@ -38,6 +42,9 @@ export function subjectOf(chat: AdmittedChat): GenerationSubject {
     attribution: chat.attribution,
     externalUser: externalUserOf(chat.request.user),
     webSearchPico: webSearchPico(chat.webResults),
-    ...(chat.webResults ? { plugins: ["web"] } : {}),
+    ...(chat.nativeWebSearch
+      ? { nativeSearchPico: (attempt, usage) => nativeSearchPico(chat.route, attempt, usage) }
+      : {}),
+    ...(chat.webResults || chat.nativeWebSearch ? { plugins: ["web"] } : {}),
   };
 }

@@ -8,6 +8,7 @@ import type { Attribution } from "../canonical/attribution.js";
 import { computeCost, withWebSearch, ZERO_COST } from "../canonical/cost.js";
 import type { FinishReason } from "../canonical/finish-reason.js";
 import type { ApiType, AttemptRecord, Generation } from "../canonical/generation.js";
+import type { TokenUsage } from "../canonical/tokens.js";
 import type { PlannedAttempt } from "../planning/plan.js";
 import { finalError } from "../providers/failure.js";
 import type { ResponseIdentity } from "../translate/openai/chat-response.js";
@@ -30,6 +31,8 @@ export interface GenerationSubject {
   externalUser?: string | undefined;
   /** The web plugin's search, billed with the answer (only when an attempt is billed). */
   webSearchPico?: bigint | undefined;
+  /** The provider's own searches on the serving attempt, priced from what it reported (web-native.ts). */
+  nativeSearchPico?: ((attempt: PlannedAttempt, usage: TokenUsage) => bigint) | undefined;
   /** The plugins that ran before planning (`web`), for the record. */
   plugins?: string[] | undefined;
 }
@@ -108,7 +111,7 @@ function generationRecord(subject: GenerationSubject, ending: Ending): Generatio
       attempt && (ending.served || measured.estimated)
         ? withWebSearch(
             computeCost(attempt.endpoint.pricing, measured.usage, measured.images),
-            subject.webSearchPico ?? 0n,
+            (subject.webSearchPico ?? 0n) + (subject.nativeSearchPico?.(attempt, measured.usage) ?? 0n),
           )
         : ZERO_COST,
     isByok: attempt?.byok !== undefined,

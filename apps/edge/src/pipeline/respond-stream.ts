@@ -35,7 +35,13 @@ export async function respondStream(
   const writer = new SseWriter(response, context.settings.keepAliveMs, chat.surface.framing);
   writer.arm();
   const outcome = await runAttempts(
-    { route: chat.route, request: chat.request, stream: true, signal: chat.signal },
+    {
+      route: chat.route,
+      request: chat.request,
+      stream: true,
+      signal: chat.signal,
+      webSearch: chat.nativeWebSearch,
+    },
     context,
   );
   if (!outcome.ok) return failStream(writer, chat, outcome, context);

@@ -15,6 +15,7 @@ import { respondJson } from "./respond-json.js";
 import { respondStream } from "./respond-stream.js";
 import { endStage, linkSignal, timesOf } from "./server-timing.js";
 import { searchedOnceAdmitted } from "./web-admitted.js";
+import { nativeSearchHoldPico, webServing } from "./web-native.js";
 import { webPromptAllowanceTokens, webSearchHoldPico } from "./web-served.js";
 
 /** What every inference request has before its body is read: an id, a start time, a disconnect signal. */
@@ -77,25 +78,27 @@ export async function serveInference(
     middleOut: features.middleOut,
   });
   endStage(start.signal, "plan");
+  const web = webServing(features, planned, context.settings.webSearch !== undefined);
+  const exaWeb = web.exa ? features.web : undefined;
   const basePrompt = promptText(base);
   const hold = await context.admission.admitPlanned({
     generationId: start.generationId,
     principal,
     requestedModel: base.model,
-    attempts: planned.attempts,
+    attempts: web.route.attempts,
     worstCase: {
-      promptTokens: estimatePromptTokens(basePrompt) + webPromptAllowanceTokens(features.web),
+      promptTokens: estimatePromptTokens(basePrompt) + webPromptAllowanceTokens(exaWeb),
       maxTokens: requestedMaxTokens(base),
       choices: base.n ?? 1,
       imageCount: basePrompt.imageCount,
-      searchPico: webSearchHoldPico(features.web),
+      searchPico: webSearchHoldPico(exaWeb) + nativeSearchHoldPico(web),
     },
   });
   endStage(start.signal, "admit");
   const { request, route, results } = await searchedOnceAdmitted(context, inference, {
     base,
-    features,
-    planned,
+    features: { ...features, web: exaWeb },
+    planned: web.route,
     hold,
   });
   start.announce();
@@ -112,6 +115,7 @@ export async function serveInference(
     surface: inference.surface,
     attribution: start.attribution,
     ...(results ? { webResults: results } : {}),
+    ...(web.native ? { nativeWebSearch: web.native } : {}),
   };
   if (request.stream === true) await respondStream(response, chat, context);
   else await respondJson(response, chat, context);

@@ -1,10 +1,13 @@
 import type { ChatRequest } from "../canonical/chat-request.js";
 import type { ChunkScan } from "../canonical/chunk-scan.js";
+import type { NativeWebSearch } from "../canonical/plugins.js";
 import type { TokenUsage } from "../canonical/tokens.js";
 import type { ChunkWire, CompletionWire } from "../canonical/wire.js";
 import type { UpstreamFailure } from "./failure.js";
 import type { UpstreamResponse } from "./http.js";
 import type { ProviderSettings, UpstreamTimeouts } from "./settings.js";
+
+export type { NativeWebSearch } from "../canonical/plugins.js";
 
 export type ApiFormat = "openai" | "anthropic" | "gemini" | "bedrock";
 
@@ -26,6 +29,8 @@ export interface ChatCall {
   outputCap?: number;
   /** Aborted when the client goes away; the adapter adds its own timeouts. */
   signal: AbortSignal;
+  /** The web plugin served by the provider's own search (pipeline/web-native.ts); absent = none. */
+  webSearch?: NativeWebSearch | undefined;
 }
 
 /** A non-streamed answer in canonical form. */

@@ -230,15 +230,19 @@ describe("the web plugin with a search provider configured", () => {
     expect(edge.primary.requests()).toHaveLength(0);
   });
 
-  it("refuses native search and its options by name", async () => {
-    for (const [plugin, field] of [
-      [{ id: "web", engine: "native" }, "plugins[0].engine"],
-      [{ id: "web", max_uses: 2 }, "plugins[0].max_uses"],
+  it("refuses native search where the plan has none, and the options it cannot serve, by name", async () => {
+    for (const [plugin, field, message] of [
+      [{ id: "web", engine: "native" }, "plugins[0]", "offers the provider's own web search"],
+      [{ id: "web", max_uses: 2 }, "plugins[0]", "offers the provider's own web search"],
+      [{ id: "web", engine: "exa", max_uses: 2 }, "plugins[0].max_uses", "native web search only"],
+      [{ id: "web", user_location: { country: "US" } }, "plugins[0].user_location", "is not offered"],
     ] as const) {
       const error = await readError(await chat({ plugins: [plugin] }));
       expect(error.status).toBe(400);
       expect(error.metadata?.field).toBe(field);
+      expect(error.message).toContain(message);
     }
     expect(exa.requests()).toHaveLength(0);
+    expect(edge.primary.requests()).toHaveLength(0);
   });
 });

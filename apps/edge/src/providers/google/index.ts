@@ -1,4 +1,5 @@
 import { geminiRequestBody } from "../../translate/gemini/from-openai.js";
+import { withGoogleSearch } from "../../translate/gemini/search-tool.js";
 import {
   completionFromGemini,
   type GeminiUsageWire,
@@ -9,7 +10,7 @@ import { httpAdapter } from "../adapter.js";
 import type { WireDialect } from "../exchange.js";
 import { networkFailure, type UpstreamFailure } from "../failure.js";
 import { UpstreamHttp } from "../http.js";
-import type { CanonicalCompletion, ProviderFactory } from "../types.js";
+import type { CanonicalCompletion, ChatCall, ProviderFactory } from "../types.js";
 import { geminiHeaders, geminiPath } from "./api.js";
 import { geminiEmbedDialect } from "./embeddings.js";
 import { geminiStreamEvents } from "./stream.js";
@@ -24,13 +25,19 @@ export const googleProvider: ProviderFactory = (settings, timeouts) => {
         ? geminiPath(call.upstreamModel, "streamGenerateContent", "?alt=sse")
         : geminiPath(call.upstreamModel, "generateContent"),
       headers,
-      body: JSON.stringify(geminiRequestBody(call.request)),
+      body: JSON.stringify(searchedBody(call)),
     }),
     parse: parseGeminiResponse,
     events: geminiStreamEvents,
   };
   return httpAdapter(settings, "gemini", http, dialect, geminiEmbedDialect(headers), headers);
 };
+
+function searchedBody(call: ChatCall): Record<string, unknown> {
+  const body = geminiRequestBody(call.request);
+  withGoogleSearch(body, call.webSearch);
+  return body;
+}
 
 export function parseGeminiResponse(json: unknown): CanonicalCompletion | UpstreamFailure {
   if (typeof json !== "object" || json === null || Array.isArray(json))

@@ -33,6 +33,7 @@ export function openAiCompatibleProvider(
         host.reasoningObject,
         {
           supportedParameters: call.supportedParameters,
+          webSearch: call.webSearch,
         },
       ),
     }),

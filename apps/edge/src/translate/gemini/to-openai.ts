@@ -1,5 +1,6 @@
 import type { TokenUsage } from "../../canonical/tokens.js";
 import { type ChunkWire, type CompletionWire, usageToWire } from "../../canonical/wire.js";
+import { groundingCitations, searchedGrounding } from "./grounding.js";
 
 /** Tags reasoning details holding Gemini thought signatures (keyed by tool-call id). */
 export const GEMINI_REASONING_FORMAT = "google-gemini-v1";
@@ -101,6 +102,7 @@ export function completionFromGemini(response: Json): CompletionWire {
     candidates.length > 0
       ? candidates.map((candidate, position) => {
           const { delta, calledTools } = mapParts(partsOf(candidate), ids);
+          withGrounding(delta, typeof delta.content === "string" ? delta.content : "", candidate);
           return {
             index: typeof candidate.index === "number" ? candidate.index : position,
             message: messageOf(delta),
@@ -110,13 +112,30 @@ export function completionFromGemini(response: Json): CompletionWire {
           };
         })
       : [{ index: 0, message: messageOf({}), logprobs: null, finish_reason: "content_filter" }];
-  const usage = usageFromGemini(response.usageMetadata as GeminiUsageWire | undefined);
+  const usage = withGroundedSearch(
+    usageFromGemini(response.usageMetadata as GeminiUsageWire | undefined),
+    candidates.some((candidate) => searchedGrounding(candidate.groundingMetadata)),
+  );
   return {
     id: typeof response.responseId === "string" ? response.responseId : undefined,
     object: "chat.completion",
     choices,
     ...(usage ? { usage: usageToWire(usage) } : {}),
   };
+}
+
+/** The candidate's Google Search grounding as `annotations` on its delta, over `text` (its answer so far). */
+function withGrounding(delta: Json, text: string, candidate: Json): void {
+  const annotations = groundingCitations(text, candidate.groundingMetadata);
+  if (annotations.length > 0) delta.annotations = annotations;
+}
+
+/**
+ * A grounded answer is one search on the bill: Gemini prices grounding per grounded prompt (2.x) and
+ * reports no count of its own, so the answer's grounding is counted once.
+ */
+function withGroundedSearch(usage: TokenUsage | undefined, grounded: boolean): TokenUsage | undefined {
+  return usage && grounded ? { ...usage, webSearches: 1 } : usage;
 }
 
 /** A delta made whole: content null when absent, tool calls without stream indexes. */
@@ -142,11 +161,19 @@ export class GeminiChunkMapper {
   private readonly calledTools = new Set<number>();
   private readonly ids = new CallIds("stream");
   private finishedAny = false;
-  usage: TokenUsage | undefined;
+  private grounded = false;
+  /** Each candidate's text so far: grounding (on the last chunks) indexes the whole answer. */
+  private readonly texts = new Map<number, string>();
+  private reported: TokenUsage | undefined;
+
+  /** The last usage reported, with the grounding search counted once if the answer was grounded. */
+  get usage(): TokenUsage | undefined {
+    return withGroundedSearch(this.reported, this.grounded);
+  }
 
   map(response: Json): ChunkWire[] {
     const usage = usageFromGemini(response.usageMetadata as GeminiUsageWire | undefined);
-    if (usage) this.usage = usage;
+    if (usage) this.reported = usage;
     const base = {
       id: typeof response.responseId === "string" ? response.responseId : undefined,
       object: "chat.completion.chunk",
@@ -165,6 +192,10 @@ export class GeminiChunkMapper {
       const index = typeof candidate.index === "number" ? candidate.index : position;
       const firstTool = this.toolCount.get(index) ?? 0;
       const { delta, calledTools } = mapParts(partsOf(candidate), this.ids, firstTool);
+      const text = (this.texts.get(index) ?? "") + (typeof delta.content === "string" ? delta.content : "");
+      this.texts.set(index, text);
+      if (searchedGrounding(candidate.groundingMetadata)) this.grounded = true;
+      withGrounding(delta, text, candidate);
       if (calledTools) {
         this.calledTools.add(index);
         this.toolCount.set(index, firstTool + (delta.tool_calls as Json[]).length);
