@@ -1,5 +1,6 @@
 import { isRecord } from "../core/content.js";
 import type { ProviderError } from "../core/server.js";
+import { googleSearchOf } from "./grounding.js";
 import { checkInlineData } from "./media.js";
 
 export interface GeminiContent {
@@ -22,6 +23,8 @@ export interface GenerateRequest {
   readonly mode: string;
   readonly allowed: readonly string[];
   readonly maxOutputTokens: number | undefined;
+  /** Grounding with Google Search is on (grounding.ts). */
+  readonly googleSearch: boolean;
 }
 
 export function parseGenerateRequest(body: unknown): GenerateRequest | ProviderError {
@@ -40,6 +43,8 @@ export function parseGenerateRequest(body: unknown): GenerateRequest | ProviderE
       message: "* GenerateContentRequest.generation_config.max_output_tokens: must be positive\n",
     };
   }
+  const googleSearch = googleSearchOf(body.tools);
+  if (typeof googleSearch !== "boolean") return googleSearch;
   const calling =
     isRecord(body.toolConfig) && isRecord(body.toolConfig.functionCallingConfig)
       ? body.toolConfig.functionCallingConfig
@@ -53,6 +58,7 @@ export function parseGenerateRequest(body: unknown): GenerateRequest | ProviderE
       ? calling.allowedFunctionNames.filter((n): n is string => typeof n === "string")
       : [],
     maxOutputTokens: typeof max === "number" ? max : undefined,
+    googleSearch,
   };
 }
 

@@ -2,6 +2,7 @@ import { isRecord } from "../core/content.js";
 import type { ProviderError } from "../core/server.js";
 import { CHAT_FIELDS, unrecognizedArguments } from "./fields.js";
 import { checkMediaParts } from "./media.js";
+import { checkWebSearch, isSearchModel } from "./web-search.js";
 
 export interface OpenAiTool {
   readonly name: string;
@@ -23,6 +24,8 @@ export interface ChatRequest {
   readonly tools: readonly OpenAiTool[];
   /** "none" | "auto" | "required" | a forced function name. */
   readonly toolChoice: string;
+  /** A search model: it searches on every call and cites what it found (web-search.ts). */
+  readonly searches: boolean;
 }
 
 /** Validates the fields the fake relies on, with the API's own messages for what is missing or wrong. */
@@ -37,6 +40,8 @@ export function parseChatRequest(
   if (typeof model !== "string" || model === "") {
     return { status: 400, message: "you must provide a model parameter" };
   }
+  const search = checkWebSearch(body, model);
+  if (search) return search;
   if (!Array.isArray(messages)) {
     return missing("messages");
   }
@@ -82,6 +87,7 @@ export function parseChatRequest(
     n: n as number,
     tools,
     toolChoice: toolChoice(body.tool_choice),
+    searches: isSearchModel(model),
   };
 }
 
