@@ -29,7 +29,12 @@ export interface GenerationSubject {
   attribution?: Attribution | undefined;
   /** The request's `user` (validated), recorded as OpenRouter's `external_user`. */
   externalUser?: string | undefined;
-  /** The web plugin's search, billed with the answer (only when an attempt is billed). */
+  /**
+   * The web plugin's search, billed with the answer, only when an attempt is billed: a request every
+   * attempt failed costs the caller nothing, the search included (the gateway absorbs it: the caller
+   * got no answer and did nothing wrong); a caller who cancels once a provider has the request pays
+   * for it with the estimated prompt, as for the provider's work.
+   */
   webSearchPico?: bigint | undefined;
   /** The provider's own searches on the serving attempt, priced from what it reported (web-native.ts). */
   nativeSearchPico?: ((attempt: PlannedAttempt, usage: TokenUsage) => bigint) | undefined;

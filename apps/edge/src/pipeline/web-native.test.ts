@@ -95,6 +95,7 @@ describe("native search prices", () => {
     expect(held(route(claude, gemini), 2)).toBe(35_000_000_000n);
     expect(held(route(gpt))).toBe(35_000_000_000n);
     expect(held(route(attempt("google", "gemini-3-flash-preview")))).toBe(14_000_000_000n);
+    expect(held(route(attempt("openai", "gpt-4o-mini-search-preview")))).toBe(27_500_000_000n);
   });
 
   it("bills what the provider reports: Anthropic's and Gemini's counts, OpenAI once per call", () => {

@@ -222,6 +222,22 @@ describe("the web plugin with a search provider configured", () => {
     expect(edge.primary.requests()).toHaveLength(0);
   });
 
+  // The rule for a search whose answer never came: the caller is charged nothing for it. The gateway
+  // paid the search provider, but every attempt failed on the providers' side, not the caller's, and
+  // OpenRouter bills no failed request; charging a search with no answer to show for it would bill the
+  // caller for our upstreams' outage. (A caller who cancels once a provider has the request is charged
+  // for the search with the prompt it was sent, as the provider's work is: finish-generation.ts.)
+  it("a search whose every model attempt failed is not charged: the usage event costs 0", async () => {
+    edge.primary.setScenario({ name: "fail", status: 500 });
+    const response = await chat({ plugins: [{ id: "web", max_results: 3 }] });
+    expect(response.status).toBeGreaterThanOrEqual(500);
+    const id = response.headers.get("x-generation-id") ?? "";
+    expect(exa.requests()).toHaveLength(1);
+    const event = await usageEventFor(edge, id);
+    expect(event.costPico).toBe(0n);
+    expect(event.finishReason).toBe("error");
+  });
+
   it("a search that does not answer in time is a 502 too", async () => {
     exa.setScenario({ name: "hang" });
     const error = await readError(await chat({ plugins: [{ id: "web" }] }));

@@ -2,9 +2,8 @@ import { geminiRequestBody } from "../../translate/gemini/from-openai.js";
 import { withGoogleSearch } from "../../translate/gemini/search-tool.js";
 import {
   completionFromGemini,
-  type GeminiUsageWire,
   geminiFinishReason,
-  usageFromGemini,
+  responseUsage,
 } from "../../translate/gemini/to-openai.js";
 import { httpAdapter } from "../adapter.js";
 import type { WireDialect } from "../exchange.js";
@@ -49,7 +48,7 @@ export function parseGeminiResponse(json: unknown): CanonicalCompletion | Upstre
   return {
     body,
     upstreamId: body.id,
-    usage: usageFromGemini(response.usageMetadata as GeminiUsageWire | undefined),
+    usage: responseUsage(response),
     nativeFinishReason: geminiFinishReason(response),
   };
 }

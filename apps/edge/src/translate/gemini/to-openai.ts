@@ -112,16 +112,21 @@ export function completionFromGemini(response: Json): CompletionWire {
           };
         })
       : [{ index: 0, message: messageOf({}), logprobs: null, finish_reason: "content_filter" }];
-  const usage = withGroundedSearch(
-    usageFromGemini(response.usageMetadata as GeminiUsageWire | undefined),
-    candidates.some((candidate) => searchedGrounding(candidate.groundingMetadata)),
-  );
+  const usage = responseUsage(response);
   return {
     id: typeof response.responseId === "string" ? response.responseId : undefined,
     object: "chat.completion",
     choices,
     ...(usage ? { usage: usageToWire(usage) } : {}),
   };
+}
+
+/** A whole response's usage, its grounding search counted (geminiUsage's report plus withGroundedSearch). */
+export function responseUsage(response: Json): TokenUsage | undefined {
+  return withGroundedSearch(
+    usageFromGemini(response.usageMetadata as GeminiUsageWire | undefined),
+    candidatesOf(response).some((candidate) => searchedGrounding(candidate.groundingMetadata)),
+  );
 }
 
 /** The candidate's Google Search grounding as `annotations` on its delta, over `text` (its answer so far). */
