@@ -163,3 +163,92 @@ describe.each(cases)("native web search on $format", ({ model, fake, sent, searc
     await plain.text();
   });
 });
+
+describe("native web search on the other surfaces", () => {
+  it("/v1/messages to Anthropic: the caller's body gets the tool, and the answer's citations come back on its text blocks", async () => {
+    const response = await fetch(`${edge.url}/v1/messages`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key.secret}`,
+        "content-type": "application/json",
+        "anthropic-version": "2023-06-01",
+      },
+      body: JSON.stringify({
+        model: "anthropic/claude-search",
+        max_tokens: 300,
+        messages: [{ role: "user", content: QUESTION }],
+        plugins: [{ id: "web", max_uses: 2 }],
+      }),
+    });
+    expect(response.status).toBe(200);
+    const sent = edge.anthropic.requests(1)[0]?.body as Record<string, unknown>;
+    expect(sent.tools).toEqual([{ type: "web_search_20250305", name: "web_search", max_uses: 2 }]);
+    expect(sent).not.toHaveProperty("plugins");
+    // The answer travels in the canonical form: its text blocks and their web citations come back;
+    // Anthropic's server_tool_use and web_search_tool_result blocks (and encrypted_index) do not.
+    const body = (await response.json()) as {
+      content: {
+        type: string;
+        text: string;
+        citations?: { type: string; url: string; cited_text: string }[];
+      }[];
+    };
+    const cited = body.content.find((block) => block.citations);
+    expect(cited?.citations?.[0]).toMatchObject({
+      type: "web_search_result_location",
+      url: "https://search-1.example.com/what-happened-in-caf-land-today",
+      cited_text: cited?.text,
+    });
+    expect(body.content[0]).toEqual({ type: "text", text: "Here is what I found. " });
+  });
+
+  it("generateContent to Gemini: the caller's body gets googleSearch, and Gemini's groundingMetadata comes back", async () => {
+    const response = await fetch(`${edge.url}/v1beta/models/google/gemini-search:generateContent`, {
+      method: "POST",
+      headers: { "x-goog-api-key": key.secret, "content-type": "application/json" },
+      body: JSON.stringify({
+        contents: [{ role: "user", parts: [{ text: QUESTION }] }],
+        plugins: [{ id: "web" }],
+      }),
+    });
+    expect(response.status).toBe(200);
+    const sent = edge.gemini.requests(1)[0]?.body as Record<string, unknown>;
+    expect(sent.tools).toEqual([{ googleSearch: {} }]);
+    const body = (await response.json()) as {
+      candidates: { groundingMetadata?: { groundingChunks: unknown[] } }[];
+    };
+    expect(body.candidates[0]?.groundingMetadata?.groundingChunks.length).toBeGreaterThan(0);
+  });
+
+  it("/v1/messages to OpenAI's search model: its annotations become cited text blocks", async () => {
+    const response = await fetch(`${edge.url}/v1/messages`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key.secret}`,
+        "content-type": "application/json",
+        "anthropic-version": "2023-06-01",
+      },
+      body: JSON.stringify({
+        model: "openai/gpt-4o-search-preview",
+        max_tokens: 300,
+        messages: [{ role: "user", content: QUESTION }],
+        plugins: [{ id: "web" }],
+      }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as {
+      content: {
+        type: string;
+        text: string;
+        citations?: { type: string; url: string; cited_text: string }[];
+      }[];
+    };
+    const cited = body.content.find((block) => block.citations);
+    expect(cited?.text).toMatch(/^\[search-1\.example\.com\]\(https:\/\/search-1\.example\.com\//);
+    expect(cited?.citations?.[0]).toMatchObject({
+      type: "web_search_result_location",
+      cited_text: cited?.text,
+    });
+    expect(body.content.map((block) => block.text).join("")).toContain(cited?.text ?? "?");
+  });
+});

@@ -213,6 +213,69 @@ describe("the web plugin with a search provider configured", () => {
     expect(sent).not.toHaveProperty("plugins");
   });
 
+  it("cites the results on the other surfaces: Anthropic text-block citations, Gemini groundingMetadata", async () => {
+    const link = "[result-2.example.org](https://result-2.example.org/)";
+    const messages = await fetch(`${edge.url}/v1/messages`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key.secret}`,
+        "content-type": "application/json",
+        "anthropic-version": "2023-06-01",
+      },
+      body: JSON.stringify({
+        model: MODEL,
+        max_tokens: 200,
+        messages: [{ role: "user", content: CITING }],
+        plugins: [{ id: "web" }],
+      }),
+    });
+    const message = (await messages.json()) as {
+      content: { text: string; citations?: Record<string, unknown>[] }[];
+    };
+    const cited = message.content.filter((block) => block.citations);
+    expect(cited.map((block) => block.text)).toEqual([link]);
+    expect(cited[0]?.citations).toEqual([
+      {
+        type: "web_search_result_location",
+        url: "https://result-2.example.org/",
+        title: expect.stringContaining("Result 2"),
+        cited_text: link,
+        encrypted_index: "",
+      },
+    ]);
+    const generated = await fetch(`${edge.url}/v1beta/models/${MODEL}:generateContent`, {
+      method: "POST",
+      headers: { "x-goog-api-key": key.secret, "content-type": "application/json" },
+      body: JSON.stringify({
+        contents: [{ role: "user", parts: [{ text: CITING }] }],
+        plugins: [{ id: "web" }],
+      }),
+    });
+    const body = (await generated.json()) as {
+      candidates: {
+        content: { parts: { text: string }[] };
+        groundingMetadata: {
+          groundingChunks: { web: { uri: string } }[];
+          groundingSupports: {
+            segment: { startIndex: number; endIndex: number; text: string };
+            groundingChunkIndices: number[];
+          }[];
+        };
+      }[];
+    };
+    const candidate = body.candidates[0];
+    const text = candidate?.content.parts.map((part) => part.text).join("") ?? "";
+    expect(candidate?.groundingMetadata.groundingChunks).toEqual([
+      { web: { uri: "https://result-2.example.org/", title: expect.stringContaining("Result 2") } },
+    ]);
+    const [support] = candidate?.groundingMetadata.groundingSupports ?? [];
+    expect(support?.segment.text).toBe(link);
+    expect(
+      Buffer.from(text).subarray(support?.segment.startIndex, support?.segment.endIndex).toString(),
+    ).toBe(link);
+    expect(support?.groundingChunkIndices).toEqual([0]);
+  });
+
   it("a failing search is a 502 naming the search provider, and no model is called", async () => {
     exa.setScenario({ name: "fail", status: 500 });
     const error = await readError(await chat({ plugins: [{ id: "web" }] }));

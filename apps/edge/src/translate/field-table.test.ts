@@ -15,6 +15,7 @@ import type { CanonicalCompletion, ChatResult, ProviderAdapter } from "../provid
 import { vertexPath, vertexTarget } from "../providers/vertex/api.js";
 import { vertexClaudeBody } from "../providers/vertex/index.js";
 import { testEndpoint, testModel } from "../test/catalog.js";
+import { citedTextBlocks } from "./anthropic/cited-text.js";
 import { anthropicRequestBody } from "./anthropic/from-openai.js";
 import { chatRequestFromMessages, parseMessagesRequest } from "./anthropic/messages-request.js";
 import { withWebSearchTool } from "./anthropic/web-search-tool.js";
@@ -23,6 +24,7 @@ import { FIELD_TABLE, renderFieldTable } from "./field-table.js";
 import { geminiRequestBody } from "./gemini/from-openai.js";
 import { chatRequestFromGemini, parseGenerateContent } from "./gemini/generate-request.js";
 import { renderGenerateContent } from "./gemini/generate-response.js";
+import { groundingMetadataOf } from "./gemini/grounding-render.js";
 import { withGoogleSearch } from "./gemini/search-tool.js";
 import { mediaRefusal } from "./media-support.js";
 import { UntranslatableError } from "./untranslatable.js";
@@ -981,6 +983,19 @@ const CHECKS: Readonly<Record<string, () => void>> = {
         webSearch: search,
       }),
     ).toThrow(/takes no domain lists/);
+    const cited = [
+      {
+        type: "url_citation",
+        url_citation: { url: "https://a.example/", title: "A", start_index: 0, end_index: 2 },
+      },
+    ];
+    expect(citedTextBlocks("ok.", cited)[0]).toMatchObject({
+      text: "ok",
+      citations: [{ url: "https://a.example/" }],
+    });
+    expect(groundingMetadataOf("ok.", cited)?.groundingChunks).toEqual([
+      { web: { uri: "https://a.example/", title: "A" } },
+    ]);
   },
   "plugins-file-parser": () => {
     const engine = (pdf?: Json) => () =>

@@ -26,3 +26,23 @@ export function urlCitation(
     },
   };
 }
+
+/**
+ * The well-formed `url_citation`s of a message's `annotations` over a text of `length` characters
+ * (span inside the text, start before end), in text order: what another surface can render.
+ */
+export function urlCitationsIn(annotations: unknown, length: number): UrlCitation[] {
+  if (!Array.isArray(annotations)) return [];
+  const found: UrlCitation[] = [];
+  for (const entry of annotations) {
+    if (typeof entry !== "object" || entry === null) continue;
+    const { type, url_citation: cited } = entry as { type?: unknown; url_citation?: Record<string, unknown> };
+    if (type !== "url_citation" || typeof cited !== "object" || cited === null) continue;
+    const { url, title, content, start_index: start, end_index: end } = cited;
+    if (typeof url !== "string" || typeof start !== "number" || typeof end !== "number") continue;
+    if (!(start >= 0 && start < end && end <= length)) continue;
+    const name = typeof title === "string" && title !== "" ? title : url;
+    found.push(urlCitation(url, name, start, end, typeof content === "string" ? content : undefined));
+  }
+  return found.sort((a, b) => a.url_citation.start_index - b.url_citation.start_index);
+}

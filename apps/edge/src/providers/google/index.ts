@@ -1,10 +1,6 @@
 import { geminiRequestBody } from "../../translate/gemini/from-openai.js";
 import { withGoogleSearch } from "../../translate/gemini/search-tool.js";
-import {
-  completionFromGemini,
-  geminiFinishReason,
-  responseUsage,
-} from "../../translate/gemini/to-openai.js";
+import { completionFromGemini, geminiFinishReason, responseUsage } from "../../translate/gemini/to-openai.js";
 import { httpAdapter } from "../adapter.js";
 import type { WireDialect } from "../exchange.js";
 import { networkFailure, type UpstreamFailure } from "../failure.js";

@@ -5,6 +5,7 @@ import type { ResponseIdentity } from "../openai/chat-response.js";
 import type { UsageRender } from "../openai/usage.js";
 import { StreamRecord } from "../stream-record.js";
 import type { StreamRenderer, Surface } from "../surface.js";
+import { citedTextBlocks } from "./cited-text.js";
 import { ANTHROPIC_REASONING_FORMAT } from "./to-openai.js";
 
 type Json = Record<string, unknown>;
@@ -68,7 +69,7 @@ export function renderMessage(body: CompletionWire, identity: ResponseIdentity, 
   const message = (choice?.message ?? {}) as Json;
   const content: Json[] = [...thinkingBlocks(message.reasoning_details)];
   if (typeof message.content === "string" && message.content.length > 0)
-    content.push({ type: "text", text: message.content });
+    content.push(...citedTextBlocks(message.content, message.annotations));
   for (const call of (message.tool_calls ?? []) as Json[]) {
     const fn = (call.function ?? {}) as Json;
     content.push({ type: "tool_use", id: call.id, name: fn.name, input: toolInput(fn.arguments as string) });

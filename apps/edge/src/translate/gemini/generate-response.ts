@@ -6,6 +6,7 @@ import type { UsageRender } from "../openai/usage.js";
 import { sseData } from "../sse.js";
 import { StreamRecord } from "../stream-record.js";
 import type { StreamFraming, StreamRenderer, Surface } from "../surface.js";
+import { groundingMetadataOf } from "./grounding-render.js";
 import { GEMINI_REASONING_FORMAT } from "./to-openai.js";
 
 type Json = Record<string, unknown>;
@@ -90,10 +91,15 @@ export function renderGenerateContent(
       parts.push({ text: message.reasoning, thought: true });
     if (typeof message.content === "string" && message.content) parts.push({ text: message.content });
     for (const call of (message.tool_calls ?? []) as Json[]) parts.push(callPart(call, signed));
+    const grounding =
+      typeof message.content === "string"
+        ? groundingMetadataOf(message.content, message.annotations)
+        : undefined;
     return {
       content: { role: "model", parts },
       finishReason: geminiFinishReason(choice.finish_reason),
       index: choice.index ?? position,
+      ...(grounding ? { groundingMetadata: grounding } : {}),
     };
   });
   return {
