@@ -251,4 +251,48 @@ describe("native web search on the other surfaces", () => {
     });
     expect(body.content.map((block) => block.text).join("")).toContain(cited?.text ?? "?");
   });
+
+  it("streamed on /v1/messages (citations_delta) and streamGenerateContent (the last frame's groundingMetadata)", async () => {
+    const messages = await fetch(`${edge.url}/v1/messages`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key.secret}`,
+        "content-type": "application/json",
+        "anthropic-version": "2023-06-01",
+      },
+      body: JSON.stringify({
+        model: "anthropic/claude-search:online",
+        max_tokens: 300,
+        stream: true,
+        messages: [{ role: "user", content: QUESTION }],
+      }),
+    });
+    const events = (await messages.text())
+      .split("\n\n")
+      .flatMap((frame) => frame.split("\n").filter((line) => line.startsWith("data: ")))
+      .map((line) => JSON.parse(line.slice(6)) as { delta?: { type: string; citation?: { url: string } } });
+    const citation = events.find((event) => event.delta?.type === "citations_delta")?.delta?.citation;
+    expect(citation?.url).toBe("https://search-1.example.com/what-happened-in-caf-land-today");
+    const generated = await fetch(
+      `${edge.url}/v1beta/models/google/gemini-search:streamGenerateContent?alt=sse`,
+      {
+        method: "POST",
+        headers: { "x-goog-api-key": key.secret, "content-type": "application/json" },
+        body: JSON.stringify({
+          contents: [{ role: "user", parts: [{ text: QUESTION }] }],
+          plugins: [{ id: "web" }],
+        }),
+      },
+    );
+    const frames = (await generated.text())
+      .split(/\r?\n\r?\n/)
+      .filter((frame) => frame.startsWith("data: "))
+      .map(
+        (frame) =>
+          JSON.parse(frame.slice(6)) as {
+            candidates: { groundingMetadata?: { groundingChunks: unknown[] } }[];
+          },
+      );
+    expect(frames.at(-1)?.candidates[0]?.groundingMetadata?.groundingChunks.length).toBeGreaterThan(0);
+  });
 });

@@ -276,6 +276,62 @@ describe("the web plugin with a search provider configured", () => {
     expect(support?.groundingChunkIndices).toEqual([0]);
   });
 
+  it("streams the citations on the other surfaces: Anthropic citations_delta, Gemini's last frame grounded", async () => {
+    const link = "[result-2.example.org](https://result-2.example.org/)";
+    const messages = await fetch(`${edge.url}/v1/messages`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key.secret}`,
+        "content-type": "application/json",
+        "anthropic-version": "2023-06-01",
+      },
+      body: JSON.stringify({
+        model: MODEL,
+        max_tokens: 200,
+        stream: true,
+        messages: [{ role: "user", content: CITING }],
+        plugins: [{ id: "web" }],
+      }),
+    });
+    const events = (await messages.text())
+      .split("\n\n")
+      .flatMap((frame) => frame.split("\n").filter((line) => line.startsWith("data: ")))
+      .map(
+        (line) => JSON.parse(line.slice(6)) as { type: string; delta?: { type: string; citation?: unknown } },
+      );
+    const citations = events.filter((event) => event.delta?.type === "citations_delta");
+    expect(citations.map((event) => event.delta?.citation)).toEqual([
+      expect.objectContaining({
+        type: "web_search_result_location",
+        url: "https://result-2.example.org/",
+        cited_text: link,
+      }),
+    ]);
+    expect(events.findIndex((event) => event.delta?.type === "citations_delta")).toBeLessThan(
+      events.findIndex((event) => event.type === "message_delta"),
+    );
+    const generated = await fetch(`${edge.url}/v1beta/models/${MODEL}:streamGenerateContent?alt=sse`, {
+      method: "POST",
+      headers: { "x-goog-api-key": key.secret, "content-type": "application/json" },
+      body: JSON.stringify({
+        contents: [{ role: "user", parts: [{ text: CITING }] }],
+        plugins: [{ id: "web" }],
+      }),
+    });
+    const frames = (await generated.text())
+      .split(/\r?\n\r?\n/)
+      .filter((frame) => frame.startsWith("data: "))
+      .map(
+        (frame) =>
+          JSON.parse(frame.slice(6)) as {
+            candidates: { groundingMetadata?: { groundingSupports: { segment: { text: string } }[] } }[];
+          },
+      );
+    const grounded = frames.map((frame) => frame.candidates[0]?.groundingMetadata);
+    expect(grounded.slice(0, -1).every((value) => value === undefined)).toBe(true);
+    expect(grounded.at(-1)?.groundingSupports.map((support) => support.segment.text)).toEqual([link]);
+  });
+
   it("a failing search is a 502 naming the search provider, and no model is called", async () => {
     exa.setScenario({ name: "fail", status: 500 });
     const error = await readError(await chat({ plugins: [{ id: "web" }] }));

@@ -40,3 +40,8 @@ function location(citation: UrlCitation, text: string): Json {
     encrypted_index: "",
   };
 }
+
+/** The text's web citations as `web_search_result_location`s, in text order (the streamed form's). */
+export function citationLocations(text: string, annotations: unknown): Json[] {
+  return urlCitationsIn(annotations, text.length).map((citation) => location(citation, text));
+}

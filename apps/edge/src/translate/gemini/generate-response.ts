@@ -126,6 +126,9 @@ export class GeminiStreamRenderer extends StreamRecord implements StreamRenderer
   private readonly signed = new Map<string, string>();
   private frames = 0;
   private failed = false;
+  /** The answer's text and its web citations so far: the last frame grounds them, as Gemini's does. */
+  private content = "";
+  private readonly annotations: unknown[] = [];
 
   constructor(
     private readonly identity: ResponseIdentity,
@@ -140,6 +143,8 @@ export class GeminiStreamRenderer extends StreamRecord implements StreamRenderer
     const delta = (choice.delta ?? {}) as Json;
     for (const [id, signature] of signatures(delta.reasoning_details)) this.signed.set(id, signature);
     for (const call of (delta.tool_calls ?? []) as Json[]) this.collect(call);
+    if (Array.isArray(delta.annotations)) this.annotations.push(...delta.annotations);
+    if (typeof delta.content === "string") this.content += delta.content;
     const parts: Json[] = [];
     if (typeof delta.reasoning === "string" && delta.reasoning)
       parts.push({ text: delta.reasoning, thought: true });
@@ -160,9 +165,15 @@ export class GeminiStreamRenderer extends StreamRecord implements StreamRenderer
     const parts = [...this.calls.values()].map((call) =>
       callPart({ id: call.id, function: { name: call.name, arguments: call.arguments } }, this.signed),
     );
+    const grounding = groundingMetadataOf(this.content, this.annotations);
     const last = this.frame({
       candidates: [
-        { content: { role: "model", parts }, finishReason: geminiFinishReason(this.finish), index: 0 },
+        {
+          content: { role: "model", parts },
+          finishReason: geminiFinishReason(this.finish),
+          index: 0,
+          ...(grounding ? { groundingMetadata: grounding } : {}),
+        },
       ],
       usageMetadata: usageMetadata(usage),
     });
