@@ -8,6 +8,7 @@ import { nativeSearchHoldPico, nativeSearchPico, webServing } from "./web-native
 
 const SEARCH = ["max_tokens", "stream", "web_search_options"];
 const FORMATS: Record<string, ApiFormat> = {
+  vertex: "anthropic",
   anthropic: "anthropic",
   google: "gemini",
   openai: "openai",
@@ -22,7 +23,11 @@ function attempt(providerId: string, upstreamModel: string, parameters = SEARCH)
 function route(...attempts: PlannedAttempt[]): Route {
   return {
     attempts,
-    adapterFor: (planned) => ({ apiFormat: FORMATS[planned.endpoint.providerId] }) as ProviderAdapter,
+    adapterFor: (planned) =>
+      ({
+        apiFormat: FORMATS[planned.endpoint.providerId],
+        nativeWebSearch: planned.endpoint.providerId !== "vertex",
+      }) as ProviderAdapter,
   };
 }
 
@@ -32,6 +37,8 @@ const gpt = attempt("openai", "gpt-4o-search-preview");
 const plainGpt = attempt("openai", "gpt-4o-mini", ["max_tokens"]);
 // Lists the parameter, but the gateway has no price for its searches: never native.
 const unpriced = attempt("groq", "llama-3", SEARCH);
+// Claude on Vertex lists it and would be priced, but the Vertex adapter does not send the tool.
+const unsent = attempt("vertex", "claude-sonnet-4@20250514", SEARCH);
 
 const features = (web: Partial<WebPlugin> = {}): RequestFeatures => ({
   middleOut: false,
@@ -54,7 +61,7 @@ describe("webServing: the provider's own search or the operator's", () => {
   });
 
   it("uses the search API when one planned endpoint has none (a failover must still search)", () => {
-    for (const other of [plainGpt, unpriced]) {
+    for (const other of [plainGpt, unpriced, unsent]) {
       const served = webServing(features(), route(claude, other), true);
       expect(served).toMatchObject({ exa: true, native: undefined });
       expect(served.route.attempts).toHaveLength(2);

@@ -21,11 +21,12 @@ export interface WebServing {
 
 /**
  * The provider's own search where the plan has it, the operator's search API otherwise (issue 32). An
- * endpoint has native search when the catalogue lists `web_search_options` in its supported parameters
- * and the gateway can price its searches (@gw/catalog `nativeWebSearchPico`). Native search is chosen
- * when every planned endpoint has it (so a failover never lands on a model without any search), when
- * the caller asked for it (`engine: "native"` or `max_uses`), or when no search API is configured: the
- * plan then keeps only the endpoints that have it, and none is a 400 naming the plugin.
+ * endpoint has native search when the catalogue lists `web_search_options` in its supported parameters,
+ * the gateway can price its searches (@gw/catalog `nativeWebSearchPico`) and its adapter sends them
+ * (`ProviderAdapter.nativeWebSearch`). Native search is chosen when every planned endpoint has it (so
+ * a failover never lands on a model without any search), when the caller asked for it (`engine:
+ * "native"` or `max_uses`), or when no search API is configured: the plan then keeps only the endpoints
+ * that have it, and none is a 400 naming the plugin.
  */
 export function webServing(features: RequestFeatures, route: Route, exaConfigured: boolean): WebServing {
   const web = features.web;
@@ -54,8 +55,10 @@ export function webServing(features: RequestFeatures, route: Route, exaConfigure
 
 /** One search's price on the attempt's endpoint, or undefined when it has no native search the gateway prices. */
 export function searchPriceOf(route: Pick<Route, "adapterFor">, attempt: PlannedAttempt): bigint | undefined {
-  const format = route.adapterFor(attempt)?.apiFormat;
-  return format === undefined ? undefined : nativeWebSearchPico(format, attempt.endpoint);
+  const adapter = route.adapterFor(attempt);
+  return adapter?.nativeWebSearch === true
+    ? nativeWebSearchPico(adapter.apiFormat, attempt.endpoint)
+    : undefined;
 }
 
 /** Searches one call may run: Anthropic's up to `max_uses`; OpenAI's search models and Gemini's grounding once. */

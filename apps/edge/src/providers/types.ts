@@ -137,6 +137,13 @@ export interface ProviderAdapter {
   readonly embeddings?: EmbeddingsProvider;
   /** Native calls for the provider proxy: the caller's request with this adapter's credential added. */
   readonly proxy?: ProxyTransport;
+  /**
+   * The adapter sends the web plugin's native search (`ChatCall.webSearch`) in its format: Anthropic's,
+   * Gemini's and the OpenAI-compatible base. Absent on adapters that do not (Vertex, Azure, Bedrock), so
+   * their endpoints never serve it natively, whatever the catalogue lists: a search not sent but
+   * promised would be a silent drop.
+   */
+  readonly nativeWebSearch?: boolean;
   /** Why a surface this adapter lacks is unavailable, for the planner's exclusion reasons. */
   readonly unsupported: string | undefined;
   close(): Promise<void>;

@@ -23,5 +23,7 @@ export const anthropicProvider: ProviderFactory = (settings, timeouts) => {
     parse: parseAnthropicMessage,
     events: anthropicStreamEvents,
   };
-  return httpAdapter(settings, "anthropic", http, dialect, undefined, headers);
+  const adapter = httpAdapter(settings, "anthropic", http, dialect, undefined, headers);
+  // Its dialect sends ChatCall.webSearch (the web plugin's native search).
+  return { ...adapter, nativeWebSearch: true };
 };

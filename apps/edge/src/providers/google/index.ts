@@ -25,7 +25,9 @@ export const googleProvider: ProviderFactory = (settings, timeouts) => {
     parse: parseGeminiResponse,
     events: geminiStreamEvents,
   };
-  return httpAdapter(settings, "gemini", http, dialect, geminiEmbedDialect(headers), headers);
+  const adapter = httpAdapter(settings, "gemini", http, dialect, geminiEmbedDialect(headers), headers);
+  // Its dialect sends ChatCall.webSearch (the web plugin's native search).
+  return { ...adapter, nativeWebSearch: true };
 };
 
 function searchedBody(call: ChatCall): Record<string, unknown> {

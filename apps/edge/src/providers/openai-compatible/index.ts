@@ -40,5 +40,7 @@ export function openAiCompatibleProvider(
     parse: parseCompletion,
     events: openAiStreamEvents,
   };
-  return httpAdapter(settings, "openai", http, dialect, openAiEmbedDialect(headers), headers);
+  const adapter = httpAdapter(settings, "openai", http, dialect, openAiEmbedDialect(headers), headers);
+  // Its dialect sends ChatCall.webSearch (the web plugin's native search).
+  return { ...adapter, nativeWebSearch: true };
 }
