@@ -332,6 +332,34 @@ describe("the web plugin with a search provider configured", () => {
     expect(grounded.at(-1)?.groundingSupports.map((support) => support.segment.text)).toEqual([link]);
   });
 
+  it("cites the results on the Responses API as output_text url_citation annotations", async () => {
+    const link = "[result-2.example.org](https://result-2.example.org/)";
+    const response = await fetch(`${edge.url}/v1/responses`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key.secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: MODEL, input: CITING, plugins: [{ id: "web" }] }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as {
+      output: {
+        type: string;
+        content?: { type: string; text: string; annotations: Record<string, unknown>[] }[];
+      }[];
+    };
+    const part = body.output.find((item) => item.type === "message")?.content?.[0];
+    const start = part?.text.indexOf(link) ?? -1;
+    expect(start).toBeGreaterThan(0);
+    expect(part?.annotations).toEqual([
+      {
+        type: "url_citation",
+        start_index: start,
+        end_index: start + link.length,
+        url: "https://result-2.example.org/",
+        title: expect.stringContaining("Result 2"),
+      },
+    ]);
+  });
+
   it("a failing search is a 502 naming the search provider, and no model is called", async () => {
     exa.setScenario({ name: "fail", status: 500 });
     const error = await readError(await chat({ plugins: [{ id: "web" }] }));
