@@ -63,6 +63,14 @@ export interface UsageFacts {
   externalUser?: string | undefined;
   /** Why a failed generation failed, as the client was told; absent when it did not fail. */
   error?: UsageError | undefined;
+  /** The web plugin's billed searches (native) or results (exa); absent without a billed search. */
+  webSearch?: UsageWebSearch | undefined;
+}
+
+/** Which search served the web plugin and how many searches (native) or results (exa) were billed. */
+export interface UsageWebSearch {
+  engine: "native" | "exa";
+  count: number;
 }
 
 /** A request's `HTTP-Referer`, `X-Title` and `User-Agent`; any may be empty. */
@@ -131,6 +139,8 @@ export function usageRecorded(facts: UsageFacts, charge: UsageCharge, leaseId = 
     errorStatus: facts.error?.status ?? 0,
     errorReason: facts.error?.reason ?? "",
     errorMessage: facts.error?.message ?? "",
+    webSearchEngine: facts.webSearch?.engine ?? "",
+    numSearchResults: facts.webSearch?.count ?? 0,
   };
 }
 

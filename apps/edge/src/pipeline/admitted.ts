@@ -7,7 +7,7 @@ import type { PromptText } from "../canonical/prompt-text.js";
 import type { Route } from "../planning/planner.js";
 import type { Surface } from "../translate/surface.js";
 import type { GenerationSubject } from "./finish-generation.js";
-import { nativeSearchPico } from "./web-native.js";
+import { nativeSearchCharge } from "./web-native.js";
 import type { WebResult } from "./web-search.js";
 import { webSearchPico } from "./web-served.js";
 
@@ -42,8 +42,9 @@ export function subjectOf(chat: AdmittedChat): GenerationSubject {
     attribution: chat.attribution,
     externalUser: externalUserOf(chat.request.user),
     webSearchPico: webSearchPico(chat.webResults),
+    ...(chat.webResults ? { webSearchResults: chat.webResults.length } : {}),
     ...(chat.nativeWebSearch
-      ? { nativeSearchPico: (attempt, usage) => nativeSearchPico(chat.route, attempt, usage) }
+      ? { nativeSearch: (attempt, usage) => nativeSearchCharge(chat.route, attempt, usage) }
       : {}),
     ...(chat.webResults || chat.nativeWebSearch ? { plugins: ["web"] } : {}),
   };

@@ -15,6 +15,7 @@ import type { ResponseIdentity } from "../translate/openai/chat-response.js";
 import type { Measured } from "../usage/measure.js";
 import type { AttemptsFailure, AttemptsSuccess } from "./attempts.js";
 import type { EdgeContext } from "./edge-context.js";
+import type { NativeSearchCharge } from "./web-native.js";
 
 /** What a generation record needs of its request, whichever surface served it. */
 export interface GenerationSubject {
@@ -36,8 +37,10 @@ export interface GenerationSubject {
    * for it with the estimated prompt, as for the provider's work.
    */
   webSearchPico?: bigint | undefined;
+  /** The search API's results in the prompt (billed as webSearchPico), for the record. */
+  webSearchResults?: number | undefined;
   /** The provider's own searches on the serving attempt, priced from what it reported (web-native.ts). */
-  nativeSearchPico?: ((attempt: PlannedAttempt, usage: TokenUsage) => bigint) | undefined;
+  nativeSearch?: ((attempt: PlannedAttempt, usage: TokenUsage) => NativeSearchCharge) | undefined;
   /** The plugins that ran before planning (`web`), for the record. */
   plugins?: string[] | undefined;
 }
@@ -98,6 +101,9 @@ export function finishRecord(
 function generationRecord(subject: GenerationSubject, ending: Ending): Generation {
   const attempt = ending.served ? ending.success.attempt : ending.failure.lastAttempt;
   const { measured } = ending;
+  const billed = attempt !== undefined && (ending.served || measured.estimated);
+  const native = billed ? subject.nativeSearch?.(attempt, measured.usage) : undefined;
+  const search = billed ? webSearchBilled(subject, native) : undefined;
   return {
     generationId: subject.generationId,
     accountId: subject.principal.accountId,
@@ -112,13 +118,12 @@ function generationRecord(subject: GenerationSubject, ending: Ending): Generatio
     nativeFinishReason: ending.served ? ending.nativeFinishReason : undefined,
     usage: measured.usage,
     estimated: measured.estimated,
-    cost:
-      attempt && (ending.served || measured.estimated)
-        ? withWebSearch(
-            computeCost(attempt.endpoint.pricing, measured.usage, measured.images),
-            (subject.webSearchPico ?? 0n) + (subject.nativeSearchPico?.(attempt, measured.usage) ?? 0n),
-          )
-        : ZERO_COST,
+    cost: billed
+      ? withWebSearch(
+          computeCost(attempt.endpoint.pricing, measured.usage, measured.images),
+          (subject.webSearchPico ?? 0n) + (native?.pico ?? 0n),
+        )
+      : ZERO_COST,
     isByok: attempt?.byok !== undefined,
     startedAt: subject.startedAt,
     generationStartedAt: ending.served ? ending.success.startedAt : undefined,
@@ -129,7 +134,18 @@ function generationRecord(subject: GenerationSubject, ending: Ending): Generatio
     externalUser: subject.externalUser,
     ...(subject.plugins ? { plugins: subject.plugins } : {}),
     error: endingError(ending),
+    ...(search ? { webSearch: search } : {}),
   };
+}
+
+/** Which search the bill counts and how many: the search API's results, or the provider's searches. */
+function webSearchBilled(
+  subject: GenerationSubject,
+  native: NativeSearchCharge | undefined,
+): Generation["webSearch"] {
+  if ((subject.webSearchPico ?? 0n) > 0n) return { engine: "exa", count: subject.webSearchResults ?? 0 };
+  if (native !== undefined && native.searches > 0) return { engine: "native", count: native.searches };
+  return undefined;
 }
 
 /**

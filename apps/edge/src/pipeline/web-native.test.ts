@@ -4,7 +4,7 @@ import type { PlannedAttempt } from "../planning/plan.js";
 import type { Route } from "../planning/planner.js";
 import type { ApiFormat, ProviderAdapter } from "../providers/types.js";
 import { testEndpoint, testModel } from "../test/catalog.js";
-import { nativeSearchHoldPico, nativeSearchPico, webServing } from "./web-native.js";
+import { nativeSearchCharge, nativeSearchHoldPico, webServing } from "./web-native.js";
 
 const SEARCH = ["max_tokens", "stream", "web_search_options"];
 const FORMATS: Record<string, ApiFormat> = {
@@ -114,10 +114,10 @@ describe("native search prices", () => {
       reasoningTokens: 0,
     };
     const planned = route(claude, gemini, gpt);
-    expect(nativeSearchPico(planned, claude, { ...usage, webSearches: 3 })).toBe(30_000_000_000n);
-    expect(nativeSearchPico(planned, claude, usage)).toBe(0n);
-    expect(nativeSearchPico(planned, gemini, { ...usage, webSearches: 1 })).toBe(35_000_000_000n);
-    expect(nativeSearchPico(planned, gpt, usage)).toBe(35_000_000_000n);
-    expect(nativeSearchPico(route(plainGpt), plainGpt, usage)).toBe(0n);
+    expect(nativeSearchCharge(planned, claude, { ...usage, webSearches: 3 }).pico).toBe(30_000_000_000n);
+    expect(nativeSearchCharge(planned, claude, usage).pico).toBe(0n);
+    expect(nativeSearchCharge(planned, gemini, { ...usage, webSearches: 1 }).pico).toBe(35_000_000_000n);
+    expect(nativeSearchCharge(planned, gpt, usage).pico).toBe(35_000_000_000n);
+    expect(nativeSearchCharge(route(plainGpt), plainGpt, usage).pico).toBe(0n);
   });
 });

@@ -81,9 +81,19 @@ export function nativeSearchHoldPico(serving: WebServing): bigint {
  * What the searches the serving provider reports cost: Anthropic's `web_search_requests` and Gemini's
  * grounding as counted in the usage; OpenAI bills its search models per call, so a served call is one.
  */
-export function nativeSearchPico(route: Route, attempt: PlannedAttempt, usage: TokenUsage): bigint {
+export function nativeSearchCharge(
+  route: Route,
+  attempt: PlannedAttempt,
+  usage: TokenUsage,
+): NativeSearchCharge {
   const price = searchPriceOf(route, attempt);
-  if (price === undefined) return 0n;
+  if (price === undefined) return { searches: 0, pico: 0n };
   const searches = route.adapterFor(attempt)?.apiFormat === "openai" ? 1 : (usage.webSearches ?? 0);
-  return BigInt(searches) * price;
+  return { searches, pico: BigInt(searches) * price };
+}
+
+/** The provider's searches on the serving attempt and what they cost. */
+export interface NativeSearchCharge {
+  searches: number;
+  pico: bigint;
 }

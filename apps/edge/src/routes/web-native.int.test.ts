@@ -149,6 +149,7 @@ describe.each(cases)("native web search on $format", ({ model, fake, sent, searc
       expect(event.costPico - (event.upstreamPromptCostPico + event.upstreamCompletionCostPico)).toBe(
         BigInt(Math.round(searchUsd * 1e12)),
       );
+      expect([event.webSearchEngine, event.numSearchResults]).toEqual(["native", 1]);
       const admit = edge.billing.admits.find((entry) => entry.holdId === id);
       const modelOnly = edge.billing.admits.find((entry) => entry.holdId === plainId);
       expect((admit?.worstCaseCostPico ?? 0n) - (modelOnly?.worstCaseCostPico ?? 0n)).toBe(heldPico);

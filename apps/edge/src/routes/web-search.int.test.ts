@@ -145,6 +145,7 @@ describe("the web plugin with a search provider configured", () => {
     expect(event.costPico - (event.upstreamPromptCostPico + event.upstreamCompletionCostPico)).toBe(
       16_000_000_000n,
     );
+    expect([event.webSearchEngine, event.numSearchResults]).toEqual(["exa", 4]);
   });
 
   it("searches only once admitted: a caller who cannot pay gets 402 and the search provider is never asked", async () => {
@@ -382,6 +383,7 @@ describe("the web plugin with a search provider configured", () => {
     expect(exa.requests()).toHaveLength(1);
     const event = await usageEventFor(edge, id);
     expect(event.costPico).toBe(0n);
+    expect([event.webSearchEngine, event.numSearchResults]).toEqual(["", 0]);
     expect(event.finishReason).toBe("error");
   });
 

@@ -59,6 +59,9 @@ export interface GenerationsTable {
   error_status: ColumnType<number | null, number | null | undefined, number | null>;
   error_reason: NullableText;
   error_message: NullableText;
+  /** The web plugin's search ("native" or "exa") and its billed searches or results; null without one. */
+  web_search_engine: NullableText;
+  num_search_results: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 type NullableText = ColumnType<string | null, string | null | undefined, string | null>;

@@ -57,6 +57,9 @@ export function rowFromUsage(envelope: Envelope, usage: UsageRecorded): Insertab
     error_status: usage.errorStatus === 0 ? null : usage.errorStatus,
     error_reason: usage.errorStatus === 0 ? null : usage.errorReason || null,
     error_message: usage.errorStatus === 0 ? null : usage.errorMessage,
+    // A search is recorded with its engine or not at all.
+    web_search_engine: usage.webSearchEngine || null,
+    num_search_results: usage.webSearchEngine ? usage.numSearchResults : null,
   };
 }
 
@@ -107,6 +110,8 @@ export function usageFromRow(row: GenerationRow): UsageRecorded {
     errorStatus: row.error_status ?? 0,
     errorReason: row.error_reason ?? "",
     errorMessage: row.error_message ?? "",
+    webSearchEngine: row.web_search_engine ?? "",
+    numSearchResults: row.num_search_results ?? 0,
   };
 }
 

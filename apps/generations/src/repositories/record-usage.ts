@@ -61,6 +61,8 @@ const COLUMNS: readonly UnnestColumn<Row>[] = [
   { name: "error_status", type: "integer", value: (row) => row.error_status },
   { name: "error_reason", type: "text", value: (row) => row.error_reason },
   { name: "error_message", type: "text", value: (row) => row.error_message },
+  { name: "web_search_engine", type: "text", value: (row) => row.web_search_engine },
+  { name: "num_search_results", type: "integer", value: (row) => row.num_search_results },
 ];
 const ORIGIN: UnnestColumn<Row> = {
   name: "app_origin",

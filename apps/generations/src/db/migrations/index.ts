@@ -7,6 +7,7 @@ import { cacheDiscount } from "./20261123T194500_cache_discount.js";
 import { endpointHealth } from "./20261127T173000_endpoint_health.js";
 import { healthFromRecords } from "./20261127T210000_health_from_records.js";
 import { callerAndError } from "./20261128T010000_caller_and_error.js";
+import { webSearch } from "./20261128T080000_web_search.js";
 
 export const migrations: Migrations = {
   "20261122T121000_generations": generations,
@@ -17,4 +18,5 @@ export const migrations: Migrations = {
   "20261127T173000_endpoint_health": endpointHealth,
   "20261127T210000_health_from_records": healthFromRecords,
   "20261128T010000_caller_and_error": callerAndError,
+  "20261128T080000_web_search": webSearch,
 };

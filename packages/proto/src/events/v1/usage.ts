@@ -79,6 +79,14 @@ export interface UsageRecorded {
   errorStatus: number;
   errorReason: string;
   errorMessage: string;
+  /**
+   * The web plugin (issue 32), for OpenRouter's generation record: which search served it ("native": the
+   * provider's own; "exa": the operator's Exa-compatible API; empty: no web plugin, or no billed answer)
+   * and how many were billed (native: the searches the provider reported; exa: the results given to
+   * the model). Their price is part of cost_pico, not of the upstream costs.
+   */
+  webSearchEngine: string;
+  numSearchResults: number;
 }
 
 export interface Attempt {
@@ -133,6 +141,8 @@ function createBaseUsageRecorded(): UsageRecorded {
     errorStatus: 0,
     errorReason: "",
     errorMessage: "",
+    webSearchEngine: "",
+    numSearchResults: 0,
   };
 }
 
@@ -256,6 +266,12 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
     }
     if (message.errorMessage !== "") {
       writer.uint32(282).string(message.errorMessage);
+    }
+    if (message.webSearchEngine !== "") {
+      writer.uint32(290).string(message.webSearchEngine);
+    }
+    if (message.numSearchResults !== 0) {
+      writer.uint32(296).uint32(message.numSearchResults);
     }
     return writer;
   },
@@ -553,6 +569,22 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
             message.errorMessage = reader.string();
             continue;
           }
+          case 36: {
+            if (tag !== 290) {
+              break;
+            }
+
+            message.webSearchEngine = reader.string();
+            continue;
+          }
+          case 37: {
+            if (tag !== 296) {
+              break;
+            }
+
+            message.numSearchResults = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -720,6 +752,16 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
         : isSet(object.error_message)
         ? globalThis.String(object.error_message)
         : "",
+      webSearchEngine: isSet(object.webSearchEngine)
+        ? globalThis.String(object.webSearchEngine)
+        : isSet(object.web_search_engine)
+        ? globalThis.String(object.web_search_engine)
+        : "",
+      numSearchResults: isSet(object.numSearchResults)
+        ? globalThis.Number(object.numSearchResults)
+        : isSet(object.num_search_results)
+        ? globalThis.Number(object.num_search_results)
+        : 0,
     };
   },
 
@@ -830,6 +872,12 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
     if (message.errorMessage !== "") {
       obj.errorMessage = message.errorMessage;
     }
+    if (message.webSearchEngine !== "") {
+      obj.webSearchEngine = message.webSearchEngine;
+    }
+    if (message.numSearchResults !== 0) {
+      obj.numSearchResults = Math.round(message.numSearchResults);
+    }
     return obj;
   },
 
@@ -881,6 +929,8 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
     message.errorStatus = object.errorStatus ?? 0;
     message.errorReason = object.errorReason ?? "";
     message.errorMessage = object.errorMessage ?? "";
+    message.webSearchEngine = object.webSearchEngine ?? "";
+    message.numSearchResults = object.numSearchResults ?? 0;
     return message;
   },
 };
