@@ -143,6 +143,9 @@ describe("finishing a generation (admission ends the hold, the meter publishes)"
       errorStatus: 0,
       errorReason: "",
       errorMessage: "",
+      // No web plugin: no search engine, no searches.
+      webSearchEngine: "",
+      numSearchResults: 0,
     });
   });
 
