@@ -38,3 +38,13 @@ export function nativeWebSearchPico(
   if (format === "openai") return OPENAI_SEARCH_PICO.find(([pattern]) => pattern.test(model))?.[1];
   return undefined;
 }
+
+/**
+ * Whether the provider bills its native search once per answer, however many queries it ran (OpenAI's
+ * search models per call, Gemini 2.x per grounded prompt), rather than per search (Anthropic, and
+ * Gemini 3 per search query it runs).
+ */
+export function nativeWebSearchPerAnswer(format: ApiFormat, upstreamModel: string): boolean {
+  if (format === "openai") return true;
+  return format === "gemini" && !/^gemini-[3-9]/.test(upstreamModel);
+}

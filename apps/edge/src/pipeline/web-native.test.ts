@@ -101,7 +101,8 @@ describe("native search prices", () => {
     // Gemini 2.x: $0.035 per grounded prompt; gpt-4o-search-preview: $0.035 per call.
     expect(held(route(claude, gemini), 2)).toBe(35_000_000_000n);
     expect(held(route(gpt))).toBe(35_000_000_000n);
-    expect(held(route(attempt("google", "gemini-3-flash-preview")))).toBe(14_000_000_000n);
+    // Gemini 3 bills each query ($0.014) and has no cap: held at max_uses.
+    expect(held(route(attempt("google", "gemini-3-flash-preview")), 2)).toBe(2n * 14_000_000_000n);
     expect(held(route(attempt("openai", "gpt-4o-mini-search-preview")))).toBe(27_500_000_000n);
   });
 
@@ -117,6 +118,15 @@ describe("native search prices", () => {
     expect(nativeSearchCharge(planned, claude, { ...usage, webSearches: 3 }).pico).toBe(30_000_000_000n);
     expect(nativeSearchCharge(planned, claude, usage).pico).toBe(0n);
     expect(nativeSearchCharge(planned, gemini, { ...usage, webSearches: 1 }).pico).toBe(35_000_000_000n);
+    // Gemini 2.x: a grounded answer is billed once however many queries it ran; Gemini 3: each query.
+    expect(nativeSearchCharge(planned, gemini, { ...usage, webSearches: 3 })).toEqual({
+      searches: 1,
+      pico: 35_000_000_000n,
+    });
+    const gemini3 = attempt("google", "gemini-3-flash-preview");
+    expect(nativeSearchCharge(route(gemini3), gemini3, { ...usage, webSearches: 3 }).pico).toBe(
+      3n * 14_000_000_000n,
+    );
     expect(nativeSearchCharge(planned, gpt, usage).pico).toBe(35_000_000_000n);
     expect(nativeSearchCharge(route(plainGpt), plainGpt, usage).pico).toBe(0n);
   });

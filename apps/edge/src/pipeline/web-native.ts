@@ -1,4 +1,4 @@
-import { nativeWebSearchPico } from "@gw/catalog";
+import { nativeWebSearchPerAnswer, nativeWebSearchPico } from "@gw/catalog";
 import { type NativeWebSearch, type RequestFeatures, refuse, refuseWeb } from "../canonical/plugins.js";
 import type { TokenUsage } from "../canonical/tokens.js";
 import type { PlannedAttempt } from "../planning/plan.js";
@@ -61,9 +61,18 @@ export function searchPriceOf(route: Pick<Route, "adapterFor">, attempt: Planned
     : undefined;
 }
 
-/** Searches one call may run: Anthropic's up to `max_uses`; OpenAI's search models and Gemini's grounding once. */
+/**
+ * Searches one call is billed at most: one where the provider bills per answer; else `max_uses`, which
+ * Anthropic enforces and which Gemini 3 (no cap of its own) is held at. A Gemini 3 answer that ran more
+ * queries is still billed them all.
+ */
 function searchesAtMost(route: Route, attempt: PlannedAttempt, native: NativeWebSearch): number {
-  return route.adapterFor(attempt)?.apiFormat === "anthropic" ? native.maxUses : 1;
+  return perAnswer(route, attempt) ? 1 : native.maxUses;
+}
+
+function perAnswer(route: Pick<Route, "adapterFor">, attempt: PlannedAttempt): boolean {
+  const format = route.adapterFor(attempt)?.apiFormat;
+  return format !== undefined && nativeWebSearchPerAnswer(format, attempt.endpoint.upstreamModel);
 }
 
 /** The hold's share for native search: the dearest planned endpoint's searches at their most. */
@@ -78,8 +87,8 @@ export function nativeSearchHoldPico(serving: WebServing): bigint {
 }
 
 /**
- * What the searches the serving provider reports cost: Anthropic's `web_search_requests` and Gemini's
- * grounding as counted in the usage; OpenAI bills its search models per call, so a served call is one.
+ * What the searches the serving provider reports cost: Anthropic's `web_search_requests`, Gemini's
+ * queries (Gemini 2.x: once per grounded answer); OpenAI bills its search models per call, so one.
  */
 export function nativeSearchCharge(
   route: Route,
@@ -88,7 +97,10 @@ export function nativeSearchCharge(
 ): NativeSearchCharge {
   const price = searchPriceOf(route, attempt);
   if (price === undefined) return { searches: 0, pico: 0n };
-  const searches = route.adapterFor(attempt)?.apiFormat === "openai" ? 1 : (usage.webSearches ?? 0);
+  const reported = usage.webSearches ?? 0;
+  // OpenAI's search models search on every call and report no count; Gemini 2.x bills a grounded answer once.
+  const openAi = route.adapterFor(attempt)?.apiFormat === "openai";
+  const searches = openAi ? 1 : perAnswer(route, attempt) ? Math.min(reported, 1) : reported;
   return { searches, pico: BigInt(searches) * price };
 }
 

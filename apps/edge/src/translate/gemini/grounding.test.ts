@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { completionFromGemini, GeminiChunkMapper } from "./to-openai.js";
+import { completionFromGemini, GeminiChunkMapper, responseUsage } from "./to-openai.js";
 
 // A grounded answer as ai.google.dev "Grounding with Google Search" shows it: the segment indices are
 // UTF-8 bytes of the text ("é" is two bytes, one JavaScript character).
@@ -61,5 +61,17 @@ describe("Gemini Google Search grounding on the chat surface", () => {
     });
     expect(last?.choices?.[0]?.delta?.annotations).toEqual(expected);
     expect(mapper.usage?.webSearches).toBe(1);
+    // Each query Gemini reports is a search (Gemini 3 bills them one by one).
+    const twice = responseUsage({
+      candidates: [
+        {
+          content: { role: "model", parts: [{ text }] },
+          finishReason: "STOP",
+          groundingMetadata: { ...grounding, webSearchQueries: ["a", "b"] },
+        },
+      ],
+      usageMetadata,
+    });
+    expect(twice?.webSearches).toBe(2);
   });
 });

@@ -28,13 +28,13 @@ export function groundingCitations(text: string, metadata: unknown): UrlCitation
   return annotations;
 }
 
-/** Whether the candidate was grounded on a search: Gemini reports the queries it ran (or the sources). */
-export function searchedGrounding(metadata: unknown): boolean {
-  if (typeof metadata !== "object" || metadata === null) return false;
+/** The searches the candidate's grounding ran: the queries Gemini reports, one if it only lists sources. */
+export function groundedSearches(metadata: unknown): number {
+  if (typeof metadata !== "object" || metadata === null) return 0;
   const grounding = metadata as Json;
   const queries = Array.isArray(grounding.webSearchQueries) ? grounding.webSearchQueries.length : 0;
   const chunks = Array.isArray(grounding.groundingChunks) ? grounding.groundingChunks.length : 0;
-  return queries > 0 || chunks > 0;
+  return queries > 0 ? queries : chunks > 0 ? 1 : 0;
 }
 
 function segmentSpan(text: string, segment: Json | undefined): { start: number; end: number } | undefined {

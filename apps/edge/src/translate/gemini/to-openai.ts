@@ -1,6 +1,6 @@
 import type { TokenUsage } from "../../canonical/tokens.js";
 import { type ChunkWire, type CompletionWire, usageToWire } from "../../canonical/wire.js";
-import { groundingCitations, searchedGrounding } from "./grounding.js";
+import { groundedSearches, groundingCitations } from "./grounding.js";
 
 /** Tags reasoning details holding Gemini thought signatures (keyed by tool-call id). */
 export const GEMINI_REASONING_FORMAT = "google-gemini-v1";
@@ -125,7 +125,10 @@ export function completionFromGemini(response: Json): CompletionWire {
 export function responseUsage(response: Json): TokenUsage | undefined {
   return withGroundedSearch(
     usageFromGemini(response.usageMetadata as GeminiUsageWire | undefined),
-    candidatesOf(response).some((candidate) => searchedGrounding(candidate.groundingMetadata)),
+    candidatesOf(response).reduce(
+      (most, candidate) => Math.max(most, groundedSearches(candidate.groundingMetadata)),
+      0,
+    ),
   );
 }
 
@@ -136,11 +139,11 @@ function withGrounding(delta: Json, text: string, candidate: Json): void {
 }
 
 /**
- * A grounded answer is one search on the bill: Gemini prices grounding per grounded prompt (2.x) and
- * reports no count of its own, so the answer's grounding is counted once.
+ * The searches a grounded answer ran: the queries Gemini reports (`webSearchQueries`), at least one once
+ * it is grounded. Gemini 3 bills each query; Gemini 2.x bills the grounded prompt once (web-native.ts).
  */
-function withGroundedSearch(usage: TokenUsage | undefined, grounded: boolean): TokenUsage | undefined {
-  return usage && grounded ? { ...usage, webSearches: 1 } : usage;
+function withGroundedSearch(usage: TokenUsage | undefined, searches: number): TokenUsage | undefined {
+  return usage && searches > 0 ? { ...usage, webSearches: searches } : usage;
 }
 
 /** A delta made whole: content null when absent, tool calls without stream indexes. */
@@ -166,14 +169,14 @@ export class GeminiChunkMapper {
   private readonly calledTools = new Set<number>();
   private readonly ids = new CallIds("stream");
   private finishedAny = false;
-  private grounded = false;
+  private searches = 0;
   /** Each candidate's text so far: grounding (on the last chunks) indexes the whole answer. */
   private readonly texts = new Map<number, string>();
   private reported: TokenUsage | undefined;
 
   /** The last usage reported, with the grounding search counted once if the answer was grounded. */
   get usage(): TokenUsage | undefined {
-    return withGroundedSearch(this.reported, this.grounded);
+    return withGroundedSearch(this.reported, this.searches);
   }
 
   map(response: Json): ChunkWire[] {
@@ -199,7 +202,7 @@ export class GeminiChunkMapper {
       const { delta, calledTools } = mapParts(partsOf(candidate), this.ids, firstTool);
       const text = (this.texts.get(index) ?? "") + (typeof delta.content === "string" ? delta.content : "");
       this.texts.set(index, text);
-      if (searchedGrounding(candidate.groundingMetadata)) this.grounded = true;
+      this.searches = Math.max(this.searches, groundedSearches(candidate.groundingMetadata));
       withGrounding(delta, text, candidate);
       if (calledTools) {
         this.calledTools.add(index);
