@@ -361,6 +361,40 @@ describe("the web plugin with a search provider configured", () => {
     ]);
   });
 
+  it("streams them on the Responses API: output_text.annotation.added, and on the completed response", async () => {
+    const link = "[result-2.example.org](https://result-2.example.org/)";
+    const response = await fetch(`${edge.url}/v1/responses`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key.secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: MODEL, input: CITING, stream: true, plugins: [{ id: "web" }] }),
+    });
+    const events = (await response.text())
+      .split("\n\n")
+      .flatMap((frame) => frame.split("\n").filter((line) => line.startsWith("data: ")))
+      .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
+    const text = events
+      .filter((event) => event.type === "response.output_text.delta")
+      .map((event) => event.delta)
+      .join("");
+    const start = text.indexOf(link);
+    const citation = {
+      type: "url_citation",
+      start_index: start,
+      end_index: start + link.length,
+      url: "https://result-2.example.org/",
+      title: expect.stringContaining("Result 2"),
+    };
+    const added = events.filter((event) => event.type === "response.output_text.annotation.added");
+    expect(added).toEqual([
+      expect.objectContaining({ annotation_index: 0, content_index: 0, annotation: citation }),
+    ]);
+    const completed = events.find((event) => event.type === "response.completed") as {
+      response: { output: { type: string; content?: { annotations: unknown[] }[] }[] };
+    };
+    const message = completed.response.output.find((item) => item.type === "message");
+    expect(message?.content?.[0]?.annotations).toEqual([citation]);
+  });
+
   it("a failing search is a 502 naming the search provider, and no model is called", async () => {
     exa.setScenario({ name: "fail", status: 500 });
     const error = await readError(await chat({ plugins: [{ id: "web" }] }));
