@@ -21,7 +21,7 @@ const usd = z.number().meta({ description: "USD" });
 /** OpenRouter fields for features the gateway does not have (or does not count): always null. */
 const notHere = z.null().meta({
   description:
-    "Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted.",
+    "Always null: no moderation, presets, web fetch plugin, auto-router or service tiers; media not counted.",
 });
 
 const attemptSchema = z.object({
@@ -149,11 +149,16 @@ export const generationSchema = z
     num_input_audio_prompt: notHere,
     num_media_completion: notHere,
     num_media_prompt: notHere,
-    num_search_results: notHere,
+    num_search_results: z.number().int().nullable().meta({
+      description:
+        "The web plugin's billed searches (native: the provider's own) or results (exa: the operator's search API); null without a billed search.",
+    }),
     preset_id: notHere,
     router: notHere,
     service_tier: notHere,
-    web_search_engine: notHere,
+    web_search_engine: z.enum(["native", "exa"]).nullable().meta({
+      description: "Which search served the web plugin; null without a billed search.",
+    }),
   })
   .meta({ id: "Generation" }) satisfies z.ZodType<GenerationJson>;
 

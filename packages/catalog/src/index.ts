@@ -37,3 +37,4 @@ export { validateCatalog } from "./validate.js";
 export type { ParsedModelId } from "./variants.js";
 export { parseModelId } from "./variants.js";
 export { canonicalJson, catalogVersion } from "./version.js";
+export { NATIVE_WEB_SEARCH_PARAMETER, nativeWebSearchPerAnswer, nativeWebSearchPico } from "./web-search.js";

@@ -71,6 +71,14 @@ export interface UsageFacts {
   externalUser?: string | undefined;
   /** Why a failed generation failed, as the client was told; absent when it did not fail. */
   error?: UsageError | undefined;
+  /** The web plugin's billed searches (native) or results (exa); absent without a billed search. */
+  webSearch?: UsageWebSearch | undefined;
+}
+
+/** Which search served the web plugin and how many searches (native) or results (exa) were billed. */
+export interface UsageWebSearch {
+  engine: "native" | "exa";
+  count: number;
 }
 
 /** A request's `HTTP-Referer`, `X-Title` and `User-Agent`; any may be empty. */
@@ -145,6 +153,8 @@ export function usageRecorded(facts: UsageFacts, charge: UsageCharge, leaseId = 
     completionAudioTokens: usage.completionAudioTokens ?? 0,
     audioCostPico: cost.audioPico ?? 0n,
     imageCostPico: cost.imagePico ?? 0n,
+    webSearchEngine: facts.webSearch?.engine ?? "",
+    numSearchResults: facts.webSearch?.count ?? 0,
   };
 }
 

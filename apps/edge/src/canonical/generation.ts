@@ -1,4 +1,4 @@
-import type { UsageError } from "@gw/events";
+import type { UsageError, UsageWebSearch } from "@gw/events";
 import type { Attribution } from "./attribution.js";
 import type { Cost } from "./cost.js";
 import type { FinishReason } from "./finish-reason.js";
@@ -62,9 +62,11 @@ export interface Generation {
   /**
    * The plugins the gateway ran for the request before any attempt (`web`: the search whose results
    * were in every attempt's prompt); absent = none. Like attempts' `transforms`, on the edge's record
-   * only: the usage event does not carry it yet (its cost is in the total).
+   * only: the usage event carries the search itself (`webSearch`), its cost in the total.
    */
   plugins?: string[] | undefined;
   /** The error the client was answered with, when the generation failed (not when it was cancelled). */
   error?: UsageError | undefined;
+  /** The web plugin's billed searches (native) or results (exa); absent when none was billed. */
+  webSearch?: UsageWebSearch | undefined;
 }

@@ -37,18 +37,32 @@ const webOptions = z.strictObject({
   engine: z.enum(["native", "exa"]).optional(),
   include_domains: z.array(z.string().min(1)).optional(),
   exclude_domains: z.array(z.string().min(1)).optional(),
-  max_uses: z.number().int().positive().optional(),
+  max_uses: z.number().int().positive().max(25).optional(),
   user_location: z.looseObject({}).nullish(),
 });
 
 /** OpenRouter's default number of web results (its "Web Search" doc: `max_results`, default 5). */
 export const DEFAULT_WEB_RESULTS = 5;
 
-/** The `web` plugin (or the `:online` variant) as the gateway serves it: a search of the operator's Exa-compatible API. */
+/** The `web` plugin (or the `:online` variant) as the gateway serves it (pipeline/web-native.ts picks how). */
 export interface WebPlugin {
+  /** The engine the caller named: the provider's own search, the operator's Exa-compatible API, or either. */
+  engine?: "native" | "exa" | undefined;
+  /** Native search only: the most searches the model may run (Anthropic's `max_uses`); bounds the hold. */
+  maxUses?: number | undefined;
+  /** Where the request asked for it (`plugins[i]` or `model` for `:online`), for a refusal to name. */
+  field?: string | undefined;
   maxResults: number;
   /** The text put before the results; OpenRouter's default (web-search.ts) when absent. */
   searchPrompt: string | undefined;
+  includeDomains: readonly string[] | undefined;
+  excludeDomains: readonly string[] | undefined;
+}
+
+/** The provider's own web search as the web plugin asks for it; each format sends it its own way. */
+export interface NativeWebSearch {
+  /** The most searches the model may run (Anthropic's `max_uses`; the others search once). */
+  maxUses: number;
   includeDomains: readonly string[] | undefined;
   excludeDomains: readonly string[] | undefined;
 }
@@ -65,7 +79,11 @@ export interface RequestFeatures {
 
 export const NO_FEATURES: RequestFeatures = { middleOut: false, pdf: undefined };
 
-/** What the gateway can serve: whether an operator configured a search API (WEB_SEARCH_URL). */
+/**
+ * What the gateway can serve: whether an operator configured a search API (WEB_SEARCH_URL). Native
+ * search depends on the planned endpoints, so a web plugin without a search API is decided after
+ * planning (pipeline/web-native.ts); only `engine: "exa"` is refused here without one.
+ */
 export interface FeatureSupport {
   webSearch: boolean;
 }
@@ -102,13 +120,12 @@ export function requestFeatures(
       features.middleOut = true;
     } else if (sent.id === "web") {
       const options = parseOption(webOptions, sent, field);
-      if (!support.webSearch) refuseWeb(field);
+      if (options.engine === "exa" && !support.webSearch) refuseWeb(`${field}.engine`);
       features.web = webPlugin(field, options);
     } else refuse(`${field}.id`, `unsupported plugin "${sent.id}"`);
   }
   const online = [request.model, ...(request.models ?? [])].find((id) => id.endsWith(ONLINE_SUFFIX));
   if (online !== undefined) {
-    if (!support.webSearch) refuseWeb("model", `${online}: the :online variant is the web plugin; `);
     // OpenRouter: `:online` is shorthand for `plugins: [{id: "web"}]`; an explicit plugin's options win.
     features.web ??= webPlugin("model", { id: "web" });
   }
@@ -121,18 +138,19 @@ export function withoutOnline(model: string): string {
 }
 
 /**
- * The web plugin's options as the gateway serves them. Native search (the provider's own) is not
- * offered here, so `engine: "native"` and the native-only `max_uses`/`user_location` are refused by name
- * rather than ignored.
+ * The web plugin's options as the gateway serves them. `max_uses` asks for native search (it means
+ * nothing to Exa), so it cannot go with `engine: "exa"`; `user_location` has no translation to every
+ * provider's search and is refused by name rather than ignored.
  */
 function webPlugin(field: string, options: z.infer<typeof webOptions>): WebPlugin {
-  if (options.engine === "native")
-    refuse(`${field}.engine`, 'native web search is not offered by this gateway (use "exa" or leave it out)');
-  if (options.max_uses !== undefined)
-    refuse(`${field}.max_uses`, "applies to native web search only, which this gateway does not offer");
+  if (options.max_uses !== undefined && options.engine === "exa")
+    refuse(`${field}.max_uses`, 'applies to native web search only, not to engine "exa"');
   if (options.user_location != null)
-    refuse(`${field}.user_location`, "applies to native web search only, which this gateway does not offer");
+    refuse(`${field}.user_location`, "is not offered by this gateway's web search");
   return {
+    engine: options.engine,
+    maxUses: options.max_uses,
+    field,
     maxResults: options.max_results ?? DEFAULT_WEB_RESULTS,
     searchPrompt: options.search_prompt,
     includeDomains: options.include_domains,
@@ -168,14 +186,14 @@ function parseOption<Schema extends z.ZodType>(
   return refuse(`${field}${path.join("")}`, issue?.message ?? "invalid value");
 }
 
-function refuseWeb(field: string, prefix = ""): never {
+export function refuseWeb(field: string, prefix = ""): never {
   return refuse(
     field,
     `${prefix}the web plugin needs a search provider and no search provider is configured on this gateway`,
   );
 }
 
-function refuse(field: string, message: string): never {
+export function refuse(field: string, message: string): never {
   throw new GatewayError("invalid_request", `${field}: ${message}`, {
     code: "invalid_request",
     metadata: { field },

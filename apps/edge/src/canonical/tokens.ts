@@ -24,6 +24,11 @@ export interface TokenUsage {
   imageTokens?: number;
   documentTokens?: number;
   completionAudioTokens?: number;
+  /**
+   * The provider's own web searches run for the answer, as it reported them (Anthropic's
+   * `server_tool_use.web_search_requests`, Gemini's grounding); priced per search. Absent = none.
+   */
+  webSearches?: number;
 }
 
 export const ZERO_USAGE: TokenUsage = {
@@ -64,6 +69,7 @@ export function normaliseUsage(usage: TokenUsage): TokenUsage {
     reasoningTokens,
     ...(long > 0 ? { cacheWriteLongTokens: long } : {}),
     ...Object.fromEntries(Object.entries(media).filter(([, count]) => count > 0)),
+    ...(whole(usage.webSearches ?? 0) > 0 ? { webSearches: whole(usage.webSearches ?? 0) } : {}),
   };
 }
 

@@ -2,10 +2,12 @@ import type { Principal } from "@gw/auth";
 import type { Hold } from "../admission/admit.js";
 import { type Attribution, externalUserOf } from "../canonical/attribution.js";
 import type { ChatRequest } from "../canonical/chat-request.js";
+import type { NativeWebSearch } from "../canonical/plugins.js";
 import type { PromptText } from "../canonical/prompt-text.js";
 import type { Route } from "../planning/planner.js";
 import type { Surface } from "../translate/surface.js";
 import type { GenerationSubject } from "./finish-generation.js";
+import { nativeSearchCharge } from "./web-native.js";
 import type { WebResult } from "./web-search.js";
 import { webSearchPico } from "./web-served.js";
 
@@ -27,6 +29,8 @@ export interface AdmittedChat {
   webResults?: WebResult[] | undefined;
   /** The file-parser turned the request's PDFs into text (asked for, or no model planned reads PDFs). */
   fileParser?: boolean | undefined;
+  /** The web plugin on the provider's own search (web-native.ts): sent with every attempt, billed per search. */
+  nativeWebSearch?: NativeWebSearch | undefined;
 }
 
 export function subjectOf(chat: AdmittedChat): GenerationSubject {
@@ -40,12 +44,17 @@ export function subjectOf(chat: AdmittedChat): GenerationSubject {
     attribution: chat.attribution,
     externalUser: externalUserOf(chat.request.user),
     webSearchPico: webSearchPico(chat.webResults),
+    ...(chat.webResults ? { webSearchResults: chat.webResults.length } : {}),
+    ...(chat.nativeWebSearch
+      ? { nativeSearch: (attempt, usage) => nativeSearchCharge(chat.route, attempt, usage) }
+      : {}),
     ...pluginsOf(chat),
   };
 }
 
 /** The plugins that ran before any attempt, for the generation record; none = no field. */
 function pluginsOf(chat: AdmittedChat): { plugins?: string[] } {
-  const plugins = [...(chat.fileParser ? ["file-parser"] : []), ...(chat.webResults ? ["web"] : [])];
+  const web = chat.webResults !== undefined || chat.nativeWebSearch !== undefined;
+  const plugins = [...(chat.fileParser ? ["file-parser"] : []), ...(web ? ["web"] : [])];
   return plugins.length > 0 ? { plugins } : {};
 }

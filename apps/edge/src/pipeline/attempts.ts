@@ -4,6 +4,7 @@ import { attemptFault } from "../planning/fault.js";
 import type { PlannedAttempt } from "../planning/plan.js";
 import type { Route } from "../planning/planner.js";
 import { cancelledFailure, networkFailure, type UpstreamFailure } from "../providers/failure.js";
+import type { NativeWebSearch } from "../providers/types.js";
 import {
   type CanonicalCompletion,
   type ChatResult,
@@ -43,6 +44,8 @@ export interface AttemptsInput {
   request: ChatRequest;
   stream: boolean;
   signal: AbortSignal;
+  /** The web plugin on the provider's own search: every planned endpoint has one (web-native.ts). */
+  webSearch?: NativeWebSearch | undefined;
 }
 
 /**
@@ -148,6 +151,7 @@ async function callProvider(
       upstreamModel: attempt.endpoint.upstreamModel,
       stream: input.stream,
       signal: input.signal,
+      ...(input.webSearch ? { webSearch: input.webSearch } : {}),
     });
   } catch (error) {
     // Adapters report failures as values; a throw is a bug, but one provider's bug must not end the plan.

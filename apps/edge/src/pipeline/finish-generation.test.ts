@@ -168,6 +168,9 @@ describe("finishing a generation (admission ends the hold, the meter publishes)"
       completionAudioTokens: 1,
       audioCostPico: 40n,
       imageCostPico: 30n,
+      // No web plugin: no search engine, no searches.
+      webSearchEngine: "",
+      numSearchResults: 0,
     });
   });
 

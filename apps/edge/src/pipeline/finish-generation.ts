@@ -8,12 +8,14 @@ import type { Attribution } from "../canonical/attribution.js";
 import { computeCost, withWebSearch, ZERO_COST } from "../canonical/cost.js";
 import type { FinishReason } from "../canonical/finish-reason.js";
 import type { ApiType, AttemptRecord, Generation } from "../canonical/generation.js";
+import type { TokenUsage } from "../canonical/tokens.js";
 import type { PlannedAttempt } from "../planning/plan.js";
 import { finalError } from "../providers/failure.js";
 import type { ResponseIdentity } from "../translate/openai/chat-response.js";
 import type { Measured } from "../usage/measure.js";
 import type { AttemptsFailure, AttemptsSuccess } from "./attempts.js";
 import type { EdgeContext } from "./edge-context.js";
+import type { NativeSearchCharge } from "./web-native.js";
 
 /** What a generation record needs of its request, whichever surface served it. */
 export interface GenerationSubject {
@@ -28,8 +30,17 @@ export interface GenerationSubject {
   attribution?: Attribution | undefined;
   /** The request's `user` (validated), recorded as OpenRouter's `external_user`. */
   externalUser?: string | undefined;
-  /** The web plugin's search, billed with the answer (only when an attempt is billed). */
+  /**
+   * The web plugin's search, billed with the answer, only when an attempt is billed: a request every
+   * attempt failed costs the caller nothing, the search included (the gateway absorbs it: the caller
+   * got no answer and did nothing wrong); a caller who cancels once a provider has the request pays
+   * for it with the estimated prompt, as for the provider's work.
+   */
   webSearchPico?: bigint | undefined;
+  /** The search API's results in the prompt (billed as webSearchPico), for the record. */
+  webSearchResults?: number | undefined;
+  /** The provider's own searches on the serving attempt, priced from what it reported (web-native.ts). */
+  nativeSearch?: ((attempt: PlannedAttempt, usage: TokenUsage) => NativeSearchCharge) | undefined;
   /** The plugins that ran before planning (`web`), for the record. */
   plugins?: string[] | undefined;
 }
@@ -90,6 +101,9 @@ export function finishRecord(
 function generationRecord(subject: GenerationSubject, ending: Ending): Generation {
   const attempt = ending.served ? ending.success.attempt : ending.failure.lastAttempt;
   const { measured } = ending;
+  const billed = attempt !== undefined && (ending.served || measured.estimated);
+  const native = billed ? subject.nativeSearch?.(attempt, measured.usage) : undefined;
+  const search = billed ? webSearchBilled(subject, native) : undefined;
   return {
     generationId: subject.generationId,
     accountId: subject.principal.accountId,
@@ -104,13 +118,12 @@ function generationRecord(subject: GenerationSubject, ending: Ending): Generatio
     nativeFinishReason: ending.served ? ending.nativeFinishReason : undefined,
     usage: measured.usage,
     estimated: measured.estimated,
-    cost:
-      attempt && (ending.served || measured.estimated)
-        ? withWebSearch(
-            computeCost(attempt.endpoint.pricing, measured.usage, measured.images),
-            subject.webSearchPico ?? 0n,
-          )
-        : ZERO_COST,
+    cost: billed
+      ? withWebSearch(
+          computeCost(attempt.endpoint.pricing, measured.usage, measured.images),
+          (subject.webSearchPico ?? 0n) + (native?.pico ?? 0n),
+        )
+      : ZERO_COST,
     isByok: attempt?.byok !== undefined,
     startedAt: subject.startedAt,
     generationStartedAt: ending.served ? ending.success.startedAt : undefined,
@@ -121,7 +134,18 @@ function generationRecord(subject: GenerationSubject, ending: Ending): Generatio
     externalUser: subject.externalUser,
     ...(subject.plugins ? { plugins: subject.plugins } : {}),
     error: endingError(ending),
+    ...(search ? { webSearch: search } : {}),
   };
+}
+
+/** Which search the bill counts and how many: the search API's results, or the provider's searches. */
+function webSearchBilled(
+  subject: GenerationSubject,
+  native: NativeSearchCharge | undefined,
+): Generation["webSearch"] {
+  if ((subject.webSearchPico ?? 0n) > 0n) return { engine: "exa", count: subject.webSearchResults ?? 0 };
+  if (native !== undefined && native.searches > 0) return { engine: "native", count: native.searches };
+  return undefined;
 }
 
 /**

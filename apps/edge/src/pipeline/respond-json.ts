@@ -21,7 +21,13 @@ export async function respondJson(
   context: EdgeContext,
 ): Promise<void> {
   const outcome = await runAttempts(
-    { route: chat.route, request: chat.request, stream: false, signal: chat.signal },
+    {
+      route: chat.route,
+      request: chat.request,
+      stream: false,
+      signal: chat.signal,
+      webSearch: chat.nativeWebSearch,
+    },
     context,
   );
   endStage(chat.signal, "body");

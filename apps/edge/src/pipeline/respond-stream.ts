@@ -35,7 +35,13 @@ export async function respondStream(
   const writer = new SseWriter(response, context.settings.keepAliveMs, chat.surface.framing);
   writer.arm();
   const outcome = await runAttempts(
-    { route: chat.route, request: chat.request, stream: true, signal: chat.signal },
+    {
+      route: chat.route,
+      request: chat.request,
+      stream: true,
+      signal: chat.signal,
+      webSearch: chat.nativeWebSearch,
+    },
     context,
   );
   if (!outcome.ok) return failStream(writer, chat, outcome, context);
@@ -209,14 +215,15 @@ function streamFailure(event: Extract<StreamEvent, { type: "error" }>): GatewayE
  * The web plugin's citations on a streamed chat completion: one chunk after the content, before the
  * usage chunk, whose delta carries `annotations` (OpenRouter's `url_citation`) for each result the
  * streamed text cites. Offsets index the streamed output text as a whole (content, plus any reasoning
- * the provider streamed before it). Other surfaces have no `annotations` to carry them.
+ * the provider streamed before it). The Anthropic and Gemini surfaces render the chunk their way
+ * (`citations_delta`, `groundingMetadata`); the Responses and legacy completions surfaces ignore it.
  */
 async function writeCitations(
   writer: SseWriter,
   rewriter: StreamRenderer,
   chat: AdmittedChat,
 ): Promise<void> {
-  if (chat.surface.apiType !== "chat" || !chat.webResults?.length) return;
+  if (!chat.webResults?.length) return;
   const annotations = urlCitations(rewriter.outputTexts().join(""), chat.webResults);
   if (annotations.length === 0) return;
   await writer.write(

@@ -16,6 +16,7 @@ import { respondJson } from "./respond-json.js";
 import { respondStream } from "./respond-stream.js";
 import { endStage, linkSignal, timesOf } from "./server-timing.js";
 import { searchedOnceAdmitted } from "./web-admitted.js";
+import { nativeSearchHoldPico, webServing } from "./web-native.js";
 import { webPromptAllowanceTokens, webSearchHoldPico } from "./web-served.js";
 
 /** What every inference request has before its body is read: an id, a start time, a disconnect signal. */
@@ -73,27 +74,29 @@ export async function serveInference(
   const rewritten = await withFeatures(inference.request, features);
   const { base, planned, fileParser } = await plannedWithPdfText(context, principal, rewritten, features);
   endStage(start.signal, "plan");
+  const web = webServing(features, planned, context.settings.webSearch !== undefined);
+  const exaWeb = web.exa ? features.web : undefined;
   const basePrompt = promptText(base);
   const hold = await context.admission.admitPlanned({
     generationId: start.generationId,
     principal,
     requestedModel: base.model,
-    attempts: planned.attempts,
+    attempts: web.route.attempts,
     worstCase: {
-      promptTokens: estimatePromptTokens(basePrompt) + webPromptAllowanceTokens(features.web),
+      promptTokens: estimatePromptTokens(basePrompt) + webPromptAllowanceTokens(exaWeb),
       maxTokens: requestedMaxTokens(base),
       choices: base.n ?? 1,
       imageCount: basePrompt.imageCount,
       audioTokens: audioTokenBound(basePrompt.audioBytes ?? 0),
       files: basePrompt.fileCount ?? 0,
-      searchPico: webSearchHoldPico(features.web),
+      searchPico: webSearchHoldPico(exaWeb) + nativeSearchHoldPico(web),
     },
   });
   endStage(start.signal, "admit");
   const { request, route, results } = await searchedOnceAdmitted(context, inference, {
     base,
-    features,
-    planned,
+    features: { ...features, web: exaWeb },
+    planned: web.route,
     hold,
   });
   start.announce();
@@ -111,6 +114,7 @@ export async function serveInference(
     attribution: start.attribution,
     ...(results ? { webResults: results } : {}),
     ...(fileParser ? { fileParser } : {}),
+    ...(web.native ? { nativeWebSearch: web.native } : {}),
   };
   if (request.stream === true) await respondStream(response, chat, context);
   else await respondJson(response, chat, context);

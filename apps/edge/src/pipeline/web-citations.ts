@@ -1,11 +1,6 @@
 import type { CompletionWire } from "../canonical/wire.js";
+import { type UrlCitation, urlCitation } from "../translate/url-citation.js";
 import type { WebResult } from "./web-search.js";
-
-/** OpenRouter's citation of a web result on the assistant message (its "Web Search" doc, "Parsing web search results"). */
-export interface UrlCitation {
-  type: "url_citation";
-  url_citation: { url: string; title: string; content?: string; start_index: number; end_index: number };
-}
 
 /**
  * A citation for each result the answer's text cites, where it cites it: the markdown link
@@ -20,16 +15,7 @@ export function urlCitations(text: string, results: readonly WebResult[]): UrlCi
     const span = citedSpan(text, result.url);
     if (span === undefined) continue;
     seen.add(result.url);
-    citations.push({
-      type: "url_citation",
-      url_citation: {
-        url: result.url,
-        title: result.title,
-        ...(result.text === undefined ? {} : { content: result.text }),
-        start_index: span.start,
-        end_index: span.end,
-      },
-    });
+    citations.push(urlCitation(result.url, result.title, span.start, span.end, result.text));
   }
   return citations.sort((a, b) => a.url_citation.start_index - b.url_citation.start_index);
 }

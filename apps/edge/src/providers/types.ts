@@ -1,10 +1,13 @@
 import type { ChatRequest } from "../canonical/chat-request.js";
 import type { ChunkScan } from "../canonical/chunk-scan.js";
+import type { NativeWebSearch } from "../canonical/plugins.js";
 import type { TokenUsage } from "../canonical/tokens.js";
 import type { ChunkWire, CompletionWire } from "../canonical/wire.js";
 import type { UpstreamFailure } from "./failure.js";
 import type { UpstreamResponse } from "./http.js";
 import type { ProviderSettings, UpstreamTimeouts } from "./settings.js";
+
+export type { NativeWebSearch } from "../canonical/plugins.js";
 
 export type ApiFormat = "openai" | "anthropic" | "gemini" | "bedrock";
 
@@ -26,6 +29,8 @@ export interface ChatCall {
   outputCap?: number;
   /** Aborted when the client goes away; the adapter adds its own timeouts. */
   signal: AbortSignal;
+  /** The web plugin served by the provider's own search (pipeline/web-native.ts); absent = none. */
+  webSearch?: NativeWebSearch | undefined;
 }
 
 /** A non-streamed answer in canonical form. */
@@ -132,6 +137,13 @@ export interface ProviderAdapter {
   readonly embeddings?: EmbeddingsProvider;
   /** Native calls for the provider proxy: the caller's request with this adapter's credential added. */
   readonly proxy?: ProxyTransport;
+  /**
+   * The adapter sends the web plugin's native search (`ChatCall.webSearch`) in its format: Anthropic's,
+   * Gemini's and the OpenAI-compatible base. Absent on adapters that do not (Vertex, Azure, Bedrock), so
+   * their endpoints never serve it natively, whatever the catalogue lists: a search not sent but
+   * promised would be a silent drop.
+   */
+  readonly nativeWebSearch?: boolean;
   /** Why a surface this adapter lacks is unavailable, for the planner's exclusion reasons. */
   readonly unsupported: string | undefined;
   close(): Promise<void>;

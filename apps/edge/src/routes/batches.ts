@@ -144,7 +144,8 @@ export function batchRoutes(context: EdgeContext): Route[] {
 
 /**
  * A batch request's plugins and transforms are served or refused like a direct request's, and refused
- * at submission (naming the request) rather than when the batch runs.
+ * at submission (naming the request) rather than when the batch runs. The one exception is what
+ * depends on the plan: whether the web plugin can search natively is decided when the item runs.
  */
 export function checkBatchPlugins(
   params: Record<string, unknown> & { model: string },

@@ -145,6 +145,7 @@ describe("the web plugin with a search provider configured", () => {
     expect(event.costPico - (event.upstreamPromptCostPico + event.upstreamCompletionCostPico)).toBe(
       16_000_000_000n,
     );
+    expect([event.webSearchEngine, event.numSearchResults]).toEqual(["exa", 4]);
   });
 
   it("searches only once admitted: a caller who cannot pay gets 402 and the search provider is never asked", async () => {
@@ -213,6 +214,187 @@ describe("the web plugin with a search provider configured", () => {
     expect(sent).not.toHaveProperty("plugins");
   });
 
+  it("cites the results on the other surfaces: Anthropic text-block citations, Gemini groundingMetadata", async () => {
+    const link = "[result-2.example.org](https://result-2.example.org/)";
+    const messages = await fetch(`${edge.url}/v1/messages`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key.secret}`,
+        "content-type": "application/json",
+        "anthropic-version": "2023-06-01",
+      },
+      body: JSON.stringify({
+        model: MODEL,
+        max_tokens: 200,
+        messages: [{ role: "user", content: CITING }],
+        plugins: [{ id: "web" }],
+      }),
+    });
+    const message = (await messages.json()) as {
+      content: { text: string; citations?: Record<string, unknown>[] }[];
+    };
+    const cited = message.content.filter((block) => block.citations);
+    expect(cited.map((block) => block.text)).toEqual([link]);
+    expect(cited[0]?.citations).toEqual([
+      {
+        type: "web_search_result_location",
+        url: "https://result-2.example.org/",
+        title: expect.stringContaining("Result 2"),
+        cited_text: link,
+        encrypted_index: "",
+      },
+    ]);
+    const generated = await fetch(`${edge.url}/v1beta/models/${MODEL}:generateContent`, {
+      method: "POST",
+      headers: { "x-goog-api-key": key.secret, "content-type": "application/json" },
+      body: JSON.stringify({
+        contents: [{ role: "user", parts: [{ text: CITING }] }],
+        plugins: [{ id: "web" }],
+      }),
+    });
+    const body = (await generated.json()) as {
+      candidates: {
+        content: { parts: { text: string }[] };
+        groundingMetadata: {
+          groundingChunks: { web: { uri: string } }[];
+          groundingSupports: {
+            segment: { startIndex: number; endIndex: number; text: string };
+            groundingChunkIndices: number[];
+          }[];
+        };
+      }[];
+    };
+    const candidate = body.candidates[0];
+    const text = candidate?.content.parts.map((part) => part.text).join("") ?? "";
+    expect(candidate?.groundingMetadata.groundingChunks).toEqual([
+      { web: { uri: "https://result-2.example.org/", title: expect.stringContaining("Result 2") } },
+    ]);
+    const [support] = candidate?.groundingMetadata.groundingSupports ?? [];
+    expect(support?.segment.text).toBe(link);
+    expect(
+      Buffer.from(text).subarray(support?.segment.startIndex, support?.segment.endIndex).toString(),
+    ).toBe(link);
+    expect(support?.groundingChunkIndices).toEqual([0]);
+  });
+
+  it("streams the citations on the other surfaces: Anthropic citations_delta, Gemini's last frame grounded", async () => {
+    const link = "[result-2.example.org](https://result-2.example.org/)";
+    const messages = await fetch(`${edge.url}/v1/messages`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key.secret}`,
+        "content-type": "application/json",
+        "anthropic-version": "2023-06-01",
+      },
+      body: JSON.stringify({
+        model: MODEL,
+        max_tokens: 200,
+        stream: true,
+        messages: [{ role: "user", content: CITING }],
+        plugins: [{ id: "web" }],
+      }),
+    });
+    const events = (await messages.text())
+      .split("\n\n")
+      .flatMap((frame) => frame.split("\n").filter((line) => line.startsWith("data: ")))
+      .map(
+        (line) => JSON.parse(line.slice(6)) as { type: string; delta?: { type: string; citation?: unknown } },
+      );
+    const citations = events.filter((event) => event.delta?.type === "citations_delta");
+    expect(citations.map((event) => event.delta?.citation)).toEqual([
+      expect.objectContaining({
+        type: "web_search_result_location",
+        url: "https://result-2.example.org/",
+        cited_text: link,
+      }),
+    ]);
+    expect(events.findIndex((event) => event.delta?.type === "citations_delta")).toBeLessThan(
+      events.findIndex((event) => event.type === "message_delta"),
+    );
+    const generated = await fetch(`${edge.url}/v1beta/models/${MODEL}:streamGenerateContent?alt=sse`, {
+      method: "POST",
+      headers: { "x-goog-api-key": key.secret, "content-type": "application/json" },
+      body: JSON.stringify({
+        contents: [{ role: "user", parts: [{ text: CITING }] }],
+        plugins: [{ id: "web" }],
+      }),
+    });
+    const frames = (await generated.text())
+      .split(/\r?\n\r?\n/)
+      .filter((frame) => frame.startsWith("data: "))
+      .map(
+        (frame) =>
+          JSON.parse(frame.slice(6)) as {
+            candidates: { groundingMetadata?: { groundingSupports: { segment: { text: string } }[] } }[];
+          },
+      );
+    const grounded = frames.map((frame) => frame.candidates[0]?.groundingMetadata);
+    expect(grounded.slice(0, -1).every((value) => value === undefined)).toBe(true);
+    expect(grounded.at(-1)?.groundingSupports.map((support) => support.segment.text)).toEqual([link]);
+  });
+
+  it("cites the results on the Responses API as output_text url_citation annotations", async () => {
+    const link = "[result-2.example.org](https://result-2.example.org/)";
+    const response = await fetch(`${edge.url}/v1/responses`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key.secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: MODEL, input: CITING, plugins: [{ id: "web" }] }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as {
+      output: {
+        type: string;
+        content?: { type: string; text: string; annotations: Record<string, unknown>[] }[];
+      }[];
+    };
+    const part = body.output.find((item) => item.type === "message")?.content?.[0];
+    const start = part?.text.indexOf(link) ?? -1;
+    expect(start).toBeGreaterThan(0);
+    expect(part?.annotations).toEqual([
+      {
+        type: "url_citation",
+        start_index: start,
+        end_index: start + link.length,
+        url: "https://result-2.example.org/",
+        title: expect.stringContaining("Result 2"),
+      },
+    ]);
+  });
+
+  it("streams them on the Responses API: output_text.annotation.added, and on the completed response", async () => {
+    const link = "[result-2.example.org](https://result-2.example.org/)";
+    const response = await fetch(`${edge.url}/v1/responses`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key.secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: MODEL, input: CITING, stream: true, plugins: [{ id: "web" }] }),
+    });
+    const events = (await response.text())
+      .split("\n\n")
+      .flatMap((frame) => frame.split("\n").filter((line) => line.startsWith("data: ")))
+      .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
+    const text = events
+      .filter((event) => event.type === "response.output_text.delta")
+      .map((event) => event.delta)
+      .join("");
+    const start = text.indexOf(link);
+    const citation = {
+      type: "url_citation",
+      start_index: start,
+      end_index: start + link.length,
+      url: "https://result-2.example.org/",
+      title: expect.stringContaining("Result 2"),
+    };
+    const added = events.filter((event) => event.type === "response.output_text.annotation.added");
+    expect(added).toEqual([
+      expect.objectContaining({ annotation_index: 0, content_index: 0, annotation: citation }),
+    ]);
+    const completed = events.find((event) => event.type === "response.completed") as {
+      response: { output: { type: string; content?: { annotations: unknown[] }[] }[] };
+    };
+    const message = completed.response.output.find((item) => item.type === "message");
+    expect(message?.content?.[0]?.annotations).toEqual([citation]);
+  });
+
   it("a failing search is a 502 naming the search provider, and no model is called", async () => {
     exa.setScenario({ name: "fail", status: 500 });
     const error = await readError(await chat({ plugins: [{ id: "web" }] }));
@@ -220,6 +402,23 @@ describe("the web plugin with a search provider configured", () => {
     expect(error.message).toContain("web plugin: the search provider answered HTTP 500");
     expect(error.reason).toBe("web_search_failed");
     expect(edge.primary.requests()).toHaveLength(0);
+  });
+
+  // The rule for a search whose answer never came: the caller is charged nothing for it. The gateway
+  // paid the search provider, but every attempt failed on the providers' side, not the caller's, and
+  // OpenRouter bills no failed request; charging a search with no answer to show for it would bill the
+  // caller for our upstreams' outage. (A caller who cancels once a provider has the request is charged
+  // for the search with the prompt it was sent, as the provider's work is: finish-generation.ts.)
+  it("a search whose every model attempt failed is not charged: the usage event costs 0", async () => {
+    edge.primary.setScenario({ name: "fail", status: 500 });
+    const response = await chat({ plugins: [{ id: "web", max_results: 3 }] });
+    expect(response.status).toBeGreaterThanOrEqual(500);
+    const id = response.headers.get("x-generation-id") ?? "";
+    expect(exa.requests()).toHaveLength(1);
+    const event = await usageEventFor(edge, id);
+    expect(event.costPico).toBe(0n);
+    expect([event.webSearchEngine, event.numSearchResults]).toEqual(["", 0]);
+    expect(event.finishReason).toBe("error");
   });
 
   it("a search that does not answer in time is a 502 too", async () => {
@@ -230,15 +429,19 @@ describe("the web plugin with a search provider configured", () => {
     expect(edge.primary.requests()).toHaveLength(0);
   });
 
-  it("refuses native search and its options by name", async () => {
-    for (const [plugin, field] of [
-      [{ id: "web", engine: "native" }, "plugins[0].engine"],
-      [{ id: "web", max_uses: 2 }, "plugins[0].max_uses"],
+  it("refuses native search where the plan has none, and the options it cannot serve, by name", async () => {
+    for (const [plugin, field, message] of [
+      [{ id: "web", engine: "native" }, "plugins[0]", "offers the provider's own web search"],
+      [{ id: "web", max_uses: 2 }, "plugins[0]", "offers the provider's own web search"],
+      [{ id: "web", engine: "exa", max_uses: 2 }, "plugins[0].max_uses", "native web search only"],
+      [{ id: "web", user_location: { country: "US" } }, "plugins[0].user_location", "is not offered"],
     ] as const) {
       const error = await readError(await chat({ plugins: [plugin] }));
       expect(error.status).toBe(400);
       expect(error.metadata?.field).toBe(field);
+      expect(error.message).toContain(message);
     }
     expect(exa.requests()).toHaveLength(0);
+    expect(edge.primary.requests()).toHaveLength(0);
   });
 });

@@ -5,21 +5,27 @@ import { type ChatRequest, parseChatRequest } from "../canonical/chat-request.js
 import { ZERO_COST } from "../canonical/cost.js";
 import { middleOut } from "../canonical/middle-out.js";
 import { NO_FEATURES, requestFeatures } from "../canonical/plugins.js";
+import { webServing } from "../pipeline/web-native.js";
 import { parseAnthropicMessage } from "../providers/anthropic/chat.js";
 import { azureChatPath, azureDeployment } from "../providers/azure/api.js";
 import { bedrockAnthropicBody } from "../providers/bedrock/invoke.js";
 import { withoutThoughts } from "../providers/excluded-thoughts.js";
 import { chatRequestBody } from "../providers/openai-compatible/chat.js";
-import type { CanonicalCompletion, ChatResult } from "../providers/types.js";
+import type { CanonicalCompletion, ChatResult, ProviderAdapter } from "../providers/types.js";
 import { vertexPath, vertexTarget } from "../providers/vertex/api.js";
 import { vertexClaudeBody } from "../providers/vertex/index.js";
+import { testEndpoint, testModel } from "../test/catalog.js";
+import { citedTextBlocks } from "./anthropic/cited-text.js";
 import { anthropicRequestBody } from "./anthropic/from-openai.js";
 import { chatRequestFromMessages, parseMessagesRequest } from "./anthropic/messages-request.js";
+import { withWebSearchTool } from "./anthropic/web-search-tool.js";
 import { converseRequestBody } from "./bedrock/converse-request.js";
 import { FIELD_TABLE, renderFieldTable } from "./field-table.js";
 import { geminiRequestBody } from "./gemini/from-openai.js";
 import { chatRequestFromGemini, parseGenerateContent } from "./gemini/generate-request.js";
 import { renderGenerateContent } from "./gemini/generate-response.js";
+import { groundingMetadataOf } from "./gemini/grounding-render.js";
+import { withGoogleSearch } from "./gemini/search-tool.js";
 import { mediaRefusal } from "./media-support.js";
 import { UntranslatableError } from "./untranslatable.js";
 
@@ -930,20 +936,66 @@ const CHECKS: Readonly<Record<string, () => void>> = {
     expect(features([{ id: "moderation", enabled: false }])()).toEqual(NO_FEATURES);
   },
   "plugins-web": () => {
-    const web = () => requestFeatures(canonical("chat", { ...BASE.chat, plugins: [{ id: "web" }] }));
-    expect(web).toThrow("plugins[0]: the web plugin needs a search provider");
-    expect(() => requestFeatures({ model: "openai/gpt-4o:online" })).toThrow(/model: .*:online.*web plugin/);
-    const served = (plugin: Json) =>
-      requestFeatures(canonical("chat", { ...BASE.chat, plugins: [plugin] }), { webSearch: true });
-    expect(served({ id: "web", max_results: 3, search_prompt: "Found:" }).web).toEqual({
+    const sent = (plugin: Json, support = { webSearch: true }) =>
+      requestFeatures(canonical("chat", { ...BASE.chat, plugins: [plugin] }), support);
+    // Native search depends on the plan: only an explicit engine "exa" needs the search API here.
+    expect(() => sent({ id: "web", engine: "exa" }, { webSearch: false })).toThrow(
+      "plugins[0].engine: the web plugin needs a search provider",
+    );
+    expect(sent({ id: "web", max_results: 3, search_prompt: "Found:" }).web).toMatchObject({
       maxResults: 3,
       searchPrompt: "Found:",
-      includeDomains: undefined,
-      excludeDomains: undefined,
+      field: "plugins[0]",
     });
     expect(requestFeatures({ model: "openai/gpt-4o:online" }, { webSearch: true }).web?.maxResults).toBe(5);
-    expect(() => served({ id: "web", engine: "native" })).toThrow("plugins[0].engine: native web search");
-    expect(() => served({ id: "web", user_location: { country: "US" } })).toThrow("plugins[0].user_location");
+    expect(() => sent({ id: "web", engine: "exa", max_uses: 2 })).toThrow("plugins[0].max_uses");
+    expect(() => sent({ id: "web", user_location: { country: "US" } })).toThrow("plugins[0].user_location");
+    const plainRoute = {
+      attempts: [{ model: testModel("a/b", []), endpoint: testEndpoint("openai") }],
+      adapterFor: () => ({ apiFormat: "openai" }) as ProviderAdapter,
+    };
+    expect(() => webServing(sent({ id: "web" }), plainRoute, false)).toThrow(
+      "plugins[0]: the web plugin needs a search provider",
+    );
+    expect(webServing(sent({ id: "web" }), plainRoute, true).exa).toBe(true);
+  },
+  "plugins-web-native": () => {
+    const search = { maxUses: 3, includeDomains: ["a.example"], excludeDomains: undefined };
+    const anthropic = anthropicRequestBody(canonical("chat", BASE.chat), "claude-sonnet-4", false);
+    withWebSearchTool(anthropic, search);
+    expect(anthropic.tools).toEqual([
+      { type: "web_search_20250305", name: "web_search", max_uses: 3, allowed_domains: ["a.example"] },
+    ]);
+    const gemini: Record<string, unknown> = {};
+    withGoogleSearch(gemini, { ...search, includeDomains: undefined });
+    expect(gemini.tools).toEqual([{ googleSearch: {} }]);
+    expect(() => withGoogleSearch({}, search)).toThrow(
+      /Gemini's Google Search grounding takes no domain lists/,
+    );
+    const openai = JSON.parse(
+      chatRequestBody(canonical("chat", BASE.chat), "gpt-4o-search-preview", false, true, false, {
+        webSearch: { ...search, includeDomains: undefined },
+      }),
+    );
+    expect(openai.web_search_options).toEqual({ search_context_size: "medium" });
+    expect(() =>
+      chatRequestBody(canonical("chat", BASE.chat), "gpt-4o-search-preview", false, true, false, {
+        webSearch: search,
+      }),
+    ).toThrow(/takes no domain lists/);
+    const cited = [
+      {
+        type: "url_citation",
+        url_citation: { url: "https://a.example/", title: "A", start_index: 0, end_index: 2 },
+      },
+    ];
+    expect(citedTextBlocks("ok.", cited)[0]).toMatchObject({
+      text: "ok",
+      citations: [{ url: "https://a.example/" }],
+    });
+    expect(groundingMetadataOf("ok.", cited)?.groundingChunks).toEqual([
+      { web: { uri: "https://a.example/", title: "A" } },
+    ]);
   },
   "plugins-file-parser": () => {
     const engine = (pdf?: Json) => () =>

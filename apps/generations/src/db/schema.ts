@@ -66,6 +66,9 @@ export interface GenerationsTable {
   audio_cost: ColumnType<string, string | undefined, string>;
   image_cost: ColumnType<string, string | undefined, string>;
   error_message: NullableText;
+  /** The web plugin's search ("native" or "exa") and its billed searches or results; null without one. */
+  web_search_engine: NullableText;
+  num_search_results: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 type NullableText = ColumnType<string | null, string | null | undefined, string | null>;

@@ -63,6 +63,9 @@ export function rowFromUsage(envelope: Envelope, usage: UsageRecorded): Insertab
     completion_audio_tokens: usage.completionAudioTokens,
     audio_cost: picoToDecimalString(usage.audioCostPico),
     image_cost: picoToDecimalString(usage.imageCostPico),
+    // A search is recorded with its engine or not at all.
+    web_search_engine: usage.webSearchEngine || null,
+    num_search_results: usage.webSearchEngine ? usage.numSearchResults : null,
   };
 }
 
@@ -119,6 +122,8 @@ export function usageFromRow(row: GenerationRow): UsageRecorded {
     completionAudioTokens: row.completion_audio_tokens,
     audioCostPico: usdToPico(row.audio_cost),
     imageCostPico: usdToPico(row.image_cost),
+    webSearchEngine: row.web_search_engine ?? "",
+    numSearchResults: row.num_search_results ?? 0,
   };
 }
 

@@ -70,19 +70,21 @@ export interface OpenRouterCallerFields {
   workspace_id: string;
   /** One per attempt, fallbacks included: OpenRouter's ProviderResponse. */
   provider_responses: ProviderResponse[];
-  // No moderation, presets, web search/fetch plugin, auto-router or service tiers; media and audio
-  // inputs and image outputs are not counted per generation: null, not a guessed 0.
+  // No moderation, presets, web fetch plugin, auto-router or service tiers; media and audio inputs and
+  // image outputs are not counted per generation: null, not a guessed 0.
   moderation_latency: null;
   native_tokens_completion_images: null;
   num_fetches: null;
   num_input_audio_prompt: null;
   num_media_completion: null;
   num_media_prompt: null;
-  num_search_results: null;
+  /** The web plugin's billed searches (native) or results (exa); null without a billed search. */
+  num_search_results: number | null;
   preset_id: null;
   router: null;
   service_tier: null;
-  web_search_engine: null;
+  /** "native" (the provider's own search) or "exa" (the operator's search API); null without one. */
+  web_search_engine: string | null;
 }
 
 export interface ProviderResponse {
@@ -208,11 +210,11 @@ function callerFields(row: GenerationRow): OpenRouterCallerFields {
     num_input_audio_prompt: null,
     num_media_completion: null,
     num_media_prompt: null,
-    num_search_results: null,
+    num_search_results: row.num_search_results ?? null,
     preset_id: null,
     router: null,
     service_tier: null,
-    web_search_engine: null,
+    web_search_engine: row.web_search_engine ?? null,
   };
 }
 

@@ -67,6 +67,8 @@ const COLUMNS: readonly UnnestColumn<Row>[] = [
   { name: "completion_audio_tokens", type: "integer", value: (row) => row.completion_audio_tokens ?? 0 },
   { name: "audio_cost", type: "numeric", value: (row) => row.audio_cost ?? "0" },
   { name: "image_cost", type: "numeric", value: (row) => row.image_cost ?? "0" },
+  { name: "web_search_engine", type: "text", value: (row) => row.web_search_engine },
+  { name: "num_search_results", type: "integer", value: (row) => row.num_search_results },
 ];
 const ORIGIN: UnnestColumn<Row> = {
   name: "app_origin",

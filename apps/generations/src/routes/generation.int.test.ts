@@ -194,6 +194,24 @@ describeWith(["postgres"], "generation lookup", () => {
       });
     });
 
+    it("shows the web plugin's search: its engine and the searches or results billed (issue 32)", async () => {
+      for (const [engine, count] of [
+        ["native", 2],
+        ["exa", 5],
+      ] as const) {
+        const usage = usageEvent({ accountId: "acct_owner", webSearch: { engine, count } });
+        publishUsage(harness.bus, harness.topics.usage, usage);
+        await ingested(usage.generationId);
+        const response = await harness.get(`/api/v1/generation?id=${usage.generationId}`, ownerKey);
+        expect(response.body.data).toMatchObject({ web_search_engine: engine, num_search_results: count });
+      }
+      const plain = usageEvent({ accountId: "acct_owner" });
+      publishUsage(harness.bus, harness.topics.usage, plain);
+      await ingested(plain.generationId);
+      const response = await harness.get(`/api/v1/generation?id=${plain.generationId}`, ownerKey);
+      expect(response.body.data).toMatchObject({ web_search_engine: null, num_search_results: null });
+    });
+
     it("renders fields the provider did not report as null", async () => {
       const usage = usageEvent({
         accountId: "acct_owner",

@@ -1,5 +1,6 @@
 import { isRecord } from "../core/content.js";
 import type { ProviderError } from "../core/server.js";
+import { checkServerTool } from "./web-search.js";
 
 // Which fields the Messages API accepts where, per its reference (https://docs.anthropic.com/en/api/messages,
 // https://docs.anthropic.com/en/api/messages-count-tokens). The API validates the whole body and refuses a
@@ -138,8 +139,13 @@ function checkCacheControl(value: unknown, path: string): ProviderError | undefi
 function checkTools(tools: unknown): ProviderError | undefined {
   if (!Array.isArray(tools)) return undefined;
   for (const [index, tool] of tools.entries()) {
+    if (!isRecord(tool)) continue;
     // Server tools (`web_search_20250305`, …) have their own shapes; custom tools have no type or "custom".
-    if (!isRecord(tool) || (tool.type !== undefined && tool.type !== "custom")) continue;
+    if (tool.type !== undefined && tool.type !== "custom") {
+      const error = checkServerTool(tool, index);
+      if (error) return error;
+      continue;
+    }
     const error =
       firstExtra(tool, CUSTOM_TOOL_FIELDS, `tools.${index}.custom`) ??
       checkCacheControl(tool.cache_control, `tools.${index}.custom.cache_control`);

@@ -37,7 +37,7 @@ export async function handleMessages(ctx: ExchangeContext, demo: boolean): Promi
     content: plan.content,
     stop_reason: plan.stopReason,
     stop_sequence: null,
-    ...(noUsage ? {} : { usage: fullUsage(plan.inputTokens, plan.outputTokens, cache) }),
+    ...(noUsage ? {} : { usage: fullUsage(plan.inputTokens, plan.outputTokens, cache, plan) }),
   });
 }
 
@@ -50,12 +50,16 @@ export async function handleCountTokens(ctx: ExchangeContext): Promise<void> {
 }
 
 /** `input_tokens` counts only the input after the last cache breakpoint, as the API reports it. */
-function fullUsage(input: number, output: number, cache: CacheUsage) {
+function fullUsage(input: number, output: number, cache: CacheUsage, plan?: MessagePlan) {
   return {
     input_tokens: input - cache.creation - cache.read,
     cache_creation_input_tokens: cache.creation,
     cache_read_input_tokens: cache.read,
     output_tokens: output,
+    // Present once the request offered a server tool (docs.claude.com "Web search tool", "Usage").
+    ...(plan && plan.webSearchRequests > 0
+      ? { server_tool_use: { web_search_requests: plan.webSearchRequests } }
+      : {}),
     service_tier: "standard",
   };
 }
@@ -101,9 +105,29 @@ export function streamEventData(
     }),
   ];
   plan.content.forEach((block, index) => {
-    if (block.type === "text") {
-      frames.push(event("content_block_start", { index, content_block: { type: "text", text: "" } }));
+    if (block.type === "server_tool_use") {
+      frames.push(
+        event("content_block_start", { index, content_block: { ...block, input: {} } }),
+        event("content_block_delta", {
+          index,
+          delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) },
+        }),
+      );
+    } else if (block.type === "web_search_tool_result") {
+      // The results arrive whole in the block's start event.
+      frames.push(event("content_block_start", { index, content_block: block }));
+    } else if (block.type === "text") {
+      const cited = block.citations !== undefined;
+      frames.push(
+        event("content_block_start", {
+          index,
+          content_block: { type: "text", text: "", ...(cited ? { citations: [] } : {}) },
+        }),
+      );
       if (index === 0) frames.push(event("ping", {}));
+      // A cited block's citations stream before its text.
+      for (const citation of block.citations ?? [])
+        frames.push(event("content_block_delta", { index, delta: { type: "citations_delta", citation } }));
       for (const text of streamPieces(block.text)) {
         frames.push(event("content_block_delta", { index, delta: { type: "text_delta", text } }));
       }
@@ -144,7 +168,16 @@ export function streamEventData(
   frames.push(
     event("message_delta", {
       delta: { stop_reason: plan.stopReason, stop_sequence: null },
-      ...(noUsage ? {} : { usage: { output_tokens: plan.outputTokens } }),
+      ...(noUsage
+        ? {}
+        : {
+            usage: {
+              output_tokens: plan.outputTokens,
+              ...(plan.webSearchRequests > 0
+                ? { server_tool_use: { web_search_requests: plan.webSearchRequests } }
+                : {}),
+            },
+          }),
     }),
   );
   frames.push(event("message_stop", {}));

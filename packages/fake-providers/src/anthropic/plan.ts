@@ -3,9 +3,11 @@ import { randomId } from "../core/ids.js";
 import { estimateTokens } from "../core/tokens.js";
 import type { MessagesRequest } from "./request.js";
 import { thinkingSignature } from "./thinking.js";
+import { pageCitation, type SearchBlock, searchBlocks, searchPages } from "./web-search.js";
 
 export type AnthropicBlock =
-  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "text"; readonly text: string; readonly citations?: readonly Record<string, unknown>[] }
+  | SearchBlock
   | { readonly type: "thinking"; readonly thinking: string; readonly signature: string }
   | {
       readonly type: "tool_use";
@@ -19,7 +21,12 @@ export interface MessagePlan {
   readonly stopReason: "end_turn" | "max_tokens" | "tool_use";
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** Searches the web search tool ran (`usage.server_tool_use.web_search_requests`); 0 without the tool. */
+  readonly webSearchRequests: number;
 }
+
+/** The uncited lead-in of a searched answer, so the cited block's span starts past 0 as Claude's do. */
+const SEARCH_PREAMBLE = "Here is what I found. ";
 
 /** Text the model says before a tool call, so tool replies exercise multi-block indexes as Claude's do. */
 const TOOL_PREAMBLE = "Let me check that.";
@@ -37,7 +44,7 @@ export function countInputTokens(request: MessagesRequest): number {
 
 /** With thinking on, the answer starts with a signed thinking block (counted as output tokens). */
 export function planMessage(request: MessagesRequest, demo: boolean): MessagePlan {
-  const plan = planAnswer(request, demo);
+  const plan = searched(request, planAnswer(request, demo));
   if (!request.thinking) return plan;
   const last = request.messages.at(-1);
   const thinking = `Thinking about: ${(last?.toolResult ?? last?.text ?? "").slice(0, 80)}`;
@@ -61,6 +68,7 @@ function planAnswer(request: MessagesRequest, demo: boolean): MessagePlan {
         { type: "tool_use", id: randomId("toolu_01", 22), name: tool.name, input },
       ],
       stopReason: "tool_use",
+      webSearchRequests: 0,
       inputTokens,
       outputTokens:
         estimateTokens(TOOL_PREAMBLE) + estimateTokens(tool.name) + estimateTokens(JSON.stringify(input)),
@@ -74,8 +82,39 @@ function planAnswer(request: MessagesRequest, demo: boolean): MessagePlan {
   return {
     content: [{ type: "text", text }],
     stopReason: truncated ? "max_tokens" : "end_turn",
+    webSearchRequests: 0,
     inputTokens,
     outputTokens: estimateTokens(text),
+  };
+}
+
+/**
+ * With the web search tool on a user question, the answer is the search (one, within any `max_uses`),
+ * its results, an uncited lead-in, then the reply as a text block citing the first page. The results
+ * are read by the model, so they count as input tokens, as Anthropic bills them.
+ */
+function searched(request: MessagesRequest, plan: MessagePlan): MessagePlan {
+  const last = request.messages.at(-1);
+  const reply = plan.content.length === 1 ? plan.content[0] : undefined;
+  if (!request.webSearch || last?.role !== "user" || last.toolResult !== null || reply?.type !== "text")
+    return plan;
+  const query = last.text.slice(0, 200);
+  const pages = searchPages(query);
+  const results = JSON.stringify(pages);
+  return {
+    ...plan,
+    content: [
+      ...searchBlocks(query, pages),
+      { type: "text", text: SEARCH_PREAMBLE },
+      {
+        type: "text",
+        text: reply.text,
+        citations: [pageCitation(pages[0] as (typeof pages)[0], reply.text)],
+      },
+    ],
+    inputTokens: plan.inputTokens + estimateTokens(results),
+    outputTokens: plan.outputTokens + estimateTokens(SEARCH_PREAMBLE) + estimateTokens(query),
+    webSearchRequests: 1,
   };
 }
 

@@ -3,6 +3,7 @@ import type { ProviderError } from "../core/server.js";
 import { checkMessageFields } from "./fields.js";
 import { checkMedia, mediaInputTokens } from "./media.js";
 import { checkSamplingWithThinking, checkThinkingHistory, parseThinking } from "./thinking.js";
+import { type WebSearchTool, webSearchToolOf } from "./web-search.js";
 
 export interface AnthropicTool {
   readonly name: string;
@@ -22,6 +23,8 @@ export interface MessagesRequest {
   readonly thinking: boolean;
   /** What the image and document blocks count as input tokens (media.ts); Anthropic reports no breakdown. */
   readonly mediaTokens: number;
+  /** The server-side web search tool, when the request offers it (web-search.ts). */
+  readonly webSearch: WebSearchTool | undefined;
 }
 
 /**
@@ -90,6 +93,7 @@ export function parseMessagesRequest(
     stream: body.stream === true,
     tools: Array.isArray(body.tools) ? body.tools.flatMap(parseTool) : [],
     toolChoice: parseToolChoice(body.tool_choice),
+    webSearch: webSearchToolOf(body.tools),
     thinking,
     mediaTokens: mediaInputTokens(body.messages),
   };
@@ -100,7 +104,9 @@ function invalid(message: string): ProviderError {
 }
 
 function parseTool(tool: unknown): AnthropicTool[] {
+  // Server tools run on the API's side: the model never "calls" them the way it calls the caller's tools.
   if (!isRecord(tool) || typeof tool.name !== "string") return [];
+  if (tool.type !== undefined && tool.type !== "custom") return [];
   return [{ name: tool.name, inputSchema: tool.input_schema }];
 }
 

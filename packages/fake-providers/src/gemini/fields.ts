@@ -81,7 +81,8 @@ const tool: MessageType = {
   },
   googleSearchRetrieval: "struct",
   codeExecution: "struct",
-  googleSearch: "struct",
+  // ai.google.dev GoogleSearch: an optional time range and (Vertex) excluded domains, nothing else.
+  googleSearch: { timeRangeFilter: { startTime: "scalar", endTime: "scalar" }, excludeDomains: "scalar" },
   urlContext: "struct",
   computerUse: "struct",
   fileSearch: "struct",

@@ -12,6 +12,7 @@ import type { ExchangeContext } from "../core/server.js";
 import { estimateTokens } from "../core/tokens.js";
 import { GEMINI_JSON, sendGeminiError } from "./errors.js";
 import { COUNT_TOKENS_REQUEST, GENERATE_REQUEST, normalizeFields } from "./fields.js";
+import { type Grounding, groundingFor } from "./grounding.js";
 import type { ModalityTokens } from "./media.js";
 import { type GenerateRequest, parseCountRequest, parseGenerateRequest } from "./request.js";
 
@@ -24,6 +25,8 @@ interface GeneratePlan {
   readonly finishReason: "STOP" | "MAX_TOKENS";
   readonly promptTokens: number;
   readonly candidatesTokens: number;
+  /** Google Search grounding of a text answer, on the last candidate (chunk) only. */
+  readonly grounding?: Grounding | undefined;
 }
 
 // Prompt count: the text estimate of the system instruction, every content and the tool declarations.
@@ -64,6 +67,7 @@ function plan(request: GenerateRequest, demo: boolean): GeneratePlan {
     finishReason: truncated ? "MAX_TOKENS" : "STOP",
     promptTokens,
     candidatesTokens: estimateTokens(text),
+    ...(request.googleSearch && !last?.functionResponse ? { grounding: groundingFor(lastText, text) } : {}),
   };
 }
 
@@ -106,12 +110,14 @@ function usageMetadata(
   candidatesTokens: number | null,
   cached: number,
   media: ModalityTokens,
+  toolUse = 0,
 ) {
   return {
     promptTokenCount: promptTokens,
+    ...(toolUse > 0 ? { toolUsePromptTokenCount: toolUse } : {}),
     ...(cached > 0 ? { cachedContentTokenCount: cached } : {}),
     ...(candidatesTokens === null ? {} : { candidatesTokenCount: candidatesTokens }),
-    totalTokenCount: promptTokens + (candidatesTokens ?? 0),
+    totalTokenCount: promptTokens + toolUse + (candidatesTokens ?? 0),
     promptTokensDetails: promptDetails(promptTokens, media),
   };
 }
@@ -135,6 +141,7 @@ export async function handleGenerate(
       {
         content: { parts, role: "model" },
         ...(final ? { finishReason: planned.finishReason } : {}),
+        ...(final && planned.grounding ? { groundingMetadata: planned.grounding.metadata } : {}),
         index: 0,
       },
     ],
@@ -147,6 +154,7 @@ export async function handleGenerate(
             final ? planned.candidatesTokens : null,
             cached,
             request.media,
+            planned.grounding?.toolUsePromptTokens,
           ),
         }),
     modelVersion: model,

@@ -1,5 +1,6 @@
 import { isRecord } from "../core/content.js";
 import type { ProviderError } from "../core/server.js";
+import { googleSearchOf } from "./grounding.js";
 import { checkInlineData, type ModalityTokens, modalityTokens } from "./media.js";
 
 export interface GeminiContent {
@@ -24,6 +25,8 @@ export interface GenerateRequest {
   readonly maxOutputTokens: number | undefined;
   /** The inline media's tokens by modality (media.ts). */
   readonly media: ModalityTokens;
+  /** Grounding with Google Search is on (grounding.ts). */
+  readonly googleSearch: boolean;
 }
 
 export function parseGenerateRequest(body: unknown): GenerateRequest | ProviderError {
@@ -42,6 +45,8 @@ export function parseGenerateRequest(body: unknown): GenerateRequest | ProviderE
       message: "* GenerateContentRequest.generation_config.max_output_tokens: must be positive\n",
     };
   }
+  const googleSearch = googleSearchOf(body.tools);
+  if (typeof googleSearch !== "boolean") return googleSearch;
   const calling =
     isRecord(body.toolConfig) && isRecord(body.toolConfig.functionCallingConfig)
       ? body.toolConfig.functionCallingConfig
@@ -56,6 +61,7 @@ export function parseGenerateRequest(body: unknown): GenerateRequest | ProviderE
       : [],
     maxOutputTokens: typeof max === "number" ? max : undefined,
     media: modalityTokens(body.contents),
+    googleSearch,
   };
 }
 

@@ -2,6 +2,7 @@ import { asksForTool, limitReply, replyText, toolArguments, toolResultReply } fr
 import { randomId } from "../core/ids.js";
 import { estimateTokens } from "../core/tokens.js";
 import type { ChatRequest } from "./chat-request.js";
+import { searchedAnswer, type UrlAnnotation } from "./web-search.js";
 
 export interface PlannedToolCall {
   readonly id: string;
@@ -19,6 +20,8 @@ export interface ChatPlan {
   readonly completionTokens: number;
   /** Of `promptTokens`: the audio (reported apart, as OpenAI does). */
   readonly audioTokens: number;
+  /** A search model's citations of what it found (message `annotations`). */
+  readonly annotations: readonly UrlAnnotation[];
 }
 
 // Prompt count: the text estimate plus 3 tokens per message and 3 priming the reply, the overhead OpenAI
@@ -44,17 +47,20 @@ export function planChat(request: ChatRequest, demo: boolean): ChatPlan {
       promptTokens,
       audioTokens,
       completionTokens: estimateTokens(tool.name) + estimateTokens(args) + 3,
+      annotations: [],
     };
   }
   const full = last?.role === "tool" ? toolResultReply(last.text, { demo }) : replyText(lastUser, { demo });
   const { text, truncated } = limitReply(full, request.maxTokens);
+  const answer = request.searches ? searchedAnswer(text, lastUser) : { content: text, annotations: [] };
   return {
-    content: text,
+    content: answer.content,
     toolCall: null,
     finishReason: truncated ? "length" : "stop",
     promptTokens,
     audioTokens,
-    completionTokens: estimateTokens(text),
+    completionTokens: estimateTokens(answer.content),
+    annotations: answer.annotations,
   };
 }
 

@@ -2,6 +2,7 @@ import { isRecord } from "../core/content.js";
 import type { ProviderError } from "../core/server.js";
 import { CHAT_FIELDS, unrecognizedArguments } from "./fields.js";
 import { checkMediaParts, type MediaTokens, mediaTokens } from "./media.js";
+import { checkWebSearch, isSearchModel } from "./web-search.js";
 
 export interface OpenAiTool {
   readonly name: string;
@@ -25,6 +26,8 @@ export interface ChatRequest {
   readonly toolChoice: string;
   /** What the media parts count as prompt tokens (media.ts). */
   readonly media: MediaTokens;
+  /** A search model: it searches on every call and cites what it found (web-search.ts). */
+  readonly searches: boolean;
 }
 
 /** Validates the fields the fake relies on, with the API's own messages for what is missing or wrong. */
@@ -39,6 +42,8 @@ export function parseChatRequest(
   if (typeof model !== "string" || model === "") {
     return { status: 400, message: "you must provide a model parameter" };
   }
+  const search = checkWebSearch(body, model);
+  if (search) return search;
   if (!Array.isArray(messages)) {
     return missing("messages");
   }
@@ -85,6 +90,7 @@ export function parseChatRequest(
     tools,
     toolChoice: toolChoice(body.tool_choice),
     media: mediaTokens(messages),
+    searches: isSearchModel(model),
   };
 }
 

@@ -50,7 +50,7 @@ export async function handleChatCompletion(ctx: ExchangeContext, flavour: OpenAi
         role: "assistant",
         content: plan.content,
         refusal: null,
-        annotations: [],
+        annotations: plan.annotations,
         ...(plan.toolCall
           ? {
               tool_calls: [
@@ -155,6 +155,8 @@ function streamFrames(request: ChatRequest, plan: ChatPlan, meta: StreamMeta): s
     } else {
       for (const piece of streamPieces(plan.content ?? ""))
         frames.push(chunk([delta(index, { content: piece })]));
+      // A search model's citations come in a delta of their own once the text is out.
+      if (plan.annotations.length > 0) frames.push(chunk([delta(index, { annotations: plan.annotations })]));
     }
     frames.push(chunk([delta(index, {}, plan.finishReason)]));
   }

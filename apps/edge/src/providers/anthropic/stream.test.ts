@@ -127,3 +127,90 @@ describe("anthropicStreamEvents (Anthropic events → OpenAI chunks golden)", ()
     expect(cut.at(-1)).toMatchObject({ type: "error", code: "protocol" });
   });
 });
+
+// docs.claude.com "Web search tool", "Streaming": the search is a server_tool_use block (its query as
+// input_json_delta), then a web_search_tool_result block, then text blocks whose citations arrive as
+// citations_delta before their text; message_delta's usage counts the searches.
+const searchStream =
+  frame("message_start", {
+    message: {
+      id: "msg_w",
+      model: "claude-sonnet-4",
+      content: [],
+      usage: { input_tokens: 10, output_tokens: 1 },
+    },
+  }) +
+  frame("content_block_start", {
+    index: 0,
+    content_block: { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: {} },
+  }) +
+  frame("content_block_delta", {
+    index: 0,
+    delta: { type: "input_json_delta", partial_json: '{"query":"q"}' },
+  }) +
+  frame("content_block_stop", { index: 0 }) +
+  frame("content_block_start", {
+    index: 1,
+    content_block: {
+      type: "web_search_tool_result",
+      tool_use_id: "srvtoolu_1",
+      content: [{ type: "web_search_result", url: "https://a.example/", title: "A", encrypted_content: "e" }],
+    },
+  }) +
+  frame("content_block_stop", { index: 1 }) +
+  frame("content_block_start", { index: 2, content_block: { type: "text", text: "" } }) +
+  frame("content_block_delta", { index: 2, delta: { type: "text_delta", text: "Intro. " } }) +
+  frame("content_block_stop", { index: 2 }) +
+  frame("content_block_start", { index: 3, content_block: { type: "text", text: "", citations: [] } }) +
+  frame("content_block_delta", {
+    index: 3,
+    delta: {
+      type: "citations_delta",
+      citation: {
+        type: "web_search_result_location",
+        url: "https://a.example/",
+        title: "A",
+        cited_text: "quoted",
+        encrypted_index: "x",
+      },
+    },
+  }) +
+  frame("content_block_delta", { index: 3, delta: { type: "text_delta", text: "Cited " } }) +
+  frame("content_block_delta", { index: 3, delta: { type: "text_delta", text: "claim." } }) +
+  frame("content_block_stop", { index: 3 }) +
+  frame("message_delta", {
+    delta: { stop_reason: "end_turn", stop_sequence: null },
+    usage: { output_tokens: 30, server_tool_use: { web_search_requests: 2 } },
+  }) +
+  frame("message_stop", {});
+
+describe("anthropicStreamEvents with the web search tool", () => {
+  it("streams a cited block's citations as url_citation annotations over its span, and counts the searches", async () => {
+    const events = await collect(searchStream);
+    const deltas = events.flatMap((event) =>
+      event.type === "chunk" ? [event.chunk.choices?.[0]?.delta] : [],
+    );
+    const text = deltas.map((delta) => (typeof delta?.content === "string" ? delta.content : "")).join("");
+    expect(text).toBe("Intro. Cited claim.");
+    const annotated = deltas.filter((delta) => delta?.annotations !== undefined);
+    expect(annotated).toEqual([
+      {
+        annotations: [
+          {
+            type: "url_citation",
+            url_citation: {
+              url: "https://a.example/",
+              title: "A",
+              content: "quoted",
+              start_index: 7,
+              end_index: 19,
+            },
+          },
+        ],
+      },
+    ]);
+    expect(text.slice(7, 19)).toBe("Cited claim.");
+    const usage = events.find((event) => event.type === "usage");
+    expect(usage?.type === "usage" && usage.usage.webSearches).toBe(2);
+  });
+});

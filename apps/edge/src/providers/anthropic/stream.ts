@@ -6,6 +6,8 @@ import {
   openAiFinishReason,
   usageFromAnthropic,
 } from "../../translate/anthropic/to-openai.js";
+import { webCitation } from "../../translate/anthropic/web-citations.js";
+import type { UrlCitation } from "../../translate/url-citation.js";
 import { type AttemptSignals, classifyError } from "../http.js";
 import { type SseEvent, SseParser } from "../sse.js";
 import type { StreamEvent } from "../types.js";
@@ -24,6 +26,10 @@ export class AnthropicStreamMapper {
   private nextTool = 0;
   private usage: AnthropicUsageWire = {};
   private stopped = false;
+  /** The text streamed so far (string length), so a block's citations know its span. */
+  private textLength = 0;
+  /** Per text block: where it starts and the web citations streamed for it (`citations_delta`). */
+  private readonly cited = new Map<number, { start: number; citations: unknown[] }>();
 
   map(event: SseEvent): StreamEvent[] {
     let data: Json;
@@ -40,6 +46,8 @@ export class AnthropicStreamMapper {
         return this.blockStart(Number(data.index), data.content_block as Json | undefined);
       case "content_block_delta":
         return this.blockDelta(Number(data.index), data.delta as Json | undefined);
+      case "content_block_stop":
+        return this.blockStop(Number(data.index));
       case "message_delta":
         return this.messageDelta(
           data.delta as Json | undefined,
@@ -67,6 +75,17 @@ export class AnthropicStreamMapper {
   }
 
   private blockStart(index: number, block: Json | undefined): StreamEvent[] {
+    if (block?.type === "text") {
+      this.cited.set(index, {
+        start: this.textLength,
+        citations: Array.isArray(block.citations) ? [...block.citations] : [],
+      });
+      if (typeof block.text === "string" && block.text !== "") {
+        this.textLength += block.text.length;
+        return [this.chunk({ content: block.text })];
+      }
+      return [];
+    }
     if (block?.type === "redacted_thinking")
       return [
         this.chunk({
@@ -88,7 +107,14 @@ export class AnthropicStreamMapper {
   }
 
   private blockDelta(index: number, delta: Json | undefined): StreamEvent[] {
-    if (delta?.type === "text_delta") return [this.chunk({ content: delta.text })];
+    if (delta?.type === "text_delta") {
+      if (typeof delta.text === "string") this.textLength += delta.text.length;
+      return [this.chunk({ content: delta.text })];
+    }
+    if (delta?.type === "citations_delta") {
+      this.cited.get(index)?.citations.push(delta.citation);
+      return [];
+    }
     // Thinking travels as reasoning text plus Anthropic-tagged reasoning details, so an Anthropic
     // client gets the exact blocks (text and signature) back and other clients can ignore them.
     if (delta?.type === "thinking_delta")
@@ -110,6 +136,20 @@ export class AnthropicStreamMapper {
     return [];
   }
 
+  /**
+   * A text block's web citations, once its text is all out: a chunk whose delta carries them as
+   * `annotations` over the block's span (OpenRouter streams annotations in a delta the same way).
+   */
+  private blockStop(index: number): StreamEvent[] {
+    const block = this.cited.get(index);
+    this.cited.delete(index);
+    if (block === undefined) return [];
+    const annotations = block.citations
+      .map((citation) => webCitation(citation, block.start, this.textLength))
+      .filter((annotation): annotation is UrlCitation => annotation !== undefined);
+    return annotations.length > 0 ? [this.chunk({ annotations })] : [];
+  }
+
   private messageDelta(delta: Json | undefined, usage: AnthropicUsageWire | undefined): StreamEvent[] {
     this.mergeUsage(usage);
     const stopReason = typeof delta?.stop_reason === "string" ? delta.stop_reason : undefined;
@@ -123,6 +163,8 @@ export class AnthropicStreamMapper {
       if (typeof value === "number") (this.usage as Record<string, number>)[name] = value;
     // The writes by TTL come as an object on message_start; a 1-hour write is priced higher.
     if (usage.cache_creation) this.usage.cache_creation = usage.cache_creation;
+    // Cumulative, like the token counts: the last report of the searches run is the total.
+    if (usage.server_tool_use) this.usage.server_tool_use = usage.server_tool_use;
   }
 
   private usageEvent(): StreamEvent[] {

@@ -1,15 +1,11 @@
 import { geminiRequestBody } from "../../translate/gemini/from-openai.js";
-import {
-  completionFromGemini,
-  type GeminiUsageWire,
-  geminiFinishReason,
-  usageFromGemini,
-} from "../../translate/gemini/to-openai.js";
+import { withGoogleSearch } from "../../translate/gemini/search-tool.js";
+import { completionFromGemini, geminiFinishReason, responseUsage } from "../../translate/gemini/to-openai.js";
 import { httpAdapter } from "../adapter.js";
 import type { WireDialect } from "../exchange.js";
 import { networkFailure, type UpstreamFailure } from "../failure.js";
 import { UpstreamHttp } from "../http.js";
-import type { CanonicalCompletion, ProviderFactory } from "../types.js";
+import type { CanonicalCompletion, ChatCall, ProviderFactory } from "../types.js";
 import { geminiHeaders, geminiPath } from "./api.js";
 import { geminiEmbedDialect } from "./embeddings.js";
 import { geminiStreamEvents } from "./stream.js";
@@ -24,13 +20,21 @@ export const googleProvider: ProviderFactory = (settings, timeouts) => {
         ? geminiPath(call.upstreamModel, "streamGenerateContent", "?alt=sse")
         : geminiPath(call.upstreamModel, "generateContent"),
       headers,
-      body: JSON.stringify(geminiRequestBody(call.request)),
+      body: JSON.stringify(searchedBody(call)),
     }),
     parse: parseGeminiResponse,
     events: geminiStreamEvents,
   };
-  return httpAdapter(settings, "gemini", http, dialect, geminiEmbedDialect(headers), headers);
+  const adapter = httpAdapter(settings, "gemini", http, dialect, geminiEmbedDialect(headers), headers);
+  // Its dialect sends ChatCall.webSearch (the web plugin's native search).
+  return { ...adapter, nativeWebSearch: true };
 };
+
+function searchedBody(call: ChatCall): Record<string, unknown> {
+  const body = geminiRequestBody(call.request);
+  withGoogleSearch(body, call.webSearch);
+  return body;
+}
 
 export function parseGeminiResponse(json: unknown): CanonicalCompletion | UpstreamFailure {
   if (typeof json !== "object" || json === null || Array.isArray(json))
@@ -42,7 +46,7 @@ export function parseGeminiResponse(json: unknown): CanonicalCompletion | Upstre
   return {
     body,
     upstreamId: body.id,
-    usage: usageFromGemini(response.usageMetadata as GeminiUsageWire | undefined),
+    usage: responseUsage(response),
     nativeFinishReason: geminiFinishReason(response),
   };
 }

@@ -6,8 +6,9 @@ import { GEMINI_REASONING_FORMAT } from "../../translate/gemini/to-openai.js";
 import { withoutCacheMarkers } from "../../translate/openai/cache-markers.js";
 import { effortFor, reasoningBudget } from "../../translate/openai/reasoning.js";
 import { refuseForeignFields } from "../../translate/target-fields.js";
+import { untranslatable } from "../../translate/untranslatable.js";
 import { networkFailure, type UpstreamFailure } from "../failure.js";
-import type { CanonicalCompletion } from "../types.js";
+import type { CanonicalCompletion, NativeWebSearch } from "../types.js";
 
 /**
  * The client's request as the upstream should see it: our model id replaced by the provider's, the
@@ -20,7 +21,10 @@ export function chatRequestBody(
   stream: boolean,
   streamUsage = true,
   reasoningObject = false,
-  endpoint: { supportedParameters?: readonly string[] | undefined } = {},
+  endpoint: {
+    supportedParameters?: readonly string[] | undefined;
+    webSearch?: NativeWebSearch | undefined;
+  } = {},
 ): string {
   // Fields only another format can carry are refused; caching breakpoints have no OpenAI form.
   refuseForeignFields(request, "openai");
@@ -34,6 +38,7 @@ export function chatRequestBody(
   };
   for (const field of GATEWAY_ONLY_FIELDS) delete body[field];
   if (!reasoningObject) asReasoningEffort(sendable, body);
+  withSearchOptions(body, endpoint.webSearch);
   if (stream) {
     body.stream = true;
     if (streamUsage) body.stream_options = { ...(request.stream_options ?? {}), include_usage: true };
@@ -42,6 +47,21 @@ export function chatRequestBody(
     if (body.stream !== undefined) body.stream = false;
   }
   return JSON.stringify(body);
+}
+
+/**
+ * OpenAI's web search on Chat Completions (platform.openai.com "Web search", Chat Completions tab): the
+ * search models take `web_search_options` (`search_context_size`, default medium, which is what the
+ * catalogue's per-call price is for) and search once per call. It takes no domain lists.
+ */
+function withSearchOptions(body: Record<string, unknown>, search: NativeWebSearch | undefined): void {
+  if (search === undefined) return;
+  if (search.includeDomains || search.excludeDomains)
+    untranslatable(
+      "web plugin include_domains/exclude_domains",
+      "OpenAI's web search on Chat Completions takes no domain lists",
+    );
+  body.web_search_options = { search_context_size: "medium" };
 }
 
 /**

@@ -33,11 +33,14 @@ export function openAiCompatibleProvider(
         host.reasoningObject,
         {
           supportedParameters: call.supportedParameters,
+          webSearch: call.webSearch,
         },
       ),
     }),
     parse: parseCompletion,
     events: openAiStreamEvents,
   };
-  return httpAdapter(settings, "openai", http, dialect, openAiEmbedDialect(headers), headers);
+  const adapter = httpAdapter(settings, "openai", http, dialect, openAiEmbedDialect(headers), headers);
+  // Its dialect sends ChatCall.webSearch (the web plugin's native search).
+  return { ...adapter, nativeWebSearch: true };
 }

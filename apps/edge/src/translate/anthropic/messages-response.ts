@@ -5,6 +5,7 @@ import type { ResponseIdentity } from "../openai/chat-response.js";
 import type { UsageRender } from "../openai/usage.js";
 import { StreamRecord } from "../stream-record.js";
 import type { StreamRenderer, Surface } from "../surface.js";
+import { citationLocations, citedTextBlocks } from "./cited-text.js";
 import { ANTHROPIC_REASONING_FORMAT } from "./to-openai.js";
 
 type Json = Record<string, unknown>;
@@ -68,7 +69,7 @@ export function renderMessage(body: CompletionWire, identity: ResponseIdentity, 
   const message = (choice?.message ?? {}) as Json;
   const content: Json[] = [...thinkingBlocks(message.reasoning_details)];
   if (typeof message.content === "string" && message.content.length > 0)
-    content.push({ type: "text", text: message.content });
+    content.push(...citedTextBlocks(message.content, message.annotations));
   for (const call of (message.tool_calls ?? []) as Json[]) {
     const fn = (call.function ?? {}) as Json;
     content.push({ type: "tool_use", id: call.id, name: fn.name, input: toolInput(fn.arguments as string) });
@@ -107,6 +108,8 @@ export class AnthropicStreamRenderer extends StreamRecord implements StreamRende
   private failed = false;
   private open: OpenBlock | undefined;
   private nextIndex = 0;
+  /** The answer's text so far: a citation's span indexes it. */
+  private content = "";
 
   constructor(private readonly identity: ResponseIdentity) {
     super();
@@ -121,6 +124,7 @@ export class AnthropicStreamRenderer extends StreamRecord implements StreamRende
     // providers has no valid Anthropic form (see thinkingBlocks above).
     for (const detail of anthropicDetails(delta.reasoning_details)) out += this.reasoningDetail(detail);
     if (typeof delta.content === "string" && delta.content) out += this.text(delta.content);
+    out += this.citations(delta.annotations);
     for (const call of (delta.tool_calls ?? []) as Json[]) out += this.toolCall(call);
     if (choice.finish_reason) out += this.closeBlock();
     return out;
@@ -182,7 +186,21 @@ export class AnthropicStreamRenderer extends StreamRecord implements StreamRende
     });
   }
 
+  /**
+   * Web citations (`url_citation` annotations) as Anthropic streams them, `citations_delta` events on a
+   * text block: the open one, or, when the text's block has closed, an empty text block of their own.
+   * The span cannot be cut out of text already sent, so each citation's `cited_text` carries it.
+   */
+  private citations(annotations: unknown): string {
+    const cited = citationLocations(this.content, annotations);
+    if (cited.length === 0) return "";
+    let out = this.openBlock({ kind: "text" }, { type: "text", text: "", citations: [] }, true);
+    for (const citation of cited) out += this.delta({ type: "citations_delta", citation });
+    return out;
+  }
+
   private text(text: string): string {
+    this.content += text;
     return (
       this.openBlock({ kind: "text" }, { type: "text", text: "" }, true) +
       this.delta({ type: "text_delta", text })

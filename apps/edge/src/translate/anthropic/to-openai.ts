@@ -1,5 +1,6 @@
 import type { TokenUsage } from "../../canonical/tokens.js";
 import { type CompletionWire, usageToWire } from "../../canonical/wire.js";
+import { blockCitations } from "./web-citations.js";
 
 /** Tags reasoning details that carry Anthropic signatures, so they only ever go back to Anthropic. */
 export const ANTHROPIC_REASONING_FORMAT = "anthropic-claude-v1";
@@ -27,6 +28,8 @@ export interface AnthropicUsageWire {
   cache_creation_input_tokens?: number | null;
   /** The writes by TTL (`ephemeral_5m_input_tokens`, `ephemeral_1h_input_tokens`). */
   cache_creation?: { ephemeral_1h_input_tokens?: number | null } | null;
+  /** Server tools run for the answer (docs.claude.com "Web search tool", "Usage"). */
+  server_tool_use?: { web_search_requests?: number | null } | null;
 }
 
 /** Anthropic's `input_tokens` excludes cache reads and writes; canonical prompt tokens include them. */
@@ -36,6 +39,7 @@ export function usageFromAnthropic(wire: AnthropicUsageWire | undefined): TokenU
   const cachedTokens = wire.cache_read_input_tokens ?? 0;
   const cacheWriteTokens = wire.cache_creation_input_tokens ?? 0;
   const long = wire.cache_creation?.ephemeral_1h_input_tokens ?? 0;
+  const searches = wire.server_tool_use?.web_search_requests ?? 0;
   return {
     promptTokens: (wire.input_tokens ?? 0) + cachedTokens + cacheWriteTokens,
     completionTokens: wire.output_tokens ?? 0,
@@ -43,6 +47,7 @@ export function usageFromAnthropic(wire: AnthropicUsageWire | undefined): TokenU
     cacheWriteTokens,
     reasoningTokens: 0,
     ...(long > 0 ? { cacheWriteLongTokens: long } : {}),
+    ...(searches > 0 ? { webSearches: searches } : {}),
   };
 }
 
@@ -74,6 +79,8 @@ export function messageFromBlocks(blocks: readonly Block[]): Record<string, unkn
     refusal: null,
   };
   if (calls.length > 0) message.tool_calls = calls;
+  const annotations = blockCitations(blocks);
+  if (annotations.length > 0) message.annotations = annotations;
   if (reasoning.length > 0) message.reasoning = reasoning.join("");
   if (details.length > 0) message.reasoning_details = details;
   return message;

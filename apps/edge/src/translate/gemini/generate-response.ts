@@ -6,6 +6,7 @@ import type { UsageRender } from "../openai/usage.js";
 import { sseData } from "../sse.js";
 import { StreamRecord } from "../stream-record.js";
 import type { StreamFraming, StreamRenderer, Surface } from "../surface.js";
+import { groundingMetadataOf } from "./grounding-render.js";
 import { GEMINI_REASONING_FORMAT } from "./to-openai.js";
 
 type Json = Record<string, unknown>;
@@ -106,10 +107,15 @@ export function renderGenerateContent(
       parts.push({ text: message.reasoning, thought: true });
     if (typeof message.content === "string" && message.content) parts.push({ text: message.content });
     for (const call of (message.tool_calls ?? []) as Json[]) parts.push(callPart(call, signed));
+    const grounding =
+      typeof message.content === "string"
+        ? groundingMetadataOf(message.content, message.annotations)
+        : undefined;
     return {
       content: { role: "model", parts },
       finishReason: geminiFinishReason(choice.finish_reason),
       index: choice.index ?? position,
+      ...(grounding ? { groundingMetadata: grounding } : {}),
     };
   });
   return {
@@ -136,6 +142,9 @@ export class GeminiStreamRenderer extends StreamRecord implements StreamRenderer
   private readonly signed = new Map<string, string>();
   private frames = 0;
   private failed = false;
+  /** The answer's text and its web citations so far: the last frame grounds them, as Gemini's does. */
+  private content = "";
+  private readonly annotations: unknown[] = [];
 
   constructor(
     private readonly identity: ResponseIdentity,
@@ -150,6 +159,8 @@ export class GeminiStreamRenderer extends StreamRecord implements StreamRenderer
     const delta = (choice.delta ?? {}) as Json;
     for (const [id, signature] of signatures(delta.reasoning_details)) this.signed.set(id, signature);
     for (const call of (delta.tool_calls ?? []) as Json[]) this.collect(call);
+    if (Array.isArray(delta.annotations)) this.annotations.push(...delta.annotations);
+    if (typeof delta.content === "string") this.content += delta.content;
     const parts: Json[] = [];
     if (typeof delta.reasoning === "string" && delta.reasoning)
       parts.push({ text: delta.reasoning, thought: true });
@@ -170,9 +181,15 @@ export class GeminiStreamRenderer extends StreamRecord implements StreamRenderer
     const parts = [...this.calls.values()].map((call) =>
       callPart({ id: call.id, function: { name: call.name, arguments: call.arguments } }, this.signed),
     );
+    const grounding = groundingMetadataOf(this.content, this.annotations);
     const last = this.frame({
       candidates: [
-        { content: { role: "model", parts }, finishReason: geminiFinishReason(this.finish), index: 0 },
+        {
+          content: { role: "model", parts },
+          finishReason: geminiFinishReason(this.finish),
+          index: 0,
+          ...(grounding ? { groundingMetadata: grounding } : {}),
+        },
       ],
       usageMetadata: usageMetadata(usage),
     });

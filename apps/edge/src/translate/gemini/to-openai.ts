@@ -1,5 +1,6 @@
 import type { TokenUsage } from "../../canonical/tokens.js";
 import { type ChunkWire, type CompletionWire, usageToWire } from "../../canonical/wire.js";
+import { groundedSearches, groundingCitations } from "./grounding.js";
 
 /** Tags reasoning details holding Gemini thought signatures (keyed by tool-call id). */
 export const GEMINI_REASONING_FORMAT = "google-gemini-v1";
@@ -118,6 +119,7 @@ export function completionFromGemini(response: Json): CompletionWire {
     candidates.length > 0
       ? candidates.map((candidate, position) => {
           const { delta, calledTools } = mapParts(partsOf(candidate), ids);
+          withGrounding(delta, typeof delta.content === "string" ? delta.content : "", candidate);
           return {
             index: typeof candidate.index === "number" ? candidate.index : position,
             message: messageOf(delta),
@@ -127,13 +129,38 @@ export function completionFromGemini(response: Json): CompletionWire {
           };
         })
       : [{ index: 0, message: messageOf({}), logprobs: null, finish_reason: "content_filter" }];
-  const usage = usageFromGemini(response.usageMetadata as GeminiUsageWire | undefined);
+  const usage = responseUsage(response);
   return {
     id: typeof response.responseId === "string" ? response.responseId : undefined,
     object: "chat.completion",
     choices,
     ...(usage ? { usage: usageToWire(usage) } : {}),
   };
+}
+
+/** A whole response's usage, its grounding search counted (geminiUsage's report plus withGroundedSearch). */
+export function responseUsage(response: Json): TokenUsage | undefined {
+  return withGroundedSearch(
+    usageFromGemini(response.usageMetadata as GeminiUsageWire | undefined),
+    candidatesOf(response).reduce(
+      (most, candidate) => Math.max(most, groundedSearches(candidate.groundingMetadata)),
+      0,
+    ),
+  );
+}
+
+/** The candidate's Google Search grounding as `annotations` on its delta, over `text` (its answer so far). */
+function withGrounding(delta: Json, text: string, candidate: Json): void {
+  const annotations = groundingCitations(text, candidate.groundingMetadata);
+  if (annotations.length > 0) delta.annotations = annotations;
+}
+
+/**
+ * The searches a grounded answer ran: the queries Gemini reports (`webSearchQueries`), at least one once
+ * it is grounded. Gemini 3 bills each query; Gemini 2.x bills the grounded prompt once (web-native.ts).
+ */
+function withGroundedSearch(usage: TokenUsage | undefined, searches: number): TokenUsage | undefined {
+  return usage && searches > 0 ? { ...usage, webSearches: searches } : usage;
 }
 
 /** A delta made whole: content null when absent, tool calls without stream indexes. */
@@ -159,11 +186,19 @@ export class GeminiChunkMapper {
   private readonly calledTools = new Set<number>();
   private readonly ids = new CallIds("stream");
   private finishedAny = false;
-  usage: TokenUsage | undefined;
+  private searches = 0;
+  /** Each candidate's text so far: grounding (on the last chunks) indexes the whole answer. */
+  private readonly texts = new Map<number, string>();
+  private reported: TokenUsage | undefined;
+
+  /** The last usage reported, with the grounding search counted once if the answer was grounded. */
+  get usage(): TokenUsage | undefined {
+    return withGroundedSearch(this.reported, this.searches);
+  }
 
   map(response: Json): ChunkWire[] {
     const usage = usageFromGemini(response.usageMetadata as GeminiUsageWire | undefined);
-    if (usage) this.usage = usage;
+    if (usage) this.reported = usage;
     const base = {
       id: typeof response.responseId === "string" ? response.responseId : undefined,
       object: "chat.completion.chunk",
@@ -182,6 +217,10 @@ export class GeminiChunkMapper {
       const index = typeof candidate.index === "number" ? candidate.index : position;
       const firstTool = this.toolCount.get(index) ?? 0;
       const { delta, calledTools } = mapParts(partsOf(candidate), this.ids, firstTool);
+      const text = (this.texts.get(index) ?? "") + (typeof delta.content === "string" ? delta.content : "");
+      this.texts.set(index, text);
+      this.searches = Math.max(this.searches, groundedSearches(candidate.groundingMetadata));
+      withGrounding(delta, text, candidate);
       if (calledTools) {
         this.calledTools.add(index);
         this.toolCount.set(index, firstTool + (delta.tool_calls as Json[]).length);

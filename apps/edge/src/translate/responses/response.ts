@@ -3,6 +3,7 @@ import { totalTokens } from "../../canonical/tokens.js";
 import type { CompletionWire } from "../../canonical/wire.js";
 import type { ResponseIdentity } from "../openai/chat-response.js";
 import { renderUsage, type UsageRender } from "../openai/usage.js";
+import { urlCitationsIn } from "../url-citation.js";
 import { detailsOf, encodeReasoningDetails, mergeReasoningDetails } from "./reasoning-state.js";
 import type { ResponsesEcho } from "./request.js";
 
@@ -126,10 +127,20 @@ export function messageItem(id: string, parts: Json[], status: ResponseStatus): 
 
 export const refusalPart = (refusal: string): Json => ({ type: "refusal", refusal });
 
-export const outputTextPart = (text: string): Json => ({
+/**
+ * An output_text part; `annotations` are the message's web citations in the Responses API's own form
+ * (platform.openai.com "Web search": `{type: "url_citation", start_index, end_index, url, title}`).
+ */
+export const outputTextPart = (text: string, annotations?: unknown): Json => ({
   type: "output_text",
   text,
-  annotations: [],
+  annotations: urlCitationsIn(annotations, text.length).map(({ url_citation: cited }) => ({
+    type: "url_citation",
+    start_index: cited.start_index,
+    end_index: cited.end_index,
+    url: cited.url,
+    title: cited.title,
+  })),
   logprobs: [],
 });
 
@@ -161,7 +172,8 @@ export function outputItems(body: CompletionWire, generationId: string, echo: Re
   if (summary !== undefined || details.length > 0)
     items.push(reasoningItem(itemIds.reasoning(generationId), summary, details));
   const parts: Json[] = [];
-  if (typeof message.content === "string" && message.content) parts.push(outputTextPart(message.content));
+  if (typeof message.content === "string" && message.content)
+    parts.push(outputTextPart(message.content, message.annotations));
   if (typeof message.refusal === "string" && message.refusal) parts.push(refusalPart(message.refusal));
   if (parts.length > 0) items.push(messageItem(itemIds.message(generationId), parts, "completed"));
   const calls = Array.isArray(message.tool_calls) ? (message.tool_calls as Json[]) : [];

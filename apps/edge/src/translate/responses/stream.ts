@@ -24,6 +24,8 @@ type Json = Record<string, unknown>;
 interface MessagePart {
   type: "output_text" | "refusal";
   text: string;
+  /** The chat surface's `url_citation` annotations on this text (web citations), as they arrived. */
+  annotations?: unknown[];
 }
 
 type OpenItem =
@@ -39,7 +41,7 @@ interface OpenCall {
 }
 
 function wirePart(part: MessagePart): Json {
-  return part.type === "refusal" ? refusalPart(part.text) : outputTextPart(part.text);
+  return part.type === "refusal" ? refusalPart(part.text) : outputTextPart(part.text, part.annotations);
 }
 
 /** `event:` and `data:` lines, as OpenAI streams them; the SDKs dispatch on the data's `type`. */
@@ -87,6 +89,7 @@ export class ResponsesStreamRenderer extends StreamRecord implements StreamRende
       out += this.reasoningDelta(delta.reasoning);
     if (typeof delta.content === "string" && delta.content)
       out += this.messageDelta("output_text", delta.content);
+    if (Array.isArray(delta.annotations)) out += this.annotationsAdded(delta.annotations);
     if (typeof delta.refusal === "string" && delta.refusal)
       out += this.messageDelta("refusal", delta.refusal);
     if (Array.isArray(delta.tool_calls))
@@ -221,6 +224,30 @@ export class ResponsesStreamRenderer extends StreamRecord implements StreamRende
     const where = { ...this.where(open.index, open.id), content_index: open.parts.length - 1 };
     if (type === "refusal") return out + this.emit("response.refusal.delta", { ...where, delta: text });
     return out + this.emit("response.output_text.delta", { ...where, delta: text, logprobs: [] });
+  }
+
+  /**
+   * Web citations on the open output_text part, as the Responses API streams them: one
+   * `response.output_text.annotation.added` each (its own `url_citation` form), and on the part's
+   * `.done` events and the completed item. Offsets index the part's text; ones outside it are left out.
+   */
+  private annotationsAdded(annotations: unknown[]): string {
+    const open = this.open;
+    const part = open?.kind === "message" ? open.parts.at(-1) : undefined;
+    if (open?.kind !== "message" || part?.type !== "output_text") return "";
+    const known = (outputTextPart(part.text, part.annotations).annotations as Json[]).length;
+    part.annotations = [...(part.annotations ?? []), ...annotations];
+    const added = outputTextPart(part.text, annotations).annotations as Json[];
+    const where = { ...this.where(open.index, open.id), content_index: open.parts.length - 1 };
+    return added
+      .map((annotation, index) =>
+        this.emit("response.output_text.annotation.added", {
+          ...where,
+          annotation_index: known + index,
+          annotation,
+        }),
+      )
+      .join("");
   }
 
   /** Ends the message's current content part: its `.done` event, then `content_part.done`. */

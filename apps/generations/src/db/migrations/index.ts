@@ -9,6 +9,7 @@ import { healthFromRecords } from "./20261127T210000_health_from_records.js";
 import { callerAndError } from "./20261128T010000_caller_and_error.js";
 import { generationMedia } from "./20261128T080000_generation_media.js";
 import { retentionById } from "./20261128T080000_retention_by_id.js";
+import { webSearch } from "./20261128T080000_web_search.js";
 import { histogramsInMinutes } from "./20261128T083000_histograms_in_minutes.js";
 
 export const migrations: Migrations = {
@@ -22,5 +23,6 @@ export const migrations: Migrations = {
   "20261128T010000_caller_and_error": callerAndError,
   "20261128T080000_generation_media": generationMedia,
   "20261128T080000_retention_by_id": retentionById,
+  "20261128T080000_web_search": webSearch,
   "20261128T083000_histograms_in_minutes": histogramsInMinutes,
 };

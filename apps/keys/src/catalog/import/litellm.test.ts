@@ -53,6 +53,7 @@ function claudeSonnet4(provider: string) {
     supports_function_calling: true,
     supports_reasoning: true,
     supports_response_schema: true,
+    supports_web_search: true,
   };
 }
 
@@ -142,8 +143,9 @@ describe("LiteLLM import: open-weight hosts and clouds", () => {
         cacheWritePico: 3_750_000n,
       },
     });
+    // supports_web_search is OpenRouter's `web_search_options`: the web plugin's native search marker.
     expect(bedrock?.supportedParameters).toEqual(
-      expect.arrayContaining(["tools", "response_format", "reasoning"]),
+      expect.arrayContaining(["tools", "response_format", "reasoning", "web_search_options"]),
     );
     // The dated Vertex name and the undated one are one endpoint (same terms): the first is kept.
     expect(endpointOf(result, "anthropic/claude-sonnet-4", "google-vertex")?.upstreamModel).toBe(
@@ -173,6 +175,7 @@ describe("LiteLLM import: open-weight hosts and clouds", () => {
       pricing: { promptPico: 2_500_000n, cacheReadPico: 1_250_000n },
     });
     expect(azure?.supportedParameters).toContain("parallel_tool_calls");
+    expect(azure?.supportedParameters).not.toContain("web_search_options");
     expect(result.skipped).toContain(
       "azure/gpt-4o-2024-11-20: reaches openai/gpt-4o@azure through an alias; azure/gpt-4o names it and is imported",
     );

@@ -214,6 +214,8 @@ function parameters(entry: Record<string, unknown>, kind: "chat" | "embedding"):
   if (entry.supports_parallel_function_calling === true) list.push("parallel_tool_calls");
   if (entry.supports_response_schema === true) list.push("response_format", "structured_outputs");
   if (entry.supports_reasoning === true) list.push("reasoning", "include_reasoning");
+  // OpenRouter's marker for the provider's own web search (the web plugin uses it where it can price it).
+  if (entry.supports_web_search === true) list.push("web_search_options");
   return list;
 }
 

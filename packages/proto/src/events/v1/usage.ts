@@ -95,6 +95,14 @@ export interface UsageRecorded {
    */
   audioCostPico: bigint;
   imageCostPico: bigint;
+  /**
+   * The web plugin (issue 32), for OpenRouter's generation record: which search served it ("native": the
+   * provider's own; "exa": the operator's Exa-compatible API; empty: no web plugin, or no billed answer)
+   * and how many were billed (native: the searches the provider reported; exa: the results given to
+   * the model). Their price is part of cost_pico, not of the upstream costs.
+   */
+  webSearchEngine: string;
+  numSearchResults: number;
 }
 
 export interface Attempt {
@@ -155,6 +163,8 @@ function createBaseUsageRecorded(): UsageRecorded {
     completionAudioTokens: 0,
     audioCostPico: 0n,
     imageCostPico: 0n,
+    webSearchEngine: "",
+    numSearchResults: 0,
   };
 }
 
@@ -302,6 +312,12 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
         throw new globalThis.Error("value provided for field message.imageCostPico of type int64 too large");
       }
       writer.uint32(328).int64(message.imageCostPico);
+    }
+    if (message.webSearchEngine !== "") {
+      writer.uint32(338).string(message.webSearchEngine);
+    }
+    if (message.numSearchResults !== 0) {
+      writer.uint32(344).uint32(message.numSearchResults);
     }
     return writer;
   },
@@ -647,6 +663,22 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
             message.imageCostPico = reader.int64() as bigint;
             continue;
           }
+          case 42: {
+            if (tag !== 338) {
+              break;
+            }
+
+            message.webSearchEngine = reader.string();
+            continue;
+          }
+          case 43: {
+            if (tag !== 344) {
+              break;
+            }
+
+            message.numSearchResults = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -844,6 +876,16 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
         : isSet(object.image_cost_pico)
         ? BigInt(object.image_cost_pico)
         : 0n,
+      webSearchEngine: isSet(object.webSearchEngine)
+        ? globalThis.String(object.webSearchEngine)
+        : isSet(object.web_search_engine)
+        ? globalThis.String(object.web_search_engine)
+        : "",
+      numSearchResults: isSet(object.numSearchResults)
+        ? globalThis.Number(object.numSearchResults)
+        : isSet(object.num_search_results)
+        ? globalThis.Number(object.num_search_results)
+        : 0,
     };
   },
 
@@ -972,6 +1014,12 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
     if (message.imageCostPico !== 0n) {
       obj.imageCostPico = message.imageCostPico.toString();
     }
+    if (message.webSearchEngine !== "") {
+      obj.webSearchEngine = message.webSearchEngine;
+    }
+    if (message.numSearchResults !== 0) {
+      obj.numSearchResults = Math.round(message.numSearchResults);
+    }
     return obj;
   },
 
@@ -1033,6 +1081,8 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
     message.imageCostPico = (object.imageCostPico !== undefined && object.imageCostPico !== null)
       ? BigInt(object.imageCostPico)
       : 0n;
+    message.webSearchEngine = object.webSearchEngine ?? "";
+    message.numSearchResults = object.numSearchResults ?? 0;
     return message;
   },
 };

@@ -1,0 +1,133 @@
+import { describe, expect, it } from "vitest";
+import type { RequestFeatures, WebPlugin } from "../canonical/plugins.js";
+import type { PlannedAttempt } from "../planning/plan.js";
+import type { Route } from "../planning/planner.js";
+import type { ApiFormat, ProviderAdapter } from "../providers/types.js";
+import { testEndpoint, testModel } from "../test/catalog.js";
+import { nativeSearchCharge, nativeSearchHoldPico, webServing } from "./web-native.js";
+
+const SEARCH = ["max_tokens", "stream", "web_search_options"];
+const FORMATS: Record<string, ApiFormat> = {
+  vertex: "anthropic",
+  anthropic: "anthropic",
+  google: "gemini",
+  openai: "openai",
+  groq: "openai",
+};
+
+function attempt(providerId: string, upstreamModel: string, parameters = SEARCH): PlannedAttempt {
+  const endpoint = testEndpoint(providerId, { upstreamModel, supportedParameters: parameters });
+  return { model: testModel(`x/${upstreamModel}`, [endpoint]), endpoint };
+}
+
+function route(...attempts: PlannedAttempt[]): Route {
+  return {
+    attempts,
+    adapterFor: (planned) =>
+      ({
+        apiFormat: FORMATS[planned.endpoint.providerId],
+        nativeWebSearch: planned.endpoint.providerId !== "vertex",
+      }) as ProviderAdapter,
+  };
+}
+
+const claude = attempt("anthropic", "claude-sonnet-4");
+const gemini = attempt("google", "gemini-2.5-flash");
+const gpt = attempt("openai", "gpt-4o-search-preview");
+const plainGpt = attempt("openai", "gpt-4o-mini", ["max_tokens"]);
+// Lists the parameter, but the gateway has no price for its searches: never native.
+const unpriced = attempt("groq", "llama-3", SEARCH);
+// Claude on Vertex lists it and would be priced, but the Vertex adapter does not send the tool.
+const unsent = attempt("vertex", "claude-sonnet-4@20250514", SEARCH);
+
+const features = (web: Partial<WebPlugin> = {}): RequestFeatures => ({
+  middleOut: false,
+  pdf: undefined,
+  web: {
+    maxResults: 5,
+    searchPrompt: undefined,
+    includeDomains: undefined,
+    excludeDomains: undefined,
+    ...web,
+  },
+});
+
+describe("webServing: the provider's own search or the operator's", () => {
+  it("is native when every planned endpoint has a priced native search, whatever the search API", () => {
+    const served = webServing(features(), route(claude, gemini), true);
+    expect(served.exa).toBe(false);
+    expect(served.native).toEqual({ maxUses: 5, includeDomains: undefined, excludeDomains: undefined });
+    expect(served.route.attempts).toEqual([claude, gemini]);
+  });
+
+  it("uses the search API when one planned endpoint has none (a failover must still search)", () => {
+    for (const other of [plainGpt, unpriced, unsent]) {
+      const served = webServing(features(), route(claude, other), true);
+      expect(served).toMatchObject({ exa: true, native: undefined });
+      expect(served.route.attempts).toHaveLength(2);
+    }
+  });
+
+  it("keeps only the native endpoints when native is asked for or no search API is configured", () => {
+    expect(webServing(features({ engine: "native" }), route(plainGpt, gpt), true).route.attempts).toEqual([
+      gpt,
+    ]);
+    expect(webServing(features({ maxUses: 2 }), route(plainGpt, claude), true).native?.maxUses).toBe(2);
+    expect(webServing(features(), route(plainGpt, gpt), false).route.attempts).toEqual([gpt]);
+  });
+
+  it("is a 400 naming the plugin when nothing can search", () => {
+    expect(() => webServing(features({ field: "plugins[0]" }), route(plainGpt), false)).toThrow(
+      "plugins[0]: the web plugin needs a search provider and no search provider is configured on this gateway",
+    );
+    expect(() =>
+      webServing(features({ engine: "native", field: "plugins[1]" }), route(plainGpt), true),
+    ).toThrow("plugins[1]: no endpoint planned for this request offers the provider's own web search");
+  });
+
+  it("an explicit engine exa never searches natively", () => {
+    expect(webServing(features({ engine: "exa" }), route(claude), true)).toMatchObject({
+      exa: true,
+      native: undefined,
+    });
+  });
+});
+
+describe("native search prices", () => {
+  it("holds the dearest endpoint's searches at their most: Anthropic max_uses × $0.01, the others one search", () => {
+    const held = (planned: Route, maxUses?: number) =>
+      nativeSearchHoldPico(webServing(features({ engine: "native", maxUses }), planned, false));
+    expect(held(route(claude), 3)).toBe(3n * 10_000_000_000n);
+    // Gemini 2.x: $0.035 per grounded prompt; gpt-4o-search-preview: $0.035 per call.
+    expect(held(route(claude, gemini), 2)).toBe(35_000_000_000n);
+    expect(held(route(gpt))).toBe(35_000_000_000n);
+    // Gemini 3 bills each query ($0.014) and has no cap: held at max_uses.
+    expect(held(route(attempt("google", "gemini-3-flash-preview")), 2)).toBe(2n * 14_000_000_000n);
+    expect(held(route(attempt("openai", "gpt-4o-mini-search-preview")))).toBe(27_500_000_000n);
+  });
+
+  it("bills what the provider reports: Anthropic's and Gemini's counts, OpenAI once per call", () => {
+    const usage = {
+      promptTokens: 1,
+      completionTokens: 1,
+      cachedTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
+    };
+    const planned = route(claude, gemini, gpt);
+    expect(nativeSearchCharge(planned, claude, { ...usage, webSearches: 3 }).pico).toBe(30_000_000_000n);
+    expect(nativeSearchCharge(planned, claude, usage).pico).toBe(0n);
+    expect(nativeSearchCharge(planned, gemini, { ...usage, webSearches: 1 }).pico).toBe(35_000_000_000n);
+    // Gemini 2.x: a grounded answer is billed once however many queries it ran; Gemini 3: each query.
+    expect(nativeSearchCharge(planned, gemini, { ...usage, webSearches: 3 })).toEqual({
+      searches: 1,
+      pico: 35_000_000_000n,
+    });
+    const gemini3 = attempt("google", "gemini-3-flash-preview");
+    expect(nativeSearchCharge(route(gemini3), gemini3, { ...usage, webSearches: 3 }).pico).toBe(
+      3n * 14_000_000_000n,
+    );
+    expect(nativeSearchCharge(planned, gpt, usage).pico).toBe(35_000_000_000n);
+    expect(nativeSearchCharge(route(plainGpt), plainGpt, usage).pico).toBe(0n);
+  });
+});
