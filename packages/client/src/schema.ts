@@ -1250,6 +1250,11 @@ export interface components {
                  * @example 0.00000015
                  */
                 internal_reasoning: string;
+                /**
+                 * @description USD per input audio token, where audio is priced apart from text (absent: at the prompt price).
+                 * @example 0.00000015
+                 */
+                audio?: string;
             };
             top_provider: {
                 context_length: number;
@@ -1468,6 +1473,11 @@ export interface components {
                  * @example 0.00000015
                  */
                 internal_reasoning: string;
+                /**
+                 * @description USD per input audio token, where audio is priced apart from text (absent: at the prompt price).
+                 * @example 0.00000015
+                 */
+                audio?: string;
             };
             top_provider: {
                 context_length: number;
@@ -1493,6 +1503,8 @@ export interface components {
             quantization: string | null;
             is_zdr: boolean;
             supported_parameters: string[];
+            /** @description What the endpoint's model reads: text, image, file (PDF) and audio, as OpenRouter names them. */
+            input_modalities: string[];
             status: number | null;
             uptime_last_30m: number | null;
             latency_last_30m: {
@@ -1518,6 +1530,8 @@ export interface components {
             input_cache_write: number;
             /** @description USD */
             internal_reasoning: number;
+            /** @description Per input audio token, where audio is priced apart from text. */
+            audio?: number;
         };
         WalletSignIn: {
             /** @description Use as `Authorization: Bearer` on inference routes. */
@@ -1598,9 +1612,17 @@ export interface components {
                 prompt_tokens_details: {
                     cached_tokens: number;
                     cache_write_tokens: number;
+                    /** @description Audio in the prompt, where reported. */
+                    audio_tokens?: number;
+                    /** @description Images in the prompt, where reported apart (Gemini). */
+                    image_tokens?: number;
+                    /** @description Documents in the prompt, where reported apart (Gemini). */
+                    document_tokens?: number;
                 };
                 completion_tokens_details: {
                     reasoning_tokens: number;
+                    /** @description Audio the model produced, where reported. */
+                    audio_tokens?: number;
                 };
                 cost_details: {
                     /** @description USD */
@@ -1609,6 +1631,10 @@ export interface components {
                     upstream_inference_prompt_cost: number;
                     /** @description USD */
                     upstream_inference_completions_cost: number;
+                    /** @description Of the prompt cost: audio tokens at the audio price. */
+                    upstream_inference_audio_cost?: number;
+                    /** @description Of the prompt cost: images at the per-image price. */
+                    upstream_inference_image_cost?: number;
                 };
             };
             api_type: string;
@@ -1684,28 +1710,28 @@ export interface components {
                 latency: number;
                 is_byok: boolean;
             }[];
-            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            /** @description Always null: no moderation, presets, web fetch plugin, auto-router or service tiers; media not counted. */
             moderation_latency: null;
-            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            /** @description Always null: no moderation, presets, web fetch plugin, auto-router or service tiers; media not counted. */
             native_tokens_completion_images: null;
-            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            /** @description Always null: no moderation, presets, web fetch plugin, auto-router or service tiers; media not counted. */
             num_fetches: null;
-            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            /** @description Always null: no moderation, presets, web fetch plugin, auto-router or service tiers; media not counted. */
             num_input_audio_prompt: null;
-            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            /** @description Always null: no moderation, presets, web fetch plugin, auto-router or service tiers; media not counted. */
             num_media_completion: null;
-            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            /** @description Always null: no moderation, presets, web fetch plugin, auto-router or service tiers; media not counted. */
             num_media_prompt: null;
-            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
-            num_search_results: null;
-            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            /** @description The web plugin's billed searches (native: the provider's own) or results (exa: the operator's search API); null without a billed search. */
+            num_search_results: number | null;
+            /** @description Always null: no moderation, presets, web fetch plugin, auto-router or service tiers; media not counted. */
             preset_id: null;
-            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            /** @description Always null: no moderation, presets, web fetch plugin, auto-router or service tiers; media not counted. */
             router: null;
-            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
+            /** @description Always null: no moderation, presets, web fetch plugin, auto-router or service tiers; media not counted. */
             service_tier: null;
-            /** @description Always null: no moderation, presets, web plugins, auto-router or service tiers; media not counted. */
-            web_search_engine: null;
+            /** @description Which search served the web plugin; null without a billed search. */
+            web_search_engine: ("native" | "exa") | null;
         };
     };
     responses: never;
@@ -6941,6 +6967,7 @@ export interface operations {
                                 is_zdr: boolean;
                                 may_train_on_data: boolean;
                                 supported_parameters: string[];
+                                input_modalities: string[];
                             }[];
                         }[];
                         disabled: {
