@@ -41,6 +41,11 @@ export const CHANNEL_OPTIONS: grpc.ChannelOptions = {
   // answered 503 for its whole next round after billing came back in the split-plane kill suite.
   "grpc.initial_reconnect_backoff_ms": 200,
   "grpc.max_reconnect_backoff_ms": 2_000,
+  // grpc-js shares subchannels between the channels of one process that name the same address, with
+  // their backoff. In the embedded default keys polls generations before it listens, so the edge's
+  // first calls to generations inherited that subchannel's backoff (up to 2 s) and failed at once
+  // (message batches answered 503 right after a restart). Each channel keeps its own.
+  "grpc.use_local_subchannel_pool": 1,
 };
 
 export function insecureCredentials(): grpc.ChannelCredentials {
