@@ -4,7 +4,7 @@ import { parseChatRequest } from "../canonical/chat-request.js";
 import { promptText } from "../canonical/prompt-text.js";
 import { testEndpoint, testModel } from "../test/catalog.js";
 import { affordableTokens } from "./affordable.js";
-import { audioTokenBound, endpointWorstCase } from "./worst-case.js";
+import { audioTokenBound, endpointWorstCase, IMAGE_TOKENS_BOUND } from "./worst-case.js";
 
 const input = { promptTokens: 100, maxTokens: 10, choices: 1, imageCount: 0 };
 // $1 / M in, $2 / M out, $4 / M audio in; a 10,000-token context.
@@ -43,9 +43,16 @@ describe("the hold includes the media", () => {
     expect(endpointWorstCase(endpoint, { ...input, audioTokens: 50_000 })).toBe(text + 10_000n * 4_000_000n);
   });
 
-  it("holds a document at the endpoint's whole context, and images at the per-image price", () => {
+  it("holds a document at the endpoint's whole context, and images at the per-image price and their token bound", () => {
     expect(endpointWorstCase(endpoint, { ...input, files: 1 })).toBe(text + 10_000n * 4_000_000n);
-    expect(endpointWorstCase(endpoint, { ...input, imageCount: 3 })).toBe(text + 3n * 10_000_000_000n);
+    // Three images at up to IMAGE_TOKENS_BOUND each are more than this 10,000-token context holds.
+    expect(endpointWorstCase(endpoint, { ...input, imageCount: 3 })).toBe(
+      text + 3n * 10_000_000_000n + 10_000n * 4_000_000n,
+    );
+    const wide = testEndpoint("p", { contextLength: 1_000_000, prompt: "4", completion: "2" });
+    expect(endpointWorstCase(wide, { ...input, imageCount: 1 }) - endpointWorstCase(wide, input)).toBe(
+      BigInt(IMAGE_TOKENS_BOUND) * 4_000_000n,
+    );
   });
 
   it("leaves fewer output tokens affordable once the media is paid for", () => {

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { testEndpoint, testModel } from "../test/catalog.js";
-import { endpointWorstCase, estimatePromptTokens, worstCaseCost } from "./worst-case.js";
+import { endpointWorstCase, estimatePromptTokens, IMAGE_TOKENS_BOUND, worstCaseCost } from "./worst-case.js";
 
 const input = { promptTokens: 100, maxTokens: undefined, choices: 1, imageCount: 0 };
 
 describe("estimatePromptTokens", () => {
-  it("over-estimates: two UTF-8 bytes per token plus message framing and images", () => {
+  it("over-estimates: two UTF-8 bytes per token plus message framing (images are held apart)", () => {
     expect(estimatePromptTokens({ texts: ["abcd"], messageCount: 1, imageCount: 0 })).toBe(2 + 3 + 3);
     // "é" is two bytes; "👋" four.
     expect(estimatePromptTokens({ texts: ["é👋"], messageCount: 2, imageCount: 0 })).toBe(3 + 6 + 3);
-    expect(estimatePromptTokens({ texts: [], messageCount: 1, imageCount: 2 })).toBe(3 + 3 + 2 * 765);
+    expect(estimatePromptTokens({ texts: [], messageCount: 1, imageCount: 2 })).toBe(3 + 3);
   });
 });
 
@@ -52,7 +52,12 @@ describe("endpointWorstCase", () => {
         audioPico: 0n,
       },
     });
-    expect(endpointWorstCase(dear, { ...input, imageCount: 2 })).toBe(100n * 5n + 10n * 7n + 1_000n + 200n);
+    // Two images: the per-image price, and their tokens at the bound (capped at the context) at the
+    // dearest input price.
+    const imageTokens = BigInt(Math.min(dear.contextLength, 2 * IMAGE_TOKENS_BOUND));
+    expect(endpointWorstCase(dear, { ...input, imageCount: 2 })).toBe(
+      100n * 5n + 10n * 7n + 1_000n + 200n + imageTokens * 5n,
+    );
   });
 });
 

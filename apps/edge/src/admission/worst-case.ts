@@ -2,7 +2,6 @@ import { type ChargePolicy, chargedPico } from "@gw/money";
 import type { PromptText } from "../canonical/prompt-text.js";
 import type { Endpoint } from "../catalog/snapshot.js";
 import type { PlannedAttempt } from "../planning/plan.js";
-import { IMAGE_TOKEN_ESTIMATE } from "../usage/estimate.js";
 
 /**
  * Every token the o200k/cl100k BPEs produce is at least one byte and English averages about four, so
@@ -23,6 +22,16 @@ const REPLY_PRIMER_TOKENS = 3;
 const AUDIO_TOKENS_PER_SECOND = 32;
 const AUDIO_BYTES_PER_SECOND_FLOOR = 500;
 
+/**
+ * The most input tokens one image is billed as by any model the gateway serves: OpenAI's gpt-4o-mini at
+ * high detail (platform.openai.com "Images and vision", calculating costs: 2,833 base tokens plus 5,667
+ * per 512 px tile, at most 8 tiles once the image is scaled to fit 2048 px and its short side to 768 px).
+ * The others document less (gpt-4o 85 + 170 x 8 = 1,445; Claude about width x height / 750 after
+ * scaling to 1.15 megapixels, some 1,600). The image's size is not known without decoding it, so the
+ * hold takes the most, capped with the other media at the endpoint's context.
+ */
+export const IMAGE_TOKENS_BOUND = 2_833 + 5_667 * 8;
+
 /** The most tokens `bytes` of audio can be billed as (see AUDIO_TOKENS_PER_SECOND). */
 export function audioTokenBound(bytes: number): number {
   return Math.ceil((bytes * AUDIO_TOKENS_PER_SECOND) / AUDIO_BYTES_PER_SECOND_FLOOR);
@@ -38,7 +47,8 @@ export function estimatePromptTokens(prompt: PromptText): number {
   let tokens = prompt.messageCount * TOKENS_PER_MESSAGE + REPLY_PRIMER_TOKENS;
   for (const text of prompt.texts)
     tokens += Math.ceil(Buffer.byteLength(text, "utf8") / BYTES_PER_TOKEN_FLOOR);
-  return tokens + prompt.imageCount * IMAGE_TOKEN_ESTIMATE;
+  // Images are held apart, at their bound (inputWorstCase), not at this typical figure.
+  return tokens;
 }
 
 export interface WorstCaseInput {
@@ -83,7 +93,7 @@ export function inputWorstCase(endpoint: Endpoint, input: WorstCaseInput): bigin
   const mediaTokens =
     (input.files ?? 0) > 0
       ? endpoint.contextLength
-      : Math.min(endpoint.contextLength, input.audioTokens ?? 0);
+      : Math.min(endpoint.contextLength, (input.audioTokens ?? 0) + input.imageCount * IMAGE_TOKENS_BOUND);
   return (
     BigInt(input.promptTokens) * promptPrice +
     BigInt(mediaTokens) * max(promptPrice, pricing.audioPico ?? 0n) +
