@@ -2,7 +2,7 @@
 // admission store (packages/admission-store/src/redis/lua.mutants.ts), since Stryker cannot mutate Lua.
 // First the contract suite (redis-store.int.test.ts, real Redis) runs on the real scripts and must pass;
 // then once per mutant, with the mutant applied to lua.ts as the suite loads it
-// (scripts/mutate/lua.vitest.config.ts). A mutant is killed when at least one case fails. With no
+// (scripts/mutate/vitest.lua.config.ts). A mutant is killed when at least one case fails. With no
 // mutant named, writes docs/mutation/lua.json (every mutant, the cases that killed it, the run time) and
 // the Lua section of docs/mutation/README.md. Fails (exit 1) when a mutant survives or is stale.
 import { execFile } from "node:child_process";
@@ -11,10 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import {
-  applyLuaMutant,
-  LUA_MUTANTS,
-} from "../../packages/admission-store/src/redis/lua.mutants.ts";
+import { applyLuaMutant, LUA_MUTANTS } from "../../packages/admission-store/src/redis/lua.mutants.ts";
 
 const run = promisify(execFile);
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -23,7 +20,9 @@ process.chdir(root);
 const args = process.argv.slice(2);
 const concurrencyAt = args.indexOf("--concurrency");
 const concurrency = concurrencyAt >= 0 ? Number(args[concurrencyAt + 1]) : 1;
-const named = args.filter((arg, i) => !arg.startsWith("--") && (concurrencyAt < 0 || i !== concurrencyAt + 1));
+const named = args.filter(
+  (arg, i) => !arg.startsWith("--") && (concurrencyAt < 0 || i !== concurrencyAt + 1),
+);
 const unknown = named.filter((id) => !LUA_MUTANTS.some((mutant) => mutant.id === id));
 if (unknown.length > 0 || !(concurrency >= 1)) {
   console.error(`usage: node scripts/mutate/lua.mjs [--concurrency N] [mutant-id ...]; unknown: ${unknown}`);
@@ -43,7 +42,7 @@ async function suite(mutantId) {
   const mark = join(scratch, `${mutantId || "baseline"}.mark`);
   const env = { ...process.env, GW_LUA_MUTANT: mutantId, GW_LUA_MUTANT_MARK: mark };
   const vitest = join(root, "node_modules/.bin/vitest");
-  const command = ["run", "--config", "scripts/mutate/lua.vitest.config.ts", "--reporter=json"];
+  const command = ["run", "--config", "scripts/mutate/vitest.lua.config.ts", "--reporter=json"];
   try {
     await run(vitest, [...command, `--outputFile=${output}`], { env, timeout: 180_000 });
   } catch {
@@ -56,7 +55,9 @@ async function suite(mutantId) {
   const failed = cases
     .filter((test) => test.status === "failed")
     .map((test) => [...test.ancestorTitles.slice(1), test.title].join(" > "));
-  const loadErrors = report.testResults.filter((file) => file.status === "failed" && file.assertionResults.length === 0);
+  const loadErrors = report.testResults.filter(
+    (file) => file.status === "failed" && file.assertionResults.length === 0,
+  );
   if (loadErrors.length > 0) return { error: `the suite did not load: ${loadErrors[0].message}` };
   return { total: cases.length, failed };
 }
@@ -78,7 +79,9 @@ async function worker() {
     const outcome = await suite(mutant.id);
     const status = outcome.error ? "error" : outcome.failed.length > 0 ? "killed" : "survived";
     results[index] = { ...mutant, status, killedBy: outcome.failed ?? [], error: outcome.error };
-    console.log(`${status.padEnd(8)} ${mutant.id}${outcome.failed?.length ? ` (${outcome.failed.length} cases)` : ""}${outcome.error ? `: ${outcome.error}` : ""}`);
+    console.log(
+      `${status.padEnd(8)} ${mutant.id}${outcome.failed?.length ? ` (${outcome.failed.length} cases)` : ""}${outcome.error ? `: ${outcome.error}` : ""}`,
+    );
   }
 }
 await Promise.all(Array.from({ length: concurrency }, worker));
@@ -86,7 +89,9 @@ const seconds = Math.round((Date.now() - started) / 1000);
 rmSync(scratch, { recursive: true, force: true });
 
 const killed = results.filter((result) => result.status === "killed").length;
-console.log(`\n${killed} of ${results.length} Lua mutants killed in ${seconds} s (concurrency ${concurrency})`);
+console.log(
+  `\n${killed} of ${results.length} Lua mutants killed in ${seconds} s (concurrency ${concurrency})`,
+);
 
 if (named.length === 0) {
   const date = new Date().toISOString().slice(0, 10);
