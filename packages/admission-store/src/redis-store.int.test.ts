@@ -120,10 +120,12 @@ describeWith(["redis"], "RedisAdmissionStore on a real Redis", () => {
       await store.applyLedgerEntry("acct-ttls", { entryId: 2n, amountPico: 7n, isPurchase: true });
       // An unloaded account: the entry (and its purchase) is remembered for coldEntryTtlMs only.
       await store.applyLedgerEntry("acct-ttls-cold", { entryId: 3n, amountPico: 7n, isPurchase: true });
-      const pttl = async (pattern: string) => {
+      const pttl = async (pattern: string): Promise<Record<string, number>> => {
         const keys = await redis.keys(`${prefix}${pattern}`);
         return Object.fromEntries(
-          await Promise.all(keys.map(async (key) => [key.slice(prefix.length), await redis.pttl(key)])),
+          await Promise.all(
+            keys.map(async (key) => [key.slice(prefix.length), await redis.pttl(key)] as const),
+          ),
         );
       };
       const warm = await pttl("{acct:acct-ttls}:*");

@@ -60,12 +60,12 @@ describe("serviceAuthInterceptor (who may call which method)", () => {
     );
     try {
       return await new Promise((resolve) => {
-        client[options.method ?? "get"](
-          { id: "b_1" } as never,
-          options.metadata ?? new grpc.Metadata(),
-          (error: grpc.ServiceError | null) =>
-            resolve({ code: error?.code ?? grpc.status.OK, details: error?.details ?? "" }),
-        );
+        const done = (error: grpc.ServiceError | null) =>
+          resolve({ code: error?.code ?? grpc.status.OK, details: error?.details ?? "" });
+        const metadata = options.metadata ?? new grpc.Metadata();
+        // Both take a BatchRef.
+        if (options.method === "results") client.results({ id: "b_1", accountId: "acct" }, metadata, done);
+        else client.get({ id: "b_1", accountId: "acct" }, metadata, done);
       });
     } finally {
       client.close();

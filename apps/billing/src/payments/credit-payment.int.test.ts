@@ -73,7 +73,7 @@ describeWith(["postgres"], "creditPayment", () => {
   const deps = (store = new RecordingStore()): PaymentCreditDeps & { store: RecordingStore } => ({
     db: database.database.db,
     store,
-    logger: silentLogger,
+    logger: silentLogger(),
   });
   const rowsOf = (reference: string) =>
     database.database.db
