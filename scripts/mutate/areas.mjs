@@ -14,6 +14,15 @@
  */
 const BILLING_LOAD_TESTS = ["apps/billing/src/admission/*overshoot*.test.ts"];
 
+/** The planner's endpoint-health files: their own area (edge-health), left out of edge-planning. */
+const EDGE_HEALTH_FILES = [
+  "apps/edge/src/planning/availability.ts",
+  "apps/edge/src/planning/circuit.ts",
+  "apps/edge/src/planning/health.ts",
+  "apps/edge/src/planning/measured-health.ts",
+  "apps/edge/src/planning/measured-order.ts",
+];
+
 /** @type {Record<string, Area>} */
 export const AREAS = {
   money: {
@@ -75,7 +84,16 @@ export const AREAS = {
   // The edge's areas are killed by the unit tests beside them: the edge's integration tests start the
   // whole edge with fake providers and billing, far too slow to re-run per mutant on two cores.
   "edge-planning": {
-    mutate: ["apps/edge/src/planning/*.ts", "!apps/edge/src/planning/*.test.ts"],
+    mutate: [
+      "apps/edge/src/planning/*.ts",
+      "!apps/edge/src/planning/*.test.ts",
+      ...EDGE_HEALTH_FILES.map((file) => `!${file}`),
+    ],
+    tests: ["apps/edge/src/planning/*.test.ts"],
+  },
+  // Endpoint-health routing (issue 29): the circuit, measured health and the order it gives endpoints.
+  "edge-health": {
+    mutate: EDGE_HEALTH_FILES,
     tests: ["apps/edge/src/planning/*.test.ts"],
   },
   "edge-admission": {
@@ -90,6 +108,61 @@ export const AREAS = {
     mutate: ["apps/edge/src/pipeline/proxy-access.ts", "apps/edge/src/pipeline/proxy-path.ts"],
     tests: ["apps/edge/src/pipeline/proxy-*.test.ts"],
   },
+  // x402's local verification: the checks a payment must pass before the facilitator is asked.
+  "x402-verify": {
+    mutate: ["packages/x402/src/local-check/*.ts", "!packages/x402/src/local-check/*.test.ts"],
+    tests: ["packages/x402/src/local-check/*.test.ts"],
+  },
+  // The edge's side of a payment: its offers, reading a payment and pairing it with the offer it
+  // accepted, the replay memory, refusals. hot-path.int.test.ts starts a whole edge: too slow per mutant
+  // (see the edge's areas above). pay.ts (the order verify, account, settle, credit) is not in the area
+  // yet: its tests are the whole-gateway suites (e2e/x402), a gateway start per mutant.
+  "edge-payments": {
+    mutate: [
+      "apps/edge/src/payments/fee-payers.ts",
+      "apps/edge/src/payments/headers.ts",
+      "apps/edge/src/payments/normalize.ts",
+      "apps/edge/src/payments/offers.ts",
+      "apps/edge/src/payments/recent-authorizations.ts",
+      "apps/edge/src/payments/refusal.ts",
+    ],
+    tests: ["apps/edge/src/payments/*.test.ts"],
+    exclude: ["apps/edge/src/payments/hot-path.int.test.ts"],
+  },
+  // Billing crediting a settled payment to the ledger, once: its handler-level tests (real Postgres and
+  // Redis, no bus; the bus-level consumers/payments.int.test.ts starts a consumer group per run).
+  "billing-payments": {
+    mutate: ["apps/billing/src/payments/credit-payment.ts"],
+    tests: ["apps/billing/src/payments/*.test.ts"],
+    timeoutMs: 30_000,
+  },
+  // Wallet sign-in (SIWx messages, signatures, the checks, wallet accounts) in the keys app; the
+  // wallet-token verifier is in the auth area.
+  "wallet-sign-in": {
+    mutate: ["apps/keys/src/identity/wallets/*.ts", "!apps/keys/src/identity/wallets/*.test.ts"],
+    tests: [
+      "apps/keys/src/identity/wallets/*.test.ts",
+      "apps/keys/src/identity/routes/wallet-auth*.test.ts",
+      "apps/keys/src/identity/rpc/ensure-wallet-account.int.test.ts",
+    ],
+    timeoutMs: 30_000,
+  },
+  // Service tokens: how one service proves itself to another (issue and check, keys, gRPC auth).
+  "service-tokens": {
+    mutate: [
+      "packages/rpc/src/service-auth.ts",
+      "packages/rpc/src/service-keys.ts",
+      "packages/rpc/src/service-tokens.ts",
+      "packages/rpc/src/grpc-service-auth.ts",
+    ],
+    // The gRPC metrics and tracing tests start servers with deadlines (seconds per run) and check
+    // neither tokens nor callers.
+    tests: [
+      "packages/rpc/src/service-*.test.ts",
+      "packages/rpc/src/grpc-service-auth.test.ts",
+      "packages/rpc/src/typed-client.test.ts",
+    ],
+  },
 };
 
 /** The bounded subset CI runs (`pnpm mutate --ci`): unit-tested, a few minutes on two cores. */
@@ -97,3 +170,6 @@ export const CI_AREAS = ["money", "edge-cost"];
 
 /** Below this score a run fails (Stryker's `thresholds.break`). */
 export const BREAK_SCORE = 80;
+
+/** Below this score a mutated file fails its area's run, whatever the area's score (issue 29). */
+export const FILE_FLOOR = 70;

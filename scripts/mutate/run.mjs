@@ -2,7 +2,8 @@
 // the money/auth-critical code, one Stryker run per area of areas.mjs so each area gets its own score.
 //   no area named   every area (the full run, ~tens of minutes: integration tests run per mutant)
 //   --ci            the bounded subset CI runs (CI_AREAS), without the incremental cache
-// Each run fails (exit code 1) when its score is under BREAK_SCORE. Outside CI an area's run writes its
+// Each run fails (exit code 1) when its score is under BREAK_SCORE or any of its files' is under FILE_FLOOR
+// (printed with the file). Outside CI an area's run writes its
 // JSON report to docs/mutation/<area>.json and its row of docs/mutation/README.md; reports/mutation/
 // holds the HTML reports, CI's reports and the incremental caches (git-ignored). The machine is shared and has two cores,
 // hence concurrency 1 by default and incremental mode outside CI.
@@ -12,7 +13,8 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Stryker } from "@stryker-mutator/core";
-import { AREAS, BREAK_SCORE, CI_AREAS } from "./areas.mjs";
+import { AREAS, BREAK_SCORE, CI_AREAS, FILE_FLOOR } from "./areas.mjs";
+import { perFileOfResults, writePerFileTable } from "./per-file.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 process.chdir(root);
@@ -81,7 +83,11 @@ async function runArea(name) {
   const started = Date.now();
   const results = await stryker.runMutationTest();
   const seconds = Math.round((Date.now() - started) / 1000);
-  return { name, seconds, incremental, date: new Date().toISOString().slice(0, 10), ...scoreOf(results) };
+  const files = perFileOfResults(root, results);
+  for (const file of files)
+    console.log(`${file.score.toFixed(2).padStart(6)}%  ${file.mutants} mutants  ${file.file}`);
+  const date = new Date().toISOString().slice(0, 10);
+  return { name, seconds, incremental, date, files, ...scoreOf(results) };
 }
 
 const rows = [];
@@ -118,6 +124,7 @@ if (!ci) {
       `schema: every mutant, its status and the tests that covered or killed it).\n\n${tableOf(lines)}\n` +
       `<!-- end of table -->${notes}`,
   );
+  writePerFileTable(readme);
   // Biome formats Markdown (table padding): leave the file as `pnpm check` expects it.
   execFileSync(join(root, "node_modules/.bin/biome"), ["format", "--write", readme], { stdio: "ignore" });
 }
@@ -126,3 +133,9 @@ if (failed.length > 0) {
   console.error(`under ${BREAK_SCORE}%: ${failed.map((row) => row.name).join(", ")}`);
   process.exitCode = 1;
 }
+const weakFiles = rows.flatMap((row) =>
+  row.files.filter((file) => file.score < FILE_FLOOR).map((file) => ({ area: row.name, ...file })),
+);
+for (const file of weakFiles)
+  console.error(`file under ${FILE_FLOOR}% in ${file.area}: ${file.file} ${file.score.toFixed(2)}%`);
+if (weakFiles.length > 0) process.exitCode = 1;

@@ -101,6 +101,8 @@ export function describeAdmissionStoreContract(name: string, factory: StoreFacto
       expect(await store.release(id, "h")).toBe(true);
       expect(await store.release(id, "h")).toBe(false);
       expect((await store.view(id, T0))?.availablePico).toBe(10n);
+      // Nothing to release on an account with no view.
+      expect(await store.release(account(), "h")).toBe(false);
     });
 
     it("keeps exact pico amounts beyond 2^53", async () => {

@@ -94,6 +94,7 @@ export function describeLeaseContract(
       await store.admit(lease(id, "L", 400n));
       await store.applyLedgerEntry(id, debit(2n, 100n, "L"));
       expect(await store.returnLease(id, "L", 100n, T0 + 1)).toBe("returned");
+      expect((await store.view(id, T0 + 1))?.pendingDebits).toEqual({});
       // A debit arriving after the return with nothing pending is only in the balance.
       await store.applyLedgerEntry(id, debit(3n, 5n, "L"));
       const view = await store.view(id, T0 + 1);

@@ -98,6 +98,25 @@ export function describeLimitsContract(
       expect((await store.admit(keyed(id, "g4", 1n, 100n))).status).toBe("refused");
     });
 
+    it("counts spend created at the window's first millisecond, and not an entry the key's snapshot covers", async () => {
+      const { store, id } = await warm();
+      const start = T0 - 1_000;
+      // The key's snapshot was read at ledger seq 12: it holds entries 11 and 12 (spent 30), which the
+      // view (seq 10) has not applied yet. When they arrive they count in the balance, not the key again.
+      expect(await store.loadKey(id, { keyHash: KEY, windowStartMs: start, spentPico: 30n, seq: 12n })).toBe(
+        "loaded",
+      );
+      const spend = (entryId: bigint, amountPico: bigint, createdAtMs: number) =>
+        store.applyLedgerEntry(id, { entryId, amountPico, keyHash: KEY, createdAtMs });
+      expect(await spend(11n, -10n, T0)).toBe("applied");
+      expect(await spend(12n, -20n, T0)).toBe("applied");
+      expect(await spend(13n, -4n, start)).toBe("applied");
+      expect(await spend(14n, -8n, start - 1)).toBe("applied");
+      const view = await store.view(id, T0);
+      expect(view?.balancePico).toBe(1_000_000n - 42n);
+      expect(view?.keyUsed).toEqual({ [`${KEY}@${start}`]: 34n });
+    });
+
     it("a rebase drops key windows; reloading counts the key's holds still in flight", async () => {
       const { store, id } = await warm();
       const snapshot = { keyHash: KEY, windowStartMs: T0 - 1_000, spentPico: 10n, seq: 10n };

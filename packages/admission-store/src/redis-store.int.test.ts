@@ -91,6 +91,69 @@ describeWith(["redis"], "RedisAdmissionStore on a real Redis", () => {
       }
     });
 
+    it("expires every key it writes: the view's with the view, rate counters with their window, cold entries soon", async () => {
+      const prefix = uniquePrefix();
+      const [viewTtlMs, coldEntryTtlMs] = [60_000, 20_000];
+      const store = new RedisAdmissionStore(redis, { keyPrefix: prefix, viewTtlMs, coldEntryTtlMs });
+      const now = Date.now();
+      const window = { name: "free:minute", windowStartMs: now, windowEndMs: now + 30_000 };
+      // Every key of a warm view: a purchase, a keyed hold, a pending debit, a rate counter and a
+      // rate counter raised to the ledger's count on load.
+      await store.load(
+        "acct-ttls",
+        { balancePico: 100n, seq: 1n, rateFloors: [{ ...window, count: 1 }] },
+        now,
+      );
+      await store.loadKey("acct-ttls", { keyHash: "k", windowStartMs: now, spentPico: 0n, seq: 1n });
+      const keyLimit = { keyHash: "k", limitPico: 1_000n, windowStartMs: now };
+      await store.admit({
+        accountId: "acct-ttls",
+        holdId: "h",
+        amountPico: 5n,
+        ttlMs: 30_000,
+        now,
+        keyLimit,
+      });
+      await store.settle("acct-ttls", "h", 3n);
+      const rates = [{ ...window, name: "free:day", limit: 5 }];
+      await store.admit({ accountId: "acct-ttls", holdId: "r", amountPico: 0n, ttlMs: 30_000, now, rates });
+      await store.applyLedgerEntry("acct-ttls", { entryId: 2n, amountPico: 7n, isPurchase: true });
+      // An unloaded account: the entry (and its purchase) is remembered for coldEntryTtlMs only.
+      await store.applyLedgerEntry("acct-ttls-cold", { entryId: 3n, amountPico: 7n, isPurchase: true });
+      const pttl = async (pattern: string): Promise<Record<string, number>> => {
+        const keys = await redis.keys(`${prefix}${pattern}`);
+        return Object.fromEntries(
+          await Promise.all(
+            keys.map(async (key) => [key.slice(prefix.length), await redis.pttl(key)] as const),
+          ),
+        );
+      };
+      const warm = await pttl("{acct:acct-ttls}:*");
+      const bound = (key: string) => (key.includes(":rate:") ? 30_000 + 1_000 : viewTtlMs);
+      expect(Object.keys(warm)).toHaveLength(10);
+      for (const [key, ttl] of Object.entries(warm))
+        expect([key, ttl > 0 && ttl <= bound(key)]).toEqual([key, true]);
+      const cold = await pttl("{acct:acct-ttls-cold}:*");
+      expect(Object.keys(cold).sort()).toEqual([
+        "{acct:acct-ttls-cold}:applied",
+        "{acct:acct-ttls-cold}:purchases",
+      ]);
+      for (const [key, ttl] of Object.entries(cold))
+        expect([key, ttl > 0 && ttl <= coldEntryTtlMs]).toEqual([key, true]);
+    });
+
+    it("refreshes the TTL of a view a batch of entries applied to", async () => {
+      const prefix = uniquePrefix();
+      const store = new RedisAdmissionStore(redis, { keyPrefix: prefix, viewTtlMs: 60_000 });
+      await store.load("acct-batch-ttl", { balancePico: 100n, seq: 1n }, Date.now());
+      const [view] = await redis.keys(`${prefix}{acct:acct-batch-ttl}:view`);
+      await redis.pexpire(view as string, 5_000);
+      await store.applyLedgerEntries([
+        { accountId: "acct-batch-ttl", entry: { entryId: 2n, amountPico: -1n } },
+      ]);
+      expect(await redis.pttl(view as string)).toBeGreaterThan(5_000);
+    });
+
     it("reloads its scripts after the server's script cache is flushed", async () => {
       const store = new RedisAdmissionStore(redis, { keyPrefix: uniquePrefix() });
       await store.load("acct-flush", { balancePico: 10n, seq: 1n }, Date.now());
