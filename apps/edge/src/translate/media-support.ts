@@ -114,8 +114,31 @@ function imageType(mediaType: string, types: readonly string[], name: string): M
     : { refuse: `${name} takes ${types.map((type) => type.slice(6)).join(", ")} images, not ${mediaType}` };
 }
 
+type MediaParts = readonly { piece: MediaPiece; path: string }[];
+
+/**
+ * Each request's media parts, or the refusal its first malformed part raised: the planner asks for them
+ * once per provider format and once for the modalities, and reading a part checks its whole base64
+ * payload (megabytes for a PDF), so it is done once per request.
+ */
+const partsOf = new WeakMap<ChatRequest, MediaParts | { refused: unknown }>();
+
 /** Every media part of the request's messages, with its path. */
-export function mediaParts(request: ChatRequest): { piece: MediaPiece; path: string }[] {
+export function mediaParts(request: ChatRequest): MediaParts {
+  let known = partsOf.get(request);
+  if (known === undefined) {
+    try {
+      known = readMediaParts(request);
+    } catch (error) {
+      known = { refused: error };
+    }
+    partsOf.set(request, known);
+  }
+  if ("refused" in known) throw known.refused;
+  return known;
+}
+
+function readMediaParts(request: ChatRequest): MediaParts {
   const found: { piece: MediaPiece; path: string }[] = [];
   for (const [index, message] of request.messages.entries()) {
     if (!Array.isArray(message.content)) continue;

@@ -311,3 +311,14 @@ describe("media every provider refuses: the caller's 400 before anything is sent
     expect(refusal(image(`data:image/png;base64,${PNG}`))).toBeUndefined();
   });
 });
+
+describe("the request's media parts, read once", () => {
+  it("gives every format the same verdict, the refusal of a malformed part included", () => {
+    const request = chat(image("\u0000"));
+    for (const format of ["openai", "gemini"] as const)
+      expect(() => mediaRefusal(request, format, true)).toThrow(/image_url\.url/);
+    const fine = chat(image(`data:image/png;base64,${PNG}`));
+    expect(mediaRefusal(fine, "openai", true)).toBeUndefined();
+    expect(mediaRefusal(fine, "anthropic", true)).toBeUndefined();
+  });
+});
