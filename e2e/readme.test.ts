@@ -226,3 +226,36 @@ describe("README figures", () => {
     expect(readme).toContain(`only if the system Node is older than ${floor}`);
   });
 });
+
+// The README's mutation-testing paragraph: the floors it states are the runner's, what it says CI runs
+// is in .ci/run, and every area the runner knows has a committed report for CI to start from.
+describe("README mutation testing", () => {
+  const paragraph = readme.slice(readme.indexOf("Mutation testing (StrykerJS"));
+  const ciScript = readFileSync(join(root, ".ci/run"), "utf8");
+
+  it("states the area and file floors the runner enforces", async () => {
+    const { BREAK_SCORE, FILE_FLOOR } = (await import(join(root, "scripts/mutate/areas.mjs"))) as {
+      BREAK_SCORE: number;
+      FILE_FLOOR: number;
+    };
+    expect(paragraph).toContain(`fails under ${BREAK_SCORE} % for an area or ${FILE_FLOOR} % for one of`);
+  });
+
+  it("names the commands CI runs, and CI runs them", () => {
+    for (const command of ["pnpm mutate --ci", "node scripts/mutate/lua.mjs --ci"]) {
+      expect(paragraph).toContain(`\`${command}\``);
+      expect(ciScript.split("\n")).toContain(command);
+    }
+  });
+
+  it("has a committed report for every area, which CI's incremental run starts from", async () => {
+    const { AREAS } = (await import(join(root, "scripts/mutate/areas.mjs"))) as {
+      AREAS: Record<string, unknown>;
+    };
+    const missing = Object.keys(AREAS).filter(
+      (area) => !existsSync(join(root, `docs/mutation/${area}.json`)),
+    );
+    expect(missing).toEqual([]);
+    expect(existsSync(join(root, "docs/mutation/lua.json"))).toBe(true);
+  });
+});

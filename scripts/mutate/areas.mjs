@@ -165,9 +165,6 @@ export const AREAS = {
   },
 };
 
-/** The bounded subset CI runs (`pnpm mutate --ci`): unit-tested, a few minutes on two cores. */
-export const CI_AREAS = ["money", "edge-cost"];
-
 /** Below this score a run fails (Stryker's `thresholds.break`). */
 export const BREAK_SCORE = 80;
 

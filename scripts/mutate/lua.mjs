@@ -5,7 +5,10 @@
 // (scripts/mutate/vitest.lua.config.ts). A mutant is killed when at least one case fails. With no
 // mutant named, writes docs/mutation/lua.json (every mutant, the cases that killed it, the run time) and
 // the Lua section of docs/mutation/README.md. Fails (exit 1) when a mutant survives or is stale.
+// `--ci` runs nothing: it checks that lua.json was measured on today's Lua, mutants and suite (their
+// hashes are in it) and fails, naming the changed files, when it was not (CI: a stale report cannot stand).
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -18,6 +21,45 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 process.chdir(root);
 
 const args = process.argv.slice(2);
+
+/** What a Lua mutation run measured: the scripts, the mutants and every file of the suite that kills them. */
+const LUA_INPUTS = [
+  "packages/admission-store/src/redis/lua.ts",
+  "packages/admission-store/src/redis/lua.mutants.ts",
+  "packages/admission-store/src/redis-store.int.test.ts",
+  "packages/admission-store/src/admission-store.contract.ts",
+  "packages/admission-store/src/batch-apply.contract.ts",
+  "packages/admission-store/src/lease.contract.ts",
+  "packages/admission-store/src/limits.contract.ts",
+  "packages/admission-store/src/admission-store.ts",
+  "packages/admission-store/src/redis/apply-batch.ts",
+  "packages/admission-store/src/redis/connect.ts",
+  "packages/admission-store/src/redis/keys.ts",
+  "packages/admission-store/src/redis/redis-store.ts",
+  "packages/admission-store/src/redis/replies.ts",
+  "packages/admission-store/src/redis/script.ts",
+];
+const inputHashes = () =>
+  Object.fromEntries(
+    LUA_INPUTS.map((file) => [file, createHash("sha256").update(readFileSync(file)).digest("hex")]),
+  );
+
+if (args.includes("--ci")) {
+  const committed = JSON.parse(readFileSync("docs/mutation/lua.json", "utf8"));
+  const now = inputHashes();
+  const changed = LUA_INPUTS.filter((file) => committed.inputs?.[file] !== now[file]);
+  if (changed.length > 0) {
+    console.error(
+      `docs/mutation/lua.json is stale (measured ${committed.date} on other files): run ` +
+        `\`node scripts/mutate/lua.mjs\` and commit it. Changed since: ${changed.join(", ")}`,
+    );
+    process.exit(1);
+  }
+  console.log(
+    `docs/mutation/lua.json is current: ${committed.killed} of ${committed.mutants.length} Lua mutants killed (${committed.date})`,
+  );
+  process.exit(committed.killed === committed.mutants.length ? 0 : 1);
+}
 const concurrencyAt = args.indexOf("--concurrency");
 const concurrency = concurrencyAt >= 0 ? Number(args[concurrencyAt + 1]) : 1;
 const named = args.filter(
@@ -95,7 +137,16 @@ console.log(
 
 if (named.length === 0) {
   const date = new Date().toISOString().slice(0, 10);
-  const report = { date, seconds, concurrency, baselineCases: baseline.total, killed, mutants: results };
+  const inputs = inputHashes();
+  const report = {
+    date,
+    seconds,
+    concurrency,
+    baselineCases: baseline.total,
+    killed,
+    inputs,
+    mutants: results,
+  };
   writeFileSync("docs/mutation/lua.json", `${JSON.stringify(report, null, 2)}\n`);
   writeReadmeSection(report);
 }

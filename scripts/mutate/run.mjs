@@ -1,20 +1,22 @@
 // `pnpm mutate [--ci] [--concurrency N] [area ...]`: mutation testing (StrykerJS + its vitest runner) of
 // the money/auth-critical code, one Stryker run per area of areas.mjs so each area gets its own score.
 //   no area named   every area (the full run, ~tens of minutes: integration tests run per mutant)
-//   --ci            the bounded subset CI runs (CI_AREAS), without the incremental cache
+//   --ci            what CI runs: every area, incrementally from its committed report (docs/mutation/
+//                   <area>.json), failing when that report is stale (staleness.mjs) as well as under the floors
 // Each run fails (exit code 1) when its score is under BREAK_SCORE or any of its files' is under FILE_FLOOR
 // (printed with the file). Outside CI an area's run writes its
 // JSON report to docs/mutation/<area>.json and its row of docs/mutation/README.md; reports/mutation/
 // holds the HTML reports, CI's reports and the incremental caches (git-ignored). The machine is shared and has two cores,
 // hence concurrency 1 by default and incremental mode outside CI.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Stryker } from "@stryker-mutator/core";
-import { AREAS, BREAK_SCORE, CI_AREAS, FILE_FLOOR } from "./areas.mjs";
+import { AREAS, BREAK_SCORE, FILE_FLOOR } from "./areas.mjs";
 import { perFileOfResults, writePerFileTable } from "./per-file.mjs";
+import { readReport, reportDifferences } from "./staleness.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 process.chdir(root);
@@ -32,7 +34,7 @@ if (unknown.length > 0 || !(concurrency >= 1)) {
   console.error(`usage: pnpm mutate [--ci] [--concurrency N] [${Object.keys(AREAS).join("|")} ...]`);
   process.exit(2);
 }
-const areaNames = named.length > 0 ? named : ci ? CI_AREAS : Object.keys(AREAS);
+const areaNames = named.length > 0 ? named : Object.keys(AREAS);
 
 // Stryker copies the project into a sandbox: only what the tests need (node_modules are symlinked).
 const SANDBOX_ONLY = ["/*", "!/packages", "!/apps", "!/scripts", "!/package.json", "!/pnpm-workspace.yaml"];
@@ -56,8 +58,18 @@ function scoreOf(results) {
 async function runArea(name) {
   const area = AREAS[name];
   process.env.GW_MUTATE_AREA = name; // read by vitest.config.ts in Stryker's workers
-  const jsonFile = ci ? `reports/mutation/${name}.json` : `docs/mutation/${name}.json`;
-  const incrementalFile = `reports/mutation/${name}.incremental.json`;
+  const committedFile = `docs/mutation/${name}.json`;
+  const jsonFile = ci ? `reports/mutation/${name}.json` : committedFile;
+  // CI starts from the committed report (a copy: Stryker rewrites its incremental file), so only the
+  // mutants whose code or covering tests changed since it was measured are run; elsewhere from the
+  // local cache (delete it for a full run).
+  const incrementalFile = ci
+    ? `reports/mutation/${name}.ci-incremental.json`
+    : `reports/mutation/${name}.incremental.json`;
+  if (ci) {
+    mkdirSync("reports/mutation", { recursive: true });
+    copyFileSync(committedFile, incrementalFile);
+  }
   const stryker = new Stryker({
     testRunner: "vitest",
     plugins: [require.resolve("@stryker-mutator/vitest-runner")],
@@ -65,7 +77,7 @@ async function runArea(name) {
     mutate: area.mutate,
     coverageAnalysis: "perTest",
     concurrency,
-    incremental: !ci,
+    incremental: true,
     incrementalFile,
     reporters: ["clear-text", "progress", "json", "html"],
     jsonReporter: { fileName: jsonFile },
@@ -79,7 +91,7 @@ async function runArea(name) {
     timeoutMS: area.timeoutMs ?? 10_000,
     fileLogLevel: "off",
   });
-  const incremental = !ci && existsSync(incrementalFile);
+  const incremental = existsSync(incrementalFile);
   const started = Date.now();
   const results = await stryker.runMutationTest();
   const seconds = Math.round((Date.now() - started) / 1000);
@@ -87,7 +99,8 @@ async function runArea(name) {
   for (const file of files)
     console.log(`${file.score.toFixed(2).padStart(6)}%  ${file.mutants} mutants  ${file.file}`);
   const date = new Date().toISOString().slice(0, 10);
-  return { name, seconds, incremental, date, files, ...scoreOf(results) };
+  const stale = ci ? reportDifferences(readReport(committedFile), readReport(jsonFile)) : [];
+  return { name, seconds, incremental, date, files, stale, ...scoreOf(results) };
 }
 
 const rows = [];
@@ -139,3 +152,10 @@ const weakFiles = rows.flatMap((row) =>
 for (const file of weakFiles)
   console.error(`file under ${FILE_FLOOR}% in ${file.area}: ${file.file} ${file.score.toFixed(2)}%`);
 if (weakFiles.length > 0) process.exitCode = 1;
+for (const row of rows.filter((candidate) => candidate.stale.length > 0)) {
+  console.error(
+    `docs/mutation/${row.name}.json is stale (measured on other code or tests): run \`pnpm mutate ${row.name}\` ` +
+      `and commit its report. ${row.stale.length} difference(s), the first:\n  ${row.stale.slice(0, 10).join("\n  ")}`,
+  );
+  process.exitCode = 1;
+}
