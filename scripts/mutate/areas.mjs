@@ -114,15 +114,16 @@ export const AREAS = {
     tests: ["packages/x402/src/local-check/*.test.ts"],
   },
   // The edge's side of a payment: its offers, reading a payment and pairing it with the offer it
-  // accepted, the replay memory, refusals. hot-path.int.test.ts starts a whole edge: too slow per mutant
-  // (see the edge's areas above). pay.ts (the order verify, account, settle, credit) is not in the area
-  // yet: its tests are the whole-gateway suites (e2e/x402), a gateway start per mutant.
+  // accepted, the replay memory, refusals, and the order a payment is checked, verified, settled and
+  // credited in (pay.ts, held by pay.test.ts). hot-path.int.test.ts starts a whole edge: too slow per
+  // mutant (see the edge's areas above).
   "edge-payments": {
     mutate: [
       "apps/edge/src/payments/fee-payers.ts",
       "apps/edge/src/payments/headers.ts",
       "apps/edge/src/payments/normalize.ts",
       "apps/edge/src/payments/offers.ts",
+      "apps/edge/src/payments/pay.ts",
       "apps/edge/src/payments/recent-authorizations.ts",
       "apps/edge/src/payments/refusal.ts",
     ],
