@@ -1,4 +1,10 @@
-import { type FakeServer, startFakeAnthropic, startFakeGemini, startFakeOpenAi } from "@gw/fake-providers";
+import {
+  type FakeServer,
+  startFakeAnthropic,
+  startFakeExa,
+  startFakeGemini,
+  startFakeOpenAi,
+} from "@gw/fake-providers";
 import type { Plane } from "./cloud-gateway.js";
 import { type RunningGateway, startEmbedded, startSplit } from "./cloud-planes.js";
 
@@ -11,10 +17,16 @@ const KEYS = {
   openai: "sk-e2e-formats-openai-0123",
   anthropic: "sk-ant-e2e-formats-0123",
   gemini: "e2e-formats-gemini-0123",
+  exa: "e2e-formats-exa-0123",
 };
 
 export interface FormatsGateway extends RunningGateway {
   readonly fakes: { openai: FakeServer; anthropic: FakeServer; gemini: FakeServer };
+  /**
+   * The operator's search API (an Exa-compatible fake) behind the web plugin: the bundled catalogue
+   * marks none of the three formats' models with native search, so their `web` plugin searches here.
+   */
+  readonly search: FakeServer;
 }
 
 export async function startFormatsGateway(plane: Plane = "embedded"): Promise<FormatsGateway> {
@@ -23,6 +35,7 @@ export async function startFormatsGateway(plane: Plane = "embedded"): Promise<Fo
     anthropic: await startFakeAnthropic({ apiKey: KEYS.anthropic }),
     gemini: await startFakeGemini({ apiKey: KEYS.gemini }),
   };
+  const search = await startFakeExa({ apiKey: KEYS.exa });
   const providers = {
     LOG_LEVEL: "warn",
     OPENAI_API_KEY: KEYS.openai,
@@ -31,6 +44,8 @@ export async function startFormatsGateway(plane: Plane = "embedded"): Promise<Fo
     ANTHROPIC_BASE_URL: fakes.anthropic.baseUrl,
     GEMINI_API_KEY: KEYS.gemini,
     GEMINI_BASE_URL: fakes.gemini.baseUrl,
+    WEB_SEARCH_URL: search.baseUrl,
+    WEB_SEARCH_API_KEY: KEYS.exa,
     // Only the fakes: nothing from the developer's shell may reach a real service.
     VERTEX_CREDENTIALS: "",
     VERTEX_ACCESS_TOKEN: "",
@@ -44,9 +59,10 @@ export async function startFormatsGateway(plane: Plane = "embedded"): Promise<Fo
   return {
     ...running,
     fakes,
+    search,
     async stop() {
       await running.stop();
-      await Promise.all(Object.values(fakes).map((fake) => fake.close()));
+      await Promise.all([...Object.values(fakes), search].map((fake) => fake.close()));
     },
   };
 }

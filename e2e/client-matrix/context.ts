@@ -18,6 +18,8 @@ export interface MatrixContext {
   readonly model: string;
   /** The strict fake serving this format; its requests are cleared before each case. */
   readonly fake: FakeServer;
+  /** The operator's Exa-compatible search API behind the web plugin; its requests are cleared too. */
+  readonly search: FakeServer;
 }
 
 /** One client call, run once per wire format; it throws (an `expect`) when the client does not work. */

@@ -36,7 +36,7 @@ export const matrixSuite = (plane: Plane) => () => {
   }, 240_000);
 
   beforeEach(() => {
-    for (const fake of Object.values(gateway.fakes)) fake.clearRequests();
+    for (const fake of [...Object.values(gateway.fakes), gateway.search]) fake.clearRequests();
   });
 
   afterAll(async () => {
@@ -72,6 +72,7 @@ async function runCase(matrixCase: MatrixCase, format: Format, gateway: FormatsG
     format,
     model: MODELS[format],
     fake: gateway.fakes[format],
+    search: gateway.search,
   };
   const known = knownFailure(sdk, call, format);
   const failure = await matrixCase.run(context).then(

@@ -584,7 +584,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set some prices of a model at a provider (an endpoint the catalogue lacks is added) */
+        /** Set some prices of a model at a provider (an endpoint the catalogue lacks is added), audio included, and the endpoint's input modalities */
         post: operations["adminSetPrice"];
         delete?: never;
         options?: never;
@@ -6962,6 +6962,7 @@ export interface operations {
                                     input_cache_read: string;
                                     input_cache_write: string;
                                     internal_reasoning: string;
+                                    audio: string;
                                 };
                                 quantization: string | null;
                                 is_zdr: boolean;
@@ -7194,7 +7195,7 @@ export interface operations {
                 "application/json": {
                     model: string;
                     provider: string;
-                    pricing: {
+                    pricing?: {
                         prompt?: string;
                         completion?: string;
                         request?: string;
@@ -7202,10 +7203,14 @@ export interface operations {
                         input_cache_read?: string;
                         input_cache_write?: string;
                         internal_reasoning?: string;
+                        /** @description Per input audio token, where the provider prices audio apart from text; 0: at the prompt price. */
+                        audio?: string;
                     };
                     upstream_model?: string;
                     context_length?: number;
                     max_completion_tokens?: number;
+                    /** @description What the endpoint's model reads (text, image, file: PDFs, audio); replaces the endpoint's list. The planner prefers endpoints that take the media a request sends. */
+                    input_modalities?: ("text" | "image" | "file" | "audio")[];
                     /**
                      * @description Confirms prices above $0.001 per token ($1,000 per 1M tokens) or $10 per request or image. Without it such a change is refused with a 400 whose error.metadata.reason is price_confirmation_required and whose error.metadata.high_prices lists them.
                      * @default false

@@ -3,6 +3,7 @@ import type { RequestFeatures, WebPlugin } from "../canonical/plugins.js";
 import type { PlannedAttempt } from "../planning/plan.js";
 import type { Route } from "../planning/planner.js";
 import type { ApiFormat, ProviderAdapter } from "../providers/types.js";
+import { vertexSearchTarget } from "../providers/vertex/index.js";
 import { testEndpoint, testModel } from "../test/catalog.js";
 import { nativeSearchCharge, nativeSearchHoldPico, webServing } from "./web-native.js";
 
@@ -129,5 +130,46 @@ describe("native search prices", () => {
     );
     expect(nativeSearchCharge(planned, gpt, usage).pico).toBe(35_000_000_000n);
     expect(nativeSearchCharge(route(plainGpt), plainGpt, usage).pico).toBe(0n);
+  });
+
+  it("prices a Vertex endpoint's search by what it sends: Gemini's grounding on its Gemini models, none on Claude", () => {
+    const usage = {
+      promptTokens: 1,
+      completionTokens: 1,
+      cachedTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
+    };
+    // The Vertex adapter's format is Anthropic's (Claude fails over to it); its search is Gemini's.
+    const vertex = {
+      apiFormat: "anthropic",
+      nativeWebSearch: (model: string) => vertexSearchTarget(model, { project: "p", location: "global" }),
+    } as ProviderAdapter;
+    const onVertex: Route["adapterFor"] = () => vertex;
+    const flash = attempt("google-vertex", "gemini-2.5-flash");
+    const pro3 = attempt(
+      "google-vertex",
+      "projects/proj-1/locations/global/publishers/google/models/gemini-3-pro",
+    );
+    const sonnet = attempt("google-vertex", "claude-sonnet-4@20250514");
+    const held = (planned: PlannedAttempt) =>
+      nativeSearchHoldPico(
+        webServing(
+          features({ engine: "native", maxUses: 4 }),
+          { attempts: [planned], adapterFor: onVertex },
+          false,
+        ),
+      );
+    // Gemini 2.x: once per grounded answer at $0.035; Gemini 3 (named by its resource): $0.014 per query.
+    expect(held(flash)).toBe(35_000_000_000n);
+    expect(held(pro3)).toBe(4n * 14_000_000_000n);
+    const planned: Route = { attempts: [flash, pro3], adapterFor: onVertex };
+    expect(nativeSearchCharge(planned, flash, { ...usage, webSearches: 3 }).pico).toBe(35_000_000_000n);
+    expect(nativeSearchCharge(planned, pro3, { ...usage, webSearches: 3 }).pico).toBe(3n * 14_000_000_000n);
+    // Claude on Vertex lists the parameter but is sent no tool: no native search, so the search API.
+    expect(webServing(features(), { attempts: [sonnet], adapterFor: onVertex }, true)).toMatchObject({
+      exa: true,
+      native: undefined,
+    });
   });
 });

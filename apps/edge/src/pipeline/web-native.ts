@@ -3,6 +3,7 @@ import { type NativeWebSearch, type RequestFeatures, refuse, refuseWeb } from ".
 import type { TokenUsage } from "../canonical/tokens.js";
 import type { PlannedAttempt } from "../planning/plan.js";
 import type { Route } from "../planning/planner.js";
+import { nativeSearchTarget } from "../providers/native-search.js";
 
 /**
  * Anthropic runs searches until the model stops or `max_uses` is reached, with no bound of its own; the
@@ -55,10 +56,15 @@ export function webServing(features: RequestFeatures, route: Route, exaConfigure
 
 /** One search's price on the attempt's endpoint, or undefined when it has no native search the gateway prices. */
 export function searchPriceOf(route: Pick<Route, "adapterFor">, attempt: PlannedAttempt): bigint | undefined {
-  const adapter = route.adapterFor(attempt);
-  return adapter?.nativeWebSearch === true
-    ? nativeWebSearchPico(adapter.apiFormat, attempt.endpoint)
-    : undefined;
+  const target = searchTargetOf(route, attempt);
+  if (target === undefined) return undefined;
+  const { supportedParameters } = attempt.endpoint;
+  return nativeWebSearchPico(target.format, { upstreamModel: target.model, supportedParameters });
+}
+
+/** The format the attempt's search is sent in and the model it is priced by (a Vertex endpoint: Gemini's). */
+function searchTargetOf(route: Pick<Route, "adapterFor">, attempt: PlannedAttempt) {
+  return nativeSearchTarget(route.adapterFor(attempt), attempt.endpoint.upstreamModel);
 }
 
 /**
@@ -71,8 +77,8 @@ function searchesAtMost(route: Route, attempt: PlannedAttempt, native: NativeWeb
 }
 
 function perAnswer(route: Pick<Route, "adapterFor">, attempt: PlannedAttempt): boolean {
-  const format = route.adapterFor(attempt)?.apiFormat;
-  return format !== undefined && nativeWebSearchPerAnswer(format, attempt.endpoint.upstreamModel);
+  const target = searchTargetOf(route, attempt);
+  return target !== undefined && nativeWebSearchPerAnswer(target.format, target.model);
 }
 
 /** The hold's share for native search: the dearest planned endpoint's searches at their most. */
@@ -99,7 +105,7 @@ export function nativeSearchCharge(
   if (price === undefined) return { searches: 0, pico: 0n };
   const reported = usage.webSearches ?? 0;
   // OpenAI's search models search on every call and report no count; Gemini 2.x bills a grounded answer once.
-  const openAi = route.adapterFor(attempt)?.apiFormat === "openai";
+  const openAi = searchTargetOf(route, attempt)?.format === "openai";
   const searches = openAi ? 1 : perAnswer(route, attempt) ? Math.min(reported, 1) : reported;
   return { searches, pico: BigInt(searches) * price };
 }

@@ -11,6 +11,13 @@ export type { NativeWebSearch } from "../canonical/plugins.js";
 
 export type ApiFormat = "openai" | "anthropic" | "gemini" | "bedrock";
 
+/** How an endpoint's native search is sent and priced: the search's format and the model it runs on. */
+export interface NativeSearchTarget {
+  readonly format: ApiFormat;
+  /** The model's own name (a Vertex resource path's last segment), which its search price follows. */
+  readonly model: string;
+}
+
 /** One upstream chat call, already planned: the request in canonical (OpenAI) form and the provider's model name. */
 export interface ChatCall {
   request: ChatRequest;
@@ -138,12 +145,14 @@ export interface ProviderAdapter {
   /** Native calls for the provider proxy: the caller's request with this adapter's credential added. */
   readonly proxy?: ProxyTransport;
   /**
-   * The adapter sends the web plugin's native search (`ChatCall.webSearch`) in its format: Anthropic's,
-   * Gemini's and the OpenAI-compatible base. Absent on adapters that do not (Vertex, Azure, Bedrock), so
-   * their endpoints never serve it natively, whatever the catalogue lists: a search not sent but
-   * promised would be a silent drop.
+   * The adapter sends the web plugin's native search (`ChatCall.webSearch`): `true` in its own format
+   * (Anthropic's, Gemini's and the OpenAI-compatible base), or per upstream model where one adapter
+   * speaks two formats (Vertex: Gemini's `googleSearch` on its Gemini models, nothing on Claude). Absent
+   * on adapters that do not (Azure, Bedrock: their chat APIs have no web search), so their endpoints
+   * never serve it natively, whatever the catalogue lists: a search not sent but promised would be a
+   * silent drop. See `nativeSearchTarget`.
    */
-  readonly nativeWebSearch?: boolean;
+  readonly nativeWebSearch?: boolean | ((upstreamModel: string) => NativeSearchTarget | undefined);
   /** Why a surface this adapter lacks is unavailable, for the planner's exclusion reasons. */
   readonly unsupported: string | undefined;
   close(): Promise<void>;

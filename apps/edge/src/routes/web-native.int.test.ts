@@ -1,4 +1,5 @@
 import { listPrice } from "@gw/catalog";
+import { type FakeVertex, startFakeVertex } from "@gw/fake-providers";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { testEndpoint, testModel } from "../test/catalog.js";
 import { type EdgeHarness, startEdgeHarness } from "../test/harness.js";
@@ -13,12 +14,26 @@ import { usageEventFor } from "../test/usage.js";
 const key = testKey("acct-web-native");
 const SEARCH = ["max_tokens", "stream", "web_search_options"];
 const price = { pricing: { ...listPrice({ prompt: "1", completion: "2" }) }, supportedParameters: SEARCH };
+const VERTEX_TOKEN = "ya29.web-native-vertex";
 let edge: EdgeHarness;
+// Vertex AI serving Gemini: the same googleSearch tool, priced as Gemini's (not at the Vertex adapter's
+// Anthropic format, which is what its Claude models fail over in).
+let vertex: FakeVertex;
 
 beforeAll(async () => {
+  vertex = await startFakeVertex({ staticTokens: [VERTEX_TOKEN] });
   edge = await startEdgeHarness({
     keys: [key],
+    env: {
+      VERTEX_ACCESS_TOKEN: VERTEX_TOKEN,
+      VERTEX_PROJECT: "test-project",
+      VERTEX_LOCATION: "us-east5",
+      VERTEX_BASE_URL: vertex.url,
+    },
     extraModels: [
+      testModel("google/gemini-vertex-search", [
+        testEndpoint("google-vertex", { upstreamModel: "gemini-2.5-flash", ...price }),
+      ]),
       testModel("anthropic/claude-search", [
         testEndpoint("anthropic", {
           upstreamModel: "claude-sonnet-4-20250514",
@@ -35,9 +50,12 @@ beforeAll(async () => {
     ],
   });
 });
-afterAll(() => edge?.stop());
+afterAll(async () => {
+  await edge?.stop();
+  await vertex?.close();
+});
 beforeEach(() => {
-  for (const fake of [edge.primary, edge.anthropic, edge.gemini]) fake.clearRequests();
+  for (const fake of [edge.primary, edge.anthropic, edge.gemini, vertex]) fake.clearRequests();
 });
 
 const QUESTION = "What happened in Café land today?";
@@ -105,6 +123,17 @@ const cases = [
     model: "google/gemini-search",
     fake: () => edge.gemini,
     sent: (body: Record<string, unknown>) => expect(body.tools).toEqual([{ googleSearch: {} }]),
+    searchUsd: 0.035,
+    heldPico: 35_000_000_000n,
+    cited: (text: string, annotation: Annotation) =>
+      expect(annotation.url_citation.end_index).toBeLessThanOrEqual(text.length),
+  },
+  {
+    format: "Gemini on Vertex AI",
+    model: "google/gemini-vertex-search",
+    fake: () => vertex,
+    sent: (body: Record<string, unknown>) => expect(body.tools).toEqual([{ googleSearch: {} }]),
+    // Gemini 2.x's $0.035 per grounded answer, held once (Anthropic's would be 5 x $0.01).
     searchUsd: 0.035,
     heldPico: 35_000_000_000n,
     cited: (text: string, annotation: Annotation) =>

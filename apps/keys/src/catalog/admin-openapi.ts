@@ -73,7 +73,7 @@ export const catalogAdminOpenApiPaths: ZodOpenApiPathsObject = {
   },
   "/api/v1/admin/catalog/prices": change(
     "adminSetPrice",
-    "Set some prices of a model at a provider (an endpoint the catalogue lacks is added)",
+    "Set some prices of a model at a provider (an endpoint the catalogue lacks is added), audio included, and the endpoint's input modalities",
     setPriceBody,
   ),
   "/api/v1/admin/catalog/data-policy": change(

@@ -374,4 +374,100 @@ describeWith(["postgres"], "catalogue admin routes", () => {
     expect(unknown.body.error.metadata.problems).toEqual(["unknown endpoint: openai/none at openai"]);
     expect(await readCatalogVersion(harness.database.db)).toBe(version);
   });
+
+  it("sets an endpoint's audio price and input modalities, in the admin and the published listings, operator only (issue 32)", async () => {
+    const db = harness.database.db;
+    const target = { model: "openai/gpt-4o-mini", provider: "openai" };
+    const media = { ...target, pricing: { audio: "0.00001" }, input_modalities: ["text", "audio", "image"] };
+    const version = await readCatalogVersion(db);
+    for (const key of [management, apiKey])
+      expect((await call("POST", "/prices", key, media)).status).toBe(403);
+    expect((await call("POST", "/prices", undefined, media)).status).toBe(401);
+    expect(await readCatalogVersion(db)).toBe(version);
+
+    const set = await call("POST", "/prices", operator, media);
+    expect(set.status).toBe(200);
+    expect(set.body.diff).toEqual(
+      expect.arrayContaining([
+        { target: "openai/gpt-4o-mini@openai", field: "pricing.audioPico", old: "0", new: "10000000" },
+        expect.objectContaining({ target: "openai/gpt-4o-mini@openai", field: "inputModalities" }),
+      ]),
+    );
+    // Stored in the catalogue's own order (text first), whatever order the operator sent.
+    const endpointOf = (body: Answer) =>
+      body.data.find((model) => model.id === target.model)?.endpoints[0] as
+        | { pricing: Record<string, string>; input_modalities: string[] }
+        | undefined;
+    const admin = endpointOf((await call("GET", "/", operator)).body);
+    expect(admin?.pricing.audio).toBe("0.00001");
+    expect(admin?.input_modalities).toEqual(["text", "image", "audio"]);
+    const published = await harness.request("GET", "/api/v1/models/openai/gpt-4o-mini/endpoints", {
+      key: apiKey,
+    });
+    expect(published.status, JSON.stringify(published.body)).toBe(200);
+    const endpoint = (published.body as { data: Array<Record<string, unknown>> }).data[0];
+    expect(endpoint).toMatchObject({
+      pricing: expect.objectContaining({ audio: 0.00001 }),
+      input_modalities: ["text", "image", "audio"],
+    });
+    const models = (await harness.request("GET", "/api/v1/models")).body as {
+      data: Array<{
+        id: string;
+        pricing: Record<string, string>;
+        architecture: { input_modalities: string[] };
+      }>;
+    };
+    const listed = models.data.find((model) => model.id === target.model);
+    expect(listed?.pricing.audio).toBe("0.00001");
+    expect(listed?.architecture.input_modalities).toEqual(["text", "image", "audio"]);
+
+    // Modalities alone change an endpoint's list, and its prices stay.
+    const textOnly = await call("POST", "/prices", operator, { ...target, input_modalities: ["text"] });
+    expect(textOnly.status).toBe(200);
+    const after = endpointOf((await call("GET", "/", operator)).body);
+    expect(after?.input_modalities).toEqual(["text"]);
+    expect(after?.pricing.audio).toBe("0.00001");
+    // Put back what the fixture had (images and PDFs), for the other tests.
+    await call("POST", "/prices", operator, { ...target, input_modalities: ["text", "image", "file"] });
+  });
+
+  it("refuses a bad audio price or input modalities with 400 in the route's error shape, writing nothing (issue 32)", async () => {
+    const db = harness.database.db;
+    const version = await readCatalogVersion(db);
+    const target = { model: "openai/gpt-4o-mini", provider: "openai" };
+    const cases: Array<[unknown, string, string]> = [
+      [{ ...target, pricing: { audio: "-1" } }, "pricing.audio", "a non-negative decimal"],
+      [{ ...target, pricing: { audio: 0.00001 } }, "pricing.audio", ""],
+      [{ ...target, input_modalities: ["image"] }, "input_modalities", "must include text"],
+      [{ ...target, input_modalities: ["text", "video"] }, "input_modalities[1]", ""],
+      [{ ...target, input_modalities: ["text", "text"] }, "input_modalities", "must not repeat"],
+      [{ ...target, input_modalities: [] }, "input_modalities", ""],
+      [{ ...target, input_modalities: "text" }, "input_modalities", ""],
+      [{ ...target, pricing: {} }, "pricing", "name at least one price"],
+    ];
+    for (const [body, field, message] of cases) {
+      const answer = await call("POST", "/prices", operator, body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      const error = answer.body.error as Answer["error"] & { metadata: { field?: string } };
+      expect(error.metadata.field, JSON.stringify(body)).toBe(field);
+      expect(error.message, JSON.stringify(body)).toContain(`${field}: ${message}`);
+    }
+    // Modalities describe an endpoint; they do not add one without its prices.
+    const unserved = await call("POST", "/prices", operator, {
+      model: "openai/gpt-4o-mini",
+      provider: "together",
+      input_modalities: ["text", "audio"],
+    });
+    expect(unserved.status).toBe(400);
+    expect(unserved.body.error.metadata.problems).toEqual([
+      "unknown endpoint: openai/gpt-4o-mini at together (name its prices to add it)",
+    ]);
+    // An audio price above $1,000 per 1M tokens is asked about like the others.
+    const high = await call("POST", "/prices", operator, { ...target, pricing: { audio: "0.002" } });
+    expect(high.status).toBe(400);
+    expect(high.body.error.metadata.problems).toEqual([
+      "openai/gpt-4o-mini@openai: audio $0.002 per token is above $0.001 per token ($1,000 per 1M tokens)",
+    ]);
+    expect(await readCatalogVersion(db)).toBe(version);
+  });
 });

@@ -84,10 +84,11 @@ export function mountCatalogAdmin(app: Pick<Router, "get" | "post">, context: Ca
     const edit = setPrice({
       modelId: body.model,
       providerId: body.provider,
-      pricing: pricingFromBody(body.pricing),
+      pricing: pricingFromBody(body.pricing ?? {}),
       upstreamModel: body.upstream_model,
       contextLength: body.context_length,
       maxCompletionTokens: body.max_completion_tokens,
+      inputModalities: body.input_modalities,
     });
     const confirmed = body.confirm_high_prices;
     response.json(resultView(await change(context, request, "set-price", edit, !confirmed)));
@@ -196,6 +197,7 @@ const PRICE_NAMES: ReadonlyArray<[string, keyof Pricing]> = [
   ["input_cache_read", "cacheReadPico"],
   ["input_cache_write", "cacheWritePico"],
   ["internal_reasoning", "reasoningPico"],
+  ["audio", "audioPico"],
 ];
 
 function pricingFromBody(body: Record<string, string | undefined>): Partial<Pricing> {

@@ -1,4 +1,4 @@
-import { QUANTIZATIONS } from "@gw/catalog";
+import { INPUT_MODALITIES, type InputModality, QUANTIZATIONS } from "@gw/catalog";
 import { z } from "zod";
 
 // Request and response bodies of the catalogue admin routes (/api/v1/admin/catalog/...). Prices are USD
@@ -39,19 +39,42 @@ export const priceFields = {
   input_cache_read: usdString.optional(),
   input_cache_write: usdString.optional(),
   internal_reasoning: usdString.optional(),
+  audio: usdString.optional().meta({
+    description:
+      "Per input audio token, where the provider prices audio apart from text; 0: at the prompt price.",
+  }),
 };
 
-export const setPriceBody = z.object({
-  model: modelId,
-  provider: providerId,
-  pricing: z.object(priceFields).refine((pricing) => Object.values(pricing).some((v) => v !== undefined), {
-    message: "name at least one price",
-  }),
-  upstream_model: z.string().min(1).max(256).optional(),
-  context_length: tokens.optional(),
-  max_completion_tokens: tokens.optional(),
-  confirm_high_prices: confirmHighPrices,
-});
+/** What an endpoint's model reads, as OpenRouter's `input_modalities` names it; text always. */
+export const inputModalities = z
+  .array(z.enum(INPUT_MODALITIES as [InputModality, ...InputModality[]]))
+  .min(1)
+  .max(INPUT_MODALITIES.length)
+  .refine((list) => list.includes("text"), { message: "must include text (every endpoint reads text)" })
+  .refine((list) => new Set(list).size === list.length, { message: "must not repeat a modality" })
+  .meta({
+    description:
+      "What the endpoint's model reads (text, image, file: PDFs, audio); replaces the endpoint's list. The planner prefers endpoints that take the media a request sends.",
+  });
+
+const hasPrice = (pricing: Record<string, string | undefined> | undefined) =>
+  Object.values(pricing ?? {}).some((v) => v !== undefined);
+
+export const setPriceBody = z
+  .object({
+    model: modelId,
+    provider: providerId,
+    pricing: z.object(priceFields).optional(),
+    upstream_model: z.string().min(1).max(256).optional(),
+    context_length: tokens.optional(),
+    max_completion_tokens: tokens.optional(),
+    input_modalities: inputModalities.optional(),
+    confirm_high_prices: confirmHighPrices,
+  })
+  .refine((body) => hasPrice(body.pricing) || body.input_modalities !== undefined, {
+    message: "name at least one price (or input_modalities)",
+    path: ["pricing"],
+  });
 
 export const dataPolicyBody = z
   .object({
@@ -131,6 +154,7 @@ const pricingView = z.object({
   input_cache_read: z.string(),
   input_cache_write: z.string(),
   internal_reasoning: z.string(),
+  audio: z.string(),
 });
 
 export const adminModelSchema = z.object({

@@ -1,3 +1,4 @@
+import { INPUT_MODALITIES, inputModalitiesOf } from "@gw/catalog";
 import type { Pricing, RequestLimit } from "@gw/proto/catalog/v1/catalog";
 import type { CatalogContent } from "./content.js";
 import { type EndpointPatch, endpointKey, type Overlay } from "./overlay.js";
@@ -17,6 +18,8 @@ export interface PriceEdit {
   upstreamModel?: string | undefined;
   contextLength?: number | undefined;
   maxCompletionTokens?: number | undefined;
+  /** Replaces what the endpoint's model reads (OpenRouter's input_modalities names; text always). */
+  inputModalities?: readonly string[] | undefined;
 }
 
 export function setPrice(edit: PriceEdit): (overlay: Overlay, current: CatalogContent) => string[] {
@@ -31,10 +34,15 @@ export function setPrice(edit: PriceEdit): (overlay: Overlay, current: CatalogCo
     }
     problems.push(...checkLimit("context length", edit.contextLength));
     problems.push(...checkLimit("max completion tokens", edit.maxCompletionTokens));
-    if (problems.length > 0) return problems;
+    problems.push(...checkModalities(edit.inputModalities));
     const key = endpointKey(edit.modelId, edit.providerId);
+    // Modalities alone describe an endpoint, they do not add one: a new endpoint needs its prices.
+    if (!hasPrice(edit.pricing) && !servedOrPatched(current, overlay, edit.modelId, edit.providerId))
+      problems.push(`unknown endpoint: ${edit.modelId} at ${edit.providerId} (name its prices to add it)`);
+    if (problems.length > 0) return problems;
     const patch: EndpointPatch = { ...overlay.endpoints.get(key) };
     patch.pricing = { ...patch.pricing, ...edit.pricing };
+    if (edit.inputModalities !== undefined) patch.inputModalities = inputModalitiesOf(edit.inputModalities);
     if (edit.upstreamModel !== undefined) patch.upstreamModel = edit.upstreamModel;
     if (edit.contextLength !== undefined) patch.contextLength = edit.contextLength;
     if (edit.maxCompletionTokens !== undefined) patch.maxCompletionTokens = edit.maxCompletionTokens;
@@ -201,6 +209,36 @@ function checkPricing(pricing: Partial<Pricing>, modelId: string): string[] {
   if (modelId.endsWith(":free") && Object.values(pricing).some((pico) => pico !== undefined && pico > 0n)) {
     problems.push(`${modelId}: a :free model must cost nothing`);
   }
+  return problems;
+}
+
+function hasPrice(pricing: Partial<Pricing>): boolean {
+  return Object.values(pricing).some((pico) => pico !== undefined);
+}
+
+function servedOrPatched(
+  current: CatalogContent,
+  overlay: Overlay,
+  modelId: string,
+  providerId: string,
+): boolean {
+  if (overlay.endpoints.has(endpointKey(modelId, providerId))) return true;
+  return (
+    current.models
+      .find((model) => model.id === modelId)
+      ?.endpoints.some((endpoint) => endpoint.providerId === providerId) ?? false
+  );
+}
+
+/** Known names, text among them, each once: the same rule as the admin route's schema, for other callers. */
+function checkModalities(modalities: readonly string[] | undefined): string[] {
+  if (modalities === undefined) return [];
+  const known = new Set<string>(INPUT_MODALITIES);
+  const problems = modalities
+    .filter((name) => !known.has(name))
+    .map((name) => `input modality must be one of ${INPUT_MODALITIES.join(", ")}: ${name}`);
+  if (!modalities.includes("text")) problems.push("input modalities must include text");
+  if (new Set(modalities).size !== modalities.length) problems.push("input modalities must not repeat");
   return problems;
 }
 

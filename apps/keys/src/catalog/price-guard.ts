@@ -19,6 +19,7 @@ const CHECKED: ReadonlyArray<{ name: string; field: keyof Pricing; perToken: boo
   { name: "input_cache_read", field: "cacheReadPico", perToken: true },
   { name: "input_cache_write", field: "cacheWritePico", perToken: true },
   { name: "internal_reasoning", field: "reasoningPico", perToken: true },
+  { name: "audio", field: "audioPico", perToken: true },
   { name: "request", field: "requestPico", perToken: false },
   { name: "image", field: "imagePico", perToken: false },
 ];

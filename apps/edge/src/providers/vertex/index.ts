@@ -1,6 +1,7 @@
 import { parseVertexCredential } from "@gw/http";
 import { anthropicRequestBody } from "../../translate/anthropic/from-openai.js";
 import { geminiRequestBody } from "../../translate/gemini/from-openai.js";
+import { withGoogleSearch } from "../../translate/gemini/search-tool.js";
 import { thoughtsExcluded } from "../../translate/openai/reasoning.js";
 import { parseAnthropicMessage } from "../anthropic/chat.js";
 import { anthropicStreamEvents } from "../anthropic/stream.js";
@@ -9,8 +10,14 @@ import { withoutThoughts } from "../excluded-thoughts.js";
 import { networkFailure, type UpstreamFailure } from "../failure.js";
 import { parseGeminiResponse } from "../google/index.js";
 import { geminiStreamEvents } from "../google/stream.js";
-import type { ChatCall, ChatResult, ProviderFactory } from "../types.js";
-import { VERTEX_ANTHROPIC_VERSION, type VertexTarget, vertexPath, vertexTarget } from "./api.js";
+import type { ChatCall, ChatResult, NativeSearchTarget, ProviderFactory } from "../types.js";
+import {
+  VERTEX_ANTHROPIC_VERSION,
+  type VertexDefaults,
+  type VertexTarget,
+  vertexPath,
+  vertexTarget,
+} from "./api.js";
 import { VertexPools } from "./pools.js";
 import { VertexTokens } from "./token.js";
 
@@ -47,6 +54,7 @@ export const vertexProvider: ProviderFactory = (settings, timeouts) => {
     apiFormat: "anthropic",
     isDemo: false,
     chat: { complete },
+    nativeWebSearch: (upstreamModel) => vertexSearchTarget(upstreamModel, defaults),
     unsupported: undefined,
     close: async () => {
       await Promise.all([pools.close(), tokens?.close()]);
@@ -71,11 +79,35 @@ function dialect(target: VertexTarget, token: string): WireDialect {
     request: (call) => ({
       path: vertexPath(target, call.stream),
       headers,
-      body: JSON.stringify(geminiRequestBody(call.request)),
+      body: JSON.stringify(vertexGeminiBody(call)),
     }),
     parse: parseGeminiResponse,
     events: geminiStreamEvents,
   };
+}
+
+/**
+ * Gemini on Vertex takes Google Search grounding as the Developer API does, the tool `{googleSearch: {}}`
+ * (cloud.google.com/vertex-ai/generative-ai/docs/grounding/grounding-with-google-search), so the web
+ * plugin's native search is sent the same way.
+ */
+function vertexGeminiBody(call: ChatCall): Record<string, unknown> {
+  const body = geminiRequestBody(call.request);
+  withGoogleSearch(body, call.webSearch);
+  return body;
+}
+
+/**
+ * Native search on a Vertex endpoint: its Gemini models only, sent and priced as Gemini's (by the model's
+ * own name, a resource path's last segment). Claude on Vertex is sent no search tool, so it has none.
+ */
+export function vertexSearchTarget(
+  upstreamModel: string,
+  defaults: VertexDefaults,
+): NativeSearchTarget | undefined {
+  const target = vertexTarget(upstreamModel, defaults);
+  if ("problem" in target || target.publisher !== "google") return undefined;
+  return { format: "gemini", model: target.model };
 }
 
 /** The Messages body without `model` (it is in the URL) and with Vertex's `anthropic_version`. */

@@ -117,6 +117,47 @@ describe("Vertex AI adapter ↔ strict fake", () => {
     );
   });
 
+  it("sends the web plugin's native search to Gemini as Google Search grounding, read back as citations and searches", async () => {
+    const vertex = adapter(keyFile(fake.tokenUri));
+    const webSearch = { maxUses: 5, includeDomains: undefined, excludeDomains: undefined };
+    const result = await vertex.chat?.complete({ ...call("gemini-2.5-flash"), webSearch });
+    if (!result?.ok || result.stream) throw new Error(`expected a completion, got ${JSON.stringify(result)}`);
+    expect(fake.requests(1)[0]?.body).toMatchObject({ tools: [{ googleSearch: {} }] });
+    const message = result.completion.body.choices[0]?.message as { annotations?: unknown[] } | undefined;
+    expect(message?.annotations).toContainEqual(
+      expect.objectContaining({
+        type: "url_citation",
+        url_citation: expect.objectContaining({ title: "search-1.example.com" }),
+      }),
+    );
+    expect(result.completion.usage?.webSearches).toBe(1);
+    const streamed = await collect(
+      (await vertex.chat?.complete({ ...call("gemini-2.5-flash", true), webSearch })) as ChatResult,
+    );
+    expect(fake.requests(1)[0]?.body).toMatchObject({ tools: [{ googleSearch: {} }] });
+    const usage = streamed.find((event) => event.type === "usage");
+    expect(usage?.type === "usage" && usage.usage.webSearches).toBe(1);
+    // Without the plugin, no tool: a search is never run (nor billed) unasked.
+    await vertex.chat?.complete(call("gemini-2.5-flash"));
+    expect(fake.requests(1)[0]?.body).not.toHaveProperty("tools");
+  });
+
+  it("has native search on its Gemini models only, priced by the model's own name", () => {
+    const search = adapter(keyFile(fake.tokenUri)).nativeWebSearch;
+    if (typeof search !== "function") throw new Error("expected a per-model native search");
+    expect(search("gemini-2.5-flash")).toEqual({ format: "gemini", model: "gemini-2.5-flash" });
+    expect(search("projects/test-project/locations/global/publishers/google/models/gemini-3-pro")).toEqual({
+      format: "gemini",
+      model: "gemini-3-pro",
+    });
+    // Claude on Vertex is sent no search tool, so none is offered (nor a malformed name).
+    expect(search("claude-sonnet-4@20250514")).toBeUndefined();
+    expect(
+      search("projects/test-project/locations/global/publishers/anthropic/models/claude-x"),
+    ).toBeUndefined();
+    expect(search("not a model")).toBeUndefined();
+  });
+
   it("exchanges one token for many calls, concurrent ones included", async () => {
     const vertex = adapter(keyFile(fake.tokenUri));
     const before = fake.tokensIssued();
