@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RequestFeatures, WebPlugin } from "../canonical/plugins.js";
+import type { TokenUsage } from "../canonical/tokens.js";
 import type { PlannedAttempt } from "../planning/plan.js";
 import type { Route } from "../planning/planner.js";
 import type { ApiFormat, ProviderAdapter } from "../providers/types.js";
@@ -106,28 +107,43 @@ describe("native search prices", () => {
     expect(held(route(attempt("openai", "gpt-4o-mini-search-preview")))).toBe(27_500_000_000n);
   });
 
+  const usage = {
+    promptTokens: 1,
+    completionTokens: 1,
+    cachedTokens: 0,
+    cacheWriteTokens: 0,
+    reasoningTokens: 0,
+  };
+  const native = { maxUses: 5, includeDomains: undefined, excludeDomains: undefined };
+  const charge = (planned: Route, served: PlannedAttempt, reported: TokenUsage, estimated = false) =>
+    nativeSearchCharge(planned, served, { usage: reported, estimated }, native);
+
   it("bills what the provider reports: Anthropic's and Gemini's counts, OpenAI once per call", () => {
-    const usage = {
-      promptTokens: 1,
-      completionTokens: 1,
-      cachedTokens: 0,
-      cacheWriteTokens: 0,
-      reasoningTokens: 0,
-    };
     const planned = route(claude, gemini, gpt);
-    expect(nativeSearchCharge(planned, claude, { ...usage, webSearches: 3 }).pico).toBe(30_000_000_000n);
-    expect(nativeSearchCharge(planned, claude, usage).pico).toBe(0n);
-    expect(nativeSearchCharge(planned, gemini, { ...usage, webSearches: 1 }).pico).toBe(35_000_000_000n);
+    expect(charge(planned, claude, { ...usage, webSearches: 3 }).pico).toBe(30_000_000_000n);
+    expect(charge(planned, claude, usage).pico).toBe(0n);
+    expect(charge(planned, gemini, { ...usage, webSearches: 1 }).pico).toBe(35_000_000_000n);
     // Gemini 2.x: a grounded answer is billed once however many queries it ran; Gemini 3: each query.
-    expect(nativeSearchCharge(planned, gemini, { ...usage, webSearches: 3 })).toEqual({
+    expect(charge(planned, gemini, { ...usage, webSearches: 3 })).toEqual({
       searches: 1,
       pico: 35_000_000_000n,
     });
     const gemini3 = attempt("google", "gemini-3-flash-preview");
-    expect(nativeSearchCharge(route(gemini3), gemini3, { ...usage, webSearches: 3 }).pico).toBe(
-      3n * 14_000_000_000n,
-    );
-    expect(nativeSearchCharge(planned, gpt, usage).pico).toBe(35_000_000_000n);
-    expect(nativeSearchCharge(route(plainGpt), plainGpt, usage).pico).toBe(0n);
+    expect(charge(route(gemini3), gemini3, { ...usage, webSearches: 3 }).pico).toBe(3n * 14_000_000_000n);
+    expect(charge(planned, gpt, usage).pico).toBe(35_000_000_000n);
+    expect(charge(route(plainGpt), plainGpt, usage).pico).toBe(0n);
+  });
+
+  it("estimated usage: the searches the answer showed; a Gemini answer that showed none, the searches held", () => {
+    // Anthropic streams each search's block before its use: what was shown is what ran, none is none.
+    expect(charge(route(claude), claude, { ...usage, webSearches: 2 }, true).pico).toBe(2n * 10_000_000_000n);
+    expect(charge(route(claude), claude, usage, true).pico).toBe(0n);
+    // Gemini shows its queries last: shown, they are billed; not shown, the hold's searches are.
+    expect(charge(route(gemini), gemini, { ...usage, webSearches: 3 }, true).pico).toBe(35_000_000_000n);
+    expect(charge(route(gemini), gemini, usage, true)).toEqual({ searches: 1, pico: 35_000_000_000n });
+    const gemini3 = attempt("google", "gemini-3-flash-preview");
+    expect(charge(route(gemini3), gemini3, usage, true)).toEqual({ searches: 5, pico: 5n * 14_000_000_000n });
+    expect(charge(route(gemini3), gemini3, usage, false).pico).toBe(0n);
+    expect(charge(route(gpt), gpt, usage, true).pico).toBe(35_000_000_000n);
   });
 });

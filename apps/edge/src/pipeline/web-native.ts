@@ -89,18 +89,29 @@ export function nativeSearchHoldPico(serving: WebServing): bigint {
 /**
  * What the searches the serving provider reports cost: Anthropic's `web_search_requests`, Gemini's
  * queries (Gemini 2.x: once per grounded answer); OpenAI bills its search models per call, so one.
+ *
+ * Usage the gateway estimated (no usage came: a stream cut before its last event, a body without it)
+ * bills the searches the answer showed, which the estimate carries: Anthropic streams each search's
+ * `server_tool_use` block before anything that uses it, so its count is exact up to the cut. Gemini
+ * shows its queries only in the last chunks' `groundingMetadata`: an estimated Gemini answer that
+ * showed none cannot tell "no search" from "not shown yet", and is billed the searches held for it
+ * (the worst case, which the hold already covers), since Google ran and bills them either way.
  */
 export function nativeSearchCharge(
   route: Route,
   attempt: PlannedAttempt,
-  usage: TokenUsage,
+  measured: { usage: TokenUsage; estimated: boolean },
+  native: NativeWebSearch,
 ): NativeSearchCharge {
   const price = searchPriceOf(route, attempt);
   if (price === undefined) return { searches: 0, pico: 0n };
-  const reported = usage.webSearches ?? 0;
+  const reported = measured.usage.webSearches ?? 0;
+  const format = route.adapterFor(attempt)?.apiFormat;
   // OpenAI's search models search on every call and report no count; Gemini 2.x bills a grounded answer once.
-  const openAi = route.adapterFor(attempt)?.apiFormat === "openai";
-  const searches = openAi ? 1 : perAnswer(route, attempt) ? Math.min(reported, 1) : reported;
+  if (format === "openai") return { searches: 1, pico: price };
+  const unseen = measured.estimated && reported === 0 && format === "gemini";
+  const shown = unseen ? searchesAtMost(route, attempt, native) : reported;
+  const searches = perAnswer(route, attempt) ? Math.min(shown, 1) : shown;
   return { searches, pico: BigInt(searches) * price };
 }
 
