@@ -83,6 +83,10 @@ export const generationSchema = z
         upstream_inference_image_cost: usd
           .optional()
           .meta({ description: "Of the prompt cost: images at the per-image price." }),
+        upstream_inference_web_search_cost: usd.optional().meta({
+          description:
+            "The web plugin's searches (the provider's own or the search API's), part of cost and not of upstream_inference_cost; only when one was billed.",
+        }),
       }),
     }),
     api_type: z.string(),

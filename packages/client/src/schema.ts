@@ -1635,6 +1635,8 @@ export interface components {
                     upstream_inference_audio_cost?: number;
                     /** @description Of the prompt cost: images at the per-image price. */
                     upstream_inference_image_cost?: number;
+                    /** @description The web plugin's searches (the provider's own or the search API's), part of cost and not of upstream_inference_cost; only when one was billed. */
+                    upstream_inference_web_search_cost?: number;
                 };
             };
             api_type: string;

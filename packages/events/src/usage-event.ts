@@ -12,6 +12,8 @@ export interface CatalogueCost {
   /** Of the prompt cost: audio tokens at the audio price, and images at the per-image price; absent = 0. */
   audioPico?: bigint | undefined;
   imagePico?: bigint | undefined;
+  /** The web plugin's searches, in the total but in neither upstream part; absent = 0. */
+  webSearchPico?: bigint | undefined;
 }
 
 /** Token counts in OpenAI's accounting: prompt includes cached and cache-write, completion reasoning. */
@@ -155,6 +157,7 @@ export function usageRecorded(facts: UsageFacts, charge: UsageCharge, leaseId = 
     imageCostPico: cost.imagePico ?? 0n,
     webSearchEngine: facts.webSearch?.engine ?? "",
     numSearchResults: facts.webSearch?.count ?? 0,
+    webSearchCostPico: cost.webSearchPico ?? 0n,
   };
 }
 

@@ -56,7 +56,7 @@ interface Annotation {
 }
 interface Usage {
   cost: number;
-  cost_details: { upstream_inference_cost: number };
+  cost_details: { upstream_inference_cost: number; upstream_inference_web_search_cost?: number };
 }
 
 /** The answer's text, annotations and usage, from a JSON body or an event stream. */
@@ -145,11 +145,13 @@ describe.each(cases)("native web search on $format", ({ model, fake, sent, searc
         cited(answer.text, annotation);
       }
       expect(answer.usage.cost - answer.usage.cost_details.upstream_inference_cost).toBeCloseTo(searchUsd, 9);
+      expect(answer.usage.cost_details.upstream_inference_web_search_cost).toBeCloseTo(searchUsd, 12);
       const event = await usageEventFor(edge, id);
       expect(event.costPico - (event.upstreamPromptCostPico + event.upstreamCompletionCostPico)).toBe(
         BigInt(Math.round(searchUsd * 1e12)),
       );
       expect([event.webSearchEngine, event.numSearchResults]).toEqual(["native", 1]);
+      expect(event.webSearchCostPico).toBe(BigInt(Math.round(searchUsd * 1e12)));
       const admit = edge.billing.admits.find((entry) => entry.holdId === id);
       const modelOnly = edge.billing.admits.find((entry) => entry.holdId === plainId);
       expect((admit?.worstCaseCostPico ?? 0n) - (modelOnly?.worstCaseCostPico ?? 0n)).toBe(heldPico);
