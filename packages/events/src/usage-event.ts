@@ -81,6 +81,11 @@ export interface UsageFacts {
 export interface UsageWebSearch {
   engine: "native" | "exa";
   count: number;
+  /**
+   * The provider's searches beyond those held for, which the charge leaves out so a spending cap holds
+   * (Gemini 3 bills each query and has no cap of its own). On the edge's record and log, not the event.
+   */
+  unbilled?: number | undefined;
 }
 
 /** A request's `HTTP-Referer`, `X-Title` and `User-Agent`; any may be empty. */

@@ -76,11 +76,18 @@ export interface Finished {
  * meter publishes it. The surface renders the answer's usage from what this returns.
  */
 export function finishGeneration(
-  context: Pick<EdgeContext, "admission" | "meter" | "settings">,
+  context: Pick<EdgeContext, "admission" | "meter" | "settings"> & Partial<Pick<EdgeContext, "logger">>,
   subject: GenerationSubject,
   ending: Ending,
 ): Finished {
   const record = generationRecord(subject, ending);
+  const unbilled = record.webSearch?.unbilled;
+  // The operator pays the provider for these: said loudly, with what it takes to see the answer.
+  if (unbilled)
+    context.logger?.warn(
+      { generationId: record.generationId, provider: record.provider, model: record.model, unbilled },
+      "provider ran more web searches than were held for; the searches past the hold are not billed",
+    );
   return { record, chargedPico: finishRecord(context, record, subject.hold) };
 }
 
@@ -146,7 +153,12 @@ function webSearchBilled(
   native: NativeSearchCharge | undefined,
 ): Generation["webSearch"] {
   if ((subject.webSearchPico ?? 0n) > 0n) return { engine: "exa", count: subject.webSearchResults ?? 0 };
-  if (native !== undefined && native.searches > 0) return { engine: "native", count: native.searches };
+  if (native !== undefined && native.searches > 0)
+    return {
+      engine: "native",
+      count: native.searches,
+      ...(native.unbilled ? { unbilled: native.unbilled } : {}),
+    };
   return undefined;
 }
 

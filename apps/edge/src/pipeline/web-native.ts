@@ -62,9 +62,11 @@ export function searchPriceOf(route: Pick<Route, "adapterFor">, attempt: Planned
 }
 
 /**
- * Searches one call is billed at most: one where the provider bills per answer; else `max_uses`, which
- * Anthropic enforces and which Gemini 3 (no cap of its own) is held at. A Gemini 3 answer that ran more
- * queries is still billed them all.
+ * Searches one call is held for and billed at most: one where the provider bills per answer; else
+ * `max_uses`, which Anthropic enforces. Gemini 3 bills each query and Google documents no per-request
+ * bound on them (its `googleSearch` tool has no maximum to send, and none is published): the gateway's
+ * `max_uses` (default 5) is the bound it holds, and a charge never goes past what was held, so a
+ * spending cap holds; queries beyond it are recorded as unbilled (nativeSearchCharge).
  */
 function searchesAtMost(route: Route, attempt: PlannedAttempt, native: NativeWebSearch): number {
   return perAnswer(route, attempt) ? 1 : native.maxUses;
@@ -109,14 +111,20 @@ export function nativeSearchCharge(
   const format = route.adapterFor(attempt)?.apiFormat;
   // OpenAI's search models search on every call and report no count; Gemini 2.x bills a grounded answer once.
   if (format === "openai") return { searches: 1, pico: price };
+  const held = searchesAtMost(route, attempt, native);
   const unseen = measured.estimated && reported === 0 && format === "gemini";
-  const shown = unseen ? searchesAtMost(route, attempt, native) : reported;
-  const searches = perAnswer(route, attempt) ? Math.min(shown, 1) : shown;
-  return { searches, pico: BigInt(searches) * price };
+  const shown = unseen ? held : reported;
+  const billable = perAnswer(route, attempt) ? Math.min(shown, 1) : shown;
+  // Never past the hold: a Gemini 3 answer that ran more queries than held is billed the held ones.
+  const searches = Math.min(billable, held);
+  const unbilled = billable - searches;
+  return { searches, pico: BigInt(searches) * price, ...(unbilled > 0 ? { unbilled } : {}) };
 }
 
 /** The provider's searches on the serving attempt and what they cost. */
 export interface NativeSearchCharge {
   searches: number;
   pico: bigint;
+  /** Searches the provider ran beyond those held for (Gemini 3 has no cap of its own), not billed. */
+  unbilled?: number;
 }
