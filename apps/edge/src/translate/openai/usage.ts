@@ -29,7 +29,11 @@ export interface UsageBody {
      * present when caching changed the price.
      */
     cache_discount?: number;
-    /** Of the prompt cost: audio tokens at the audio price, images at the per-image price; only when there were any. */
+    /**
+     * Audio: the prompt's at the audio price (of the prompt cost) plus the audio the model spoke at the
+     * audio output price (of the completions cost); images (of the prompt cost) at the per-image price.
+     * Only when there were any.
+     */
     upstream_inference_audio_cost?: number;
     upstream_inference_image_cost?: number;
     /**

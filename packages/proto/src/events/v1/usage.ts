@@ -90,8 +90,10 @@ export interface UsageRecorded {
   documentTokens: number;
   completionAudioTokens: number;
   /**
-   * Of the upstream prompt cost: the audio tokens at the catalogue's audio price, and the images at its
-   * per-image price, in pico-dollars. 0 when there were none.
+   * The audio tokens at the catalogue's audio prices (the prompt's at the input audio price, part of the
+   * upstream prompt cost; the spoken completion's at the output audio price, part of the upstream
+   * completion cost), and of the prompt cost the images at the per-image price, in pico-dollars. 0 when
+   * there were none.
    */
   audioCostPico: bigint;
   imageCostPico: bigint;
