@@ -77,12 +77,17 @@ export const generationSchema = z
         upstream_inference_cost: usd,
         upstream_inference_prompt_cost: usd,
         upstream_inference_completions_cost: usd,
-        upstream_inference_audio_cost: usd
-          .optional()
-          .meta({ description: "Of the prompt cost: audio tokens at the audio price." }),
+        upstream_inference_audio_cost: usd.optional().meta({
+          description:
+            "Audio: the prompt's audio tokens at the audio price (of the prompt cost) plus the audio the model spoke at the audio output price (of the completions cost).",
+        }),
         upstream_inference_image_cost: usd
           .optional()
           .meta({ description: "Of the prompt cost: images at the per-image price." }),
+        upstream_inference_web_search_cost: usd.optional().meta({
+          description:
+            "The web plugin's searches (the provider's own or the search API's), part of cost and not of upstream_inference_cost; only when one was billed.",
+        }),
       }),
     }),
     api_type: z.string(),

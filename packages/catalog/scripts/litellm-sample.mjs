@@ -81,6 +81,7 @@ for (const [key, entry] of Object.entries(source)) {
         ? perMillion(entry.output_cost_per_reasoning_token ?? entry.output_cost_per_token)
         : undefined,
       audio: perMillion(entry.input_cost_per_audio_token),
+      audioOutput: perMillion(entry.output_cost_per_audio_token),
     },
     tools: entry.supports_function_calling === true,
     reasoning,

@@ -76,7 +76,7 @@ describe("catalogue data", () => {
   it("prices :free models at zero and the demo above zero", () => {
     const free = findModel("meta-llama/llama-3.3-70b-instruct:free");
     expect(free?.isFree).toBe(true);
-    expect(Object.values(free?.endpoints[0]?.pricing ?? {})).toEqual(Array(8).fill(0n));
+    expect(Object.values(free?.endpoints[0]?.pricing ?? {})).toEqual(Array(9).fill(0n));
     const demo = findModel("demo/echo")?.endpoints[0];
     expect(demo?.providerId).toBe("demo");
     expect(demo?.pricing.promptPico).toBeGreaterThan(0n);

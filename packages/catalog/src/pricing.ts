@@ -15,6 +15,8 @@ export interface ListPrice {
   readonly image?: string;
   /** USD per million input audio tokens, where the provider prices audio apart from text. */
   readonly audio?: string;
+  /** USD per million output audio tokens, where the provider prices spoken output apart from text. */
+  readonly audioOutput?: string;
 }
 
 export function listPrice(price: ListPrice): Pricing {
@@ -27,6 +29,7 @@ export function listPrice(price: ListPrice): Pricing {
     cacheWritePico: perMillionToPicoPerToken(price.cacheWrite ?? "0"),
     reasoningPico: perMillionToPicoPerToken(price.reasoning ?? "0"),
     audioPico: perMillionToPicoPerToken(price.audio ?? "0"),
+    audioOutputPico: perMillionToPicoPerToken(price.audioOutput ?? "0"),
   };
 }
 

@@ -115,6 +115,7 @@ export function fromCatalogSnapshot(snapshot: GetSnapshotResponse): CatalogData 
           cacheWritePico: e.pricing?.cacheWritePico ?? 0n,
           reasoningPico: e.pricing?.reasoningPico ?? 0n,
           audioPico: e.pricing?.audioPico ?? 0n,
+          audioOutputPico: e.pricing?.audioOutputPico ?? 0n,
         },
         quantization: asQuantization(e.quantization),
         isZdr: e.isZdr,

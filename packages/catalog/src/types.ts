@@ -68,6 +68,8 @@ export interface Pricing {
   readonly reasoningPico: Pico;
   /** Per input audio token where audio is priced apart from text; 0: at `promptPico`. */
   readonly audioPico: Pico;
+  /** Per output audio token where spoken output is priced apart from text; 0: at `completionPico`. */
+  readonly audioOutputPico: Pico;
 }
 
 /** Proto `catalog.v1.RequestLimit`: a model-specific cap that applies whatever the account. */

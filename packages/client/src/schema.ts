@@ -1631,10 +1631,12 @@ export interface components {
                     upstream_inference_prompt_cost: number;
                     /** @description USD */
                     upstream_inference_completions_cost: number;
-                    /** @description Of the prompt cost: audio tokens at the audio price. */
+                    /** @description Audio: the prompt's audio tokens at the audio price (of the prompt cost) plus the audio the model spoke at the audio output price (of the completions cost). */
                     upstream_inference_audio_cost?: number;
                     /** @description Of the prompt cost: images at the per-image price. */
                     upstream_inference_image_cost?: number;
+                    /** @description The web plugin's searches (the provider's own or the search API's), part of cost and not of upstream_inference_cost; only when one was billed. */
+                    upstream_inference_web_search_cost?: number;
                 };
             };
             api_type: string;

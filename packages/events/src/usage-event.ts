@@ -12,6 +12,8 @@ export interface CatalogueCost {
   /** Of the prompt cost: audio tokens at the audio price, and images at the per-image price; absent = 0. */
   audioPico?: bigint | undefined;
   imagePico?: bigint | undefined;
+  /** The web plugin's searches, in the total but in neither upstream part; absent = 0. */
+  webSearchPico?: bigint | undefined;
 }
 
 /** Token counts in OpenAI's accounting: prompt includes cached and cache-write, completion reasoning. */
@@ -79,6 +81,11 @@ export interface UsageFacts {
 export interface UsageWebSearch {
   engine: "native" | "exa";
   count: number;
+  /**
+   * The provider's searches beyond those held for, which the charge leaves out so a spending cap holds
+   * (Gemini 3 bills each query and has no cap of its own). On the edge's record and log, not the event.
+   */
+  unbilled?: number | undefined;
 }
 
 /** A request's `HTTP-Referer`, `X-Title` and `User-Agent`; any may be empty. */
@@ -155,6 +162,7 @@ export function usageRecorded(facts: UsageFacts, charge: UsageCharge, leaseId = 
     imageCostPico: cost.imagePico ?? 0n,
     webSearchEngine: facts.webSearch?.engine ?? "",
     numSearchResults: facts.webSearch?.count ?? 0,
+    webSearchCostPico: cost.webSearchPico ?? 0n,
   };
 }
 

@@ -4,7 +4,7 @@ import type { GetUsageResponse } from "@gw/proto/billing/v1/billing";
 import { LimitReset } from "@gw/proto/keys/v1/keys";
 import type { BillingClient } from "../clients/billing.js";
 import type { PlannedAttempt } from "../planning/plan.js";
-import { inputWorstCase, outputBudget, type WorstCaseInput } from "./worst-case.js";
+import { dearestOutputPrice, inputWorstCase, outputBudget, type WorstCaseInput } from "./worst-case.js";
 
 /**
  * OpenRouter's 402 when the budget is positive but the request's worst case does not fit: it says how
@@ -60,7 +60,7 @@ export async function withAffordableTokens(
 export function affordableTokens(attempt: PlannedAttempt, input: WorstCaseInput, available: bigint): number {
   const pricing = attempt.endpoint.pricing;
   if (!pricing) return Number.MAX_SAFE_INTEGER;
-  const outputPrice = max(pricing.completionPico, pricing.reasoningPico);
+  const outputPrice = dearestOutputPrice(pricing);
   const fixed = inputWorstCase(attempt.endpoint, input);
   const left = available - fixed;
   if (left <= 0n) return 0;

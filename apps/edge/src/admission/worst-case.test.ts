@@ -50,6 +50,7 @@ describe("endpointWorstCase", () => {
         requestPico: 1_000n,
         imagePico: 100n,
         audioPico: 0n,
+        audioOutputPico: 0n,
       },
     });
     // Two images: the per-image price, and their tokens at the bound (capped at the context) at the

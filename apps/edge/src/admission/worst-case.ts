@@ -74,9 +74,16 @@ export interface WorstCaseInput {
 export function endpointWorstCase(endpoint: Endpoint, input: WorstCaseInput): bigint {
   const pricing = endpoint.pricing;
   if (!pricing) return 0n;
-  const outputPrice = max(pricing.completionPico, pricing.reasoningPico);
   const outputTokens = BigInt(outputBudget(endpoint, input) * Math.max(1, input.choices));
-  return inputWorstCase(endpoint, input) + outputTokens * outputPrice;
+  return inputWorstCase(endpoint, input) + outputTokens * dearestOutputPrice(pricing);
+}
+
+/**
+ * The dearest price an output token can have: text, reasoning, or audio the model speaks where that is
+ * priced apart (OpenAI's audio models: 8x their text output), since the answer may be any of them.
+ */
+export function dearestOutputPrice(pricing: NonNullable<Endpoint["pricing"]>): bigint {
+  return max(max(pricing.completionPico, pricing.reasoningPico), pricing.audioOutputPico ?? 0n);
 }
 
 /**

@@ -14,10 +14,12 @@ export interface Cost {
   /** The web plugin's search (results at the per-result price), included in `totalPico`. Absent = 0. */
   webSearchPico?: bigint;
   /**
-   * Of `promptPico`: the prompt's audio tokens at the catalogue's audio price (the prompt price where it
-   * lists none), and the images at its per-image price. Absent = none.
+   * Audio: the prompt's audio tokens at the catalogue's audio price (the prompt price where it lists
+   * none), part of `promptPico`, plus the audio the model spoke at its audio output price (the
+   * completion price where it lists none), part of `completionPico`. Absent = none.
    */
   audioPico?: bigint;
+  /** Of `promptPico`: the images at the per-image price. Absent = none. */
   imagePico?: bigint;
 }
 
@@ -35,7 +37,8 @@ export const ZERO_COST: Cost = { promptPico: 0n, completionPico: 0n, requestPico
  * tokens are charged at the plain prompt/completion price rather than given away. Images in the prompt
  * are charged at the endpoint's per-image price on top of their tokens, as part of the prompt cost.
  * Audio tokens the provider reports (part of the prompt) are charged at the audio price where the
- * catalogue has one (Gemini Flash, OpenAI's audio models), else at the prompt price; image and document
+ * catalogue has one (Gemini Flash, OpenAI's audio models), else at the prompt price, and the audio the
+ * model speaks (part of the completion) at its audio output price, else at the completion price; image and document
  * tokens are prompt tokens at the prompt price, which is how OpenAI, Anthropic and Gemini bill them.
  */
 export function computeCost(pricing: Pricing | undefined, reported: TokenUsage, images = 0): Cost {
@@ -50,8 +53,10 @@ export function computeCost(pricing: Pricing | undefined, reported: TokenUsage, 
   const audio = BigInt(usage.audioTokens ?? 0);
   const audioPico = audio * (pricing.audioPico || pricing.promptPico);
   const imagePico = BigInt(images) * pricing.imagePico;
+  const spoken = BigInt(usage.completionAudioTokens ?? 0);
+  const spokenPico = spoken * (pricing.audioOutputPico || pricing.completionPico);
   const plainPrompt = BigInt(usage.promptTokens - usage.cachedTokens - usage.cacheWriteTokens) - audio;
-  const plainCompletion = BigInt(usage.completionTokens - usage.reasoningTokens);
+  const plainCompletion = BigInt(usage.completionTokens - usage.reasoningTokens) - spoken;
   const promptPico =
     plainPrompt * pricing.promptPico +
     BigInt(usage.cachedTokens) * cacheRead +
@@ -59,7 +64,8 @@ export function computeCost(pricing: Pricing | undefined, reported: TokenUsage, 
     longWrites * longWrite +
     audioPico +
     imagePico;
-  const completionPico = plainCompletion * pricing.completionPico + BigInt(usage.reasoningTokens) * reasoning;
+  const completionPico =
+    plainCompletion * pricing.completionPico + BigInt(usage.reasoningTokens) * reasoning + spokenPico;
   const requestPico = pricing.requestPico;
   const cacheDiscountPico =
     BigInt(usage.cachedTokens) * (pricing.promptPico - cacheRead) +
@@ -72,7 +78,7 @@ export function computeCost(pricing: Pricing | undefined, reported: TokenUsage, 
     requestPico,
     totalPico,
     cacheDiscountPico,
-    ...(audioPico > 0n ? { audioPico } : {}),
+    ...(audioPico + spokenPico > 0n ? { audioPico: audioPico + spokenPico } : {}),
     ...(imagePico > 0n ? { imagePico } : {}),
   };
 }

@@ -47,6 +47,22 @@ describe("media in the cost", () => {
     expect(cost.audioPico).toBeUndefined();
   });
 
+  it("prices the audio the model speaks at the audio output price, else at the completion price", () => {
+    // GPT-4o Audio: $10 / M text out, $80 / M audio out; 40 of 100 completion tokens spoken, 10 reasoning.
+    const audioOut = listPrice({ prompt: "2.50", completion: "10", reasoning: "20", audioOutput: "80" });
+    const spoken = usage({ completionTokens: 100, reasoningTokens: 10, completionAudioTokens: 40 });
+    const cost = computeCost(audioOut, spoken);
+    expect(cost.completionPico).toBe(50n * 10_000_000n + 10n * 20_000_000n + 40n * 80_000_000n);
+    expect(cost.audioPico).toBe(40n * 80_000_000n);
+    expect(cost.totalPico).toBe(cost.completionPico);
+    const plain = computeCost(listPrice({ prompt: "2.50", completion: "10" }), spoken);
+    expect(plain.completionPico).toBe(100n * 10_000_000n);
+    expect(plain.audioPico).toBe(40n * 10_000_000n);
+    // Both ways at once: the audio part is the prompt's audio plus the spoken audio.
+    const both = computeCost(audioOut, { ...spoken, promptTokens: 10, audioTokens: 10 });
+    expect(both.audioPico).toBe(10n * 2_500_000n + 40n * 80_000_000n);
+  });
+
   it("never prices audio the provider also counted as cached, nor more than the prompt", () => {
     const clamped = normaliseUsage(usage({ promptTokens: 100, cachedTokens: 40, audioTokens: 90 }));
     expect(clamped.audioTokens).toBe(60);

@@ -45,11 +45,16 @@ export function subjectOf(chat: AdmittedChat): GenerationSubject {
     externalUser: externalUserOf(chat.request.user),
     webSearchPico: webSearchPico(chat.webResults),
     ...(chat.webResults ? { webSearchResults: chat.webResults.length } : {}),
-    ...(chat.nativeWebSearch
-      ? { nativeSearch: (attempt, usage) => nativeSearchCharge(chat.route, attempt, usage) }
-      : {}),
+    ...nativeSearchOf(chat),
     ...pluginsOf(chat),
   };
+}
+
+/** The provider's own searches, priced on the serving attempt (web-native.ts); none without native search. */
+function nativeSearchOf(chat: AdmittedChat): Pick<GenerationSubject, "nativeSearch"> {
+  const native = chat.nativeWebSearch;
+  if (native === undefined) return {};
+  return { nativeSearch: (attempt, measured) => nativeSearchCharge(chat.route, attempt, measured, native) };
 }
 
 /** The plugins that ran before any attempt, for the generation record; none = no field. */

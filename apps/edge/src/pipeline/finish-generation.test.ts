@@ -171,6 +171,7 @@ describe("finishing a generation (admission ends the hold, the meter publishes)"
       // No web plugin: no search engine, no searches.
       webSearchEngine: "",
       numSearchResults: 0,
+      webSearchCostPico: 0n,
     });
   });
 

@@ -8,7 +8,6 @@ import type { Attribution } from "../canonical/attribution.js";
 import { computeCost, withWebSearch, ZERO_COST } from "../canonical/cost.js";
 import type { FinishReason } from "../canonical/finish-reason.js";
 import type { ApiType, AttemptRecord, Generation } from "../canonical/generation.js";
-import type { TokenUsage } from "../canonical/tokens.js";
 import type { PlannedAttempt } from "../planning/plan.js";
 import { finalError } from "../providers/failure.js";
 import type { ResponseIdentity } from "../translate/openai/chat-response.js";
@@ -39,8 +38,11 @@ export interface GenerationSubject {
   webSearchPico?: bigint | undefined;
   /** The search API's results in the prompt (billed as webSearchPico), for the record. */
   webSearchResults?: number | undefined;
-  /** The provider's own searches on the serving attempt, priced from what it reported (web-native.ts). */
-  nativeSearch?: ((attempt: PlannedAttempt, usage: TokenUsage) => NativeSearchCharge) | undefined;
+  /**
+   * The provider's own searches on the serving attempt, priced from what it reported, or from what the
+   * answer showed when the usage is estimated (web-native.ts).
+   */
+  nativeSearch?: ((attempt: PlannedAttempt, measured: Measured) => NativeSearchCharge) | undefined;
   /** The plugins that ran before planning (`web`), for the record. */
   plugins?: string[] | undefined;
 }
@@ -74,11 +76,18 @@ export interface Finished {
  * meter publishes it. The surface renders the answer's usage from what this returns.
  */
 export function finishGeneration(
-  context: Pick<EdgeContext, "admission" | "meter" | "settings">,
+  context: Pick<EdgeContext, "admission" | "meter" | "settings"> & Partial<Pick<EdgeContext, "logger">>,
   subject: GenerationSubject,
   ending: Ending,
 ): Finished {
   const record = generationRecord(subject, ending);
+  const unbilled = record.webSearch?.unbilled;
+  // The operator pays the provider for these: said loudly, with what it takes to see the answer.
+  if (unbilled)
+    context.logger?.warn(
+      { generationId: record.generationId, provider: record.provider, model: record.model, unbilled },
+      "provider ran more web searches than were held for; the searches past the hold are not billed",
+    );
   return { record, chargedPico: finishRecord(context, record, subject.hold) };
 }
 
@@ -102,7 +111,7 @@ function generationRecord(subject: GenerationSubject, ending: Ending): Generatio
   const attempt = ending.served ? ending.success.attempt : ending.failure.lastAttempt;
   const { measured } = ending;
   const billed = attempt !== undefined && (ending.served || measured.estimated);
-  const native = billed ? subject.nativeSearch?.(attempt, measured.usage) : undefined;
+  const native = billed ? subject.nativeSearch?.(attempt, measured) : undefined;
   const search = billed ? webSearchBilled(subject, native) : undefined;
   return {
     generationId: subject.generationId,
@@ -144,7 +153,12 @@ function webSearchBilled(
   native: NativeSearchCharge | undefined,
 ): Generation["webSearch"] {
   if ((subject.webSearchPico ?? 0n) > 0n) return { engine: "exa", count: subject.webSearchResults ?? 0 };
-  if (native !== undefined && native.searches > 0) return { engine: "native", count: native.searches };
+  if (native !== undefined && native.searches > 0)
+    return {
+      engine: "native",
+      count: native.searches,
+      ...(native.unbilled ? { unbilled: native.unbilled } : {}),
+    };
   return undefined;
 }
 

@@ -19,6 +19,8 @@ import { urlCitations } from "./web-citations.js";
 interface Pumped {
   usage: TokenUsage | undefined;
   error: Extract<StreamEvent, { type: "error" }> | undefined;
+  /** The provider's own searches the answer showed, billed on when no usage came. */
+  searches: number;
 }
 
 /**
@@ -53,7 +55,7 @@ export async function respondStream(
       ? await relayBytes(events, writer, rewriter)
       : await pump(events, writer, rewriter);
   const cancelled = writer.clientGone;
-  const measured = await measure(pumped.usage, chat.prompt, () => rewriter.outputTexts());
+  const measured = await measure(pumped.usage, chat.prompt, () => rewriter.outputTexts(), pumped.searches);
   const broken = pumped.error ? streamFailure(pumped.error) : undefined;
   if (broken) await writer.write(rewriter.error(broken));
   else if (!cancelled) await writeCitations(writer, rewriter, chat);
@@ -80,11 +82,15 @@ async function pump(
   writer: SseWriter,
   rewriter: StreamRenderer,
 ): Promise<Pumped> {
-  const pumped: Pumped = { usage: undefined, error: undefined };
+  const pumped: Pumped = { usage: undefined, error: undefined, searches: 0 };
   for await (const event of events) {
     if (writer.clientGone) break;
     if (event.type === "usage") {
       pumped.usage = event.usage;
+      continue;
+    }
+    if (event.type === "searches") {
+      pumped.searches = event.count;
       continue;
     }
     const frames = event.type === "error" ? undefined : render(event, rewriter);
@@ -109,7 +115,7 @@ async function pump(
  */
 function relayBytes(events: RelayableEvents, writer: SseWriter, rewriter: StreamRenderer): Promise<Pumped> {
   return new Promise((resolve) => {
-    const pumped: Pumped = { usage: undefined, error: undefined };
+    const pumped: Pumped = { usage: undefined, error: undefined, searches: 0 };
     events.relay({
       raw: (bytes, start, text, scan) => {
         if (rewriter.rawBytes) {
@@ -129,6 +135,7 @@ function relayBytes(events: RelayableEvents, writer: SseWriter, rewriter: Stream
       },
       event: (event) => {
         if (event.type === "usage") pumped.usage = event.usage;
+        else if (event.type === "searches") pumped.searches = event.count;
         else if (event.type === "error") pumped.error = event;
         else {
           const frames = render(event, rewriter);

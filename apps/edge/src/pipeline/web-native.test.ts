@@ -1,10 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { RequestFeatures, WebPlugin } from "../canonical/plugins.js";
+import type { TokenUsage } from "../canonical/tokens.js";
 import type { PlannedAttempt } from "../planning/plan.js";
 import type { Route } from "../planning/planner.js";
 import type { ApiFormat, ProviderAdapter } from "../providers/types.js";
 import { vertexSearchTarget } from "../providers/vertex/index.js";
 import { testEndpoint, testModel } from "../test/catalog.js";
+import { testKey } from "../test/principals.js";
+import { DEFAULT_SETTINGS } from "./edge-context.js";
+import { type Ending, finishGeneration, type GenerationSubject } from "./finish-generation.js";
 import { nativeSearchCharge, nativeSearchHoldPico, webServing } from "./web-native.js";
 
 const SEARCH = ["max_tokens", "stream", "web_search_options"];
@@ -107,29 +111,93 @@ describe("native search prices", () => {
     expect(held(route(attempt("openai", "gpt-4o-mini-search-preview")))).toBe(27_500_000_000n);
   });
 
+  const usage = {
+    promptTokens: 1,
+    completionTokens: 1,
+    cachedTokens: 0,
+    cacheWriteTokens: 0,
+    reasoningTokens: 0,
+  };
+  const native = { maxUses: 5, includeDomains: undefined, excludeDomains: undefined };
+  const charge = (planned: Route, served: PlannedAttempt, reported: TokenUsage, estimated = false) =>
+    nativeSearchCharge(planned, served, { usage: reported, estimated }, native);
+
   it("bills what the provider reports: Anthropic's and Gemini's counts, OpenAI once per call", () => {
-    const usage = {
-      promptTokens: 1,
-      completionTokens: 1,
-      cachedTokens: 0,
-      cacheWriteTokens: 0,
-      reasoningTokens: 0,
-    };
     const planned = route(claude, gemini, gpt);
-    expect(nativeSearchCharge(planned, claude, { ...usage, webSearches: 3 }).pico).toBe(30_000_000_000n);
-    expect(nativeSearchCharge(planned, claude, usage).pico).toBe(0n);
-    expect(nativeSearchCharge(planned, gemini, { ...usage, webSearches: 1 }).pico).toBe(35_000_000_000n);
+    expect(charge(planned, claude, { ...usage, webSearches: 3 }).pico).toBe(30_000_000_000n);
+    expect(charge(planned, claude, usage).pico).toBe(0n);
+    expect(charge(planned, gemini, { ...usage, webSearches: 1 }).pico).toBe(35_000_000_000n);
     // Gemini 2.x: a grounded answer is billed once however many queries it ran; Gemini 3: each query.
-    expect(nativeSearchCharge(planned, gemini, { ...usage, webSearches: 3 })).toEqual({
+    expect(charge(planned, gemini, { ...usage, webSearches: 3 })).toEqual({
       searches: 1,
       pico: 35_000_000_000n,
     });
     const gemini3 = attempt("google", "gemini-3-flash-preview");
-    expect(nativeSearchCharge(route(gemini3), gemini3, { ...usage, webSearches: 3 }).pico).toBe(
-      3n * 14_000_000_000n,
-    );
-    expect(nativeSearchCharge(planned, gpt, usage).pico).toBe(35_000_000_000n);
-    expect(nativeSearchCharge(route(plainGpt), plainGpt, usage).pico).toBe(0n);
+    expect(charge(route(gemini3), gemini3, { ...usage, webSearches: 3 }).pico).toBe(3n * 14_000_000_000n);
+    expect(charge(planned, gpt, usage).pico).toBe(35_000_000_000n);
+    expect(charge(route(plainGpt), plainGpt, usage).pico).toBe(0n);
+  });
+
+  it("estimated usage: the searches the answer showed; a Gemini answer that showed none, the searches held", () => {
+    // Anthropic streams each search's block before its use: what was shown is what ran, none is none.
+    expect(charge(route(claude), claude, { ...usage, webSearches: 2 }, true).pico).toBe(2n * 10_000_000_000n);
+    expect(charge(route(claude), claude, usage, true).pico).toBe(0n);
+    // Gemini shows its queries last: shown, they are billed; not shown, the hold's searches are.
+    expect(charge(route(gemini), gemini, { ...usage, webSearches: 3 }, true).pico).toBe(35_000_000_000n);
+    expect(charge(route(gemini), gemini, usage, true)).toEqual({ searches: 1, pico: 35_000_000_000n });
+    const gemini3 = attempt("google", "gemini-3-flash-preview");
+    expect(charge(route(gemini3), gemini3, usage, true)).toEqual({ searches: 5, pico: 5n * 14_000_000_000n });
+    expect(charge(route(gemini3), gemini3, usage, false).pico).toBe(0n);
+    expect(charge(route(gpt), gpt, usage, true).pico).toBe(35_000_000_000n);
+  });
+
+  it("never bills past what was held: Gemini 3's queries beyond max_uses are unbilled, and said so", () => {
+    const gemini3 = attempt("google", "gemini-3-flash-preview");
+    const held = nativeSearchHoldPico(webServing(features({ engine: "native" }), route(gemini3), false));
+    const ran = charge(route(gemini3), gemini3, { ...usage, webSearches: 8 });
+    expect(ran).toEqual({ searches: 5, pico: 5n * 14_000_000_000n, unbilled: 3 });
+    expect(ran.pico).toBe(held);
+    expect(charge(route(gemini3), gemini3, { ...usage, webSearches: 5 })).not.toHaveProperty("unbilled");
+    // Anthropic enforces max_uses itself; a report past it is still held to it.
+    expect(charge(route(claude), claude, { ...usage, webSearches: 6 }).pico).toBe(5n * 10_000_000_000n);
+  });
+
+  it("the searches past the hold are on the generation record and in a warning, and not charged", () => {
+    const gemini3 = attempt("google", "gemini-3-flash-preview");
+    const warnings: unknown[] = [];
+    const charged: bigint[] = [];
+    const context = {
+      settings: DEFAULT_SETTINGS,
+      admission: { finish: (_hold: unknown, pico: bigint) => void charged.push(pico) },
+      meter: { charge: (record: { cost: { totalPico: bigint } }) => record.cost.totalPico, record: () => {} },
+      logger: { warn: (fields: unknown) => void warnings.push(fields) },
+    } as unknown as Parameters<typeof finishGeneration>[0];
+    const key = testKey("acct-web-native-unit");
+    const subject: GenerationSubject = {
+      generationId: "gen-1",
+      principal: key.principal,
+      startedAt: 0,
+      apiType: "chat",
+      requestedModel: gemini3.model.id,
+      hold: { holdId: "gen-1", accountId: key.principal.accountId, keyHash: key.principal.keyHash },
+      nativeSearch: (served, measured) => nativeSearchCharge(route(gemini3), served, measured, native),
+    };
+    const ending: Ending = {
+      served: true,
+      success: { attempt: gemini3, startedAt: 0, records: [] },
+      streamed: false,
+      cancelled: false,
+      measured: { usage: { ...usage, webSearches: 7 }, estimated: false, images: 0 },
+      finishReason: "stop",
+      nativeFinishReason: "STOP",
+      upstreamId: undefined,
+      endedAt: 1,
+    };
+    const { record } = finishGeneration(context, subject, ending);
+    expect(record.webSearch).toEqual({ engine: "native", count: 5, unbilled: 2 });
+    expect(record.cost.webSearchPico).toBe(5n * 14_000_000_000n);
+    expect(charged).toEqual([record.cost.totalPico]);
+    expect(warnings).toEqual([expect.objectContaining({ generationId: "gen-1", unbilled: 2 })]);
   });
 
   it("prices a Vertex endpoint's search by what it sends: Gemini's grounding on its Gemini models, none on Claude", () => {

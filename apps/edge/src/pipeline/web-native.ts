@@ -68,9 +68,11 @@ function searchTargetOf(route: Pick<Route, "adapterFor">, attempt: PlannedAttemp
 }
 
 /**
- * Searches one call is billed at most: one where the provider bills per answer; else `max_uses`, which
- * Anthropic enforces and which Gemini 3 (no cap of its own) is held at. A Gemini 3 answer that ran more
- * queries is still billed them all.
+ * Searches one call is held for and billed at most: one where the provider bills per answer; else
+ * `max_uses`, which Anthropic enforces. Gemini 3 bills each query and Google documents no per-request
+ * bound on them (its `googleSearch` tool has no maximum to send, and none is published): the gateway's
+ * `max_uses` (default 5) is the bound it holds, and a charge never goes past what was held, so a
+ * spending cap holds; queries beyond it are recorded as unbilled (nativeSearchCharge).
  */
 function searchesAtMost(route: Route, attempt: PlannedAttempt, native: NativeWebSearch): number {
   return perAnswer(route, attempt) ? 1 : native.maxUses;
@@ -95,23 +97,40 @@ export function nativeSearchHoldPico(serving: WebServing): bigint {
 /**
  * What the searches the serving provider reports cost: Anthropic's `web_search_requests`, Gemini's
  * queries (Gemini 2.x: once per grounded answer); OpenAI bills its search models per call, so one.
+ *
+ * Usage the gateway estimated (no usage came: a stream cut before its last event, a body without it)
+ * bills the searches the answer showed, which the estimate carries: Anthropic streams each search's
+ * `server_tool_use` block before anything that uses it, so its count is exact up to the cut. Gemini
+ * shows its queries only in the last chunks' `groundingMetadata`: an estimated Gemini answer that
+ * showed none cannot tell "no search" from "not shown yet", and is billed the searches held for it
+ * (the worst case, which the hold already covers), since Google ran and bills them either way.
  */
 export function nativeSearchCharge(
   route: Route,
   attempt: PlannedAttempt,
-  usage: TokenUsage,
+  measured: { usage: TokenUsage; estimated: boolean },
+  native: NativeWebSearch,
 ): NativeSearchCharge {
   const price = searchPriceOf(route, attempt);
   if (price === undefined) return { searches: 0, pico: 0n };
-  const reported = usage.webSearches ?? 0;
+  const reported = measured.usage.webSearches ?? 0;
+  const format = searchTargetOf(route, attempt)?.format;
   // OpenAI's search models search on every call and report no count; Gemini 2.x bills a grounded answer once.
-  const openAi = searchTargetOf(route, attempt)?.format === "openai";
-  const searches = openAi ? 1 : perAnswer(route, attempt) ? Math.min(reported, 1) : reported;
-  return { searches, pico: BigInt(searches) * price };
+  if (format === "openai") return { searches: 1, pico: price };
+  const held = searchesAtMost(route, attempt, native);
+  const unseen = measured.estimated && reported === 0 && format === "gemini";
+  const shown = unseen ? held : reported;
+  const billable = perAnswer(route, attempt) ? Math.min(shown, 1) : shown;
+  // Never past the hold: a Gemini 3 answer that ran more queries than held is billed the held ones.
+  const searches = Math.min(billable, held);
+  const unbilled = billable - searches;
+  return { searches, pico: BigInt(searches) * price, ...(unbilled > 0 ? { unbilled } : {}) };
 }
 
 /** The provider's searches on the serving attempt and what they cost. */
 export interface NativeSearchCharge {
   searches: number;
   pico: bigint;
+  /** Searches the provider ran beyond those held for (Gemini 3 has no cap of its own), not billed. */
+  unbilled?: number;
 }

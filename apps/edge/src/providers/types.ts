@@ -60,6 +60,11 @@ export type StreamEvent =
   | { type: "raw"; data: string; scan: ChunkScan }
   /** The upstream's usage totals, however it reported them. */
   | { type: "usage"; usage: TokenUsage }
+  /**
+   * The provider's own web searches the answer has shown so far (Anthropic's `server_tool_use` blocks,
+   * Gemini's `groundingMetadata` queries): what a search is billed on when the usage never comes.
+   */
+  | { type: "searches"; count: number }
   /** The upstream reported an error inside the stream. */
   | { type: "error"; message: string; code: string | undefined };
 

@@ -15,7 +15,8 @@ import { usageEventFor } from "../test/usage.js";
 const key = testKey("acct-media-pricing");
 let edge: EdgeHarness;
 
-// GPT-4o Audio's list prices: $2.50 / M text in, $10 / M out, $40 / M audio in; $0.001 an image here.
+// GPT-4o Audio's list prices: $2.50 / M text in, $10 / M out, $40 / M audio in, $80 / M audio out;
+// $0.001 an image here.
 const AUDIO_MODEL = "openai/gpt-audio-test";
 const PDF_MODEL = "anthropic/claude-pdf-test";
 
@@ -28,7 +29,13 @@ beforeAll(async () => {
           upstreamModel: "gpt-4o-audio-preview",
           contextLength: 128_000,
           maxCompletionTokens: 1_000,
-          pricing: listPrice({ prompt: "2.50", completion: "10", audio: "40", image: "0.001" }),
+          pricing: listPrice({
+            prompt: "2.50",
+            completion: "10",
+            audio: "40",
+            audioOutput: "80",
+            image: "0.001",
+          }),
           inputModalities: ["text", "image", "audio"],
         }),
       ]),
@@ -96,6 +103,38 @@ const admitOf = (id: string) => edge.billing.admits.find((admit) => admit.holdId
 const settleOf = (id: string) => edge.billing.settles.find((settle) => settle.holdId === id);
 
 describe("media is priced", () => {
+  it("spoken output: the completion's audio tokens at the audio output price, in the audio cost and held", async () => {
+    const { id, body } = await post("/v1/chat/completions", {
+      model: AUDIO_MODEL,
+      max_tokens: 50,
+      modalities: ["text", "audio"],
+      audio: { voice: "alloy", format: "wav" },
+      messages: [{ role: "user", content: "Say hello." }],
+    });
+    const usage = body.usage as unknown as {
+      prompt_tokens: number;
+      completion_tokens: number;
+      completion_tokens_details: { audio_tokens: number };
+      cost: number;
+      cost_details: Record<string, number>;
+    };
+    const spoken = usage.completion_tokens_details.audio_tokens;
+    expect(spoken).toBeGreaterThan(0);
+    // The transcript's tokens at $10 / M, the speech at $80 / M.
+    const completionPico =
+      BigInt(usage.completion_tokens - spoken) * 10_000_000n + BigInt(spoken) * 80_000_000n;
+    const totalPico = BigInt(usage.prompt_tokens) * 2_500_000n + completionPico;
+    expect(usage.cost_details).toMatchObject({
+      upstream_inference_completions_cost: Number(completionPico) / 1e12,
+      upstream_inference_audio_cost: Number(BigInt(spoken) * 80_000_000n) / 1e12,
+    });
+    expect(usage.cost).toBeCloseTo(Number(totalPico) / 1e12, 15);
+    const event = await usageEventFor(edge, id);
+    expect(event).toMatchObject({ completionAudioTokens: spoken, costPico: totalPico });
+    // Held at the dearest output price: every token of max_tokens could be speech.
+    expect(admitOf(id)?.worstCaseCostPico ?? 0n).toBeGreaterThanOrEqual(50n * 80_000_000n);
+  });
+
   it("an audio clip and an image: audio at the audio price, the image at its price, held beforehand", async () => {
     const audio = wavSecond();
     const { id, body } = await post("/v1/chat/completions", {

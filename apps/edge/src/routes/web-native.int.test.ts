@@ -74,7 +74,7 @@ interface Annotation {
 }
 interface Usage {
   cost: number;
-  cost_details: { upstream_inference_cost: number };
+  cost_details: { upstream_inference_cost: number; upstream_inference_web_search_cost?: number };
 }
 
 /** The answer's text, annotations and usage, from a JSON body or an event stream. */
@@ -174,11 +174,13 @@ describe.each(cases)("native web search on $format", ({ model, fake, sent, searc
         cited(answer.text, annotation);
       }
       expect(answer.usage.cost - answer.usage.cost_details.upstream_inference_cost).toBeCloseTo(searchUsd, 9);
+      expect(answer.usage.cost_details.upstream_inference_web_search_cost).toBeCloseTo(searchUsd, 12);
       const event = await usageEventFor(edge, id);
       expect(event.costPico - (event.upstreamPromptCostPico + event.upstreamCompletionCostPico)).toBe(
         BigInt(Math.round(searchUsd * 1e12)),
       );
       expect([event.webSearchEngine, event.numSearchResults]).toEqual(["native", 1]);
+      expect(event.webSearchCostPico).toBe(BigInt(Math.round(searchUsd * 1e12)));
       const admit = edge.billing.admits.find((entry) => entry.holdId === id);
       const modelOnly = edge.billing.admits.find((entry) => entry.holdId === plainId);
       expect((admit?.worstCaseCostPico ?? 0n) - (modelOnly?.worstCaseCostPico ?? 0n)).toBe(heldPico);
@@ -324,5 +326,51 @@ describe("native web search on the other surfaces", () => {
           },
       );
     expect(frames.at(-1)?.candidates[0]?.groundingMetadata?.groundingChunks.length).toBeGreaterThan(0);
+  });
+});
+
+describe("native searches billed when the usage is estimated", () => {
+  afterAll(() => {
+    edge.anthropic.resetScenario();
+    edge.gemini.resetScenario();
+  });
+
+  /** A streamed :online answer's usage chunk and its usage event. */
+  async function streamedOnline(model: string) {
+    const response = await chat({ model: `${model}:online`, stream: true });
+    const id = response.headers.get("x-generation-id") ?? "";
+    const usage = (await response.text())
+      .split("\n\n")
+      .filter((frame) => frame.startsWith("data: {"))
+      .map((frame) => JSON.parse(frame.slice(6)) as { usage?: Usage & { estimated: boolean } })
+      .findLast((chunk) => chunk.usage !== undefined)?.usage;
+    return { usage, event: await usageEventFor(edge, id) };
+  }
+
+  const searchPico = (event: Awaited<ReturnType<typeof usageEventFor>>) =>
+    event.costPico - (event.upstreamPromptCostPico + event.upstreamCompletionCostPico);
+
+  it("Anthropic without usage: the searches its server_tool_use blocks showed", async () => {
+    edge.anthropic.setScenario({ name: "no-usage", times: 1 });
+    const { usage, event } = await streamedOnline("anthropic/claude-search");
+    expect(usage?.estimated).toBe(true);
+    expect(searchPico(event)).toBe(10_000_000_000n);
+    expect([event.webSearchEngine, event.numSearchResults]).toEqual(["native", 1]);
+  });
+
+  it("Anthropic cut after the search was issued: that search", async () => {
+    // message_start, then the server_tool_use block's start: the socket is destroyed there.
+    edge.anthropic.setScenario({ name: "drop-mid-stream", after: 2, times: 1 });
+    const { usage, event } = await streamedOnline("anthropic/claude-search");
+    expect(usage?.estimated).toBe(true);
+    expect(searchPico(event)).toBe(10_000_000_000n);
+  });
+
+  it("Gemini cut before its groundingMetadata: the search held for it (the worst case)", async () => {
+    edge.gemini.setScenario({ name: "drop-mid-stream", after: 1, times: 1 });
+    const { usage, event } = await streamedOnline("google/gemini-search");
+    expect(usage?.estimated).toBe(true);
+    expect(searchPico(event)).toBe(35_000_000_000n);
+    expect([event.webSearchEngine, event.numSearchResults]).toEqual(["native", 1]);
   });
 });

@@ -136,16 +136,22 @@ describe("the web plugin with a search provider configured", () => {
     const plainBody = (await plain.json()) as { usage: { cost: number } };
     const searched = await chat({ plugins: [{ id: "web", max_results: 4 }] });
     const body = (await searched.json()) as {
-      usage: { cost: number; prompt_tokens: number; cost_details: { upstream_inference_cost: number } };
+      usage: {
+        cost: number;
+        prompt_tokens: number;
+        cost_details: { upstream_inference_cost: number; upstream_inference_web_search_cost?: number };
+      };
     };
-    // The model's part (its prompt now holds the results) plus 4 results × $0.004.
+    // The model's part (its prompt now holds the results) plus 4 results × $0.004, shown as the search's part.
     expect(body.usage.cost).toBeCloseTo(body.usage.cost_details.upstream_inference_cost + 0.016, 9);
+    expect(body.usage.cost_details.upstream_inference_web_search_cost).toBeCloseTo(0.016, 12);
     expect(body.usage.cost).toBeGreaterThan(plainBody.usage.cost + 0.016);
     const event = await usageEventFor(edge, searched.headers.get("x-generation-id") ?? "");
     expect(event.costPico - (event.upstreamPromptCostPico + event.upstreamCompletionCostPico)).toBe(
       16_000_000_000n,
     );
     expect([event.webSearchEngine, event.numSearchResults]).toEqual(["exa", 4]);
+    expect(event.webSearchCostPico).toBe(16_000_000_000n);
   });
 
   it("searches only once admitted: a caller who cannot pay gets 402 and the search provider is never asked", async () => {

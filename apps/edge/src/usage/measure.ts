@@ -9,15 +9,21 @@ export interface Measured {
   images?: number;
 }
 
-/** The provider's usage when it sent any; otherwise our own count, marked estimated — never a silent zero. */
+/**
+ * The provider's usage when it sent any; otherwise our own count, marked estimated — never a silent zero.
+ * An estimate carries the provider's own web searches the answer showed (`searchesShown`), so they are
+ * billed even when the usage that reports them never came (web-native.ts `nativeSearchCharge`).
+ */
 export async function measure(
   reported: TokenUsage | undefined,
   prompt: PromptText,
   completionTexts: () => readonly string[],
+  searchesShown = 0,
 ): Promise<Measured> {
   if (reported) return { usage: reported, estimated: false, images: prompt.imageCount };
+  const usage = await estimateUsage(prompt, completionTexts());
   return {
-    usage: await estimateUsage(prompt, completionTexts()),
+    usage: searchesShown > 0 ? { ...usage, webSearches: searchesShown } : usage,
     estimated: true,
     images: prompt.imageCount,
   };

@@ -69,6 +69,8 @@ export interface GenerationsTable {
   /** The web plugin's search ("native" or "exa") and its billed searches or results; null without one. */
   web_search_engine: NullableText;
   num_search_results: ColumnType<number | null, number | null | undefined, number | null>;
+  /** What those searches cost, USD (0 without one): cost_details.upstream_inference_web_search_cost. */
+  web_search_cost: ColumnType<string, string | undefined, string>;
 }
 
 type NullableText = ColumnType<string | null, string | null | undefined, string | null>;

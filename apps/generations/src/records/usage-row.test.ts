@@ -74,4 +74,16 @@ describe("usage event ↔ generation row", () => {
     expect(plain.usage.prompt_tokens_details).not.toHaveProperty("audio_tokens");
     expect(plain.usage.cost_details).not.toHaveProperty("upstream_inference_audio_cost");
   });
+
+  it("keeps what the web plugin's searches cost and shows it in cost_details (issue 32)", () => {
+    const base = usageEvent({ webSearch: { engine: "native", count: 2 } });
+    const usage = { ...base, webSearchCostPico: 20_000_000_000n };
+    const stored = asStored(rowFromUsage(envelopeFor(usage.generationId, usage.accountId), usage));
+    expect(usageFromRow(stored)).toEqual(usage);
+    expect(generationJson(stored).usage.cost_details.upstream_inference_web_search_cost).toBe(0.02);
+    const plain = generationJson(
+      asStored(rowFromUsage(envelopeFor(base.generationId, base.accountId), usageEvent())),
+    );
+    expect(plain.usage.cost_details).not.toHaveProperty("upstream_inference_web_search_cost");
+  });
 });

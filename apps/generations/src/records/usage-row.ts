@@ -66,6 +66,7 @@ export function rowFromUsage(envelope: Envelope, usage: UsageRecorded): Insertab
     // A search is recorded with its engine or not at all.
     web_search_engine: usage.webSearchEngine || null,
     num_search_results: usage.webSearchEngine ? usage.numSearchResults : null,
+    web_search_cost: picoToDecimalString(usage.webSearchCostPico),
   };
 }
 
@@ -124,6 +125,7 @@ export function usageFromRow(row: GenerationRow): UsageRecorded {
     imageCostPico: usdToPico(row.image_cost),
     webSearchEngine: row.web_search_engine ?? "",
     numSearchResults: row.num_search_results ?? 0,
+    webSearchCostPico: usdToPico(row.web_search_cost),
   };
 }
 

@@ -32,6 +32,8 @@ export type GenerationJson = {
       upstream_inference_completions_cost: number;
       upstream_inference_audio_cost?: number;
       upstream_inference_image_cost?: number;
+      /** The web plugin's searches (beside the upstream cost, in `cost`); only when one was billed. */
+      upstream_inference_web_search_cost?: number;
     };
   };
   api_type: string;
@@ -168,6 +170,7 @@ export function generationJson(row: GenerationRow): GenerationJson {
         ...positive({
           upstream_inference_audio_cost: usd(row.audio_cost),
           upstream_inference_image_cost: usd(row.image_cost),
+          upstream_inference_web_search_cost: usd(row.web_search_cost),
         }),
       },
     },

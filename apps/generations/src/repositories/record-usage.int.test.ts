@@ -90,6 +90,7 @@ describeWith(["postgres"], "recordUsage: records with their rollup and health sa
       completionAudioTokens: 2,
       audioCostPico: 400_000_000n,
       imageCostPico: 1_000_000_000n,
+      webSearchCostPico: 20_000_000_000n,
     };
     const envelope = {
       eventId: usage.generationId,
@@ -101,11 +102,19 @@ describeWith(["postgres"], "recordUsage: records with their rollup and health sa
     expect(await recordUsage(test.database.pool, [rowFromUsage(envelope, usage)], [])).toBe(1);
     const stored = await test.database.db
       .selectFrom("generations")
-      .select(["audio_tokens", "image_tokens", "completion_audio_tokens", "audio_cost", "image_cost"])
+      .select([
+        "audio_tokens",
+        "image_tokens",
+        "completion_audio_tokens",
+        "audio_cost",
+        "image_cost",
+        "web_search_cost",
+      ])
       .where("id", "=", usage.generationId)
       .executeTakeFirstOrThrow();
     expect(stored).toMatchObject({ audio_tokens: 10, image_tokens: 258, completion_audio_tokens: 2 });
     expect(Number(stored.audio_cost)).toBe(0.0004);
     expect(Number(stored.image_cost)).toBe(0.001);
+    expect(Number(stored.web_search_cost)).toBe(0.02);
   });
 });

@@ -68,6 +68,7 @@ const COLUMNS: readonly UnnestColumn<Row>[] = [
   { name: "audio_cost", type: "numeric", value: (row) => row.audio_cost ?? "0" },
   { name: "image_cost", type: "numeric", value: (row) => row.image_cost ?? "0" },
   { name: "web_search_engine", type: "text", value: (row) => row.web_search_engine },
+  { name: "web_search_cost", type: "numeric", value: (row) => row.web_search_cost ?? "0" },
   { name: "num_search_results", type: "integer", value: (row) => row.num_search_results },
 ];
 const ORIGIN: UnnestColumn<Row> = {

@@ -67,6 +67,7 @@ describe("operator prices in the overlay", () => {
           cacheWritePico: 0n,
           reasoningPico: 0n,
           audioPico: 0n,
+          audioOutputPico: 0n,
         },
         quantization: "",
         isZdr: false,

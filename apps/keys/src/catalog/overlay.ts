@@ -69,6 +69,7 @@ const ZERO_PRICING: Pricing = {
   cacheWritePico: 0n,
   reasoningPico: 0n,
   audioPico: 0n,
+  audioOutputPico: 0n,
 };
 
 /** The effective catalogue: the seed with every operator patch applied (pure; the seed is not touched). */
@@ -184,6 +185,7 @@ const BIGINT_FIELDS = new Set([
   "cacheWritePico",
   "reasoningPico",
   "audioPico",
+  "audioOutputPico",
 ]);
 
 /** Reads a stored patch back (the table's jsonb arrives parsed). */

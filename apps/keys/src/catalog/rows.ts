@@ -48,6 +48,7 @@ export function endpointRows(model: Model): Insertable<ModelEndpointsTable>[] {
       cache_write_price: usd(pricing?.cacheWritePico),
       reasoning_price: usd(pricing?.reasoningPico),
       audio_price: usd(pricing?.audioPico),
+      audio_output_price: usd(pricing?.audioOutputPico),
       // The wire has no null string: "" there means the provider publishes no quantization.
       quantization: endpoint.quantization === "" ? null : endpoint.quantization,
       is_zdr: endpoint.isZdr,
@@ -110,5 +111,6 @@ function pricingFromRow(row: Selectable<ModelEndpointsTable>): Pricing {
     cacheWritePico: usdToPico(row.cache_write_price),
     reasoningPico: usdToPico(row.reasoning_price),
     audioPico: usdToPico(row.audio_price),
+    audioOutputPico: usdToPico(row.audio_output_price),
   };
 }

@@ -78,6 +78,7 @@ export interface ModelEndpointsTable {
   reasoning_price: Usd;
   /** Per input audio token; 0 = at the prompt price. */
   audio_price: ColumnType<string, string | undefined, string>;
+  audio_output_price: ColumnType<string, string | undefined, string>;
   quantization: string | null;
   is_zdr: boolean;
   supported_parameters: string[];

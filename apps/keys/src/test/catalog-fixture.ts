@@ -11,6 +11,7 @@ export const CHEAP: Pricing = {
   cacheWritePico: 0n,
   reasoningPico: 0n,
   audioPico: 0n,
+  audioOutputPico: 0n,
 };
 
 const PROVIDERS: Provider[] = [

@@ -28,6 +28,8 @@ export interface ChatRequest {
   readonly media: MediaTokens;
   /** A search model: it searches on every call and cites what it found (web-search.ts). */
   readonly searches: boolean;
+  /** `modalities` asks for audio: the reply is spoken (chat.ts `spokenMessage`). */
+  readonly speaks: boolean;
 }
 
 /** Validates the fields the fake relies on, with the API's own messages for what is missing or wrong. */
@@ -91,6 +93,7 @@ export function parseChatRequest(
     toolChoice: toolChoice(body.tool_choice),
     media: mediaTokens(messages),
     searches: isSearchModel(model),
+    speaks: Array.isArray(body.modalities) && body.modalities.includes("audio"),
   };
 }
 

@@ -51,6 +51,7 @@ export async function handleChatCompletion(ctx: ExchangeContext, flavour: OpenAi
         content: plan.content,
         refusal: null,
         annotations: plan.annotations,
+        ...(request.speaks ? spokenMessage(plan.content) : {}),
         ...(plan.toolCall
           ? {
               tool_calls: [
@@ -66,7 +67,7 @@ export async function handleChatCompletion(ctx: ExchangeContext, flavour: OpenAi
       logprobs: null,
       finish_reason: plan.finishReason,
     })),
-    ...(ctx.steering.noUsage ? {} : { usage: usage(plan, request.n, cached) }),
+    ...(ctx.steering.noUsage ? {} : { usage: usage(plan, request.n, cached, request.speaks) }),
     service_tier: "default",
     system_fingerprint: flavour.systemFingerprint,
   });
@@ -84,8 +85,29 @@ function cachedPrefixTokens(ctx: ExchangeContext, request: ChatRequest): number 
   return prefix.reduce((sum, m) => sum + estimateTokens(m.text) + 3, 0);
 }
 
-function usage(plan: ChatPlan, n: number, cached: number) {
-  const completion = plan.completionTokens * n;
+/**
+ * Audio output (platform.openai.com/docs/guides/audio, "Generate audio"): with `modalities: ["text",
+ * "audio"]` the message's `content` is null and `audio` holds the speech (`id`, base64 `data`,
+ * `expires_at`) and its `transcript`; `completion_tokens_details.audio_tokens` counts the speech inside
+ * `completion_tokens`, beside the transcript's text tokens. OpenAI publishes no tokens-per-second for
+ * output audio; the fake counts one audio token per transcript token.
+ */
+function spokenMessage(transcript: string | null) {
+  return {
+    content: null,
+    audio: {
+      id: randomId("audio_", 24),
+      data: Buffer.from(`RIFF fake speech: ${transcript ?? ""}`).toString("base64"),
+      expires_at: Math.floor(Date.now() / 1000) + 3600,
+      transcript: transcript ?? "",
+    },
+  };
+}
+
+function usage(plan: ChatPlan, n: number, cached: number, speaks = false) {
+  // Spoken, the reply is its transcript's text tokens plus as many audio tokens (spokenMessage).
+  const spoken = speaks ? plan.completionTokens * n : 0;
+  const completion = plan.completionTokens * n + spoken;
   return {
     prompt_tokens: plan.promptTokens,
     completion_tokens: completion,
@@ -93,7 +115,7 @@ function usage(plan: ChatPlan, n: number, cached: number) {
     prompt_tokens_details: { cached_tokens: cached, audio_tokens: plan.audioTokens },
     completion_tokens_details: {
       reasoning_tokens: 0,
-      audio_tokens: 0,
+      audio_tokens: spoken,
       accepted_prediction_tokens: 0,
       rejected_prediction_tokens: 0,
     },

@@ -30,6 +30,8 @@ export class AnthropicStreamMapper {
   private textLength = 0;
   /** Per text block: where it starts and the web citations streamed for it (`citations_delta`). */
   private readonly cited = new Map<number, { start: number; citations: unknown[] }>();
+  /** The web searches the model issued so far (`server_tool_use` blocks named web_search). */
+  private searches = 0;
 
   map(event: SseEvent): StreamEvent[] {
     let data: Json;
@@ -85,6 +87,12 @@ export class AnthropicStreamMapper {
         return [this.chunk({ content: block.text })];
       }
       return [];
+    }
+    if (block?.type === "server_tool_use" && block.name === "web_search") {
+      // Anthropic runs the search as soon as the model has issued it, before its result or any text
+      // that uses it is streamed: a count taken here is exact up to wherever the stream ends.
+      this.searches++;
+      return [{ type: "searches", count: this.searches }];
     }
     if (block?.type === "redacted_thinking")
       return [

@@ -51,5 +51,7 @@ function mapFrame(mapper: GeminiChunkMapper, data: string): StreamEvent[] {
         code: typeof error.status === "string" ? error.status : undefined,
       },
     ];
-  return mapper.map(json).map((chunk) => ({ type: "chunk", chunk }));
+  const shown = mapper.searches;
+  const events: StreamEvent[] = mapper.map(json).map((chunk) => ({ type: "chunk", chunk }));
+  return mapper.searches > shown ? [...events, { type: "searches", count: mapper.searches }] : events;
 }

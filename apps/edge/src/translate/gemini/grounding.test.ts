@@ -73,5 +73,17 @@ describe("Gemini Google Search grounding on the chat surface", () => {
       usageMetadata,
     });
     expect(twice?.webSearches).toBe(2);
+    // Billed as Google counts them: distinct and non-empty.
+    const repeated = responseUsage({
+      candidates: [
+        {
+          content: { role: "model", parts: [{ text }] },
+          finishReason: "STOP",
+          groundingMetadata: { ...grounding, webSearchQueries: ["", "a", "b", "a", " "] },
+        },
+      ],
+      usageMetadata,
+    });
+    expect(repeated?.webSearches).toBe(2);
   });
 });

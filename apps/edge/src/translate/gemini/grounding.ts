@@ -28,11 +28,16 @@ export function groundingCitations(text: string, metadata: unknown): UrlCitation
   return annotations;
 }
 
-/** The searches the candidate's grounding ran: the queries Gemini reports, one if it only lists sources. */
+/**
+ * The searches the candidate's grounding ran: the distinct non-empty queries Gemini reports (Google's
+ * grounding docs: "for billing purposes, we ignore the empty web search queries when counting unique
+ * queries"), one if it only lists sources.
+ */
 export function groundedSearches(metadata: unknown): number {
   if (typeof metadata !== "object" || metadata === null) return 0;
   const grounding = metadata as Json;
-  const queries = Array.isArray(grounding.webSearchQueries) ? grounding.webSearchQueries.length : 0;
+  const listed: unknown[] = Array.isArray(grounding.webSearchQueries) ? grounding.webSearchQueries : [];
+  const queries = new Set(listed.filter((query) => typeof query === "string" && query.trim() !== "")).size;
   const chunks = Array.isArray(grounding.groundingChunks) ? grounding.groundingChunks.length : 0;
   return queries > 0 ? queries : chunks > 0 ? 1 : 0;
 }

@@ -186,14 +186,19 @@ export class GeminiChunkMapper {
   private readonly calledTools = new Set<number>();
   private readonly ids = new CallIds("stream");
   private finishedAny = false;
-  private searches = 0;
+  private searchCount = 0;
   /** Each candidate's text so far: grounding (on the last chunks) indexes the whole answer. */
   private readonly texts = new Map<number, string>();
   private reported: TokenUsage | undefined;
 
   /** The last usage reported, with the grounding search counted once if the answer was grounded. */
   get usage(): TokenUsage | undefined {
-    return withGroundedSearch(this.reported, this.searches);
+    return withGroundedSearch(this.reported, this.searchCount);
+  }
+
+  /** The searches the answer's grounding has shown so far (0 until its `groundingMetadata` arrives). */
+  get searches(): number {
+    return this.searchCount;
   }
 
   map(response: Json): ChunkWire[] {
@@ -219,7 +224,7 @@ export class GeminiChunkMapper {
       const { delta, calledTools } = mapParts(partsOf(candidate), this.ids, firstTool);
       const text = (this.texts.get(index) ?? "") + (typeof delta.content === "string" ? delta.content : "");
       this.texts.set(index, text);
-      this.searches = Math.max(this.searches, groundedSearches(candidate.groundingMetadata));
+      this.searchCount = Math.max(this.searchCount, groundedSearches(candidate.groundingMetadata));
       withGrounding(delta, text, candidate);
       if (calledTools) {
         this.calledTools.add(index);

@@ -29,9 +29,19 @@ export interface UsageBody {
      * present when caching changed the price.
      */
     cache_discount?: number;
-    /** Of the prompt cost: audio tokens at the audio price, images at the per-image price; only when there were any. */
+    /**
+     * Audio: the prompt's at the audio price (of the prompt cost) plus the audio the model spoke at the
+     * audio output price (of the completions cost); images (of the prompt cost) at the per-image price.
+     * Only when there were any.
+     */
     upstream_inference_audio_cost?: number;
     upstream_inference_image_cost?: number;
+    /**
+     * The web plugin's searches (the provider's own or the search API's): in `cost`, beside
+     * `upstream_inference_cost`, not part of it; only when one was billed. OpenRouter documents no
+     * name for it; named after the media parts above.
+     */
+    upstream_inference_web_search_cost?: number;
   };
 }
 
@@ -73,6 +83,9 @@ export function renderUsage({ usage, cost, chargedPico, estimated, isByok }: Usa
       ...(cost.cacheDiscountPico ? { cache_discount: picoToUsdNumber(cost.cacheDiscountPico) } : {}),
       ...(cost.audioPico ? { upstream_inference_audio_cost: picoToUsdNumber(cost.audioPico) } : {}),
       ...(cost.imagePico ? { upstream_inference_image_cost: picoToUsdNumber(cost.imagePico) } : {}),
+      ...(cost.webSearchPico
+        ? { upstream_inference_web_search_cost: picoToUsdNumber(cost.webSearchPico) }
+        : {}),
     },
   };
 }

@@ -11,6 +11,7 @@ import { generationMedia } from "./20261128T080000_generation_media.js";
 import { retentionById } from "./20261128T080000_retention_by_id.js";
 import { webSearch } from "./20261128T080000_web_search.js";
 import { histogramsInMinutes } from "./20261128T083000_histograms_in_minutes.js";
+import { webSearchCost } from "./20261128T110000_web_search_cost.js";
 
 export const migrations: Migrations = {
   "20261122T121000_generations": generations,
@@ -25,4 +26,5 @@ export const migrations: Migrations = {
   "20261128T080000_retention_by_id": retentionById,
   "20261128T080000_web_search": webSearch,
   "20261128T083000_histograms_in_minutes": histogramsInMinutes,
+  "20261128T110000_web_search_cost": webSearchCost,
 };

@@ -195,6 +195,22 @@ describe("LiteLLM import: input modalities", () => {
       },
     ).models[0]?.endpoints[0]?.inputModalities;
 
+  it("carries the audio prices: input_cost_per_audio_token and output_cost_per_audio_token", () => {
+    const pricing = parseImport(
+      JSON.stringify({
+        "gemini/gemini-x": {
+          litellm_provider: "gemini",
+          mode: "chat",
+          input_cost_per_token: 1e-7,
+          input_cost_per_audio_token: 4e-5,
+          output_cost_per_audio_token: 8e-5,
+        },
+      }),
+      { format: "litellm", current: bundledCatalog(), skipUnknownProviders: false },
+    ).models[0]?.endpoints[0]?.pricing;
+    expect(pricing).toMatchObject({ audioPico: 40_000_000n, audioOutputPico: 80_000_000n });
+  });
+
   it("reads vision, PDF input and audio (its flag, an audio price, or supported_modalities)", () => {
     expect(importOne({ supports_vision: true, supports_pdf_input: true })).toEqual(["text", "image", "file"]);
     expect(importOne({ supports_audio_input: true })).toEqual(["text", "audio"]);

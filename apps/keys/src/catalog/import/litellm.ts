@@ -29,6 +29,7 @@ const PRICE_FIELDS: ReadonlyArray<[string, keyof Pricing]> = [
   ["input_cost_per_image", "imagePico"],
   ["input_cost_per_request", "requestPico"],
   ["input_cost_per_audio_token", "audioPico"],
+  ["output_cost_per_audio_token", "audioOutputPico"],
 ];
 
 const MODES: Readonly<Record<string, "chat" | "embedding">> = { chat: "chat", embedding: "embedding" };

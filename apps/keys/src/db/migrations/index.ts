@@ -13,6 +13,7 @@ import { providerCredentialsKeyId } from "./20261128T003000_provider_credentials
 import { accountLifecycle } from "./20261128T010000_account_lifecycle.js";
 import { endpointInputModalities } from "./20261128T073000_endpoint_input_modalities.js";
 import { endpointAudioPrice } from "./20261128T074500_endpoint_audio_price.js";
+import { endpointAudioOutputPrice } from "./20261128T110000_endpoint_audio_output_price.js";
 
 export const migrations: Migrations = {
   "20261122T120000_accounts_and_keys": accountsAndKeys,
@@ -29,4 +30,5 @@ export const migrations: Migrations = {
   "20261128T010000_account_lifecycle": accountLifecycle,
   "20261128T073000_endpoint_input_modalities": endpointInputModalities,
   "20261128T074500_endpoint_audio_price": endpointAudioPrice,
+  "20261128T110000_endpoint_audio_output_price": endpointAudioOutputPrice,
 };

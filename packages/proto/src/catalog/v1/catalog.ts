@@ -56,6 +56,11 @@ export interface Pricing {
    * models); 0: audio tokens are billed at prompt_pico.
    */
   audioPico: bigint;
+  /**
+   * Per output audio token where the provider prices the audio a model speaks apart from text (OpenAI's
+   * audio models; LiteLLM's output_cost_per_audio_token); 0: audio output is billed at completion_pico.
+   */
+  audioOutputPico: bigint;
 }
 
 export interface RequestLimit {
@@ -436,6 +441,7 @@ function createBasePricing(): Pricing {
     cacheWritePico: 0n,
     reasoningPico: 0n,
     audioPico: 0n,
+    audioOutputPico: 0n,
   };
 }
 
@@ -488,6 +494,12 @@ export const Pricing: MessageFns<Pricing> = {
         throw new globalThis.Error("value provided for field message.audioPico of type int64 too large");
       }
       writer.uint32(64).int64(message.audioPico);
+    }
+    if (message.audioOutputPico !== 0n) {
+      if (BigInt.asIntN(64, message.audioOutputPico) !== message.audioOutputPico) {
+        throw new globalThis.Error("value provided for field message.audioOutputPico of type int64 too large");
+      }
+      writer.uint32(72).int64(message.audioOutputPico);
     }
     return writer;
   },
@@ -569,6 +581,14 @@ export const Pricing: MessageFns<Pricing> = {
             message.audioPico = reader.int64() as bigint;
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.audioOutputPico = reader.int64() as bigint;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -623,6 +643,11 @@ export const Pricing: MessageFns<Pricing> = {
         : isSet(object.audio_pico)
         ? BigInt(object.audio_pico)
         : 0n,
+      audioOutputPico: isSet(object.audioOutputPico)
+        ? BigInt(object.audioOutputPico)
+        : isSet(object.audio_output_pico)
+        ? BigInt(object.audio_output_pico)
+        : 0n,
     };
   },
 
@@ -652,6 +677,9 @@ export const Pricing: MessageFns<Pricing> = {
     if (message.audioPico !== 0n) {
       obj.audioPico = message.audioPico.toString();
     }
+    if (message.audioOutputPico !== 0n) {
+      obj.audioOutputPico = message.audioOutputPico.toString();
+    }
     return obj;
   },
 
@@ -680,6 +708,9 @@ export const Pricing: MessageFns<Pricing> = {
       ? BigInt(object.reasoningPico)
       : 0n;
     message.audioPico = (object.audioPico !== undefined && object.audioPico !== null) ? BigInt(object.audioPico) : 0n;
+    message.audioOutputPico = (object.audioOutputPico !== undefined && object.audioOutputPico !== null)
+      ? BigInt(object.audioOutputPico)
+      : 0n;
     return message;
   },
 };

@@ -90,8 +90,10 @@ export interface UsageRecorded {
   documentTokens: number;
   completionAudioTokens: number;
   /**
-   * Of the upstream prompt cost: the audio tokens at the catalogue's audio price, and the images at its
-   * per-image price, in pico-dollars. 0 when there were none.
+   * The audio tokens at the catalogue's audio prices (the prompt's at the input audio price, part of the
+   * upstream prompt cost; the spoken completion's at the output audio price, part of the upstream
+   * completion cost), and of the prompt cost the images at the per-image price, in pico-dollars. 0 when
+   * there were none.
    */
   audioCostPico: bigint;
   imageCostPico: bigint;
@@ -103,6 +105,12 @@ export interface UsageRecorded {
    */
   webSearchEngine: string;
   numSearchResults: number;
+  /**
+   * What those searches cost at catalogue prices, in pico-dollars: the part of cost_pico (for a BYOK
+   * request, of the price its fee is taken on) that is neither upstream cost. 0 without a billed search
+   * (and in events from edges older than this field).
+   */
+  webSearchCostPico: bigint;
 }
 
 export interface Attempt {
@@ -165,6 +173,7 @@ function createBaseUsageRecorded(): UsageRecorded {
     imageCostPico: 0n,
     webSearchEngine: "",
     numSearchResults: 0,
+    webSearchCostPico: 0n,
   };
 }
 
@@ -318,6 +327,12 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
     }
     if (message.numSearchResults !== 0) {
       writer.uint32(344).uint32(message.numSearchResults);
+    }
+    if (message.webSearchCostPico !== 0n) {
+      if (BigInt.asIntN(64, message.webSearchCostPico) !== message.webSearchCostPico) {
+        throw new globalThis.Error("value provided for field message.webSearchCostPico of type int64 too large");
+      }
+      writer.uint32(352).int64(message.webSearchCostPico);
     }
     return writer;
   },
@@ -679,6 +694,14 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
             message.numSearchResults = reader.uint32();
             continue;
           }
+          case 44: {
+            if (tag !== 352) {
+              break;
+            }
+
+            message.webSearchCostPico = reader.int64() as bigint;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -886,6 +909,11 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
         : isSet(object.num_search_results)
         ? globalThis.Number(object.num_search_results)
         : 0,
+      webSearchCostPico: isSet(object.webSearchCostPico)
+        ? BigInt(object.webSearchCostPico)
+        : isSet(object.web_search_cost_pico)
+        ? BigInt(object.web_search_cost_pico)
+        : 0n,
     };
   },
 
@@ -1020,6 +1048,9 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
     if (message.numSearchResults !== 0) {
       obj.numSearchResults = Math.round(message.numSearchResults);
     }
+    if (message.webSearchCostPico !== 0n) {
+      obj.webSearchCostPico = message.webSearchCostPico.toString();
+    }
     return obj;
   },
 
@@ -1083,6 +1114,9 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
       : 0n;
     message.webSearchEngine = object.webSearchEngine ?? "";
     message.numSearchResults = object.numSearchResults ?? 0;
+    message.webSearchCostPico = (object.webSearchCostPico !== undefined && object.webSearchCostPico !== null)
+      ? BigInt(object.webSearchCostPico)
+      : 0n;
     return message;
   },
 };
