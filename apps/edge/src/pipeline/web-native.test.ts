@@ -232,8 +232,10 @@ describe("native search prices", () => {
     expect(held(flash)).toBe(35_000_000_000n);
     expect(held(pro3)).toBe(4n * 14_000_000_000n);
     const planned: Route = { attempts: [flash, pro3], adapterFor: onVertex };
-    expect(nativeSearchCharge(planned, flash, { ...usage, webSearches: 3 }).pico).toBe(35_000_000_000n);
-    expect(nativeSearchCharge(planned, pro3, { ...usage, webSearches: 3 }).pico).toBe(3n * 14_000_000_000n);
+    const reported = { usage: { ...usage, webSearches: 3 }, estimated: false };
+    const maxUses4 = { maxUses: 4, includeDomains: undefined, excludeDomains: undefined };
+    expect(nativeSearchCharge(planned, flash, reported, maxUses4).pico).toBe(35_000_000_000n);
+    expect(nativeSearchCharge(planned, pro3, reported, maxUses4).pico).toBe(3n * 14_000_000_000n);
     // Claude on Vertex lists the parameter but is sent no tool: no native search, so the search API.
     expect(webServing(features(), { attempts: [sonnet], adapterFor: onVertex }, true)).toMatchObject({
       exa: true,
