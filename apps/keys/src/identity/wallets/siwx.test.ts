@@ -77,7 +77,8 @@ describe("SIWx message text", () => {
       requestId: "req-1",
       resources: ["https://gateway.example:8443/a", "https://gateway.example:8443/b"],
     });
-    for (const fields of [evmFields(), full]) {
+    // An empty list still writes `Resources:` in SIWE (viem, and the siwe library x402 signs with).
+    for (const fields of [evmFields(), full, evmFields({ resources: [] })]) {
       const viemText = createSiweMessage({
         domain: fields.domain,
         address: evm.address,
@@ -115,6 +116,8 @@ describe("SIWx message text", () => {
       chainId: "5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
     });
     expect(formatSiwxMessage(fields)).toBe(text);
+    // x402's formatSIWSMessage writes no `Resources:` line for an empty list.
+    expect(formatSiwxMessage({ ...fields, resources: [] })).toBe(text);
   });
 
   it("refuses text that is not a sign-in message, or has fields out of order or unknown lines", () => {
