@@ -52,6 +52,7 @@ function solanaWallet() {
 
 const reason = (answer: Answer) =>
   (answer.body.error as { metadata?: { reason?: string } } | undefined)?.metadata?.reason;
+const detail = (answer: Answer) => (answer.body.error as { message?: string } | undefined)?.message;
 
 describeWith(["postgres"], "POST /v1/x402/auth", () => {
   let harness: KeysHarness;
@@ -216,7 +217,26 @@ describeWith(["postgres"], "POST /v1/x402/auth", () => {
       const before = await counts();
       const replayed = await post({ header });
       expect(reason(replayed)).toBe("invalid_siwx_nonce_reused");
+      expect(detail(replayed)).toMatch(/nonce was already used/);
       expect(await counts()).toEqual(before);
+    });
+
+    it("names a used nonce as a replay before looking at the signature", async () => {
+      const account = privateKeyToAccount(generatePrivateKey());
+      const text = formatSiwxMessage(fields(account.address));
+      expect(
+        (
+          await post({
+            header: encode({ message: text, signature: await account.signMessage({ message: text }) }),
+          })
+        ).status,
+      ).toBe(200);
+      const forger = privateKeyToAccount(generatePrivateKey());
+      const replayed = await post({
+        header: encode({ message: text, signature: await forger.signMessage({ message: text }) }),
+      });
+      expect(replayed.status).toBe(401);
+      expect(reason(replayed)).toBe("invalid_siwx_nonce_reused");
     });
 
     it("lets another address use the same nonce", async () => {
@@ -307,6 +327,7 @@ describeWith(["postgres"], "POST /v1/x402/auth", () => {
         expect(answer.status).toBe(401);
         expect(answer.body.error).toMatchObject({ type: "authentication_error", code: 401 });
         expect(reason(answer)).toBe(expected);
+        expect(detail(answer)).toMatch(/^wallet sign-in failed: \S/);
         expect(await counts()).toEqual(before);
       });
     }
@@ -370,6 +391,7 @@ describeWith(["postgres"], "POST /v1/x402/auth", () => {
       const refused = await signInEvm(account);
       expect(refused.status).toBe(401);
       expect(reason(refused)).toBe("wallet_key_disabled");
+      expect(detail(refused)).toMatch(/access is disabled/);
       expect(await counts()).toEqual(before);
       expect(reason(await callWith(first.body.jwt as string))).toBe("key_disabled");
     });

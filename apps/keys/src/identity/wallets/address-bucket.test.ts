@@ -25,11 +25,14 @@ describe("addressBucket", () => {
     expect(addressBucket("::1")).toBe("0:0:0:0::/64");
     expect(addressBucket("fe80::")).toBe("fe80:0:0:0::/64");
     expect(addressBucket("64:ff9b::1.2.3.4")).toBe("64:ff9b:0:0::/64");
+    // Only `::ffff:a.b.c.d` is an IPv4 client; another IPv6 address ending in a dotted quad is IPv6.
+    expect(addressBucket("2001:db8::ffff:192.0.2.7")).toBe("2001:db8:0:0::/64");
     // The trailing dotted quad is two groups: here it decides where the elided zeros go.
     expect(addressBucket("1::2:3:4:5:1.2.3.4")).toBe("1:0:2:3::/64");
   });
 
   it("keeps anything else as it is", () => {
     expect(addressBucket("unknown")).toBe("unknown");
+    expect(addressBucket("::ffff:192.0.2.7.8")).toBe("::ffff:192.0.2.7.8");
   });
 });

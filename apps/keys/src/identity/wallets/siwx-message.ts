@@ -107,9 +107,20 @@ export function formatSiwxMessage(fields: SiwxFields): string {
     const value = fields[field];
     if (value) lines.push(`${tag}: ${value}`);
   }
-  if (fields.resources && fields.resources.length > 0)
-    lines.push("Resources:", ...fields.resources.map((resource) => `- ${resource}`));
+  if (hasResources(fields))
+    lines.push("Resources:", ...(fields.resources ?? []).map((resource) => `- ${resource}`));
   return lines.join("\n");
+}
+
+/**
+ * Whether the text has a `Resources:` section. SIWE writers (viem's createSiweMessage, the siwe
+ * library x402's formatSIWEMessage uses) write it for any list, even an empty one; x402's
+ * formatSIWSMessage writes it only for a non-empty list. A structured proof with `resources: []`
+ * must be rebuilt as its wallet signed it.
+ */
+function hasResources(fields: SiwxFields): boolean {
+  if (fields.resources === undefined) return false;
+  return fields.namespace === "eip155" || fields.resources.length > 0;
 }
 
 function malformed(where: string) {
