@@ -1,4 +1,4 @@
-import { silentLogger } from "@gw/logger";
+import { memoryLogger, silentLogger } from "@gw/logger";
 import { LimitReset as BillingLimitReset, RefusalCode } from "@gw/proto/billing/v1/billing";
 import { LimitReset } from "@gw/proto/keys/v1/keys";
 import { describe, expect, it } from "vitest";
@@ -59,6 +59,21 @@ describe("Admission.finish on a request's own hold", () => {
     billing.unavailable = true;
     admission.finish(hold, 0n, false);
     await expect(admission.drain()).resolves.toBeUndefined();
+  });
+
+  it("logs a failed settle and a failed release, naming the generation and the error", async () => {
+    const billing = new RecordingBilling();
+    const { logger, lines } = memoryLogger("warn");
+    const admission = new Admission({ billing, logger, now: Date.now, leases: false });
+    billing.unavailable = true;
+    admission.finish(hold, 9n, true);
+    await admission.drain();
+    const warnings = lines().map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(warnings).toEqual([
+      expect.objectContaining({ msg: "settle failed; releasing the hold", generationId: "gen-1" }),
+      expect.objectContaining({ msg: "release failed; the hold will expire", generationId: "gen-1" }),
+    ]);
+    for (const warning of warnings) expect(warning.err).toMatchObject({ message: "connect ECONNREFUSED" });
   });
 
   it("drain waits for every settlement under way", async () => {

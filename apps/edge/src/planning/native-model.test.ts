@@ -25,3 +25,31 @@ describe("nativeModelId", () => {
     expect(nativeModelId(snapshot, "nope", ["anthropic"])).toBe("nope");
   });
 });
+
+describe("nativeModelId: several catalogue models behind one native name", () => {
+  // Each listed under a different author; "aaa" sorts first, so only the surface's preference moves
+  // another ahead of it.
+  const shared = testSnapshot([
+    testModel("aaa/mirror", [testEndpoint("together", { upstreamModel: "shared-name" })]),
+    testModel("google/gemini-x", [testEndpoint("google", { upstreamModel: "shared-name" })]),
+    testModel("anthropic/claude-x", [testEndpoint("anthropic", { upstreamModel: "shared-name" })], {
+      aliases: ["anthropic/claude-x-latest"],
+    }),
+    testModel("bbb/claude-x-latest", [testEndpoint("together", { upstreamModel: "y" })]),
+  ]);
+
+  it("prefers the surface's authors in their order, then the rest by id", () => {
+    expect(nativeModelId(shared, "shared-name", ["anthropic"])).toBe("anthropic/claude-x");
+    expect(nativeModelId(shared, "shared-name", ["google", "anthropic"])).toBe("google/gemini-x");
+    expect(nativeModelId(shared, "shared-name", ["anthropic", "google"])).toBe("anthropic/claude-x");
+    expect(nativeModelId(shared, "shared-name", ["openai"])).toBe("aaa/mirror");
+    expect(nativeModelId(shared, "shared-name:nitro", ["google"])).toBe("google/gemini-x:nitro");
+  });
+
+  it("resolves another surface's bare alias, the surface's author first", () => {
+    // The surface's own author's alias is a catalogue name already (the planner resolves it).
+    expect(nativeModelId(shared, "claude-x-latest", ["anthropic"])).toBe("anthropic/claude-x-latest");
+    expect(nativeModelId(shared, "claude-x-latest", ["openai", "bbb"])).toBe("bbb/claude-x-latest");
+    expect(nativeModelId(shared, "claude-x-latest", ["openai"])).toBe("anthropic/claude-x");
+  });
+});

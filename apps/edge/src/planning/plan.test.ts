@@ -196,3 +196,70 @@ describe("planRoute", () => {
     ]);
   });
 });
+
+describe("planRoute: why nothing is left, as the caller learns it", () => {
+  it("names the requested model in its 404, 403 and 400", () => {
+    expect(planError({ model: "nope/missing" }).message).toBe("model nope/missing does not exist");
+    expect(planError({ allowedModels: ["meta/llama"] }).message).toBe(
+      "this key may not use model openai/gpt",
+    );
+    expect(planError({ model: "demo/embed" }).message).toMatch(/demo\/embed .*embedding .*chat requests/);
+  });
+
+  it("gives each skipped fallback's reason, and tries a repeated model once", () => {
+    const { route, excluded } = plan({
+      allowedModels: ["openai/gpt", "demo/embed"],
+      fallbacks: ["nope/missing", "meta/llama", "demo/embed", "nope/missing"],
+    });
+    expect(route).toEqual(["openai/gpt@azure", "openai/gpt@openai"]);
+    expect(excluded.slice(1)).toEqual([
+      { model: "nope/missing", code: "model_not_found", reason: "no such model" },
+      { model: "meta/llama", code: "model_not_allowed", reason: "not allowed for this key" },
+      {
+        model: "demo/embed",
+        code: "wrong_model_kind",
+        reason: expect.stringMatching(/demo\/embed .*embedding .*chat requests/),
+      },
+    ]);
+  });
+
+  it("says so when the catalogue lists no endpoint for a model", () => {
+    const bare = testSnapshot([testModel("x/bare", [])]);
+    const error = planError({ snapshot: bare, model: "x/bare" });
+    expect(error.code).toBe("no_available_provider");
+    expect(error.metadata?.excluded).toEqual([
+      { model: "x/bare", code: "provider_not_configured", reason: "the catalogue lists no endpoint" },
+    ]);
+  });
+
+  it("answers 400 untranslatable_request, with the first reason, when no endpoint's format can carry it", () => {
+    const untranslatable = (providerId: string): Availability => ({
+      usable: false,
+      code: "untranslatable_request",
+      reason: `safetySettings: ${providerId} has no place for it`,
+    });
+    const error = planError({ availability: untranslatable });
+    expect([error.status, error.code]).toEqual([400, "untranslatable_request"]);
+    expect(error.message).toBe("safetySettings: openai has no place for it");
+    expect(error.metadata?.excluded).toHaveLength(3);
+  });
+
+  it("answers 503 when some endpoint was left out for the operator's reason, not the request's", () => {
+    const mixed = (providerId: string): Availability =>
+      providerId === "openai"
+        ? { usable: false, code: "provider_not_configured", reason: "no credentials" }
+        : { usable: false, code: "untranslatable_request", reason: "no place for it" };
+    const error = planError({ availability: mixed });
+    expect([error.status, error.code]).toEqual([503, "no_available_provider"]);
+  });
+
+  it("answers 403 provider_not_allowed only when the key's allow-list left out every endpoint", () => {
+    const forbidden = planError({ allowedProviders: ["mistral"] });
+    expect([forbidden.status, forbidden.code]).toEqual([403, "provider_not_allowed"]);
+    expect(forbidden.message).toBe("this key may not use any provider that serves this model");
+    expect(forbidden.metadata?.excluded).toHaveLength(3);
+    // Anthropic is allowed but not served on this surface: that is not the key's doing.
+    const partly = planError({ allowedProviders: ["anthropic"] });
+    expect([partly.status, partly.code]).toEqual([503, "no_available_provider"]);
+  });
+});

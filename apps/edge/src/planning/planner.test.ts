@@ -12,6 +12,7 @@ import type {
 import { testEndpoint, testModel, testSnapshotResponse } from "../test/catalog.js";
 import { testKey } from "../test/principals.js";
 import { chatAvailability, embeddingsAvailability } from "./availability.js";
+import type { AccountProviders, ByokProviders } from "./byok-credentials.js";
 import { EndpointHealth } from "./health.js";
 import { Planner } from "./planner.js";
 
@@ -67,7 +68,7 @@ describe("availability on this edge", () => {
   });
 });
 
-async function planner() {
+async function planner(own: AccountProviders = new Map()) {
   const snapshot = testSnapshotResponse([
     testModel("openai/gpt-4o", [testEndpoint("openai"), testEndpoint("azure")]),
     testModel("openai/text-embedding-3-small", [testEndpoint("openai"), testEndpoint("anthropic")], {
@@ -79,7 +80,8 @@ async function planner() {
   return new Planner({
     catalog,
     providers: registry,
-    byok: undefined,
+    // Only forAccount is read by the planner: the stand-in answers every account with `own`.
+    byok: own.size === 0 ? undefined : ({ forAccount: async () => own } as unknown as ByokProviders),
     health: new EndpointHealth({ get: () => undefined }, () => 0),
     random: () => 0,
   });
@@ -132,5 +134,44 @@ describe("Planner", () => {
       message: "provider anthropic is not configured on this gateway",
     });
     expect((await p.accountProviders("acct-1")).size).toBe(0);
+  });
+});
+
+describe("Planner with the account's own keys (BYOK)", () => {
+  const ownProxy: ProxyTransport = { send: async () => Promise.reject(new Error("not called")) };
+  const ownOpenai = adapter("openai", { proxy: ownProxy });
+  const ownAzure = adapter("azure");
+  const own: AccountProviders = new Map([
+    ["openai", { credentialId: "byok_openai", adapter: ownOpenai }],
+    ["azure", { credentialId: "byok_azure", adapter: ownAzure }],
+  ]);
+
+  it("sends a BYOK attempt with the account's adapter and the fallback with the gateway's", async () => {
+    const route = await (await planner(own)).route({
+      principal: testKey("acct-1").principal,
+      request: request("openai/gpt-4o"),
+      kind: "chat",
+    });
+    const sent = route.attempts.map((attempt) => ({
+      provider: attempt.endpoint.providerId,
+      byok: attempt.byok !== undefined,
+      adapter: route.adapterFor(attempt),
+    }));
+    expect(sent.map(({ provider, byok }) => `${provider}${byok ? "*" : ""}`)).toEqual([
+      "openai*",
+      "azure*",
+      "openai",
+    ]);
+    // Each chat adapter is wrapped per endpoint: the same provider's, not the same object.
+    expect(sent.map((entry) => entry.adapter?.id)).toEqual(["openai", "azure", "openai"]);
+    expect(sent[0]?.adapter?.proxy).toBe(ownProxy);
+    expect(sent[2]?.adapter?.proxy).toBe(proxy);
+  });
+
+  it("gives the proxy the account's own transport first", async () => {
+    const p = await planner(own);
+    expect(await p.proxyTransport("acct-1", "openai")).toEqual({ transport: ownProxy, isByok: true });
+    // An own key without a proxy transport falls to the gateway's (here none: 503).
+    await expect(p.proxyTransport("acct-1", "azure")).rejects.toMatchObject({ status: 503 });
   });
 });

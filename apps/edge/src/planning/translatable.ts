@@ -26,11 +26,13 @@ export function translatableAvailability(
   const verdicts = new Map<ApiFormat, string | undefined>();
   return (providerId) => {
     const base = availability(providerId);
+    // Left out for another reason (ignored by the request, above its price, …): that reason stands.
+    if (!base.usable && base.code !== "provider_not_configured") return base;
+    // A usable provider always has an adapter here; only an unconfigured one is looked up.
     const format =
       (byok.get(providerId)?.adapter ?? providers.get(providerId))?.apiFormat ??
-      (base.usable ? undefined : unconfiguredFormat(base, providerId));
+      unconfiguredFormat(providerId);
     if (format === undefined) return base;
-    if (!base.usable && base.code !== "provider_not_configured") return base;
     if (!verdicts.has(format)) verdicts.set(format, whyNot(request, format, canFetchMedia));
     const reason = verdicts.get(format);
     return reason === undefined ? base : { usable: false, code: "untranslatable_request", reason };
@@ -42,8 +44,7 @@ export function translatableAvailability(
  * could not be sent to it even when configured is the caller's to fix (a 400 when nothing else is
  * left), not the operator's (503). Vertex's format depends on the model (Claude or Gemini): unknown.
  */
-function unconfiguredFormat(base: Availability, providerId: string): ApiFormat | undefined {
-  if (base.usable || base.code !== "provider_not_configured") return undefined;
+function unconfiguredFormat(providerId: string): ApiFormat | undefined {
   const format = findProvider(providerId)?.apiFormat;
   if (format === "azure") return "openai";
   return format === "vertex" ? undefined : format;
