@@ -18,14 +18,18 @@ const attempt = (): PlannedAttempt => ({
   endpoint: testEndpoint("openai"),
 });
 
-async function refused(billing: RecordingBilling, principal = testKey("acct-1").principal) {
+async function refused(
+  billing: RecordingBilling,
+  principal = testKey("acct-1").principal,
+  asked: typeof worstCase = worstCase,
+) {
   try {
     await admitPlanned(billing, {
       generationId: "gen-1",
       principal,
       requestedModel: "x",
       attempts: [attempt()],
-      worstCase,
+      worstCase: asked,
     });
   } catch (error) {
     if (isGatewayError(error)) return error;
@@ -90,5 +94,72 @@ describe("a 402 says how many tokens the budget affords", () => {
       throw new Error("billing down");
     };
     expect((await refused(billing, principal)).message).toBe("insufficient credits; add credits to continue");
+  });
+
+  /** A key capped at the prompt plus 1,000 output tokens, with each window's spend set apart. */
+  const cappedKey = (limitReset: LimitReset, includeByokInLimit = false) =>
+    testKey("acct-1", {
+      limitPico: 10n * PROMPT_PICO + 1_000n * OUTPUT_PICO,
+      limitReset,
+      includeByokInLimit,
+    }).principal;
+  const windows = {
+    ...EMPTY_USAGE,
+    totalCreditsPico: 10n ** 15n,
+    keyUsagePico: 900n * OUTPUT_PICO,
+    keyUsageDailyPico: 100n * OUTPUT_PICO,
+    keyUsageWeeklyPico: 600n * OUTPUT_PICO,
+    keyUsageMonthlyPico: 700n * OUTPUT_PICO,
+    keyByokUsageMonthlyPico: 200n * OUTPUT_PICO,
+  };
+  const affordedFor = async (principal: ReturnType<typeof cappedKey>) => {
+    const billing = new RecordingBilling();
+    billing.refusal = refusal(RefusalCode.REFUSAL_CODE_QUOTA_EXCEEDED, { limitSource: "key" });
+    billing.usageByKey.set(principal.keyHash, windows);
+    return (await refused(billing, principal)).metadata?.affordable_tokens;
+  };
+
+  it("key: reads the spend of the key's own window: weekly, monthly, or all time without a reset", async () => {
+    expect(await affordedFor(cappedKey(LimitReset.LIMIT_RESET_WEEKLY))).toBe(400);
+    expect(await affordedFor(cappedKey(LimitReset.LIMIT_RESET_MONTHLY))).toBe(300);
+    expect(await affordedFor(cappedKey(LimitReset.LIMIT_RESET_UNSPECIFIED))).toBe(100);
+  });
+
+  it("key: counts the window's BYOK spend only when the key includes it in its limit", async () => {
+    expect(await affordedFor(cappedKey(LimitReset.LIMIT_RESET_MONTHLY, true))).toBe(100);
+  });
+
+  it("key without a limit, or a refusal that is not about money: billing's refusal as it was", async () => {
+    const billing = new RecordingBilling();
+    const unlimited = testKey("acct-1").principal;
+    billing.refusal = refusal(RefusalCode.REFUSAL_CODE_QUOTA_EXCEEDED, { limitSource: "key" });
+    billing.usageByKey.set(unlimited.keyHash, windows);
+    expect((await refused(billing, unlimited)).metadata).toEqual({ limit_source: "key" });
+    billing.refusal = refusal(RefusalCode.REFUSAL_CODE_RATE_LIMITED, { limitSource: "account" });
+    const limited = await refused(billing, unlimited);
+    expect(limited.status).toBe(429);
+    expect(limited.metadata?.affordable_tokens).toBeUndefined();
+  });
+
+  it("divides what the budget buys among the choices asked for", async () => {
+    const billing = new RecordingBilling();
+    const principal = testKey("acct-1").principal;
+    billing.refusal = refusal(RefusalCode.REFUSAL_CODE_INSUFFICIENT_CREDITS, { limitSource: "account" });
+    billing.usageByKey.set(principal.keyHash, {
+      ...EMPTY_USAGE,
+      totalCreditsPico: 10n * PROMPT_PICO + 600n * OUTPUT_PICO,
+    });
+    const error = await refused(billing, principal, { ...worstCase, choices: 2 });
+    expect(error.metadata).toMatchObject({ requested_tokens: 1_000, affordable_tokens: 300 });
+  });
+
+  it("keeps billing's refusal when the budget affords every token asked for (the refusal was not about them)", async () => {
+    const billing = new RecordingBilling();
+    const principal = testKey("acct-1").principal;
+    billing.refusal = refusal(RefusalCode.REFUSAL_CODE_INSUFFICIENT_CREDITS, { limitSource: "account" });
+    billing.usageByKey.set(principal.keyHash, { ...EMPTY_USAGE, totalCreditsPico: 10n ** 15n });
+    const error = await refused(billing, principal);
+    expect(error.message).toBe("insufficient credits; add credits to continue");
+    expect(error.metadata).toEqual({ limit_source: "account" });
   });
 });

@@ -86,7 +86,3 @@ function keyRemaining(principal: Principal, usage: GetUsageResponse): bigint | u
           : [usage.keyUsagePico, usage.keyByokUsagePico];
   return principal.limitPico - (principal.includeByokInLimit ? own + byok : own);
 }
-
-function max(a: bigint, b: bigint): bigint {
-  return a > b ? a : b;
-}
