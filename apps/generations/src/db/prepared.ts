@@ -1,4 +1,5 @@
 import type { Database } from "@gw/db";
+import { arrayLiteral } from "./array-literal.js";
 
 /** The app's pg pool (Database.pool): named statements go through it, Kysely cannot name one. */
 export type Pool = Database<unknown>["pool"];
@@ -42,10 +43,10 @@ export function unnestFrom<Item>(
   return `unnest(${parameters}) as ${alias}(${columns.map((column) => column.name).join(", ")})`;
 }
 
-/** The parameters of unnestFrom: one array per column, in the columns' order. */
-export function unnestValues<Item>(
-  columns: readonly UnnestColumn<Item>[],
-  items: readonly Item[],
-): unknown[][] {
-  return columns.map((column) => items.map((item) => column.value(item) ?? null));
+/**
+ * The parameters of unnestFrom: one array literal per column, in the columns' order (built by
+ * arrayLiteral, not by pg: see there why).
+ */
+export function unnestValues<Item>(columns: readonly UnnestColumn<Item>[], items: readonly Item[]): string[] {
+  return columns.map((column) => arrayLiteral(items.map((item) => column.value(item))));
 }

@@ -97,7 +97,7 @@ export function healthFromInserted(first: number, inserted: string): string {
 }
 
 /** The parameters of healthFromInserted for a batch's samples. */
-export function healthValues(events: readonly EventSamples[]): unknown[][] {
+export function healthValues(events: readonly EventSamples[]): string[] {
   const minutes: MinuteSample[] = [];
   const buckets: BucketSample[] = [];
   for (const event of events) {
