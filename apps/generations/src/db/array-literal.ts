@@ -11,12 +11,10 @@
  * empty one, "NULL", one with braces, commas or spaces) is read as anything but itself.
  */
 export function arrayLiteral(values: readonly unknown[]): string {
-  let literal = "{";
-  for (let index = 0; index < values.length; index++) {
-    if (index > 0) literal += ",";
-    literal += element(values[index]);
-  }
-  return `${literal}}`;
+  // One join, not `+=` per element: the joined string is flat when pg measures and writes it.
+  const elements = new Array<string>(values.length);
+  for (let index = 0; index < values.length; index++) elements[index] = element(values[index]);
+  return `{${elements.join(",")}}`;
 }
 
 const NEEDS_ESCAPE = /["\\]/;
