@@ -207,6 +207,9 @@ describeWith(["postgres"], "Admission (billing's Admit over a store and the ledg
     const reloaded = store.keyLoads.slice(1);
     expect(reloaded.map((load) => load.keyHash).sort()).toEqual(["a".repeat(64), other]);
     // A key limit that does not say counts only the account's own spend, not its BYOK costs.
-    expect(reloaded.find((load) => load.keyHash === other)).toMatchObject({ windowStartMs: 0, includeByok: false });
+    expect(reloaded.find((load) => load.keyHash === other)).toMatchObject({
+      windowStartMs: 0,
+      includeByok: false,
+    });
   });
 });
