@@ -87,7 +87,7 @@ export class BatchingPublisher {
    */
   persisted(): Promise<void> {
     const { spool, journal } = this.options;
-    return journal && spool ? spool.flushWrites() : Promise.resolve();
+    return journal && spool ? spool.written() : Promise.resolve();
   }
 
   /** Events refused because every buffer was full (each one was logged as an error). */

@@ -137,6 +137,45 @@ describe("DiskSpool", () => {
     expect(readFileSync(spool.dataFile, "utf8")).toContain('"topic":"t"');
   });
 
+  it("written() waits for the end of the turn, then every caller of the turn finds its line on disk", async () => {
+    const spool = new DiskSpool({ directory, maxBytes: 1 << 20 });
+    const waits = Array.from({ length: 16 }, (_, index) => {
+      spool.append(message(index));
+      return spool.written();
+    });
+    // Nothing is written while the turn runs: the answers of the turn share the one write at its end.
+    expect(existsSync(spool.dataFile) ? readFileSync(spool.dataFile, "utf8") : "").toBe("");
+    await Promise.all(waits);
+    const lines = readFileSync(spool.dataFile, "utf8").trim().split("\n");
+    expect(lines.map((line) => (JSON.parse(line) as { headers: { n: string } }).headers.n)).toEqual(
+      Array.from({ length: 16 }, (_, index) => String(index)),
+    );
+    // With nothing queued it resolves at once, and a later append is written by its own turn.
+    await spool.written();
+    spool.append(message(16));
+    await spool.written();
+    expect(readFileSync(spool.dataFile, "utf8")).toContain('"n":"16"');
+  });
+
+  it("written() rejects every waiter of a turn the disk refuses, keeps the events, and a later turn writes them", async () => {
+    const spool = new DiskSpool({ directory, maxBytes: 1 << 20 });
+    rmSync(directory, { recursive: true, force: true });
+    spool.append(message(0));
+    const first = spool.written();
+    spool.append(message(1));
+    const second = spool.written();
+    await expect(first).rejects.toThrow(/ENOENT/);
+    await expect(second).rejects.toThrow(/ENOENT/);
+    expect(spool.pending).toBe(2);
+    mkdirSync(directory, { recursive: true });
+    // Refused lines wait in memory: written() with no turn scheduled writes them itself.
+    await spool.written();
+    expect(readFileSync(spool.dataFile, "utf8").trim().split("\n")).toHaveLength(2);
+    spool.append(message(2));
+    await spool.written();
+    expect(values((await spool.peek(10)).messages)).toEqual(["v0", "v1", "v2"]);
+  });
+
   it("callers flushing at once each find their own event on disk, in append order (shared appends)", async () => {
     const spool = new DiskSpool({ directory, maxBytes: 1 << 20 });
     await Promise.all(

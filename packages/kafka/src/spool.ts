@@ -61,8 +61,8 @@ export class DiskSpool {
   private delivered = 0;
   private records = 0;
   private unwritten: string[] = [];
-  private writeScheduled = false;
-  private writeError: unknown;
+  /** The end-of-turn write `append` scheduled, and whoever waits on it through `written`. */
+  private turn: TurnWrite | undefined;
   /** The data file, opened for appending once and kept open (not an open and a close per write). */
   private fd: number | undefined;
   /** Whether an offset file may exist (written since the file was last emptied, or found at start). */
@@ -187,20 +187,24 @@ export class DiskSpool {
   }
 
   /**
-   * Resolves when everything appended before the call is in the file (written synchronously, so
-   * callers in the same turn share one write); rejects when the disk refuses it.
+   * Resolves when everything appended before the call is in the file, written now (synchronously);
+   * rejects when the disk refuses it. For the pump and shutdown, which read the file next.
    */
   async flushWrites(): Promise<void> {
-    this.writeNow();
-    this.throwWriteError();
+    const error = this.writeNow();
+    if (error !== undefined) throw error;
   }
 
-  private throwWriteError(): void {
-    if (this.writeError !== undefined) {
-      const error = this.writeError;
-      this.writeError = undefined;
-      throw error;
-    }
+  /**
+   * Resolves when everything appended before the call is in the file, by the one write `append`
+   * scheduled for the end of this event-loop turn; rejects when the disk refuses it. Every answer
+   * finishing in the turn waits on that same write: at saturation a write per answer was ~4 % of the
+   * edge's CPU (a syscall each), and the wait is at most the rest of the turn.
+   */
+  written(): Promise<void> {
+    // Nothing queued: every line appended so far is in the file (a refused write puts its lines back).
+    if (this.unwritten.length === 0 || this.turn === undefined) return this.flushWrites();
+    return this.turn.done;
   }
 
   private closeFile(): void {
@@ -210,9 +214,13 @@ export class DiskSpool {
   }
 
   private scheduleWrite(): void {
-    if (this.writeScheduled) return;
-    this.writeScheduled = true;
-    setImmediate(() => this.writeNow());
+    if (this.turn !== undefined) return;
+    const turn = new TurnWrite();
+    this.turn = turn;
+    setImmediate(() => {
+      this.turn = undefined;
+      turn.settle(this.writeNow());
+    });
   }
 
   /**
@@ -220,9 +228,8 @@ export class DiskSpool {
    * page cache costs microseconds, where an asynchronous appendFile took three thread-pool round trips
    * (open, write, close) that every answer waiting in `flushWrites` sat through, more under load.
    */
-  private writeNow(): void {
-    this.writeScheduled = false;
-    if (this.unwritten.length === 0) return;
+  private writeNow(): unknown {
+    if (this.unwritten.length === 0) return undefined;
     const lines = this.unwritten;
     this.unwritten = [];
     try {
@@ -231,12 +238,13 @@ export class DiskSpool {
       let written = 0;
       while (written < data.length) written += writeSync(this.fd, data, written);
     } catch (error) {
-      // Kept in memory, in order, for the next write; the reader (flushWrites) reports the error.
+      // Kept in memory, in order, for the next write; the caller reports the error to its waiters.
       // (A write that failed part-way leaves a torn line, which recovery cuts off.)
       this.closeFile();
       this.unwritten = [...lines, ...this.unwritten];
-      this.writeError = error;
+      return error;
     }
+    return undefined;
   }
 
   /** Picks up a spool left by an earlier process; a torn last line (crash mid-write) is cut off. */
@@ -273,4 +281,25 @@ function fromRecord(record: SpoolRecord): BusMessage {
     value: new Uint8Array(Buffer.from(record.value, "base64")),
     headers: record.headers,
   };
+}
+
+/** One scheduled write and the promise its waiters share; settled with the write's error, if any. */
+class TurnWrite {
+  readonly done: Promise<void>;
+  private resolve!: () => void;
+  private reject!: (error: unknown) => void;
+
+  constructor() {
+    this.done = new Promise<void>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    // Nobody may be waiting (a spool without a journal); a refused write is then the pump's to report.
+    this.done.catch(() => undefined);
+  }
+
+  settle(error: unknown): void {
+    if (error === undefined) this.resolve();
+    else this.reject(error);
+  }
 }

@@ -17,7 +17,8 @@ export interface MeterDeps {
 /**
  * Publishes one usage event per generation, and the response waits for the bus's `persisted()`
  * before it completes, so a crash after a client saw its answer never loses the usage. That wait is
- * local, never the broker: on Kafka the edge's journal (an append to its spool file), in the embedded
+ * local, never the broker: on Kafka the edge's journal (an append to its spool file, one write shared by
+ * the answers that finish in the same event-loop turn), in the embedded
  * default its PostgreSQL outbox (one insert, shared by the requests that finish together). What the request's hold becomes is
  * admission's business; the event only names the budget lease the request ran under, if any. The
  * event is built by the one usage-event encoder in @gw/events, which billing's and generations'
