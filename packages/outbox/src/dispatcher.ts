@@ -54,7 +54,7 @@ export class GroupDispatcher {
     const chosen = subscriptionHandler(this.options);
     const limit = chosen.kind === "batch" ? (this.options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE) : 100;
     while (this.running) {
-      const rows = await this.readOrWait(limit);
+      const rows = await this.lingered(await this.readOrWait(limit), limit);
       if (!rows) continue;
       const messages = rows.map(consumed);
       const finished =
@@ -94,6 +94,46 @@ export class GroupDispatcher {
     if (!this.running) return undefined;
     await Promise.race([stopped, changed]);
     return undefined;
+  }
+
+  /**
+   * A lingering group (`lingerMs`, the usage consumers) takes a partial batch only once its first rows
+   * waited that long, as a Kafka fetch with a linger is answered: until then each commit of the writer
+   * wakes it to look again (from the topic's shared buffer, no query). Without it every small commit
+   * became a transaction of its own in each usage consumer; a full batch goes at once.
+   */
+  private async lingered(
+    rows: StoredMessage[] | undefined,
+    limit: number,
+  ): Promise<StoredMessage[] | undefined> {
+    const linger = this.options.lingerMs ?? 0;
+    if (!rows || linger <= 0) return rows;
+    const deadline = Date.now() + linger;
+    let held = rows;
+    while (this.running && held.length < limit) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) break;
+      await this.waitForCommit(remaining);
+      try {
+        held = await this.deps.take(this.position, limit);
+      } catch {
+        // The database is away for a moment: hand over what is held.
+        break;
+      }
+    }
+    // Stopped while gathering: nothing of it was applied, so the next start hands it over again.
+    return this.running ? held : undefined;
+  }
+
+  /** Resolves at the writer's next commit, after `ms`, or at a stop, whichever is first. */
+  private async waitForCommit(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const stopped = new Promise<void>((resolve) => {
+      this.wake = resolve;
+      timer = setTimeout(resolve, ms);
+    });
+    await Promise.race([stopped, this.deps.changed()]);
+    clearTimeout(timer);
   }
 
   private advance(id: bigint): void {

@@ -159,6 +159,56 @@ describeWith(["postgres"], "OutboxEventBus on PostgreSQL", () => {
     });
   });
 
+  describe("linger", () => {
+    /** A batch group on a fresh outbox recording each batch's size, and the time its first batch came. */
+    async function lingering(options: { lingerMs?: number; maxBatchSize?: number }) {
+      const { bus } = busOn(await outboxSchema(), { idlePollMs: 5_000 });
+      const batches: number[] = [];
+      await bus.subscribe({
+        topic: "usage",
+        groupId: "billing",
+        ...options,
+        batchHandler: async (messages) => {
+          batches.push(messages.length);
+        },
+      });
+      const total = () => batches.reduce((sum, size) => sum + size, 0);
+      return { bus, batches, total };
+    }
+
+    it.each([
+      { lingerMs: 400, least: 1, most: 2, first: 4 },
+      { lingerMs: undefined, least: 6, most: 8, first: 1 },
+    ])(
+      "commits 50 ms apart reach a group with linger $lingerMs in $least to $most batches",
+      async ({ lingerMs, least, most, first }) => {
+        const { bus, batches, total } = await lingering(lingerMs === undefined ? {} : { lingerMs });
+        for (let index = 0; index < 8; index++) {
+          bus.publish("usage", "k", text(`e${index}`));
+          await bus.persisted();
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        await until(() => total() === 8, "every event handled");
+        expect(batches.length).toBeGreaterThanOrEqual(least);
+        expect(batches.length).toBeLessThanOrEqual(most);
+        // The first batch gathers what was committed during its linger (the commits after its first row).
+        expect(batches[0]).toBeGreaterThanOrEqual(first);
+        await bus.close();
+      },
+    );
+
+    it("a full batch goes at once, without waiting for the linger", async () => {
+      const { bus, batches, total } = await lingering({ lingerMs: 60_000, maxBatchSize: 5 });
+      const started = Date.now();
+      for (let index = 0; index < 5; index++) bus.publish("usage", "k", text(`e${index}`));
+      await bus.persisted();
+      await until(() => total() === 5, "the full batch handled");
+      expect(batches).toEqual([5]);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      await bus.close();
+    });
+  });
+
   describe("durability", () => {
     it("persisted() resolves only once every event published before it is a committed row", async () => {
       const schema = await outboxSchema();

@@ -48,7 +48,9 @@ export class TopicFeed {
     }
     if (after < this.floor || after > this.end) return this.deps.read(after, limit);
     const held = this.after(after, limit);
-    if (held.length > 0 || this.caughtUpAt === this.commits) return held;
+    // A reader short of a full batch reads on when the writer committed since the last read (a
+    // lingering group gathers its batch this way); at the table's end it takes what is held.
+    if (held.length >= limit || this.caughtUpAt === this.commits) return held;
     await this.fetch(limit);
     return this.after(after, limit);
   }
