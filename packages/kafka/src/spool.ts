@@ -61,8 +61,8 @@ export class DiskSpool {
   private delivered = 0;
   private records = 0;
   private unwritten: string[] = [];
-  /** The end-of-turn write `append` scheduled, and whoever waits on it through `written`. */
-  private turn: TurnWrite | undefined;
+  /** The end-of-turn write `append` scheduled; `written` callers wait on it. */
+  private turn: Promise<void> | undefined;
   /** The data file, opened for appending once and kept open (not an open and a close per write). */
   private fd: number | undefined;
   /** Whether an offset file may exist (written since the file was last emptied, or found at start). */
@@ -204,7 +204,7 @@ export class DiskSpool {
   written(): Promise<void> {
     // Nothing queued: every line appended so far is in the file (a refused write puts its lines back).
     if (this.unwritten.length === 0 || this.turn === undefined) return this.flushWrites();
-    return this.turn.done;
+    return this.turn;
   }
 
   private closeFile(): void {
@@ -215,12 +215,16 @@ export class DiskSpool {
 
   private scheduleWrite(): void {
     if (this.turn !== undefined) return;
-    const turn = new TurnWrite();
-    this.turn = turn;
-    setImmediate(() => {
-      this.turn = undefined;
-      turn.settle(this.writeNow());
+    this.turn = new Promise<void>((resolve, reject) => {
+      setImmediate(() => {
+        this.turn = undefined;
+        const error = this.writeNow();
+        if (error === undefined) resolve();
+        else reject(error);
+      });
     });
+    // Nobody may be waiting (a spool without a journal); a refused write is then the pump's to report.
+    this.turn.catch(() => undefined);
   }
 
   /**
@@ -281,25 +285,4 @@ function fromRecord(record: SpoolRecord): BusMessage {
     value: new Uint8Array(Buffer.from(record.value, "base64")),
     headers: record.headers,
   };
-}
-
-/** One scheduled write and the promise its waiters share; settled with the write's error, if any. */
-class TurnWrite {
-  readonly done: Promise<void>;
-  private resolve!: () => void;
-  private reject!: (error: unknown) => void;
-
-  constructor() {
-    this.done = new Promise<void>((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
-    // Nobody may be waiting (a spool without a journal); a refused write is then the pump's to report.
-    this.done.catch(() => undefined);
-  }
-
-  settle(error: unknown): void {
-    if (error === undefined) this.resolve();
-    else this.reject(error);
-  }
 }

@@ -79,9 +79,6 @@ export class GroupDispatcher {
 
   /** Rows after the position, or undefined after waiting for new ones (or a stop). */
   private async readOrWait(limit: number): Promise<StoredMessage[] | undefined> {
-    const stopped = new Promise<void>((resolve) => {
-      this.wake = resolve;
-    });
     // Taken before the read: a commit during the read wakes this reader at once.
     const changed = this.deps.changed();
     let rows: StoredMessage[] = [];
@@ -92,7 +89,7 @@ export class GroupDispatcher {
     }
     if (rows.length > 0) return rows;
     if (!this.running) return undefined;
-    await Promise.race([stopped, changed]);
+    await this.waitFor(changed);
     return undefined;
   }
 
@@ -113,7 +110,7 @@ export class GroupDispatcher {
     while (this.running && held.length < limit) {
       const remaining = deadline - Date.now();
       if (remaining <= 0) break;
-      await this.waitForCommit(remaining);
+      await this.waitFor(this.deps.changed(), remaining);
       try {
         held = await this.deps.take(this.position, limit);
       } catch {
@@ -125,14 +122,14 @@ export class GroupDispatcher {
     return this.running ? held : undefined;
   }
 
-  /** Resolves at the writer's next commit, after `ms`, or at a stop, whichever is first. */
-  private async waitForCommit(ms: number): Promise<void> {
+  /** Resolves with `changed` (the writer's next commit), after `ms` if given, or at a stop: the first. */
+  private async waitFor(changed: Promise<void>, ms?: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const stopped = new Promise<void>((resolve) => {
       this.wake = resolve;
-      timer = setTimeout(resolve, ms);
+      if (ms !== undefined) timer = setTimeout(resolve, ms);
     });
-    await Promise.race([stopped, this.deps.changed()]);
+    await Promise.race([stopped, changed]);
     clearTimeout(timer);
   }
 
